@@ -1,0 +1,188 @@
+"""The words each ruleset understands in a base's `type` and `traits`, and its unit of length.
+
+This is the vocabulary of `shared/interfaces.md` ("Ruleset vocabulary"), kept as data so that a
+roster or scenario typo is caught at load time with the file, line and key. Rulesets extend it
+here as their rules need more keys; every key carries its documentation and its citation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+TraitKind = Literal["choice", "bool", "int", "text", "text_or_list"]
+
+
+@dataclass(frozen=True)
+class Trait:
+    """One `traits` key: what values it takes and what it means."""
+
+    kind: TraitKind
+    doc: str
+    choices: tuple[Any, ...] = ()
+
+    def problem(self, value: Any) -> str | None:
+        """Why `value` is not acceptable, or None when it is."""
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"must be true or false (got {value!r})"
+        if self.kind == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            if not ok:
+                return f"must be a whole number (got {value!r})"
+            if self.choices and value not in self.choices:
+                return f"must be one of {', '.join(map(str, self.choices))} (got {value!r})"
+            return None
+        if self.kind == "choice":
+            if value in self.choices and type(value) is type(self.choices[0]):
+                return None
+            return f"must be one of {', '.join(map(repr, self.choices))} (got {value!r})"
+        if self.kind == "text":
+            return None if isinstance(value, str) and value else f"must be a non-empty string (got {value!r})"
+        if isinstance(value, str) and value:
+            return None
+        if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+            return None
+        return f"must be a name or a list of names (got {value!r})"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A ruleset's unit, troop types and trait keys."""
+
+    ruleset: str
+    title: str
+    unit: str
+    mm_per_unit: float
+    types: Mapping[str, str]  # type code -> meaning
+    traits: Mapping[str, Trait]
+    general_types: frozenset[str] = field(default_factory=frozenset)
+
+    def to_units(self, mm: float) -> float:
+        """Table millimetres -> the rulebook's unit."""
+        return mm / self.mm_per_unit
+
+    def to_mm(self, units: float) -> float:
+        """The rulebook's unit -> table millimetres."""
+        return units * self.mm_per_unit
+
+    def base_problems(self, type_: str, traits: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(key, message) for everything wrong with a base's type and traits."""
+        problems = []
+        if type_ not in self.types:
+            problems.append(("type", f"unknown troop type {type_!r} for {self.ruleset} (known: {', '.join(self.types)})"))
+        for key, value in traits.items():
+            trait = self.traits.get(key)
+            if trait is None:
+                problems.append((f"traits.{key}", f"unknown trait for {self.ruleset} (known: {', '.join(sorted(self.traits))})"))
+            elif (why := trait.problem(value)) is not None:
+                problems.append((f"traits.{key}", why))
+        return problems
+
+
+_STATE_TRAITS = {
+    "disordered": Trait("bool", "The unit is disordered (ISD §1, §8)."),
+    "shaken": Trait("bool", "The unit is shaken (ISD §1, §9)."),
+    "losses": Trait("int", "Losses suffered, a count (ISD §4)."),
+}
+
+ITALIA = Vocabulary(
+    ruleset="italia-se-desta",
+    title="L'Italia s'è desta!",
+    unit="in",
+    mm_per_unit=25.0,  # ISD Intro: "pollici (2,5 cm)"
+    types={
+        "A": "unit letter A (ISD §4, Lists)",
+        "B": "unit letter B (ISD §4, Lists)",
+        "C": "unit letter C (ISD §4, Lists)",
+        "D": "unit letter D (ISD §4, Lists)",
+        "E": "unit letter E, infantry or cavalry (ISD §4, Lists)",
+        "gun": "an artillery piece (ISD §6)",
+        "limber": "an artillery limber (ISD §8)",
+        "general": "a general (ISD §3)",
+    },
+    traits={
+        "arm": Trait("choice", "infantry, cavalry or artillery (letter E exists for both infantry and cavalry).",
+                     ("infantry", "cavalry", "artillery")),
+        "quality": Trait("choice", "Troops: veteran, regular, green (ISD §4). Generals: decisive, capable, mediocre (ISD §3).",
+                         ("veteran", "regular", "green", "decisive", "capable", "mediocre")),
+        "weapon": Trait("choice", "Infantry firearm: FO, ML, MR, FRR (ISD §4, §7).", ("FO", "ML", "MR", "FRR")),
+        "light": Trait("bool", "Light infantry: 45° arc, skirmish rules (ISD §8)."),
+        "cavalry": Trait("choice", "Cavalry class (ISD §9).", ("heavy", "line", "light")),
+        "battery": Trait("choice", "Artillery battery kind (ISD §6).", ("divisional", "reserve")),
+        "horse": Trait("bool", "Horse artillery (ISD §6, §8)."),
+        "rockets": Trait("bool", "Rocket battery (ISD §6)."),
+        "limbered": Trait("bool", "The gun is limbered (ISD §8)."),
+        "formation": Trait("choice", "line or march_column (ISD §1).", ("line", "march_column")),
+        "division": Trait("text", "The division the unit belongs to (ISD §2)."),
+        "rank": Trait("choice", "General's rank (ISD §3).", ("division", "corps", "army")),
+        "commands": Trait("text_or_list", "The division, or list of divisions, a general commands (ISD §3)."),
+        **_STATE_TRAITS,
+    },
+    general_types=frozenset({"general"}),
+)
+
+FEDERICO = Vocabulary(
+    ruleset="federico",
+    title="Federico",
+    unit="cm",
+    mm_per_unit=10.0,
+    types={
+        "infantry": 'infantry (Federico "Classificazione truppe")',
+        "cavalry": 'cavalry (Federico "Classificazione truppe")',
+        "artillery": 'artillery (Federico "Classificazione truppe")',
+        "commander": 'a commander (Federico "Comandanti")',
+    },
+    traits={
+        "class": Trait("int", 'Troop class 3, 4 or 5 (Federico "Classificazione truppe").', (3, 4, 5)),
+        "light": Trait("bool", "Light infantry."),
+        "indians": Trait("bool", "Indians (skirmishing allies)."),
+        "highlanders": Trait("bool", "Highlanders."),
+        "weight": Trait("choice", "Cavalry and artillery weight.", ("heavy", "medium", "light")),
+        "formation": Trait("choice", "line, march_column or limbered.", ("line", "march_column", "limbered")),
+        "regiment": Trait("text", "The regiment or battery this base belongs to."),
+        "rank": Trait("choice", "Commander's rank.", ("chief", "general")),
+        "ability": Trait("int", 'Commander\'s ability 1 to 4 (Federico "Comandanti").', (1, 2, 3, 4)),
+        **_STATE_TRAITS,
+    },
+    general_types=frozenset({"commander"}),
+)
+
+ATTILA = Vocabulary(
+    ruleset="attila",
+    title="ATTILA",
+    unit="cm",
+    mm_per_unit=10.0,
+    types={
+        "FP": "heavy foot (ATT 1)",
+        "FLP": "light-heavy foot (ATT 1)",
+        "SI": "irregular foot (ATT 1)",
+        "FL": "light foot (ATT 1)",
+        "CP": "heavy cavalry (ATT 1)",
+        "CL": "light cavalry (ATT 1)",
+        "chariot_light": "light chariots (ATT 1)",
+        "chariot_heavy": "heavy chariots (ATT 1)",
+        "general": "the general (ATT 8.C)",
+        "camp": "the camp (ATT 8.B)",
+    },
+    traits={
+        "melee_die": Trait("choice", "Melee die (ATT T).", ("d4", "d6", "d8", "d10", "d12")),
+        "missile": Trait("choice", "Missile weapon (ATT 6, T).", ("javelins", "slings", "bows")),
+        "phalanx": Trait("bool", "Phalanx (ATT 7)."),
+        "tribal": Trait("bool", "Tribal band (ATT 13)."),
+        "pikes": Trait("bool", "Pikes (ATT 7)."),
+        "group": Trait("text", "The deployment group the base belongs to (ATT 4.B)."),
+        **_STATE_TRAITS,
+    },
+    general_types=frozenset({"general"}),
+)
+
+VOCABULARIES: dict[str, Vocabulary] = {v.ruleset: v for v in (ITALIA, FEDERICO, ATTILA)}
+
+
+def vocabulary(ruleset: str) -> Vocabulary:
+    """The vocabulary of a ruleset by its id; `KeyError` with the known ids otherwise."""
+    try:
+        return VOCABULARIES[ruleset]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {ruleset!r} (known: {', '.join(VOCABULARIES)})") from None

@@ -1,0 +1,57 @@
+"""The `campo` console script: sub-commands are discovered; user errors are one line, no traceback."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from server.cli import build_parser
+
+
+def test_help_lists_only_working_commands() -> None:
+    parser = build_parser()
+    choices = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for name, sub in choices.items():
+        assert sub.description, f"campo {name} has no help text"
+
+
+def test_version(run_campo) -> None:
+    code, out, _ = run_campo("--version")
+    assert code == 0 and out.startswith("campo ")
+
+
+def test_installed_console_script_runs() -> None:
+    exe = shutil.which("campo") or str(__import__("pathlib").Path(sys.executable).with_name("campo"))
+    proc = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "usage: campo" in proc.stdout
+
+
+def test_unknown_command_is_a_usage_error(run_campo) -> None:
+    code, _, err = run_campo("frobnicate")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_ci_runs_exactly_the_readmes_test_command() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    command = readme.split("Run the tests:")[1].split("```sh")[1].split("```")[0].strip()
+    ci_lines = (root / ".ci" / "run").read_text().splitlines()
+    assert ci_lines[-1] == command
+
+
+def test_formats_doc_lists_every_trait() -> None:
+    from pathlib import Path
+
+    from engine.vocabulary import VOCABULARIES
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
+    for vocab in VOCABULARIES.values():
+        assert f"`{vocab.ruleset}`" in doc
+        for key in [*vocab.traits, *vocab.types]:
+            assert f"`{key}`" in doc, f"docs/formats.md does not document {vocab.ruleset} {key}"

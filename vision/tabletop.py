@@ -1,0 +1,200 @@
+"""The physical table the camera looks at: `table.toml` (anchors) and `roster.toml` (bases).
+
+Both are strict: an unknown key, a wrong type, a duplicated marker or base id, or a base marker
+that is also an anchor is an error naming the file, the line and the key. The roster's rules
+vocabulary (ruleset, troop types, traits) is checked by the engine through the `check` hook of
+`load_roster`, because only the engine knows the rulebooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import cv2
+from annotated_types import Len
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from vision.toml_files import Problem, find_line, load_toml_model, raise_problems, toml_value
+
+Pair = Annotated[list[float], Len(2, 2)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def dictionary_size(name: str) -> int:
+    """Number of markers in an OpenCV predefined dictionary, e.g. 250 for ``DICT_4X4_250``."""
+    code = getattr(cv2.aruco, name, None)
+    if not name.startswith("DICT_") or not isinstance(code, int):
+        raise ValueError(f"unknown marker dictionary {name!r} (e.g. DICT_4X4_250, DICT_5X5_100)")
+    return int(cv2.aruco.getPredefinedDictionary(code).bytesList.shape[0])
+
+
+class Anchor(_Strict):
+    """A fixed marker glued flat on the table (z = 0); anchors locate the table in each frame."""
+
+    marker: int = Field(ge=0)
+    x_mm: float
+    y_mm: float
+    size_mm: float = Field(gt=0)
+    up_deg: float = 90.0
+
+
+class TableSpec(_Strict):
+    """The `[table]` section."""
+
+    width_mm: float = Field(gt=0)
+    depth_mm: float = Field(gt=0)
+    dictionary: str = "DICT_4X4_250"
+
+    @field_validator("dictionary")
+    @classmethod
+    def _known_dictionary(cls, name: str) -> str:
+        dictionary_size(name)
+        return name
+
+
+class TableConfig(_Strict):
+    """Everything in `table.toml`."""
+
+    table: TableSpec
+    anchors: list[Anchor] = Field(min_length=2)
+
+    @property
+    def anchor_ids(self) -> set[int]:
+        return {a.marker for a in self.anchors}
+
+
+class RosterBase(_Strict):
+    """One unit base: its marker, identity, size, and how the marker sits on it."""
+
+    marker: int = Field(ge=0)
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", max_length=64)
+    side: Literal["A", "B"]
+    name: str = ""
+    type: str = Field(min_length=1)
+    width_mm: float = Field(gt=0)
+    depth_mm: float = Field(gt=0)
+    marker_size_mm: float = Field(gt=0)
+    marker_offset_mm: Pair = Field(default_factory=lambda: [0.0, 0.0])
+    marker_rotation_deg: float = 0.0
+    height_mm: float = Field(default=0.0, ge=0, le=200)
+    traits: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The name players read: `name` when given, else the id."""
+        return self.name or self.id
+
+
+class Roster(_Strict):
+    """Everything in `roster.toml`."""
+
+    ruleset: str
+    bases: list[RosterBase] = Field(min_length=1)
+
+    def by_marker(self) -> dict[int, RosterBase]:
+        return {b.marker: b for b in self.bases}
+
+    def by_id(self) -> dict[str, RosterBase]:
+        return {b.id: b for b in self.bases}
+
+
+RosterCheck = Callable[[Roster], list[Problem]]
+"""A rules-aware check of a roster (supplied by the engine); returns problems located by key."""
+
+
+def _duplicates(values: list[Any]) -> dict[int, int]:
+    """Map index of each repeat -> index of its first occurrence."""
+    first: dict[Any, int] = {}
+    repeats = {}
+    for i, v in enumerate(values):
+        if v in first:
+            repeats[i] = first[v]
+        else:
+            first[v] = i
+    return repeats
+
+
+def table_problems(table: TableConfig) -> list[Problem]:
+    """Checks across anchors: unique markers, ids inside the dictionary."""
+    size = dictionary_size(table.table.dictionary)
+    problems = []
+    for i, j in _duplicates([a.marker for a in table.anchors]).items():
+        problems.append(Problem(("anchors", i, "marker"), f"marker {table.anchors[i].marker} is already anchor #{j + 1}"))
+    for i, a in enumerate(table.anchors):
+        if a.marker >= size:
+            problems.append(Problem(("anchors", i, "marker"), f"marker {a.marker} is not in {table.table.dictionary} (0..{size - 1})"))
+    return problems
+
+
+def roster_problems(roster: Roster, text: str | None = None) -> list[Problem]:
+    """Checks across bases: unique markers and ids (the first place named by line when known)."""
+    problems = []
+    for field in ("marker", "id"):
+        values = [getattr(b, field) for b in roster.bases]
+        for i, j in _duplicates(values).items():
+            where = f"line {find_line(text, ('bases', j, field))}" if text else f"bases[{j}]"
+            problems.append(Problem(("bases", i, field), f"duplicated {field} {values[i]!r} (first used at {where})"))
+    return problems
+
+
+def anchor_clash_problems(roster: Roster, table: TableConfig) -> list[Problem]:
+    """A base marker that is also an anchor, or outside the table's dictionary."""
+    size = dictionary_size(table.table.dictionary)
+    problems = []
+    for i, b in enumerate(roster.bases):
+        if b.marker in table.anchor_ids:
+            problems.append(Problem(("bases", i, "marker"), f"marker {b.marker} is an anchor in table.toml; bases need their own markers"))
+        elif b.marker >= size:
+            problems.append(Problem(("bases", i, "marker"), f"marker {b.marker} is not in {table.table.dictionary} (0..{size - 1})"))
+    return problems
+
+
+def load_table(path: str | Path) -> TableConfig:
+    """Read and check `table.toml`."""
+    path = Path(path)
+    text, table = load_toml_model(path, TableConfig)
+    raise_problems(path, text, table_problems(table))
+    return table
+
+
+def load_roster(
+    path: str | Path,
+    *,
+    table: TableConfig | None = None,
+    check: RosterCheck | None = None,
+) -> Roster:
+    """Read and check `roster.toml`; with `table`, also against its anchors and dictionary."""
+    path = Path(path)
+    text, roster = load_toml_model(path, Roster)
+    problems = roster_problems(roster, text)
+    if table is not None:
+        problems += anchor_clash_problems(roster, table)
+    if check is not None:
+        problems += check(roster)
+    raise_problems(path, text, problems)
+    return roster
+
+
+def _section(values: dict[str, Any]) -> list[str]:
+    return [f"{k} = {toml_value(v)}" for k, v in values.items()]
+
+
+def dump_table(table: TableConfig) -> str:
+    """`table.toml` text that `load_table` reads back to an equal value."""
+    out = ["[table]", *_section(table.table.model_dump())]
+    for a in table.anchors:
+        out += ["", "[[anchors]]", *_section(a.model_dump())]
+    return "\n".join(out) + "\n"
+
+
+def dump_roster(roster: Roster) -> str:
+    """`roster.toml` text that `load_roster` reads back to an equal value."""
+    out = [f"ruleset = {toml_value(roster.ruleset)}"]
+    for b in roster.bases:
+        out += ["", "[[bases]]", *_section(b.model_dump())]
+    return "\n".join(out) + "\n"
