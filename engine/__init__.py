@@ -1,0 +1,18 @@
+"""The rules engine: scenario in, verdicts out (table mm in, rules units out).
+
+Public entry points::
+
+    engine.analyze(scenario) -> dict          # what `campo analyze --json` prints
+    engine.load_scenario(path) -> Scenario
+    engine.overlay_geometry(scenario, base_id) -> dict   # arcs, bands, charge paths (mm)
+    engine.GameState(scenario)                 # copy(), move(), legal_charges(), validate()
+    engine.rulesets.get_ruleset(name) -> Ruleset
+"""
+
+from engine.analysis import analyze, load_scenario, overlay_geometry
+from engine.results import Aspect, Band, Zone
+from engine.scenario import Scenario, parse_scenario
+from engine.state import GameState, LegalCharges
+
+__all__ = ["Aspect", "Band", "GameState", "LegalCharges", "Scenario", "Zone", "analyze",
+           "load_scenario", "overlay_geometry", "parse_scenario"]

@@ -155,6 +155,11 @@ FEDERICO = Vocabulary(
         "regiment": Trait("text", "The regiment or battery this base belongs to."),
         "rank": Trait("choice", "Commander's rank.", ("chief", "general")),
         "ability": Trait("int", 'Commander\'s ability 1 to 4 (Federico "Comandanti").', (1, 2, 3, 4)),
+        # added by the Federico helper (fire modifiers need the unit's history, Federico F13):
+        "fired": Trait("bool", 'The unit has already fired this game: no "first fire" -1 '
+                       '(Federico "Modificatori"; Federico F13).'),
+        "moved": Trait("bool", 'The unit moved in the last movement phase: +1 to its fire unless '
+                       'Light Infantry (Federico "Modificatori"; Federico F13).'),
         **_state_traits('Federico "Mischie"', 'Federico "Morale dell\'esercito"', 'Federico "Esecuzione del tiro"'),
     },
     general_types=frozenset({"commander"}),

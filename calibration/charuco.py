@@ -1,0 +1,177 @@
+"""The ChArUco board: its specification, and finding its corners in photos.
+
+`BoardSpec` is what the user types (``--squares 7x5 --square-mm 40 --marker-mm 30 --dictionary
+DICT_4X4_250``), checked with messages naming the option. `detect_board_views` turns photos into
+`BoardView`s: matched 3-D board points and 2-D image points, ready for `cv2.calibrateCamera`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import CampoInputError
+from vision.tabletop import dictionary_size
+
+_SQUARES = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """A ChArUco board: squares across and down, square and marker sides in mm, marker dictionary."""
+
+    squares_x: int = 7
+    squares_y: int = 5
+    square_mm: float = 40.0
+    marker_mm: float = 30.0
+    dictionary: str = "DICT_4X4_250"
+
+    def __post_init__(self) -> None:
+        if not (3 <= self.squares_x <= 40 and 3 <= self.squares_y <= 40):
+            raise CampoInputError(f"a board needs 3 to 40 squares each way (got {self.squares_x}x{self.squares_y})",
+                                  key="--squares")
+        if not (math.isfinite(self.square_mm) and self.square_mm > 0):
+            raise CampoInputError(f"must be a positive number of mm (got {self.square_mm:g})", key="--square-mm")
+        if not (math.isfinite(self.marker_mm) and 0 < self.marker_mm < self.square_mm):
+            raise CampoInputError(f"must be positive and smaller than the square ({self.square_mm:g} mm), "
+                                  f"got {self.marker_mm:g}", key="--marker-mm")
+        try:
+            size = dictionary_size(self.dictionary)
+        except ValueError as exc:
+            raise CampoInputError(str(exc), key="--dictionary") from None
+        needed = (self.squares_x * self.squares_y) // 2
+        if needed > size:
+            raise CampoInputError(f"{self.dictionary} has {size} markers; a {self.squares_x}x{self.squares_y} "
+                                  f"board needs {needed}", key="--dictionary")
+
+    @classmethod
+    def parse(cls, squares: str = "7x5", square_mm: float = 40.0, marker_mm: float = 30.0,
+              dictionary: str = "DICT_4X4_250") -> BoardSpec:
+        """From command-line text: ``squares`` is ``"7x5"`` (across x down)."""
+        m = _SQUARES.match(squares)
+        if not m:
+            raise CampoInputError(f"must look like 7x5 (squares across x down), got {squares!r}", key="--squares")
+        return cls(int(m.group(1)), int(m.group(2)), float(square_mm), float(marker_mm), dictionary)
+
+    @property
+    def inner_corners(self) -> int:
+        """ChArUco corners on the board (where four squares meet)."""
+        return (self.squares_x - 1) * (self.squares_y - 1)
+
+    def cv_board(self) -> cv2.aruco.CharucoBoard:
+        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, self.dictionary))
+        return cv2.aruco.CharucoBoard((self.squares_x, self.squares_y), self.square_mm, self.marker_mm, dictionary)
+
+    def describe(self) -> str:
+        return (f"ChArUco {self.squares_x}x{self.squares_y}, squares {self.square_mm:g} mm, "
+                f"markers {self.marker_mm:g} mm, {self.dictionary}")
+
+    def cli_options(self) -> str:
+        """The options that name this board on `campo calibrate-camera`."""
+        return (f"--squares {self.squares_x}x{self.squares_y} --square-mm {self.square_mm:g} "
+                f"--marker-mm {self.marker_mm:g} --dictionary {self.dictionary}")
+
+    def to_json(self) -> dict[str, object]:
+        return {"squares": [self.squares_x, self.squares_y], "square_mm": self.square_mm,
+                "marker_mm": self.marker_mm, "dictionary": self.dictionary}
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The board as seen in one photo: which corners, where on the board (mm) and in the image (px)."""
+
+    name: str
+    image_size: tuple[int, int]  # (width, height)
+    corner_ids: np.ndarray  # (N,) int
+    object_points: np.ndarray  # (N, 3) float32, board mm, z = 0
+    image_points: np.ndarray  # (N, 2) float32, pixels
+    markers_seen: int
+
+    @property
+    def corners(self) -> int:
+        return int(len(self.corner_ids))
+
+
+ImageInput = str | Path | tuple[str, np.ndarray]
+Progress = Callable[[int, int, str, "BoardView | None"], None]
+
+
+def _read_grey(item: ImageInput) -> tuple[str, np.ndarray]:
+    if isinstance(item, tuple):
+        name, image = item
+    else:
+        name = str(item)
+        path = Path(item)
+        if not path.is_file():
+            raise CampoInputError("image not found", path=path)
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if image is None:
+            raise CampoInputError("cannot read this image (not a PNG/JPEG/TIFF... OpenCV can decode)", path=path)
+    image = np.asarray(image)
+    if image.ndim == 3:
+        code = cv2.COLOR_BGRA2GRAY if image.shape[2] == 4 else cv2.COLOR_BGR2GRAY
+        image = cv2.cvtColor(image, code)
+    if image.dtype != np.uint8:
+        image = cv2.normalize(image, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    return name, image
+
+
+def board_detector(spec: BoardSpec) -> tuple[cv2.aruco.CharucoBoard, cv2.aruco.CharucoDetector]:
+    """The board and a detector tuned for calibration photos (markers may be small and oblique)."""
+    board = spec.cv_board()
+    marker_params = cv2.aruco.DetectorParameters()
+    marker_params.minMarkerPerimeterRate = 0.01
+    charuco_params = cv2.aruco.CharucoParameters()
+    charuco_params.tryRefineMarkers = True
+    return board, cv2.aruco.CharucoDetector(board, charuco_params, marker_params, cv2.aruco.RefineParameters())
+
+
+def detect_view(board: cv2.aruco.CharucoBoard, detector: cv2.aruco.CharucoDetector, name: str,
+                grey: np.ndarray) -> BoardView | None:
+    """The board's corners in one grey image, or None when too little of it is seen (< 4 corners)."""
+    corners, ids, _, marker_ids = detector.detectBoard(grey)
+    if ids is None or corners is None or len(ids) < 4:
+        return None
+    ids = np.asarray(ids).reshape(-1).astype(np.int32)
+    corners = np.asarray(corners, np.float32).reshape(-1, 1, 2)
+    obj, img = board.matchImagePoints(corners, ids)
+    h, w = grey.shape[:2]
+    markers = 0 if marker_ids is None else int(np.asarray(marker_ids).size)
+    return BoardView(name, (int(w), int(h)), ids, np.asarray(obj, np.float32).reshape(-1, 3),
+                     np.asarray(img, np.float32).reshape(-1, 2), markers)
+
+
+def detect_board_views(images: Sequence[ImageInput], spec: BoardSpec,
+                       progress: Progress | None = None) -> tuple[tuple[int, int], list[BoardView], list[str]]:
+    """Find the board in every image: (image size, the views where it was found, names where not).
+
+    All images must have the same size (one camera mode); a mismatch names the odd image.
+    """
+    board, detector = board_detector(spec)
+    size: tuple[int, int] | None = None
+    first = ""
+    views, missed = [], []
+    for i, item in enumerate(images, 1):
+        name, grey = _read_grey(item)
+        h, w = grey.shape[:2]
+        if size is None:
+            size, first = (w, h), name
+        elif (w, h) != size:
+            raise CampoInputError(f"image is {w}x{h} but {first} is {size[0]}x{size[1]}; calibrate one camera "
+                                  "resolution at a time", path=name)
+        view = detect_view(board, detector, name, grey)
+        if view is None:
+            missed.append(name)
+        else:
+            views.append(view)
+        if progress is not None:
+            progress(i, len(images), name, view)
+    if size is None:
+        raise CampoInputError("no images given", key="IMAGES")
+    return size, views, missed

@@ -1,0 +1,146 @@
+"""Base poses over time: steady when a base stands still, immediate when it is really moved.
+
+Per base the tracker keeps the mean of the measurements since the base last moved. A new
+measurement within the noise band (`snap_mm`, `snap_deg`) of that mean joins it, so jitter
+averages away; one outside it means the base was moved, and the pose snaps to it at once (no lag,
+no smoothing tail). A base whose marker is not seen (a hand over it) keeps its last pose, flagged
+`stale` with the time it was last seen; it is never deleted.
+
+The tracker also says where to look in the next frame: a window around each marker's last image
+position, so the detector can skip most of the frame.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.poses import BasePose
+from vision.detection.types import Detection, Window
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    snap_mm: float = 1.5  # a measurement further than this from the mean is a move
+    snap_deg: float = 3.0
+    window: int = 12  # at most this many measurements are averaged
+    search_margin_sides: float = 3.0  # search window margin around a lost marker, in its sides
+
+
+@dataclass(frozen=True)
+class TrackedBase:
+    """A base's filtered pose; `stale` when its marker was not seen in the latest frame."""
+
+    id: str
+    marker: int
+    x_mm: float
+    y_mm: float
+    heading_deg: float
+    stale: bool
+    last_seen_t: float
+    moved_t: float  # when the base last moved (snap)
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "marker": self.marker, "x_mm": round(self.x_mm, 2),
+                "y_mm": round(self.y_mm, 2), "heading_deg": round(self.heading_deg, 2),
+                "stale": self.stale, "last_seen_t": round(self.last_seen_t, 3)}
+
+
+def _angle_diff(a: float, b: float) -> float:
+    """a - b wrapped to [-180, 180)."""
+    return (a - b + 180.0) % 360.0 - 180.0
+
+
+@dataclass
+class _Track:
+    marker: int
+    xs: list[float] = field(default_factory=list)
+    ys: list[float] = field(default_factory=list)
+    hs: list[float] = field(default_factory=list)  # unwrapped around the first heading
+    last_seen_t: float = 0.0
+    moved_t: float = 0.0
+
+    def mean(self) -> tuple[float, float, float]:
+        n = len(self.xs)  # plain sums: these lists hold at most `window` numbers
+        return sum(self.xs) / n, sum(self.ys) / n, (sum(self.hs) / n) % 360.0
+
+    def restart(self, pose: BasePose, t: float) -> None:
+        self.xs, self.ys, self.hs = [pose.x_mm], [pose.y_mm], [pose.heading_deg]
+        self.moved_t = t
+
+    def add(self, pose: BasePose, window: int) -> None:
+        ref = self.hs[0]
+        self.xs.append(pose.x_mm)
+        self.ys.append(pose.y_mm)
+        self.hs.append(ref + _angle_diff(pose.heading_deg, ref))
+        del self.xs[:-window], self.ys[:-window], self.hs[:-window]
+
+
+class Tracker:
+    """Filters base poses frame after frame and remembers where each marker was in the image."""
+
+    def __init__(self, settings: TrackerSettings | None = None) -> None:
+        self.settings = settings or TrackerSettings()
+        self._tracks: dict[str, _Track] = {}
+        self._last: dict[int, Detection] = {}  # marker id -> its detection at last sighting
+
+    def update(self, t: float, poses: list[BasePose]) -> list[TrackedBase]:
+        """Feed one frame's measured poses (taken at time `t`, seconds); returns every known base."""
+        s = self.settings
+        seen = set()
+        for pose in poses:
+            seen.add(pose.id)
+            track = self._tracks.get(pose.id)
+            if track is None or track.marker != pose.marker:
+                track = _Track(pose.marker)
+                track.restart(pose, t)
+                self._tracks[pose.id] = track
+            else:
+                x, y, h = track.mean()
+                far = math.hypot(pose.x_mm - x, pose.y_mm - y) > s.snap_mm
+                turned = abs(_angle_diff(pose.heading_deg, h)) > s.snap_deg
+                if far or turned:
+                    track.restart(pose, t)
+                else:
+                    track.add(pose, s.window)
+            track.last_seen_t = t
+        return self.bases(seen)
+
+    def bases(self, seen: set[str] | None = None) -> list[TrackedBase]:
+        """Every base ever seen, freshest pose first by id; those not in `seen` are stale."""
+        out = []
+        for base_id in sorted(self._tracks):
+            tr = self._tracks[base_id]
+            x, y, h = tr.mean()
+            stale = seen is None or base_id not in seen
+            out.append(TrackedBase(base_id, tr.marker, x, y, h, stale, tr.last_seen_t, tr.moved_t))
+        return out
+
+    def remember_pixels(self, detections: list[Detection]) -> None:
+        """Keep the image position of every marker read this frame (for the next frame).
+
+        Markers not read this frame keep their older position, so they are looked for there.
+        """
+        for d in detections:
+            self._last[d.marker_id] = d
+
+    def forget_pixels(self) -> None:
+        """The camera moved (or the table was lost): old image positions mean nothing now."""
+        self._last.clear()
+
+    def last_detections(self) -> list[Detection]:
+        """Every marker's most recent detection (to follow it into the next frame)."""
+        return list(self._last.values())
+
+    def search_windows(self, margin_px: float | None = None, markers: set[int] | None = None) -> list[Window]:
+        """Windows around markers' last image positions (all, or those in `markers`)."""
+        out = []
+        for marker_id, det in self._last.items():
+            if markers is not None and marker_id not in markers:
+                continue
+            corners = det.corners_px
+            side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+            out.append(Window.around(corners, margin_px if margin_px is not None else self.settings.search_margin_sides * side))
+        return out

@@ -1,0 +1,43 @@
+"""`analyze(scenario)`: the object `campo analyze --json` prints (shared/interfaces.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.scenario import Scenario, load_scenario_file, parse_scenario
+from engine.state import GameState
+
+
+def analyze_state(state: GameState) -> dict[str, Any]:
+    """Raise `ScenarioError` on errors; otherwise the full analysis with warnings in
+    ``problems``."""
+    problems = state.validate()
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        state.check()
+    rs = state.ruleset
+    body = rs.analyze(state)
+    out = {"ruleset": rs.name, "unit": rs.unit, "mm_per_unit": rs.mm_per_unit}
+    out.update(body)
+    out["problems"] = [p.to_dict() for p in problems]
+    return out
+
+
+def analyze(scenario: Scenario | Mapping[str, Any] | GameState) -> dict[str, Any]:
+    """What the rules engine concludes about one moment of a game (deterministic)."""
+    state = scenario if isinstance(scenario, GameState) else GameState(parse_scenario(scenario))
+    return analyze_state(state)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """A scenario JSON file, checked (errors name the file, line and key)."""
+    return load_scenario_file(path)
+
+
+def overlay_geometry(scenario: Scenario | Mapping[str, Any] | GameState, base_id: str) -> dict[str, Any]:
+    """Polygons and paths in table mm for drawing one base's arc, bands and charges."""
+    state = scenario if isinstance(scenario, GameState) else GameState(parse_scenario(scenario))
+    state.base(base_id)
+    return state.ruleset.overlay_geometry(state, base_id)

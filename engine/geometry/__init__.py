@@ -1,0 +1,20 @@
+"""Ruleset-independent geometry: bases as rectangles, zones, arcs, contact, sight, motion, index.
+
+Everything is in table millimetres; rulesets convert to their own unit at the edges.
+"""
+
+from engine.geometry.arcs import arc_polygon, arc_to_range, band_rings
+from engine.geometry.contact import edge_aspect, gap, in_contact, shared_lengths, touched_edge
+from engine.geometry.index import BaseIndex
+from engine.geometry.motion import outline, slide_distance, swept_area, wheel, wheel_cost
+from engine.geometry.rect import Rect, angle_diff, rotate, unit_vector
+from engine.geometry.sight import SightField, sample_outline, sample_segment, sight_lines
+from engine.geometry.zones import beyond_front_line, whole_front_beyond, zone_of
+
+__all__ = [
+    "BaseIndex", "Rect", "SightField", "angle_diff", "arc_polygon", "arc_to_range", "band_rings",
+    "beyond_front_line", "edge_aspect", "gap", "in_contact", "outline", "rotate",
+    "sample_outline", "sample_segment", "shared_lengths", "sight_lines", "slide_distance",
+    "swept_area", "touched_edge", "unit_vector", "wheel", "wheel_cost", "whole_front_beyond",
+    "zone_of",
+]

@@ -1,0 +1,61 @@
+"""Arcs of fire (and of charge) as polygons, and measuring to the part of a target inside one.
+
+An arc is bounded by two rays starting at the ends of a front segment, each turned outward from
+straight ahead by a half-angle; it is the region ahead of the front between the rays
+("a trapezoid widening forward"). Cut at a range it is intersected with the set of points within
+that range of the front segment.
+
+>>> from engine.geometry.rect import Rect
+>>> r = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
+>>> arc = arc_polygon(r.front_left, r.front_right, r.front, 30.0, 100.0)
+>>> round(arc.area)  # 80 * 100 + 100 * tan(30°) * 100
+13774
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from engine.geometry.rect import Point, rotate
+
+
+def arc_polygon(left: Point, right: Point, facing: Point, half_angle_deg: float,
+                reach: float) -> Polygon:
+    """The arc ahead of the segment ``left``-``right`` out to perpendicular distance ``reach``.
+
+    ``facing`` is the unit vector straight ahead; rays are turned ``half_angle_deg`` outward
+    (the left ray to the left, the right ray to the right).
+    """
+    if not 0.0 <= half_angle_deg < 90.0:
+        raise ValueError(f"arc half-angle must be in [0, 90) degrees, got {half_angle_deg}")
+    length = reach / math.cos(math.radians(half_angle_deg))
+    dl = rotate(facing, half_angle_deg)
+    dr = rotate(facing, -half_angle_deg)
+    far_left = (left[0] + dl[0] * length, left[1] + dl[1] * length)
+    far_right = (right[0] + dr[0] * length, right[1] + dr[1] * length)
+    if math.dist(left, right) < 1e-9:
+        return Polygon([left, far_right, far_left])
+    return Polygon([left, right, far_right, far_left])
+
+
+def within_range_of_segment(left: Point, right: Point, reach: float, quad_segs: int = 16) -> Polygon:
+    """Every point within ``reach`` of the segment (a stadium shape)."""
+    return LineString([left, right]).buffer(reach, quad_segs=quad_segs)
+
+
+def arc_to_range(arc: Polygon, left: Point, right: Point, reach: float) -> Polygon:
+    """``arc`` cut off at ``reach`` from the front segment (for drawing and range tests)."""
+    return shapely.intersection(arc, within_range_of_segment(left, right, reach))
+
+
+def band_rings(arc: Polygon, left: Point, right: Point, edges: list[float]) -> list[Polygon]:
+    """The arc split into bands: [0, e0], (e0, e1], ... as polygons (for the overlay)."""
+    rings, inner = [], None
+    for reach in edges:
+        outer = arc_to_range(arc, left, right, reach)
+        rings.append(outer if inner is None else shapely.difference(outer, inner))
+        inner = outer
+    return rings

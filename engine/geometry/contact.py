@@ -1,0 +1,90 @@
+"""Contact between bases, with a tolerance for tracking noise, and which edge it touches.
+
+Two bases are in contact when the gap between them is at most ``tolerance`` mm (overlap counts:
+tracked bases pushed together often overlap by a millimetre). The edge of a base that a contact
+touches is the one with the longest shared segment (edge points within ``tolerance`` of the other
+base); ties go to the front, then the flanks, then the rear.
+
+>>> from engine.geometry.rect import Rect
+>>> a = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
+>>> b = Rect(0.0, 40.5, 270.0, 80.0, 40.0)     # face to face, 0.5 mm apart
+>>> in_contact(a, b, 2.5), touched_edge(a, b, 2.5)
+(True, 'front')
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+
+from engine.geometry.rect import EDGE_NAMES, Rect
+from engine.geometry.zones import zone_of
+
+_EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
+
+
+def gap(a: Rect, b: Rect) -> float:
+    """Shortest distance between two bases in mm (0 when they touch or overlap)."""
+    return float(shapely.distance(a.polygon, b.polygon))
+
+
+def in_contact(a: Rect, b: Rect, tolerance: float) -> bool:
+    """The bases touch within ``tolerance`` mm."""
+    return bool(shapely.dwithin(a.polygon, b.polygon, tolerance))
+
+
+def _clip_length(p: tuple[float, float], q: tuple[float, float], box: Rect, grow: float) -> float:
+    """Length of segment p-q inside ``box`` grown by ``grow`` on every side (Liang–Barsky)."""
+    (u0, v0), (u1, v1) = box.to_local(*p), box.to_local(*q)
+    du, dv = u1 - u0, v1 - v0
+    hw, hd = box.width / 2 + grow, box.depth / 2 + grow
+    t0, t1 = 0.0, 1.0
+    for d, lo, hi, x in ((du, -hw, hw, u0), (dv, -hd, hd, v0)):
+        if abs(d) < 1e-12:
+            if x < lo or x > hi:
+                return 0.0
+            continue
+        a, b = (lo - x) / d, (hi - x) / d
+        if a > b:
+            a, b = b, a
+        t0, t1 = max(t0, a), min(t1, b)
+        if t0 > t1:
+            return 0.0
+    return (t1 - t0) * math.hypot(q[0] - p[0], q[1] - p[1])
+
+
+def shared_lengths(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
+    """For each edge of ``a``, the length of it lying within ``tolerance`` of ``b`` (``b`` grown
+    into a rectangle ``tolerance`` larger on every side)."""
+    grow = max(tolerance, 1e-6)
+    return {name: _clip_length(*a.edge(name), b, grow) for name in EDGE_NAMES}
+
+
+def touched_edge(a: Rect, b: Rect, tolerance: float, method: str = "longest_shared_segment",
+                 partition: str = "front_halfplane") -> str:
+    """Which edge of ``a`` ("front", "left", "right", "rear") ``b`` touches.
+
+    ``longest_shared_segment``: the longest shared segment, ties (within ``tolerance``) to the
+    front, then the flanks, then the rear. ``contact_midpoint``: the zone of ``a`` holding the
+    middle of the contact region.
+    """
+    if method == "contact_midpoint":
+        region = shapely.intersection(a.polygon.buffer(max(tolerance, 1e-6), quad_segs=2),
+                                      b.polygon)
+        c = region.centroid if not region.is_empty else b.polygon.centroid
+        zone = zone_of(a, c.x, c.y, partition)
+        if zone.value == "inside":
+            zone = zone_of(a, b.cx, b.cy, partition)
+        return {"front": "front", "rear": "rear", "left": "left", "right": "right"}.get(
+            zone.value, "front")
+    lengths = shared_lengths(a, b, tolerance)
+    best = max(lengths.values())
+    tied = [name for name, length in lengths.items()
+            if length > 1e-9 and length >= best - tolerance / 2] or list(EDGE_NAMES)
+    return min(tied, key=lambda name: _EDGE_PRIORITY[name])
+
+
+def edge_aspect(edge: str) -> str:
+    """"left"/"right" -> "flank"; "front" and "rear" unchanged."""
+    return "flank" if edge in ("left", "right") else edge

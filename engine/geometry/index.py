@@ -1,0 +1,70 @@
+"""A spatial index over bases: which ones lie within a distance of a shape.
+
+`BaseIndex(..., use_tree=False)` is the plain reference path (tests every base); the default uses
+a shapely STRtree. Both must give the same answers (tests/test_engine_properties.py).
+
+>>> from engine.geometry.rect import Rect
+>>> rects = [Rect(0, 0, 90, 80, 40), Rect(0, 100, 90, 80, 40), Rect(500, 0, 90, 80, 40)]
+>>> idx = BaseIndex(["a", "b", "c"], [r.polygon for r in rects])
+>>> idx.within(rects[0].polygon, 70.0)
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+from shapely.strtree import STRtree
+
+
+class BaseIndex:
+    """Ids and shapes, queried by distance."""
+
+    def __init__(self, ids: Sequence[str], shapes: Sequence[BaseGeometry], use_tree: bool = True):
+        self.ids = list(ids)
+        self.shapes = np.array(list(shapes), dtype=object)
+        self.use_tree = use_tree
+        self._tree = STRtree(self.shapes) if use_tree and len(self.shapes) else None
+
+    def within(self, shape: BaseGeometry, distance: float) -> list[str]:
+        """Ids whose shape lies within ``distance`` of ``shape``, in index order."""
+        if not len(self.shapes):
+            return []
+        if self._tree is not None:
+            hits = np.sort(self._tree.query(shape, predicate="dwithin", distance=distance))
+        else:
+            hits = np.nonzero(shapely.dwithin(self.shapes, shape, distance))[0]
+        return [self.ids[i] for i in hits.tolist()]
+
+    def pairs_within(self, distance: float) -> list[tuple[str, str]]:
+        """Every unordered pair (i < j in index order) closer than ``distance``."""
+        n = len(self.shapes)
+        if n < 2:
+            return []
+        if self._tree is not None:
+            left, right = self._tree.query(self.shapes, predicate="dwithin", distance=distance)
+        else:
+            left, right = np.triu_indices(n, 1)
+            keep = shapely.dwithin(self.shapes[left], self.shapes[right], distance)
+            left, right = left[keep], right[keep]
+        return sorted({(self.ids[i], self.ids[j]) for i, j in zip(left.tolist(), right.tolist())
+                       if i < j})
+
+    def query_many(self, shapes: Sequence[BaseGeometry], distance: float | np.ndarray = 0.0
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """(shape index, base index) of every base within ``distance`` (per shape, or one value)
+        of each shape, sorted; one call for many shapes."""
+        shapes_arr = np.array(list(shapes), dtype=object)
+        if not len(shapes_arr) or not len(self.shapes):
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        dist = np.broadcast_to(np.asarray(distance, dtype=float), (len(shapes_arr),))
+        if self._tree is not None:
+            si, bi = self._tree.query(shapes_arr, predicate="dwithin", distance=dist)
+        else:
+            hit = shapely.dwithin(shapes_arr[:, None], self.shapes[None, :], dist[:, None])
+            si, bi = np.nonzero(hit)
+        order = np.lexsort((bi, si))
+        return si[order], bi[order]

@@ -1,0 +1,49 @@
+"""Front, flank and rear zones of a base, and "beyond the line of the front" tests.
+
+Two partitions of the plane around a base are offered (rulebooks define these zones by lines):
+
+* ``front_halfplane``: front = everything ahead of the infinitely extended front edge; rear = the
+  strip behind the rear edge between the rearward side extensions; flanks = the rest.
+* ``corner_diagonals``: the plane is cut by the base's two diagonals, extended.
+
+>>> from engine.geometry.rect import Rect
+>>> r = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
+>>> zone_of(r, 100.0, 30.0), zone_of(r, 100.0, 10.0), zone_of(r, 0.0, -50.0)
+(<Zone.FRONT: 'front'>, <Zone.RIGHT: 'right'>, <Zone.REAR: 'rear'>)
+"""
+
+from __future__ import annotations
+
+from engine.geometry.rect import Point, Rect
+from engine.results import Zone
+
+
+def zone_of(rect: Rect, x: float, y: float, partition: str = "front_halfplane") -> Zone:
+    """The zone of ``rect`` that the point (x, y) lies in (points on the front line count front)."""
+    u, v = rect.to_local(x, y)
+    hw, hd = rect.width / 2, rect.depth / 2
+    if partition == "corner_diagonals":
+        # Normalise so the diagonals are at 45°: compare |u|/hw with |v|/hd.
+        su, sv = abs(u) / hw, abs(v) / hd
+        if su <= 1 and sv <= 1:
+            return Zone.INSIDE
+        if sv >= su:
+            return Zone.FRONT if v > 0 else Zone.REAR
+        return Zone.RIGHT if u > 0 else Zone.LEFT
+    if v >= hd:
+        return Zone.FRONT
+    if abs(u) <= hw:
+        return Zone.REAR if v <= -hd else Zone.INSIDE
+    return Zone.RIGHT if u > 0 else Zone.LEFT
+
+
+def beyond_front_line(rect: Rect, p: Point, tolerance: float) -> bool:
+    """True when ``p`` lies level with or behind ``rect``'s extended front line by more than
+    ``tolerance`` mm ("oltre la linea del fronte"); within the tolerance it is NOT beyond."""
+    return rect.ahead_of_front(p[0], p[1]) < -tolerance
+
+
+def whole_front_beyond(attacker: Rect, target: Rect, tolerance: float) -> bool:
+    """Both front corners of ``attacker`` are beyond ``target``'s front line."""
+    return (beyond_front_line(target, attacker.front_left, tolerance)
+            and beyond_front_line(target, attacker.front_right, tolerance))

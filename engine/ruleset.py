@@ -1,0 +1,59 @@
+"""The small protocol every ruleset implements, and the problem record `validate()` returns.
+
+A ruleset is ONE object (no subclass tree): it knows its unit, parses its settings, checks a game
+state, and answers questions about it. Generic geometry lives in `engine.geometry`; a ruleset
+composes it with its own numbers and readings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from engine.state import GameState
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a game state; ``bases`` names the bases involved."""
+
+    key: str
+    message: str
+    severity: Literal["error", "warning"] = "error"
+    bases: tuple[str, ...] = field(default_factory=tuple)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "message": self.message, "severity": self.severity,
+                "bases": list(self.bases)}
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What the engine needs from a rulebook."""
+
+    name: str          # e.g. "italia-se-desta"
+    unit: str          # "in" or "cm"
+    mm_per_unit: float
+
+    def load_settings(self, values: Mapping[str, Any] | None) -> Any:
+        """The ruleset's settings model from a scenario's ``settings`` overrides."""
+
+    def problems(self, state: GameState) -> list[Problem]:
+        """Everything wrong with the state under this ruleset (errors and warnings)."""
+
+    def analyze(self, state: GameState) -> dict[str, Any]:
+        """The ``bases`` member of ``campo analyze --json`` plus optional extra members."""
+
+    def charge(self, state: GameState, charger: str, target: str) -> Any:
+        """One charge's verdict (has ``legal``); used by `GameState.legal_charges`."""
+
+    def charge_candidates(self, state: GameState, charger: str) -> list[str]:
+        """Enemy base ids the charger could consider charging."""
+
+    def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
+        """Polygons and paths (table mm) the overlay draws for one base."""

@@ -1,0 +1,30 @@
+"""Rulesets: one package per rulebook (data, tables, settings, modifiers)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.errors import UnknownRulesetError
+
+if TYPE_CHECKING:
+    from engine.ruleset import Ruleset
+
+KNOWN = ("italia-se-desta", "attila", "federico")
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset object for a scenario's ``ruleset`` name (one object per rulebook)."""
+    if name == "italia-se-desta":
+        from engine.rulesets.italia.ruleset import RULESET
+
+        return RULESET
+    if name == "attila":
+        from engine.rulesets.attila.ruleset import RULESET as ATTILA_RULESET
+
+        return ATTILA_RULESET
+    if name == "federico":
+        from engine.rulesets.federico.ruleset import RULESET as FEDERICO_RULESET
+
+        return FEDERICO_RULESET
+    raise UnknownRulesetError(f"unknown ruleset {name!r} (the engine knows: {', '.join(KNOWN)})",
+                              key="ruleset")

@@ -1,0 +1,102 @@
+"""Contacts by side and what they mean in melee (ATT 7, 8; readings AT1-AT3, AT22-AT24).
+
+Up to four attackers, one per side of the base (ATT 7.A); a base is attacked in flank only when
+in melee with enemies on two different sides (ATT 7.C, AT3); Generals touching a friend are
+attached (AT24); commanded_by lists the Generals within 40 cm (ATT 4.C).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rulesets.attila.board import HILLS, WOODS, Board
+
+GENERAL_REACH_CM = 40.0   # ATT 4.C «o che disti oltre 40cm»
+SIDES = ("front", "left", "right", "rear")
+
+
+def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:
+    """Enemies touching this base, with the aspect (and side) of THIS base they touch."""
+    if board.units[base_id].absent:
+        return []
+    return [{"id": c.other, "aspect": c.aspect, "side": c.side}
+            for c in board.contacts(base_id)]
+
+
+def flank_attackers(board: Board, base_id: str) -> list[str]:
+    """Enemies that add 1d4 -1 for attacking this base in the flank (ATT 7.C, ATT T, AT3)."""
+    contacts = board.contacts(base_id)
+    sides = {c.side for c in contacts}
+    if board.settings.at3_flank_attack == "two_sides" and len(sides) < 2:
+        return []
+    return sorted(c.other for c in contacts if c.side != "front")
+
+
+def over_subscribed_sides(board: Board, base_id: str) -> list[str]:
+    """Sides touched by more than one enemy: only one of them may attack per phase (ATT 7.A)."""
+    counts: dict[str, int] = {}
+    for c in board.contacts(base_id):
+        counts[c.side] = counts.get(c.side, 0) + 1
+    return [s for s in SIDES if counts.get(s, 0) > 1]
+
+
+def commanded_by(board: Board, base_id: str) -> list[str]:
+    """Own Generals within 40 cm (nearest points, AT14) of this base."""
+    u = board.units[base_id]
+    if u.is_general:
+        return []
+    reach = board.mm(GENERAL_REACH_CM * board.settings.at18_distance_scale)
+    return [g for g in board.generals(u.side) if board.gap_mm(g, base_id) <= reach + 1e-6]
+
+
+def attached_general(board: Board, base_id: str) -> str | None:
+    """The own General touching this unit, if any (AT24)."""
+    u = board.units[base_id]
+    if not u.is_troops:
+        return None
+    tol = board.settings.at24_general_attached_mm
+    near = [g for g in board.generals(u.side) if board.gap_mm(g, base_id) <= tol + 1e-6]
+    return near[0] if near else None
+
+
+def draw_disorders_attacker(board: Board, attacker: str, defender: str) -> list[str]:
+    """Why a draw would disorder ``attacker`` (ATT 7.B, ATT T, AT23): uphill, or cavalry or
+    pikemen attacking into woods."""
+    ua = board.units[attacker]
+    why = []
+    hill = board.area_holding(defender, HILLS)
+    if hill is not None and board.height(defender) > board.height(attacker):
+        # ATT 7.B «Cavallerie e Fanterie Pesanti (escluse FMP)»: CP, CL and FP, not FLP.
+        if board.settings.at23_uphill == "any_attacker" or ua.cavalry or ua.type == "FP":
+            why.append(f"attacking uphill onto {hill!r} (ATT 7.B, AT23)")
+    if board.area_holding(defender, WOODS) and (ua.cavalry or ua.pikes):
+        why.append("cavalry or pikemen attacking in woods (ATT T)")
+    return why
+
+
+def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
+    """Melee facts for a base in contact with the enemy (None when not in contact)."""
+    contacts = board.contacts(base_id)
+    if not contacts:
+        return None
+    u = board.units[base_id]
+    s = board.settings
+    general = attached_general(board, base_id)
+    out: dict[str, Any] = {
+        "die": u.current_melee_die(s),
+        "may_attack": u.is_troops and not u.disordered,
+        "flanked_by": flank_attackers(board, base_id),
+        "crowded_sides": over_subscribed_sides(board, base_id),
+        "draw_disorders_if_attacking": sorted({c.other for c in contacts
+                                               if draw_disorders_attacker(board, base_id,
+                                                                          c.other)}),
+    }
+    if general is not None and not board.contacts(general):
+        out["general_adds_d4_minus_1"] = general     # ATT 7.D
+    if u.is_general:
+        out["may_attack"] = False                      # ATT 7.D «mai ... volontariamente»
+    if u.disordered:
+        out["reasons"] = ["Disordered units cannot start melees (ATT 8.A)"]
+    if u.is_camp:
+        out["may_attack"] = False                      # ATT 8.B «non possono mai ... attaccare»
+    return out

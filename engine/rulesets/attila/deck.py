@@ -1,0 +1,95 @@
+"""The deck of cards that sequences each turn (ATT 3, 14; reading AT28), as an umpire's helper.
+
+>>> d = Deck(seed=7)
+>>> d.new_turn(); first = d.draw()
+>>> first in d.cards and d.turn == 1 and len(d.remaining) == 7
+True
+>>> Deck(seed=7).shuffled(1) == Deck(seed=7).shuffled(1)   # same seed, same order
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.rulesets.attila.settings import AttilaSettings
+
+
+@dataclass(frozen=True)
+class Card:
+    player: str | None      # "A", "B" or None for the blank ninth card
+    action: str             # "melee", "reorganise", "shoot", "move", "blank"
+
+    @property
+    def text(self) -> str:
+        """The card's words (ATT 14)."""
+        if self.player is None:
+            return "Blank card: no action (ATT AT28)"
+        words = {"melee": "starts Melee («inizia la Mischia»)",
+                 "reorganise": "attempts Reorganisation («tenta la Riorganizzazione»)",
+                 "shoot": "Shoots («Tira»)",
+                 "move": "rolls for Control Points and moves («lancia i dadi per i Punti di "
+                         "Controllo e muove»)"}[self.action]
+        return f"Player {self.player} {words}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "action": self.action, "text": self.text}
+
+
+ACTIONS = ("melee", "reorganise", "shoot", "move")
+
+
+def deck_cards(settings: AttilaSettings | None = None) -> tuple[Card, ...]:
+    """The 8 cards listed in ATT 14 (plus a blank one under at28_deck = 'nine_with_blank')."""
+    cards = [Card(p, a) for a in ACTIONS for p in ("A", "B")]
+    if settings is not None and settings.at28_deck == "nine_with_blank":
+        cards.append(Card(None, "blank"))
+    return tuple(cards)
+
+
+@dataclass
+class Deck:
+    """Shuffle at the start of each turn, draw one card at a time; the turn ends when none are
+    left (ATT 3 «quando tutte le carte sono esaurite il turno termina»). Seeded, so a recorded
+    game can be replayed."""
+
+    seed: int | str | None = None
+    settings: AttilaSettings | None = None
+    turn: int = 0
+    remaining: list[Card] = field(default_factory=list)
+    drawn: list[Card] = field(default_factory=list)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return deck_cards(self.settings)
+
+    def shuffled(self, turn: int) -> list[Card]:
+        """The order of the cards in ``turn`` (depends only on the seed and the turn)."""
+        order = list(self.cards)
+        random.Random(f"{self.seed}:{turn}").shuffle(order)
+        return order
+
+    def new_turn(self) -> None:
+        """Start the next turn with the whole deck reshuffled (ATT 14)."""
+        self.turn += 1
+        self.remaining = self.shuffled(self.turn)
+        self.drawn = []
+
+    def draw(self) -> Card | None:
+        """The next card, or None when the turn is over (call new_turn)."""
+        if not self.remaining:
+            return None
+        card = self.remaining.pop(0)
+        self.drawn.append(card)
+        return card
+
+    @property
+    def turn_over(self) -> bool:
+        return self.turn > 0 and not self.remaining
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the overlay shows: the turn, the cards drawn so far, how many are left."""
+        return {"turn": self.turn, "drawn": [c.to_dict() for c in self.drawn],
+                "remaining": len(self.remaining), "turn_over": self.turn_over}

@@ -1,0 +1,171 @@
+"""Groups of adjacent bases (ATT 4.B, 4.F-M, 5.I, 8.D; readings AT12, AT13).
+
+A group is formed at deployment (``traits.group`` names it) and lives on as the connected set of
+its bases that are still linked: side edge to side edge (echelon allowed) or front edge to rear
+edge, facing the same way. When links break the group splits (``G.1``, ``G.2``...); two groups
+never merge, because a link only joins bases with the same deployment label. Light and heavy
+bases are never linked (ATT 4.H). Bases without a label are grouped by their links alone (as at
+deployment, ATT 4.L «La minima separazione fisica delle unità produce dei Gruppo separati»).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from engine.geometry.contact import shared_lengths
+from engine.geometry.rect import angle_diff
+from engine.rulesets.attila.board import Board
+
+_SIDE_PAIRS = (("left", "right"), ("right", "left"))
+_COLUMN_PAIRS = (("front", "rear"), ("rear", "front"))
+
+
+@dataclass(frozen=True)
+class Group:
+    id: str
+    label: str | None
+    members: tuple[str, ...]
+    kind: str | None          # "light"/"heavy" (ATT 4.G-H) or the 4.B classes
+    split: bool               # the deployment group has broken into several (ATT 4.M)
+    aligned: bool             # every front on one line: may wheel as a whole (ATT 5.I)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "members": list(self.members),
+                "kind": self.kind, "split": self.split, "aligned": self.aligned}
+
+
+def same_facing(board: Board, a: str, b: str) -> bool:
+    return abs(angle_diff(board.rect(a).heading_deg, board.rect(b).heading_deg)) <= \
+        board.settings.group_heading_tolerance_deg
+
+
+def edge_link(board: Board, a: str, b: str) -> str | None:
+    """"side" when a flank edge of ``a`` lies along the opposite flank edge of ``b``, "column" when
+    front lies along rear; None otherwise. Needs a shared segment (AT2, AT12)."""
+    ra, rb = board.rect(a), board.rect(b)
+    tol, need = board.contact_tol, board.settings.contact_min_shared_mm
+    la, lb = shared_lengths(ra, rb, tol), shared_lengths(rb, ra, tol)
+    for ea, eb in _SIDE_PAIRS:
+        if la[ea] > need and lb[eb] > need:
+            return "side"
+    for ea, eb in _COLUMN_PAIRS:
+        if la[ea] > need and lb[eb] > need:
+            return "column"
+    return None
+
+
+def linked(board: Board, a: str, b: str) -> bool:
+    """Two bases belong together in one group (AT12, AT13, ATT 4.M)."""
+    ua, ub = board.units[a], board.units[b]
+    # A base the camera has lost (stale) keeps its last pose: losing sight of it for a moment
+    # must not split its group for good.
+    if ua.side != ub.side or not ua.is_troops or not ub.is_troops:
+        return False
+    if ua.group_label != ub.group_label:
+        return False
+    if ua.group_class(board.settings) != ub.group_class(board.settings):
+        return False
+    if not same_facing(board, a, b):
+        return False
+    kind = edge_link(board, a, b)
+    return kind == "side" or (kind == "column" and board.settings.at12_group_links
+                              == "side_or_front_rear")
+
+
+class Groups:
+    """Every group of one state, computed once (cached on the board's state)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    @staticmethod
+    def of(board: Board) -> Groups:
+        return board.state.cached("attila.groups", lambda: Groups(board))
+
+    @cached_property
+    def links(self) -> dict[str, set[str]]:
+        b = self.board
+        out: dict[str, set[str]] = {i: set() for i in b.ids}
+        for x, y in b.state.index.pairs_within(b.contact_tol):
+            if linked(b, x, y):
+                out[x].add(y)
+                out[y].add(x)
+        return out
+
+    @cached_property
+    def groups(self) -> list[Group]:
+        b = self.board
+        seen: set[str] = set()
+        comps: list[list[str]] = []
+        for i in b.ids:
+            if i in seen or not b.units[i].is_troops:
+                continue
+            stack, comp = [i], []
+            seen.add(i)
+            while stack:
+                x = stack.pop()
+                comp.append(x)
+                for y in sorted(self.links[x]):
+                    if y not in seen:
+                        seen.add(y)
+                        stack.append(y)
+            comps.append(sorted(comp))
+        by_label: dict[str | None, list[list[str]]] = {}
+        for comp in sorted(comps):
+            by_label.setdefault(b.units[comp[0]].group_label, []).append(comp)
+        out = []
+        for label, parts in by_label.items():
+            for n, comp in enumerate(parts, 1):
+                if label is None:
+                    gid, split = f"~{comp[0]}", False
+                else:
+                    gid = label if len(parts) == 1 else f"{label}.{n}"
+                    split = len(parts) > 1
+                out.append(Group(gid, label, tuple(comp),
+                                 b.units[comp[0]].group_class(b.settings), split,
+                                 self._aligned(comp)))
+        return sorted(out, key=lambda g: g.id)
+
+    def _aligned(self, members: list[str]) -> bool:
+        """ATT 5.I «Se le unità del Gruppo non sono allineate»: all front edges on one line."""
+        b = self.board
+        first = b.rect(members[0])
+        fx, fy = first.front_centre
+        for m in members[1:]:
+            r = b.rect(m)
+            if not same_facing(b, members[0], m):
+                return False
+            for p in (r.front_left, r.front_right):
+                if abs(first.ahead_of_front(*p)) > b.contact_tol:
+                    return False
+        return True
+
+    @cached_property
+    def group_of(self) -> dict[str, Group]:
+        return {m: g for g in self.groups for m in g.members}
+
+    def split_labels(self) -> dict[str, str]:
+        """New ``traits.group`` values that make a split permanent (ATT 4.M: never merged again).
+
+        Apply them to the roster/state so that pieces which touch again stay separate groups."""
+        return {m: g.id for g in self.groups if g.split for m in g.members}
+
+
+def supported_by(board: Board, base_id: str) -> list[str]:
+    """ATT 8.D: the friendly base adjacent behind, same group, same troop type, same facing."""
+    u = board.units[base_id]
+    if not u.is_troops:
+        return []
+    groups = Groups.of(board)
+    mine = groups.group_of.get(base_id)
+    out = []
+    for other in sorted(groups.links[base_id]):
+        if board.units[other].type != u.type or groups.group_of.get(other) is not mine:
+            continue
+        ra, rb = board.rect(base_id), board.rect(other)
+        tol, need = board.contact_tol, board.settings.contact_min_shared_mm
+        if shared_lengths(ra, rb, tol)["rear"] > need and shared_lengths(rb, ra, tol)["front"] > need:
+            out.append(other)
+    return out

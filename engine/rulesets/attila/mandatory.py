@@ -1,0 +1,76 @@
+"""Mandatory charges (ATT 13; readings AT26, AT27): who must charge whom, listed for the umpire.
+
+Obliged: mounted units with a melee die of D6 or more, and Tribal Bands (``traits.tribal``).
+Potential targets: enemy Close Order units (all but SI, AT27) with a melee die of D8 or more,
+except FL and FLP, reachable with one move (AT26). Mounted units need not charge into Woods or
+Difficult Terrain. A whole Group follows a member that must charge, if it can stay together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rulesets.attila.board import MARSHES, ROUGH, WOODS, Board
+from engine.rulesets.attila.charges import candidates, judge_charge
+from engine.rulesets.attila.groups import Groups
+from engine.rulesets.attila.units import die_at_least
+
+NOT_POTENTIAL_TYPES = frozenset({"FL", "FLP"})   # ATT 13 «ad eccezione delle unità di FL e FLP»
+
+
+def obliged(board: Board, base_id: str) -> bool:
+    """ATT 13 1) «unità montate con Dadi Mischia D6 o più»; 2) «Bande Tribali (BT)»."""
+    u = board.units[base_id]
+    if not u.is_troops or u.absent:
+        return False
+    return (u.mounted and die_at_least(u.melee_die, "d6")) or u.tribal
+
+
+def potential_target(board: Board, target_id: str) -> bool:
+    """ATT 13 «qualsiasi unità in Ordine Chiuso che abbia un Dado di Mischia di D8 o più»."""
+    t = board.units[target_id]
+    if t.absent or t.is_general or t.type in NOT_POTENTIAL_TYPES:
+        return False
+    return t.close_order(board.settings) and die_at_least(t.melee_die, "d8")
+
+
+def mandatory_charges(board: Board) -> list[dict[str, Any]]:
+    """One entry per obliged base with at least one potential target it can reach."""
+    groups = Groups.of(board)
+    out = []
+    for i in board.ids:
+        if not obliged(board, i):
+            continue
+        u = board.units[i]
+        if u.disordered or board.in_enemy_contact(i):
+            continue            # cannot start a melee (ATT 8.A) / already fighting
+        targets, excused = [], []
+        for t in candidates(board, i):
+            if not potential_target(board, t):
+                continue
+            c = judge_charge(board, i, t)
+            if not c.legal:
+                continue
+            difficult = WOODS | MARSHES | ROUGH
+            if u.mounted and (c.terrain or board.area_holding(t, difficult)):
+                excused.append(t)   # ATT 13 «non sono obbligate a caricare nei Boschi o ...»
+                continue
+            targets.append(t)
+        if not targets and not excused:
+            continue
+        g = groups.group_of.get(i)
+        members = list(g.members) if g else [i]
+        entry: dict[str, Any] = {
+            "base": i, "group": g.id if g else None, "targets": targets,
+            "reason": ("Tribal Band (ATT 13)" if u.tribal else
+                       f"mounted with melee die {u.melee_die} (ATT 13)"),
+            "whole_group": members if len(members) > 1 else [],
+        }
+        if excused:
+            entry["excused_terrain"] = excused
+        if targets and len(members) > 1:
+            entry["note"] = ("the whole group must move with it if it can stay together; it "
+                             "never breaks up to charge (ATT 13)")
+        if targets or excused:
+            out.append(entry)
+    return [e for e in out if e["targets"] or e.get("excused_terrain")]

@@ -1,0 +1,143 @@
+"""Army losses, demoralisation and victory (ATT 10, 15; readings AT29, AT30).
+
+The army-level facts live in the scenario's ``armies`` member (shared/interfaces.md):
+``{"A": {"discipline": "regular", "start_bases": 24, "bases_lost": 3, "has_camp": true,
+"camp_lost": false, "general_killed": false, "demoralised": false}}``. Only ``discipline`` is in
+interfaces.md; the rest are ATTILA's additions, all optional.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.ruleset import Problem
+from engine.rulesets.attila.board import Board
+
+DEMORALISED_SHARE = 0.40   # ATT 10.A «il 40% (arrotondato per eccesso)»
+VICTORY_SHARE = 0.60       # ATT 15.A «elimina il 60% delle unità nemiche»
+DECISIVE_BELOW = 0.30      # ATT 15.A «meno del 30%»
+PARTIAL_UPTO = 0.40        # ATT 15.A «comprese tra il 30 ed il 40%»
+GENERAL_COUNTS = 5         # ATT 10.B «il Generale conta sempre come 5 unità»
+CAMP_COUNTS = 5            # ATT 10.C «l'Accampamento conta come 5 unità»
+LAST_TURN = 16             # ATT 15.B «alla fine dei 16 turni»
+PC_DIE = {"veteran": "d8", "regular": "d6", "irregular": "d4"}           # ATT 4.E, T
+WING_PC_DIE = {"veteran": "d6", "regular": "d4", "irregular": "d3"}      # ATT 4 optional rule
+RALLY_ON = {"veteran": 5, "regular": 6, "irregular": 7}                  # ATT 9.A, T
+
+
+class Army(BaseModel):
+    """One army's own facts (scenario ``armies.A`` / ``armies.B``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    discipline: Literal["veteran", "regular", "irregular"] = "regular"
+    start_bases: int | None = Field(None, ge=0, description="troop bases at the start "
+                                    "(General and Camp not included)")
+    bases_lost: int | None = Field(None, ge=0, description="troop bases destroyed so far, "
+                                   "including those lost overrunning a Camp (ATT 8.B)")
+    has_camp: bool | None = None
+    camp_lost: bool = False
+    general_killed: bool = False
+    demoralised: bool = Field(False, description="once Demoralised, always (ATT 10.B)")
+
+
+def armies(board: Board) -> dict[str, Army]:
+    """Both armies' facts; invalid entries fall back to defaults (reported by army_problems)."""
+    raw = board.state.scenario.armies or {}
+    out = {}
+    for side in ("A", "B"):
+        try:
+            out[side] = Army.model_validate(raw.get(side) or {})
+        except ValidationError:
+            out[side] = Army()
+    return out
+
+
+def army_problems(board: Board) -> list[Problem]:
+    raw = board.state.scenario.armies or {}
+    out = []
+    for side, value in raw.items():
+        if side not in ("A", "B"):
+            out.append(Problem(f"armies.{side}", "armies are keyed by side, 'A' or 'B'"))
+            continue
+        try:
+            Army.model_validate(value or {})
+        except ValidationError as exc:
+            for e in exc.errors():
+                key = ".".join(str(p) for p in e["loc"])
+                out.append(Problem(f"armies.{side}.{key}", e["msg"]))
+    for side in ("A", "B"):
+        if not armies(board)[side].general_killed and not _general_on_table(board, side) and \
+                any(u.side == side for u in board.units.values()):
+            out.append(Problem(f"armies.{side}", f"no General of {side} on the table: counted as "
+                               "dead for Control Points (ATT 4.C); set general_killed to say so",
+                               "warning"))
+    return out
+
+
+def _general_on_table(board: Board, side: str) -> bool:
+    return any(u.is_general and u.side == side for u in board.units.values())
+
+
+def general_dead(board: Board, side: str) -> bool:
+    return armies(board)[side].general_killed or not _general_on_table(board, side)
+
+
+def army_morale(board: Board, side: str) -> dict[str, Any]:
+    """Totals, losses, Break Point and status of one army (AT29, AT30)."""
+    army = armies(board)[side]
+    s = board.settings
+    troops_now = sum(1 for u in board.units.values() if u.side == side and u.is_troops)
+    camp_now = any(u.is_camp and u.side == side for u in board.units.values())
+    notes = []
+    start = army.start_bases
+    if start is None:
+        start = troops_now + (army.bases_lost or 0)
+        notes.append("start_bases not given: counted from the bases on the table plus bases_lost")
+    lost = army.bases_lost if army.bases_lost is not None else max(0, start - troops_now)
+    has_camp = army.has_camp if army.has_camp is not None else (camp_now or army.camp_lost)
+    five = s.at29_loss_counting == "general_and_camp_five"
+    g_weight, c_weight = (GENERAL_COUNTS, CAMP_COUNTS) if five else (0, 0)
+    total = start + g_weight + (c_weight if has_camp else 0)
+    losses = lost + (g_weight if army.general_killed else 0) + \
+        (c_weight if army.camp_lost and has_camp else 0)
+    if s.at30_break_point_rounding == "round_up":
+        break_point: float = math.ceil(DEMORALISED_SHARE * total - 1e-9)
+    else:
+        break_point = DEMORALISED_SHARE * total
+    share = losses / total if total else 0.0
+    demoralised = army.demoralised or (total > 0 and losses >= break_point)
+    return {"discipline": army.discipline, "total": total, "losses": losses,
+            "loss_share": round(share, 4), "break_point": break_point,
+            "demoralised": demoralised,
+            "losses_to_demoralise": max(0, math.ceil(break_point - losses - 1e-9)),
+            "beaten": total > 0 and losses >= VICTORY_SHARE * total - 1e-9,
+            "general_dead": general_dead(board, side), "notes": notes}
+
+
+def victory(board: Board, morale: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Who has won, and how (ATT 15.A, 15.B)."""
+    beaten = [side for side in ("A", "B") if morale[side]["beaten"]]
+    if len(beaten) == 1:
+        winner = "B" if beaten[0] == "A" else "A"
+        own = morale[winner]["loss_share"]
+        level = "decisive" if own < DECISIVE_BELOW - 1e-9 else (
+            "partial" if own <= PARTIAL_UPTO + 1e-9 else "pyrrhic")
+        return {"winner": winner, "level": level,
+                "reason": f"{beaten[0]} has lost 60% of its units (ATT 15.A)"}
+    if len(beaten) == 2:
+        return {"winner": None, "level": None,
+                "reason": "both armies have lost 60%: the first to get there won (ATT 15.A)"}
+    turn = board.state.scenario.turn
+    if turn is not None and turn >= LAST_TURN:
+        demo = [side for side in ("A", "B") if morale[side]["demoralised"]]
+        if len(demo) == 1:
+            winner = "B" if demo[0] == "A" else "A"
+            return {"winner": winner, "level": "partial",
+                    "reason": f"after {LAST_TURN} turns only {demo[0]} is Demoralised (ATT 15.B)"}
+        return {"winner": None, "level": "draw",
+                "reason": f"after {LAST_TURN} turns neither or both armies Demoralised (ATT 15.B)"}
+    return {"winner": None, "level": None, "reason": "the battle goes on"}

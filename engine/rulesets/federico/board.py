@@ -1,0 +1,146 @@
+"""Everything derived once per game state for the Federico verdicts: the reading of each base,
+contacts, terrain by role (cover, broken ground, streams), the sight field, tolerances in mm.
+
+`Board.of(state)` is cached on the state (`GameState.cached`), so every question asked of one
+state shares the work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from engine.geometry.contact import in_contact, shared_lengths, touched_edge
+from engine.geometry.rect import Rect
+from engine.geometry.sight import SightField
+from engine.rulesets.federico.settings import FedericoSettings
+from engine.rulesets.federico.units import MM_PER_CM, Piece, classify
+from engine.state import GameState
+
+
+@dataclass
+class Board:
+    state: GameState
+    settings: FedericoSettings
+    pieces: dict[str, Piece] = field(default_factory=dict)
+
+    @staticmethod
+    def of(state: GameState) -> Board:
+        return state.cached("federico.board", lambda: Board._build(state))
+
+    @staticmethod
+    def _build(state: GameState) -> Board:
+        return Board(state, state.settings, {b.id: classify(b) for b in state.bases})
+
+    # --- units and tolerances -------------------------------------------------------------
+    @staticmethod
+    def mm(cm: float) -> float:
+        return cm * MM_PER_CM
+
+    @staticmethod
+    def cm(mm: float) -> float:
+        return mm / MM_PER_CM
+
+    @cached_property
+    def contact_tol(self) -> float:
+        return self.mm(self.settings.contact_tolerance_cm)
+
+    @cached_property
+    def beyond_tol(self) -> float:
+        return self.mm(self.settings.beyond_front_tolerance_cm)
+
+    def rect(self, base_id: str) -> Rect:
+        return self.state.rect(base_id)
+
+    def is_enemy(self, a: str, b: str) -> bool:
+        return self.pieces[a].side != self.pieces[b].side
+
+    def troops(self, side: str | None = None) -> list[str]:
+        return sorted(i for i, p in self.pieces.items()
+                      if p.is_troop and (side is None or p.side == side))
+
+    # --- contacts -------------------------------------------------------------------------
+    @cached_property
+    def touching(self) -> dict[str, list[str]]:
+        """Every base -> the troop bases within the contact tolerance (commanders excluded)."""
+        out: dict[str, list[str]] = {i: [] for i in self.pieces}
+        for a, b in self.state.index.pairs_within(self.contact_tol):
+            if self.pieces[a].is_commander or self.pieces[b].is_commander:
+                continue
+            out[a].append(b)
+            out[b].append(a)
+        for v in out.values():
+            v.sort()
+        return out
+
+    def edge_touched(self, a: str, b: str) -> str:
+        """Edge of ``a`` that ``b`` touches: the longest shared segment, ties to the front (F1)."""
+        cache = self.__dict__.setdefault("_edges", {})
+        key = (a, b)
+        if key not in cache:
+            cache[key] = touched_edge(self.rect(a), self.rect(b), self.contact_tol,
+                                      "longest_shared_segment", self.settings.f1_zones)
+        return cache[key]
+
+    def edge_to_edge(self, a: str, b: str, tolerance_mm: float) -> bool:
+        """The bases touch along a shared segment (not only at a corner) within the tolerance."""
+        ra, rb = self.rect(a), self.rect(b)
+        if not in_contact(ra, rb, tolerance_mm):
+            return False
+        return max(shared_lengths(ra, rb, tolerance_mm).values()) > 2 * tolerance_mm + 1.0
+
+    def in_melee(self, base_id: str) -> bool:
+        return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
+
+    # --- terrain ---------------------------------------------------------------------------
+    @cached_property
+    def areas(self) -> list[tuple[str, str, Polygon]]:
+        return [(t.id, t.kind, Polygon(t.polygon_mm)) for t in self.state.scenario.terrain
+                if t.polygon_mm is not None]
+
+    @cached_property
+    def linears(self) -> list[tuple[str, str, LineString]]:
+        return [(t.id, t.kind, LineString(t.line_mm)) for t in self.state.scenario.terrain
+                if t.line_mm is not None]
+
+    @cached_property
+    def crests(self) -> list[tuple[str, LineString]]:
+        return [(t.id, LineString(t.crest_mm)) for t in self.state.scenario.terrain
+                if t.crest_mm is not None]
+
+    def areas_under(self, base_id: str, kinds: Any) -> list[str]:
+        """Ids of areas of the given kinds holding the base's centre."""
+        r = self.rect(base_id)
+        c = shapely.Point(r.cx, r.cy)
+        return [tid for tid, kind, poly in self.areas if kind in kinds and poly.covers(c)]
+
+    def on_hill(self, base_id: str) -> str | None:
+        hills = self.areas_under(base_id, ("hill",))
+        return hills[0] if hills else None
+
+    def line_between(self, near: str, far: str, kinds: Any) -> str | None:
+        """A linear feature of ``kinds`` along ``near``'s front, crossed by the line from
+        ``far``'s centre to ``near``'s centre (``near`` is "behind" it against ``far``)."""
+        n, f = self.rect(near), self.rect(far)
+        front = LineString([n.front_left, n.front_right])
+        sight = LineString([(f.cx, f.cy), (n.cx, n.cy)])
+        reach = max(self.mm(1.0), n.depth / 2)
+        for tid, kind, line in self.linears:
+            if kind in kinds and shapely.dwithin(front, line, reach) and sight.intersects(line):
+                return tid
+        return None
+
+    @cached_property
+    def sight_field(self) -> SightField:
+        """Obstacles to sight (Federico F5): troop bases, crests, blocking areas (any depth)."""
+        ids = self.troops()
+        bodies = [self.rect(i).polygon for i in ids]
+        walls = [(tid, line) for tid, line in self.crests]
+        deep = [(tid, poly) for tid, kind, poly in self.areas
+                if kind in self.settings.sight_blocking_areas]
+        return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
+                          [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)

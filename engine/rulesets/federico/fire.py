@@ -1,0 +1,288 @@
+"""Fire (Federico "Esecuzione del tiro", "Modificatori", "Raggio di tiro"): arcs, ranges, bands,
+sight, the modifiers that geometry and traits decide, and the odds of each die.
+
+Distances are cm. ``margin`` is positive when inside the long range, negative when short.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import shapely
+from shapely.geometry import Polygon
+
+from engine.geometry.arcs import arc_polygon
+from engine.geometry.sight import sample_outline, sample_segment, sight_lines
+from engine.geometry.zones import beyond_front_line
+from engine.results import Band
+from engine.rulesets.federico.board import Board
+from engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
+from engine.rulesets.federico.regiments import Regiments
+
+REPORT_REACH_FACTOR = 1.5   # enemies in arc are listed out to 1.5 x the long range
+EPS_CM = 1e-6
+INSET_MM = 0.5              # sight lines start/end this far inside the edges (touching neighbours)
+
+FIRE = 'Federico "Esecuzione del tiro"'
+MODS = 'Federico "Modificatori"'
+RANGE = 'Federico "Raggio di tiro"'
+
+
+@dataclass
+class Target:
+    """One enemy base in a firer's arc or range, with the modifiers and odds of firing at it."""
+
+    id: str
+    regiment: str
+    distance: float
+    in_arc: bool
+    in_range: bool
+    band: Band | None
+    line_of_sight: bool
+    margin: float
+    enfilade: bool = False
+    cover: str | None = None
+    legal: bool = False
+    may_declare: bool = False
+    stale: bool = False
+    reasons: list[str] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)
+    dice: int = 0
+    odds: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id, "regiment": self.regiment, "distance": round(self.distance, 2),
+            "in_arc": self.in_arc, "in_range": self.in_range,
+            "band": self.band.value if self.band else None, "line_of_sight": self.line_of_sight,
+            "margin": round(self.margin, 2), "legal": self.legal, "may_declare": self.may_declare,
+            "enfilade": self.enfilade, "cover": self.cover,
+            "modifiers": [m.to_dict() for m in self.modifiers],
+            "modifier_total": total(self.modifiers), "dice": self.dice,
+            "odds": rounded(self.odds),
+        }
+        if self.stale:
+            d["stale"] = True
+        if self.reasons:
+            d["reasons"] = list(self.reasons)
+        return d
+
+
+def half_angle(board: Board, firer: str) -> float:
+    """F2 for infantry; F3 for artillery (as infantry, or straight ahead)."""
+    p = board.pieces[firer]
+    if p.arm == "artillery" and board.settings.f3_artillery_arc == "straight_ahead":
+        return 0.0
+    return board.settings.f2_arc_half_angle_deg
+
+
+def fire_arc(board: Board, firer: str, reach_cm: float | None = None) -> Polygon:
+    """The arc ahead of the firer's front edge (Federico F2, F3), out to ``reach_cm``."""
+    p, r = board.pieces[firer], board.rect(firer)
+    _, long_cm = p.ranges_cm or (0.0, 0.0)
+    reach = reach_cm if reach_cm is not None else long_cm * REPORT_REACH_FACTOR
+    return arc_polygon(r.front_left, r.front_right, r.front, half_angle(board, firer),
+                       board.mm(reach))
+
+
+def band_of(board: Board, firer: str, distance_cm: float) -> Band | None:
+    """Short (<= short figure) or long (<= long figure), Federico F4; None beyond."""
+    short, long_ = board.pieces[firer].ranges_cm or (0.0, 0.0)
+    if distance_cm <= short + EPS_CM:
+        return Band.SHORT
+    if distance_cm <= long_ + EPS_CM:
+        return Band.LONG
+    return None
+
+
+def _measure(board: Board, firer: str, target: str, arc: Polygon) -> tuple[bool, float, Polygon]:
+    """(in arc, distance cm, the part of the target measured to), Federico F2, F4."""
+    fr, tr = board.rect(firer), board.rect(target)
+    poly = tr.polygon
+    in_arc = bool(shapely.dwithin(arc, poly, 1e-6))
+    part = poly
+    mode = board.settings.f4_range_measure
+    if in_arc and mode == "front_edge_to_part_in_arc":
+        inter = shapely.intersection(arc, poly)
+        if not inter.is_empty and inter.area > 0:
+            part = inter
+    if mode == "centre_to_centre":
+        d = ((fr.cx - tr.cx) ** 2 + (fr.cy - tr.cy) ** 2) ** 0.5
+    else:
+        d = float(shapely.distance(fr.front_edge, part))
+    return in_arc, board.cm(d), part
+
+
+def line_of_sight(board: Board, firer: str, target: str, part: Polygon) -> bool:
+    """Federico F5 (a gap setting): one clear line from the front edge to the target."""
+    mode = board.settings.f5_line_of_sight
+    if mode == "ignore":
+        return True
+    fr, tr = board.rect(firer), board.rect(target)
+    if mode == "centre_to_centre":
+        origins, ends = [fr.front_centre], [(tr.cx, tr.cy)]
+    else:
+        inset = min(INSET_MM, fr.width / 4)
+        left = fr.from_local(-fr.width / 2 + inset, fr.depth / 2 + 0.01)
+        right = fr.from_local(fr.width / 2 - inset, fr.depth / 2 + 0.01)
+        origins = sample_segment(left, right, 5)
+        shrunk = part.buffer(-INSET_MM) if part.area > 4 * INSET_MM ** 2 else part
+        if shrunk.is_empty:
+            shrunk = part
+        ends = sample_outline(shrunk, per_edge=2) + [(part.centroid.x, part.centroid.y)]
+    lines = sight_lines(origins, ends)
+    own = {tid for tid, _, poly in board.areas
+           if poly.covers(shapely.Point(fr.cx, fr.cy)) or poly.covers(shapely.Point(tr.cx, tr.cy))}
+    ok = board.sight_field.clear(lines, exclude={firer, target},
+                                 ends=[fr.polygon, tr.polygon], uncounted_areas=own)
+    return bool(ok.all()) if mode == "all_lines" else bool(ok.any())
+
+
+def enfiladed(board: Board, firer: str, target: str) -> bool:
+    """Federico F8: the firer's front (both corners, or its centre) beyond the target's front."""
+    fr, tr = board.rect(firer), board.rect(target)
+    tol = board.beyond_tol
+    if board.settings.f8_enfilade == "front_centre_beyond":
+        return beyond_front_line(tr, fr.front_centre, tol)
+    return beyond_front_line(tr, fr.front_left, tol) and beyond_front_line(tr, fr.front_right, tol)
+
+
+def cover_of(board: Board, firer: str, target: str) -> str | None:
+    """Federico F7 (gap settings): terrain id giving the target cover against this firer."""
+    s = board.settings
+    tr = board.rect(target)
+    poly = tr.polygon
+    for tid, kind, area in board.areas:
+        if kind in s.cover_areas and \
+                shapely.intersection(area, poly).area >= s.cover_area_share * poly.area - 1e-6:
+            return tid
+    return board.line_between(target, firer, s.cover_lines)
+
+
+def fired_before(board: Board, firer: str) -> bool:
+    """Federico F13: traits.fired, else (by default) any turn after the first."""
+    p = board.pieces[firer]
+    if p.fired is not None:
+        return p.fired
+    turn = board.state.scenario.turn
+    return board.settings.f13_fire_history == "traits_then_turn" and turn is not None and turn > 1
+
+
+def fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enfilade: bool,
+                   cover: str | None) -> list[Modifier]:
+    """Federico "Modificatori", each row once, as geometry and traits decide them."""
+    f, t = board.pieces[firer], board.pieces[target]
+    s = board.settings
+    out: list[Modifier] = []
+    mounted = t.arm == "cavalry" or (s.f9_mounted == "cavalry_and_limbered"
+                                     and t.arm == "artillery" and t.formation == "limbered")
+    why = [w for w, on in (("mounted", mounted), ("in march column", t.march_column),
+                           ("enfiladed", enfilade)) if on]
+    if why:
+        out.append(Modifier(f"target {' and '.join(why)}", -1, f"{MODS}; Federico F8, F9"))
+    if t.light_infantry:
+        out.append(Modifier("target is Light Infantry", +1, MODS))
+    if band is Band.SHORT:
+        out.append(Modifier("target at short range", -1, f"{MODS}; Federico F4, F9"))
+    if f.light_infantry:
+        out.append(Modifier("Light Infantry firing", -1, MODS))
+    if f.arm == "infantry" and not fired_before(board, firer):
+        out.append(Modifier("infantry firing for the first time", -1, f"{MODS}; Federico F13"))
+    art_v_art = f.arm == "artillery" and t.arm == "artillery"
+    if cover or art_v_art:
+        label = f"target in cover ({cover})" if cover else "artillery firing at artillery"
+        if cover and art_v_art:
+            label += " / artillery firing at artillery"
+        out.append(Modifier(label, +1, f"{MODS}; Federico F7"))
+    if cover and s.f7_cover_count == "twice":
+        out.append(Modifier(f"target in cover ({cover}), as stated in Esecuzione del tiro", +1,
+                            f"{FIRE}; Federico F7"))
+    if f.moved and not f.light_infantry:
+        out.append(Modifier("firing unit has moved", +1, f"{MODS}; Federico F13"))
+    return out
+
+
+def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -> dict[str, float]:
+    """Per die: 'hit' (= firer's class: one base eliminated), 'halt' (lower: halts and drops a
+    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11)."""
+    c = board.pieces[firer].klass or 4
+    low = c if board.settings.f10_low_result_compares == "firer_class" \
+        else (board.pieces[target].klass or 4)
+    hit = probability(lambda r: r == c, modifier)
+    halt = probability(lambda r: r != c and r < low, modifier)
+    out = {"hit": hit, "halt": halt, "none": 1.0 - hit - halt, "expected_hits": hit * dice}
+    if board.settings.f11_class_drops == "cumulative":
+        out["expected_class_drops"] = halt * dice
+    else:
+        out["halt_chance"] = 1.0 - (1.0 - halt) ** dice
+    return out
+
+
+def targets_of(board: Board, firer: str) -> list[Target]:
+    """Every enemy troop base in the firer's arc (out to 1.5x long range) or within long range."""
+    p = board.pieces[firer]
+    if not p.can_fire or p.stale:
+        return []
+    regs = Regiments.of(board)
+    _, long_cm = p.ranges_cm or (0.0, 0.0)
+    arc = fire_arc(board, firer)
+    fr = board.rect(firer)
+    near = set(board.state.index.within(arc, 0.0)) | set(
+        board.state.index.within(fr.front_edge, board.mm(long_cm) + 1e-6))
+    out: list[Target] = []
+    for other in sorted(near):
+        o = board.pieces[other]
+        if o.side == p.side or o.is_commander:
+            continue
+        in_arc, dist, part = _measure(board, firer, other, arc)
+        in_range = dist <= long_cm + EPS_CM
+        if not in_arc and not in_range:
+            continue
+        band = band_of(board, firer, dist) if in_range else None
+        t = Target(id=other, regiment=regs.of_base[other], distance=dist, in_arc=in_arc,
+                   in_range=in_range, band=band, line_of_sight=False,
+                   margin=long_cm - dist, stale=o.stale)
+        t.line_of_sight = line_of_sight(board, firer, other, part)
+        t.enfilade = enfiladed(board, firer, other)
+        t.cover = cover_of(board, firer, other)
+        t.modifiers = fire_modifiers(board, firer, other, band, t.enfilade, t.cover)
+        reasons = []
+        if not in_arc:
+            reasons.append("not in the 45° arc of fire")
+        if not in_range:
+            reasons.append(f"out of range: {-t.margin:.1f} cm beyond long range")
+        if not t.line_of_sight:
+            reasons.append("no line of sight")
+        if t.stale:
+            reasons.append("target not seen (last known position)")
+        t.reasons, t.legal = reasons, not reasons
+        if t.legal:
+            t.dice = p.dice
+            t.odds = fire_odds(board, firer, other, total(t.modifiers), p.dice)
+        out.append(t)
+    legal = [t for t in out if t.legal]
+    if legal:
+        if board.settings.f6_target_choice == "nearest_legal":
+            nearest = min(t.distance for t in legal)
+            for t in legal:
+                t.may_declare = t.distance <= nearest + 0.25
+        else:
+            for t in legal:
+                t.may_declare = True
+    return out
+
+
+def arc_drawing(board: Board, firer: str) -> dict[str, Any]:
+    """Arc and bands (table mm) for the overlay."""
+    from engine.geometry.arcs import arc_to_range, band_rings
+
+    p, r = board.pieces[firer], board.rect(firer)
+    short, long_ = p.ranges_cm or (0.0, 0.0)
+    arc = fire_arc(board, firer, long_)
+    rings = band_rings(arc, r.front_left, r.front_right, [board.mm(short), board.mm(long_)])
+    return {"arc": arc_to_range(arc, r.front_left, r.front_right, board.mm(long_)),
+            "bands": [{"band": Band.SHORT.value, "upto": short, "polygon": rings[0]},
+                      {"band": Band.LONG.value, "upto": long_, "polygon": rings[1]}]}
+
+

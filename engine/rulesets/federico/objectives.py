@@ -1,0 +1,61 @@
+"""Objectives held for the initiative (Federico "Iniziativa": «+1 per ogni obiettivo (collina,
+villaggio, ponte ecc.) di cui si è in possesso, + il Valore del Comandante in Capo»).
+
+Which terrain is an objective and what "held" means are not in the text: the gap settings
+``objective_kinds`` and ``objective_holding`` decide. A base is on an area objective when its
+centre is inside it, on a bridge when its base touches the bridge line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+
+from engine.rulesets.federico.board import Board
+from engine.rulesets.federico.morale import chief_of
+
+
+def _occupants(board: Board, geom: Any, is_area: bool) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {"A": [], "B": []}
+    for i in board.troops():
+        r = board.rect(i)
+        if is_area:
+            on = geom.covers(shapely.Point(r.cx, r.cy))
+        else:
+            on = shapely.dwithin(r.polygon, geom, board.contact_tol)
+        if on:
+            out[board.pieces[i].side].append(i)
+    return out
+
+
+def objectives(board: Board) -> list[dict[str, Any]]:
+    """Each objective on the table: kind, the bases on it by side, and who holds it."""
+    kinds = board.settings.objective_kinds
+    out = []
+    for t in board.state.scenario.terrain:
+        if t.kind not in kinds:
+            continue
+        is_area = t.polygon_mm is not None
+        geom = shapely.Polygon(t.polygon_mm) if is_area else shapely.LineString(t.line_mm)
+        occ = _occupants(board, geom, is_area)
+        a, b = len(occ["A"]), len(occ["B"])
+        if board.settings.objective_holding == "majority":
+            held = "A" if a > b else ("B" if b > a else None)
+        else:
+            held = "A" if a and not b else ("B" if b and not a else None)
+        out.append({"id": t.id, "kind": t.kind, "held_by": held, "bases": occ})
+    return out
+
+
+def initiative(board: Board, objs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each side's initiative bonus: objectives held + the Commander in Chief's value."""
+    out: dict[str, Any] = {}
+    for side in ("A", "B"):
+        held = [o["id"] for o in objs if o["held_by"] == side]
+        chief = chief_of(board, side)
+        ability = board.pieces[chief].ability if chief else None
+        out[side] = {"objectives_held": held, "chief": chief, "chief_value": ability,
+                     "bonus": len(held) + (ability or 0)}
+    out["ties"] = board.settings.f26_initiative_ties
+    return out

@@ -1,0 +1,127 @@
+"""Regiments and batteries (Federico "Movimenti": «Il movimento avviene per Reggimento … e
+batteria»): which bases form one unit, its connected groups, and the isolated bases (F17).
+
+A regiment is the set of one side's troop bases sharing ``traits.regiment`` (a base without it is
+a regiment of its own, named by its id). Its bases form groups when they touch edge to edge
+within ``f17_cohesion_tolerance_cm``; the bases outside the largest group are isolated and must
+rejoin it «appena possibile». With two or more groups of the largest size none is isolated, but
+the regiment is reported as split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from engine.rulesets.federico.board import Board
+
+
+@dataclass(frozen=True)
+class Regiment:
+    """One regiment or battery as the rules see it."""
+
+    name: str
+    side: str
+    arm: str
+    bases: tuple[str, ...]
+    groups: tuple[tuple[str, ...], ...]   # largest first, then by first id
+    isolated: tuple[str, ...]
+    klass: int | None                     # the lowest class of its bases (F12: one class)
+
+    @property
+    def split(self) -> bool:
+        return len(self.groups) > 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": self.side, "arm": self.arm, "bases": list(self.bases),
+                "class": self.klass, "groups": [list(g) for g in self.groups],
+                "isolated": list(self.isolated), "split": self.split}
+
+
+def _components(board: Board, members: list[str], tol: float,
+                near: set[tuple[str, str]]) -> list[tuple[str, ...]]:
+    parent = {m: m for m in members}
+
+    def find(m: str) -> str:
+        while parent[m] != m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    for i, a in enumerate(members):
+        for b in members[i + 1:]:
+            pair = (a, b) if (a, b) in near else (b, a)
+            if pair in near and board.edge_to_edge(a, b, tol):
+                parent[find(a)] = find(b)
+    groups: dict[str, list[str]] = {}
+    for m in members:
+        groups.setdefault(find(m), []).append(m)
+    return sorted((tuple(sorted(g)) for g in groups.values()), key=lambda g: (-len(g), g))
+
+
+class Regiments:
+    """All regiments of one game state (cached on the board)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    @staticmethod
+    def of(board: Board) -> Regiments:
+        found = board.__dict__.get("_regiments")
+        if found is None:
+            found = board.__dict__["_regiments"] = Regiments(board)
+        return found
+
+    @cached_property
+    def by_name(self) -> dict[str, Regiment]:
+        b = self.board
+        tol = b.mm(b.settings.f17_cohesion_tolerance_cm)
+        members: dict[tuple[str, str], list[str]] = {}
+        for i in b.troops():
+            p = b.pieces[i]
+            members.setdefault((p.side, p.regiment), []).append(i)
+        near = set(b.state.index.pairs_within(tol))
+        names: dict[str, int] = {}
+        for _, name in members:
+            names[name] = names.get(name, 0) + 1
+        out: dict[str, Regiment] = {}
+        for (side, name), ids in sorted(members.items()):
+            key = name if names[name] == 1 else f"{side}:{name}"
+            groups = _components(b, ids, tol, near)
+            largest = len(groups[0])
+            isolated = () if sum(1 for g in groups if len(g) == largest) > 1 else \
+                tuple(sorted(m for g in groups[1:] for m in g))
+            classes = [b.pieces[m].klass for m in ids if b.pieces[m].klass is not None]
+            arms = sorted({b.pieces[m].arm for m in ids})
+            out[key] = Regiment(key, side, arms[0] if len(arms) == 1 else "mixed", tuple(ids),
+                                tuple(groups), isolated, min(classes) if classes else None)
+        return out
+
+    @cached_property
+    def of_base(self) -> dict[str, str]:
+        return {m: r.name for r in self.by_name.values() for m in r.bases}
+
+    def regiment(self, base_id: str) -> Regiment:
+        return self.by_name[self.of_base[base_id]]
+
+    def mates(self, base_id: str) -> tuple[str, ...]:
+        return self.regiment(base_id).bases
+
+    @cached_property
+    def isolated(self) -> list[str]:
+        return sorted(m for r in self.by_name.values() for m in r.isolated)
+
+    def problems(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        """(key, message, bases): regiments mixing arms or classes (F12: one class per unit)."""
+        out = []
+        for r in self.by_name.values():
+            if r.arm == "mixed":
+                out.append((f"regiments({r.name})", f"regiment {r.name} mixes arms "
+                            "(infantry, cavalry, artillery)", r.bases))
+            classes = {self.board.pieces[m].klass for m in r.bases}
+            if len(classes) > 1:
+                out.append((f"regiments({r.name})", f"bases of regiment {r.name} disagree on "
+                            f"class ({', '.join(map(str, sorted(classes)))}); the lowest, "
+                            f"{r.klass}, is used (Federico F12)", r.bases))
+        return out

@@ -1,0 +1,121 @@
+"""The Federico ruleset object (engine.ruleset.Ruleset protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import shapely
+
+from engine.ruleset import Problem
+from engine.rulesets.federico.board import Board
+from engine.rulesets.federico.fire import arc_drawing
+from engine.rulesets.federico.melee import Attack, candidates, judge_attack
+from engine.rulesets.federico.morale import army_problems
+from engine.rulesets.federico.regiments import Regiments
+from engine.rulesets.federico.settings import FedericoSettings, load_settings
+from engine.rulesets.federico.units import MM_PER_CM
+from engine.state import GameState
+from engine.vocabulary import FEDERICO
+
+
+class FedericoRuleset:
+    """Federico — measures in centimetres (Federico "Raggio di tiro": «9CM Corta»)."""
+
+    name = "federico"
+    unit = "cm"
+    mm_per_unit = MM_PER_CM
+
+    def load_settings(self, values: Mapping[str, Any] | None) -> FedericoSettings:
+        return load_settings(values)
+
+    def problems(self, state: GameState) -> list[Problem]:
+        out: list[Problem] = []
+        for n, b in enumerate(state.bases):
+            for key, message in FEDERICO.base_problems(b.type, b.traits):
+                out.append(Problem(f"bases[{n}]({b.id}).{key}", message, "error", (b.id,)))
+        if any(p.severity == "error" for p in out):
+            return out
+        board = Board.of(state)
+        for key, message in army_problems(board):
+            out.append(Problem(key, message))
+        for n, b in enumerate(state.bases):
+            out.extend(self._base_warnings(board, n, b))
+        for key, message, bases in Regiments.of(board).problems():
+            out.append(Problem(key, message, "warning", bases))
+        table = shapely.box(0, 0, state.scenario.table.width_mm, state.scenario.table.depth_mm)
+        for b in state.bases:
+            if not table.buffer(1.0).covers(state.rect(b.id).polygon):
+                out.append(Problem(f"bases({b.id})", "base lies partly off the table",
+                                   "warning", (b.id,)))
+        for a, b in state.index.pairs_within(0.0):
+            inter = shapely.intersection(state.rect(a).polygon, state.rect(b).polygon)
+            if inter.area > 25.0:
+                out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by "
+                                   f"{inter.area:.0f} mm²", "warning", (a, b)))
+        return out
+
+    @staticmethod
+    def _base_warnings(board: Board, n: int, b: Any) -> list[Problem]:
+        p, s = board.pieces[b.id], board.settings
+        out = []
+        key = f"bases[{n}]({b.id})"
+        if p.formation == "limbered" and p.arm != "artillery":
+            out.append(Problem(f"{key}.traits.formation", "only artillery is limbered "
+                               "(read as line)", "warning", (b.id,)))
+        if p.arm in ("cavalry", "artillery") and p.weight is None:
+            out.append(Problem(f"{key}.traits.weight", f"{p.arm} needs traits.weight "
+                               "(heavy, medium, light); read as medium", "warning", (b.id,)))
+        if p.is_commander and p.rank == "chief" and p.ability is None:
+            out.append(Problem(f"{key}.traits.ability", "the Commander in Chief needs "
+                               "traits.ability 1-4 (Federico \"Comandanti\")", "warning", (b.id,)))
+        if s.f14_base_sizes == "warn_if_mixed" and p.is_troop:
+            w, d = getattr(s, f"base_size_{p.arm}_mm")
+            tol = s.base_size_tolerance_mm
+            if abs(b.width_mm - w) > tol or abs(b.depth_mm - d) > tol:
+                out.append(Problem(f"{key}.width_mm", f"{p.arm} base is {b.width_mm:g} x "
+                                   f"{b.depth_mm:g} mm, the group's basing is {w:g} x {d:g} mm "
+                                   "(base_size_" + p.arm + "_mm; Federico F14)",
+                                   "warning", (b.id,)))
+        return out
+
+    def analyze(self, state: GameState) -> dict[str, Any]:
+        from engine.rulesets.federico.analysis import analyze_board
+
+        return analyze_board(Board.of(state))
+
+    def charge(self, state: GameState, charger: str, target: str) -> Attack:
+        return judge_attack(Board.of(state), charger, target)
+
+    def charge_candidates(self, state: GameState, charger: str) -> list[str]:
+        return candidates(Board.of(state), charger)
+
+    def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
+        """Arc, range bands and attack paths of one base, table mm."""
+        board = Board.of(state)
+        p = board.pieces[base_id]
+        out: dict[str, Any] = {"id": base_id, "polygon": _coords(state.rect(base_id).polygon)}
+        if p.can_fire:
+            drawing = arc_drawing(board, base_id)
+            out["arc"] = _coords(drawing["arc"])
+            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": _coords(b["polygon"])}
+                            for b in drawing["bands"]]
+        out["charges"] = [{"target": c.target, "legal": c.legal,
+                           "path": [[round(x, 1), round(y, 1)] for x, y in c.path]}
+                          for c in (judge_attack(board, base_id, t)
+                                    for t in candidates(board, base_id)) if c.path]
+        return out
+
+
+def _coords(geom: Any) -> list[list[float]]:
+    """Exterior ring of a polygon (largest part if several) as [[x, y], ...]."""
+    if geom is None or geom.is_empty:
+        return []
+    if hasattr(geom, "geoms"):
+        geom = max(geom.geoms, key=lambda g: g.area)
+    if geom.geom_type != "Polygon":
+        return []
+    return [[round(x, 1), round(y, 1)] for x, y in list(geom.exterior.coords)[:-1]]
+
+
+RULESET = FedericoRuleset()

@@ -1,0 +1,65 @@
+"""Assemble the per-base answers of ``campo analyze --json`` for ISD (shared/interfaces.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.charges import candidates, judge_charge
+from engine.rulesets.italia.conduct import hidden_of, manoeuvre_of, movement_of, pursuit_of, retreat_of
+from engine.rulesets.italia.fire import targets_of
+from engine.rulesets.italia.fire_batch import all_targets
+from engine.rulesets.italia.relations import (
+    command_of,
+    contacts_of,
+    group_leader,
+    groups,
+    supported_by,
+)
+
+
+def analyze_board(board: Board, *, details: bool = True) -> dict[str, Any]:
+    """``{"bases": {...}, "groups": [...], "batteries": [...]}``; lists sorted, so two analyses
+    of the same state are identical (the server diffs them)."""
+    ids = sorted(board.infos)
+    if board.state.use_index:
+        targets = all_targets(board)
+    else:   # the plain reference path, shooter by shooter
+        targets = {i: targets_of(board, i) for i in ids}
+    group_list = groups(board)
+    group_of = {m: g for g in group_list for m in g}
+    bases: dict[str, Any] = {}
+    for i in ids:
+        info = board.infos[i]
+        command = command_of(board, i)
+        entry: dict[str, Any] = {
+            "targets": [t.to_dict() for t in targets[i]],
+            "contacts": contacts_of(board, i),
+            "charges": [judge_charge(board, i, t).to_dict() for t in candidates(board, i)],
+            "supported_by": supported_by(board, i, targets),
+            "commanded_by": [c["id"] for c in command],
+        }
+        if details:
+            entry["command"] = command
+            entry["fire_priority"] = [t.id for t in targets[i] if t.priority]
+            if i in group_of:
+                entry["group"] = group_of[i]
+                entry["group_leader"] = group_leader(board, group_of[i])
+            if i in board.batteries:
+                entry["battery"] = list(board.batteries[i])
+            for key, value in (("manoeuvre", manoeuvre_of(board, i)),
+                               ("movement", movement_of(board, i)),
+                               ("retreat", retreat_of(board, i)),
+                               ("pursuit", pursuit_of(board, i)),
+                               ("hidden", hidden_of(board, i))):
+                if value:
+                    entry[key] = value
+            if info.stale:
+                entry["stale"] = True
+        bases[i] = entry
+    out: dict[str, Any] = {"bases": bases}
+    if details:
+        out["groups"] = [g for g in group_list if len(g) > 1]
+        out["batteries"] = sorted({b for b in board.batteries.values() if len(b) > 1})
+        out["batteries"] = [list(b) for b in out["batteries"]]
+    return out

@@ -1,0 +1,267 @@
+"""Everything derived once per game state for the ISD verdicts: readings of each base, batteries,
+fire arcs, the sight field, tolerances in mm.
+
+`Board.of(state)` is cached on the state (`GameState.cached`), so every question asked of one
+state shares the work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Polygon
+from shapely.strtree import STRtree
+
+from engine.geometry.arcs import arc_polygon
+from engine.geometry.contact import in_contact, touched_edge
+from engine.geometry.rect import Point, Rect, angle_diff
+from engine.geometry.sight import SightField
+from engine.rulesets.italia.pieces import UnitInfo, classify
+from engine.scenario import TerrainFeature
+from engine.rulesets.italia.settings import ItaliaSettings
+from engine.state import GameState
+
+MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
+REPORT_MARGIN_IN = 3.0      # in-arc enemies are listed out to 3" beyond the maximum range
+SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})   # ISD §6 «cresta», «filare di alberi»
+DEEP_AREAS = frozenset({"wood", "town", "village"})        # ISD §6 «bosco o ... città»
+NEAR_MM = 14 * MM_PER_IN   # the widest neighbourhood asked about: a cavalry charge (12") + 2"
+GRAZE_MM = 0.5   # a sight line merely grazing a base (tracking noise) is not blocked by it
+
+
+@dataclass(frozen=True)
+class Front:
+    """A firing front: the segment the arc and the range start from (a battery's is shared)."""
+
+    left: Point
+    right: Point
+    facing: Point
+    members: tuple[str, ...]
+
+
+@dataclass
+class Board:
+    state: GameState
+    settings: ItaliaSettings
+    infos: dict[str, UnitInfo] = field(default_factory=dict)
+
+    @staticmethod
+    def of(state: GameState) -> Board:
+        return state.cached("italia.board", lambda: Board._build(state))
+
+    @staticmethod
+    def _build(state: GameState) -> Board:
+        settings: ItaliaSettings = state.settings
+        infos = {b.id: classify(b, settings.a13_default_formation) for b in state.bases}
+        return Board(state, settings, infos)
+
+    # --- units and tolerances -------------------------------------------------------------
+    def mm(self, inches: float) -> float:
+        return inches * MM_PER_IN
+
+    def inches(self, mm: float) -> float:
+        return mm / MM_PER_IN
+
+    @cached_property
+    def contact_tol(self) -> float:
+        """ISD A24: the gap (mm) within which bases touch."""
+        return self.mm(self.settings.a24_contact_tolerance_in)
+
+    @cached_property
+    def beyond_tol(self) -> float:
+        """ISD A2: tolerance (mm) of "beyond the line of the front"."""
+        return self.mm(self.settings.a2_beyond_front_tolerance_in)
+
+    def rect(self, base_id: str) -> Rect:
+        return self.state.rect(base_id)
+
+    def enemies(self, base_id: str) -> list[str]:
+        side = self.infos[base_id].side
+        return [i for i, info in self.infos.items() if info.side != side]
+
+    def is_enemy(self, a: str, b: str) -> bool:
+        return self.infos[a].side != self.infos[b].side
+
+    # --- contacts (cached, both directions) -----------------------------------------------
+    @cached_property
+    def touching(self) -> dict[str, list[str]]:
+        """Every base -> the bases within the contact tolerance of it (generals excluded)."""
+        out: dict[str, list[str]] = {i: [] for i in self.infos}
+        for a, b in self.state.index.pairs_within(self.contact_tol):
+            if self.infos[a].is_general or self.infos[b].is_general:
+                continue
+            out[a].append(b)
+            out[b].append(a)
+        for v in out.values():
+            v.sort()
+        return out
+
+    @cached_property
+    def _neighbours(self) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
+        """The bases within NEAR_MM of each base, from one bulk query (instead of one query per
+        base and question): (position of each id, row starts, neighbour positions, gaps mm)."""
+        index = self.state.index
+        shapes = index.shapes
+        si, bi = index.query_many(list(shapes), NEAR_MM)       # sorted by (si, bi)
+        gaps = shapely.distance(shapes[si], shapes[bi]) if len(si) else np.zeros(0)
+        starts = np.searchsorted(si, np.arange(len(shapes) + 1))
+        return {i: k for k, i in enumerate(index.ids)}, starts, bi, np.asarray(gaps, dtype=float)
+
+    def near(self, base_id: str, distance: float) -> list[str]:
+        """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
+        if distance > NEAR_MM:
+            return self.state.index.within(self.rect(base_id).polygon, distance)
+        position, starts, others, gaps = self._neighbours
+        k = position[base_id]
+        lo, hi = starts[k], starts[k + 1]
+        names = self.state.index.ids
+        return [names[b] for b in others[lo:hi][gaps[lo:hi] <= distance].tolist()]
+
+    def edge_touched(self, a: str, b: str) -> str:
+        """Edge of ``a`` that ``b`` touches (ISD A33)."""
+        key = ("edge", a, b)
+        cache = self._edge_cache
+        if key not in cache:
+            cache[key] = touched_edge(self.rect(a), self.rect(b), self.contact_tol,
+                                      self.settings.a33_contact_aspect,
+                                      self.settings.a1_zones)
+        return cache[key]
+
+    @cached_property
+    def _edge_cache(self) -> dict:
+        return {}
+
+    def in_melee(self, base_id: str) -> bool:
+        return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
+
+    # --- batteries and fronts -------------------------------------------------------------
+    @cached_property
+    def batteries(self) -> dict[str, tuple[str, ...]]:
+        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4)."""
+        guns = [i for i, info in self.infos.items() if info.is_gun and not info.limbered]
+        parent = {g: g for g in guns}
+
+        def find(g: str) -> str:
+            while parent[g] != g:
+                parent[g] = parent[parent[g]]
+                g = parent[g]
+            return g
+
+        tol = self.settings.support_heading_tolerance_deg
+        for g in guns:
+            for o in self.touching[g]:
+                if o not in parent or self.infos[o].side != self.infos[g].side:
+                    continue
+                ra, rb = self.rect(g), self.rect(o)
+                if abs(angle_diff(ra.heading_deg, rb.heading_deg)) > tol:
+                    continue
+                if self.edge_touched(g, o) not in ("left", "right"):
+                    continue
+                # fronts in line: the other's front centre is level with this front line
+                if abs(ra.ahead_of_front(*rb.front_centre)) > max(self.contact_tol, 0.25 * ra.depth):
+                    continue
+                parent[find(g)] = find(o)
+        groups: dict[str, list[str]] = {}
+        for g in guns:
+            groups.setdefault(find(g), []).append(g)
+        return {g: tuple(sorted(groups[find(g)])) for g in guns}
+
+    def front(self, base_id: str) -> Front:
+        """The firing front of a base: its own front edge, or its battery's combined front."""
+        cache = self.__dict__.setdefault("_fronts", {})
+        if base_id not in cache:
+            cache[base_id] = self._front(base_id)
+        return cache[base_id]
+
+    def _front(self, base_id: str) -> Front:
+        r = self.rect(base_id)
+        members = self.batteries.get(base_id, (base_id,))
+        if len(members) == 1:
+            return Front(r.front_left, r.front_right, r.front, members)
+        corners = [c for m in members for c in (self.rect(m).front_left, self.rect(m).front_right)]
+        us = [(r.to_local(*c)[0], c) for c in corners]
+        left = min(us)[1]
+        right = max(us)[1]
+        # put both ends on this gun's front line so the combined front is straight
+        vl, vr = r.to_local(*left), r.to_local(*right)
+        return Front(r.from_local(vl[0], r.depth / 2), r.from_local(vr[0], r.depth / 2),
+                     r.front, members)
+
+    def arc(self, base_id: str, half_angle: float, reach_in: float) -> Polygon:
+        """Arc of ``half_angle`` from the base's firing front, out to ``reach_in`` inches."""
+        f = self.front(base_id)
+        if self.settings.a4_arc_origin == "front_centre":
+            mid = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
+            return arc_polygon(mid, mid, f.facing, half_angle, self.mm(reach_in))
+        return arc_polygon(f.left, f.right, f.facing, half_angle, self.mm(reach_in))
+
+    # --- terrain ---------------------------------------------------------------------------
+    @cached_property
+    def areas(self) -> list[tuple[str, str, Polygon]]:
+        return [(t.id, t.kind, Polygon(t.polygon_mm)) for t in self.state.scenario.terrain
+                if t.polygon_mm is not None]
+
+    @cached_property
+    def linears(self) -> list[tuple[str, str, LineString]]:
+        return [(t.id, t.kind, LineString(t.line_mm)) for t in self.state.scenario.terrain
+                if t.line_mm is not None]
+
+    @cached_property
+    def crests(self) -> list[tuple[str, LineString]]:
+        return [(t.id, LineString(t.crest_mm)) for t in self.state.scenario.terrain
+                if t.crest_mm is not None]
+
+    @cached_property
+    def _terrain(self) -> tuple[list, STRtree | None]:
+        feats = [(t, Polygon(t.polygon_mm) if t.polygon_mm is not None else LineString(t.line_mm))
+                 for t in self.state.scenario.terrain]
+        geoms = [g for _, g in feats]
+        return feats, (STRtree(geoms) if geoms else None)
+
+    def terrain_near(self, geom: object, distance: float = 0.0) -> list[tuple[TerrainFeature, object]]:
+        """Terrain features (with their shapely shape) within ``distance`` mm of ``geom``, in
+        scenario order (an STRtree query: terrain count does not multiply the work)."""
+        feats, tree = self._terrain
+        if tree is None:
+            return []
+        hits = tree.query(geom, predicate="dwithin", distance=distance) if distance > 0 \
+            else tree.query(geom, predicate="intersects")
+        return [feats[i] for i in sorted(hits.tolist())]
+
+    def level(self, base_id: str) -> int:
+        """Hill level under the base centre (0 = the table)."""
+        cache = self.__dict__.setdefault("_levels", {})
+        if base_id not in cache:
+            cache[base_id] = self._level(base_id)
+        return cache[base_id]
+
+    def _level(self, base_id: str) -> int:
+        r = self.rect(base_id)
+        centre = shapely.Point(r.cx, r.cy)
+        return max([t.level for t, g in self.terrain_near(centre)
+                    if t.kind == "hill" and t.polygon_mm is not None and g.covers(centre)],
+                   default=0)
+
+    @cached_property
+    def sight_field(self) -> SightField:
+        """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods."""
+        bodies, ids = [], []
+        for i, info in self.infos.items():
+            if info.is_general:
+                continue   # «i generali invece non ostacolano la visuale»
+            if info.arm == "cavalry" and not self.settings.a17_cavalry_blocks_sight:
+                continue
+            bodies.append(self.rect(i).polygon)
+            ids.append(i)
+        walls = [(tid, line) for tid, line in self.crests]
+        walls += [(tid, line) for tid, kind, line in self.linears if kind in SIGHT_BLOCKING_LINES]
+        deep = [(tid, poly) for tid, kind, poly in self.areas if kind in DEEP_AREAS]
+        return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
+                          [p for _, p in deep], [i for i, _ in deep], max_depth=self.mm(2.0),
+                          graze=GRAZE_MM)
+
+    def touches_base(self, a: str, b: str) -> bool:
+        return in_contact(self.rect(a), self.rect(b), self.contact_tol)

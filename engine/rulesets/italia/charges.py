@@ -1,0 +1,398 @@
+"""Charges (ISD §9): eligibility within 30° of the front, reach by an optional wheel then a
+straight or oblique path, the 2" zone and interception, contact with the front, and the aspect
+struck (ISD §1 flank attack). Readings: ISD A27–A31, A20–A22.
+
+Every verdict carries its path (table mm) so the overlay can draw it, and a ``margin`` in inches
+(positive = spare movement, negative = how far short).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from engine.geometry.arcs import arc_polygon
+from engine.geometry.contact import shared_lengths, touched_edge
+from engine.geometry.motion import outline, slide_distance, swept_area, wheel, wheel_cost, wheel_poses
+from engine.geometry.rect import Rect, angle_diff, rotate
+from engine.geometry.zones import beyond_front_line, zone_of
+from engine.results import Aspect, Zone
+from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
+
+OBLIQUE_MAX_DEG = 45.0    # ISD §8 «Movimento obliquo … fino a 45°»
+TOUCH_MM = 0.5            # first contact counts as made by the front if within this of it
+_EDGE_OF_ZONE = {Zone.FRONT: "front", Zone.LEFT: "left", Zone.RIGHT: "right", Zone.REAR: "rear",
+                 Zone.INSIDE: "front"}
+_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}  # edge normal vs heading
+
+
+@dataclass
+class Charge:
+    """The verdict on one charge."""
+
+    charger: str
+    target: str
+    legal: bool = False
+    distance: float | None = None          # inches along the path (wheel cost included)
+    allowance: float | None = None         # inches the charger may move on this path
+    margin: float | None = None            # allowance - distance
+    contact_aspect: Aspect | None = None   # aspect of the TARGET struck
+    flank_attack: bool = False             # ISD §1 flank attack (+3), rear included (ISD A3)
+    wheel_deg: float = 0.0
+    oblique_deg: float = 0.0
+    path: list[list[float]] = field(default_factory=list)   # front-centre track, table mm
+    final_pose: dict[str, float] | None = None
+    intercepted_by: str | None = None
+    hidden: str | None = None               # "wood" / "crest" (ISD §9 note 4, ISD A34)
+    within_half_move: bool = False
+    terrain: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "target": self.target, "legal": self.legal,
+            "distance": None if self.distance is None else round(self.distance, 2),
+            "contact_aspect": self.contact_aspect.value if self.contact_aspect else None,
+            "reasons": list(self.reasons),
+            "margin": None if self.margin is None else round(self.margin, 2),
+            "allowance": None if self.allowance is None else round(self.allowance, 2),
+            "flank_attack": self.flank_attack,
+            "wheel_deg": round(self.wheel_deg, 1), "oblique_deg": round(self.oblique_deg, 1),
+            "within_half_move": self.within_half_move,
+            "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
+        }
+        if self.final_pose:
+            d["final_pose"] = {k: round(v, 1) for k, v in self.final_pose.items()}
+        for key in ("intercepted_by", "hidden"):
+            if getattr(self, key):
+                d[key] = getattr(self, key)
+        if self.terrain:
+            d["terrain"] = list(self.terrain)
+        if self.notes:
+            d["notes"] = list(self.notes)
+        return d
+
+
+@dataclass
+class _Path:
+    start: Rect
+    wheeled: Rect
+    final: Rect
+    wheel_deg: float
+    oblique_deg: float
+    wheel_mm: float
+    slide_mm: float
+    direction: tuple[float, float]
+
+    @property
+    def length_mm(self) -> float:
+        return self.wheel_mm + self.slide_mm
+
+    @property
+    def wheel_sweep(self) -> Polygon:
+        """Area the wheel sweeps (cached: several zone tests use it)."""
+        if "_sweep" not in self.__dict__:
+            self.__dict__["_sweep"] = swept_area(wheel_poses(self.start, self.wheel_deg))
+        return self.__dict__["_sweep"]
+
+
+def charge_arc(board: Board, charger: str) -> Polygon:
+    """ISD §9 «entro 30° dal proprio fronte» with the fire-arc geometry (ISD A27)."""
+    r = board.rect(charger)
+    reach = board.mm(40.0)
+    if board.settings.a27_charge_arc_origin == "front_centre":
+        return arc_polygon(r.front_centre, r.front_centre, r.front, CHARGE_ARC_HALF_DEG, reach)
+    return arc_polygon(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG, reach)
+
+
+def candidates(board: Board, charger: str) -> list[str]:
+    """Enemy units and guns within the charger's full move (+2") of it."""
+    info = board.infos[charger]
+    if not info.can_charge:
+        return []
+    reach = board.mm(full_move_in(board, charger) + ZONE_IN)
+    out = []
+    for other in board.near(charger, reach):
+        o = board.infos[other]
+        if o.side != info.side and not o.is_general:
+            out.append(other)
+    return sorted(out)
+
+
+def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> float:
+    """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; A19–A21 via the
+    tables module)."""
+    from engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
+
+    info = board.infos[board.state.base(base_id).id]
+    base = board.state.base(base_id)
+    known = [k for k in (kinds or []) if k in TERRAIN_KIND_CLASS] or "open"
+    return movement_allowance_in(base.type, base.traits.get("arm") if info.kind == "unit" else None,
+                                 "march_column" if info.march_column else "line", known,
+                                 horse=info.horse, rank=info.rank, settings=board.settings)
+
+
+def _slide(board: Board, body: Rect, target: Rect, direction: tuple[float, float]) -> float | None:
+    """Slide distance if the first contact is made by the front edge (corners included), else
+    None: a flank or the rear touching first, or touching together with the front along a
+    segment, is no charge (ISD §9 «non si può caricare se si contatta il nemico con un fianco»)."""
+    front = outline((body.front_left, body.front_right))
+    obstacle = outline(target)
+    s_front = slide_distance(front, obstacle, direction)
+    if not math.isfinite(s_front):
+        return None
+    s_body = slide_distance(outline(body), obstacle, direction)
+    if s_body < s_front - TOUCH_MM:
+        return None
+    final = body.moved(direction[0] * s_front, direction[1] * s_front)
+    shared = shared_lengths(final, target, TOUCH_MM)
+    if max(shared["left"], shared["right"], shared["rear"]) > 2 * TOUCH_MM + 1e-6:
+        return None
+    return s_front
+
+
+def _best_slide(board: Board, body: Rect, target: Rect) -> tuple[float, float] | None:
+    """(distance mm, oblique deg) of the shortest straight/oblique move into contact."""
+    limit = OBLIQUE_MAX_DEG
+    line = shapely.shortest_line(body.front_edge, target.polygon)
+    (x0, y0), (x1, y1) = line.coords
+    options = [0.0, -limit, limit]
+    if math.hypot(x1 - x0, y1 - y0) > 1e-9:
+        direct = math.degrees(math.atan2(y1 - y0, x1 - x0)) - body.heading_deg
+        direct = angle_diff(direct, 0.0)
+        if abs(direct) <= limit + 1e-9:
+            options.insert(0, direct)
+    found = []
+    for off in options:
+        d = rotate(body.front, off)
+        s = _slide(board, body, target, d)
+        if s is not None:
+            found.append((s, off))
+    if not found:
+        return None
+    # shortest; ties (to 0.01 mm, so that tracking noise cannot flip them) to the straighter path
+    return min(found, key=lambda so: (round(so[0], 2), round(abs(so[1]), 6), so[1]))
+
+
+def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
+    """Straight/oblique from where it stands, and wheel-to-face-squarely then straight (A28)."""
+    out = []
+    zone = zone_of(t, c.front_centre[0], c.front_centre[1], board.settings.a1_zones)
+    edge = _EDGE_OF_ZONE[zone]
+    squarely = (t.heading_deg + _OUTWARD[edge] + 180.0) % 360.0
+    turn = angle_diff(squarely, c.heading_deg)
+    starts = [(c, 0.0)]
+    if abs(turn) > 0.5 and board.settings.a28_charge_path != "straight_distance":
+        starts.append((wheel(c, turn), turn))
+    for body, turn_deg in starts:
+        if turn_deg and shapely.intersects(swept_area(wheel_poses(c, turn_deg)), t.polygon):
+            continue
+        found = _best_slide(board, body, t)
+        if found is None:
+            continue
+        s, off = found
+        d = rotate(body.front, off)
+        final = body.moved(d[0] * s, d[1] * s)
+        out.append(_Path(c, body, final, turn_deg, off,
+                         wheel_cost(c, turn_deg) if board.settings.a22_wheel_cost != "free" else 0.0,
+                         s, d))
+    return out
+
+
+def _aspect_struck(board: Board, p: _Path, t: Rect) -> tuple[Aspect, bool, list[str]]:
+    """ISD §1 flank attack (A2, A3, A31) from the pose at first contact.
+
+    Flank when the whole attacker front is beyond the target's front line, or when the centre of
+    its front is beyond it and the contact is on a side edge and not only at the front corner."""
+    f = p.final
+    tol = board.beyond_tol
+    touch = board.contact_tol + TOUCH_MM
+    lengths = shared_lengths(t, f, touch)
+    edge = touched_edge(t, f, touch)
+    corner_only = lengths[edge] <= 2 * touch + 1e-6
+    contact = shapely.shortest_line(f.front_edge, t.polygon).coords[1]
+    at_front_corner = corner_only and min(math.dist(contact, t.front_left),
+                                          math.dist(contact, t.front_right)) <= touch
+    whole_beyond = beyond_front_line(t, f.front_left, tol) and beyond_front_line(t, f.front_right, tol)
+    centre_beyond = beyond_front_line(t, f.front_centre, tol)
+    flank_edge = edge in ("left", "right") and not at_front_corner
+    if flank_edge and board.settings.a31_flank_contact == "whole_side":
+        lo, hi = sorted(t.to_local(*q)[1] for q in t.edge(edge))
+        span = sorted(t.to_local(*q)[1] for q in (f.front_left, f.front_right))
+        flank_edge = span[0] <= lo + touch and span[1] >= hi - touch
+    if not (whole_beyond or (centre_beyond and flank_edge)):
+        return Aspect.FRONT, False, []
+    aspect = Aspect.REAR if edge == "rear" else Aspect.FLANK
+    flank_attack = aspect is Aspect.FLANK or board.settings.a3_rear_counts_as_flank
+    return aspect, flank_attack, []
+
+
+def _crossed_kinds(board: Board, p: _Path) -> list[str]:
+    """Terrain the front touches, enters or leaves on the way (ISD §8 «una parte del fronte»)."""
+    sweep = shapely.convex_hull(shapely.union_all([p.start.front_edge, p.wheeled.front_edge,
+                                                   p.final.front_edge]))
+    return sorted({t.kind for t, _ in board.terrain_near(sweep)})
+
+
+def _zone_entry(board: Board, p: _Path, other: str) -> float | None:
+    """Distance along the path (mm) at which the charger first enters ``other``'s 2" zone."""
+    zones = board.__dict__.setdefault("_zones", {})
+    zone = zones.get(other)
+    if zone is None:
+        zone = zones[other] = board.rect(other).polygon.buffer(board.mm(ZONE_IN), quad_segs=8)
+    if shapely.intersects(p.start.polygon, zone):
+        return 0.0
+    if p.wheel_deg and shapely.intersects(p.wheel_sweep, zone):
+        return p.wheel_mm / 2
+    s = slide_distance(outline(p.wheeled), outline(zone), p.direction)
+    if not math.isfinite(s) or s > p.slide_mm + 1e-6:
+        return None
+    return p.wheel_mm + s
+
+
+def _interceptor(board: Board, charger: str, target: str, p: _Path) -> tuple[str | None, str | None]:
+    """ISD §9 / A29: the first other enemy whose 2" zone the path enters before the target's.
+    Returns (interceptor, reason for a start-inside-zone violation)."""
+    own_side = board.infos[charger].side
+    t_entry = _zone_entry(board, p, target)
+    t_entry = p.length_mm if t_entry is None else t_entry
+    corridor = shapely.union(swept_area([p.start, p.wheeled, p.final]) if p.wheel_deg
+                             else swept_area([p.start, p.final]), p.final.polygon)
+    first: tuple[float, str] | None = None
+    for other in board.state.index.within(corridor, board.mm(ZONE_IN)):
+        o = board.infos[other]
+        if other == target or o.side == own_side or o.is_general:
+            continue
+        if any(board.infos[x].side == own_side for x in board.touching[other]):
+            continue   # already engaged in melee: its zone does not stop anyone
+        entry = _zone_entry(board, p, other)
+        if entry is None:
+            continue
+        if entry == 0.0:
+            before = shapely.distance(p.start.polygon, board.rect(other).polygon)
+            after = shapely.distance(p.final.polygon, board.rect(other).polygon)
+            if after < before - 0.5:
+                return None, (f"starts inside {other}'s 2\" zone and would move closer to it")
+            continue
+        if entry < t_entry - 1e-6 and (first is None or entry < first[0]):
+            first = (entry, other)
+    return (first[1] if first else None), None
+
+
+def _hidden(board: Board, charger: str, target: str) -> str | None:
+    """ISD §9 note 4: wholly inside a wood (-2) or wholly behind a crest (-1) (ISD A34)."""
+    t = board.rect(target)
+    for feat, poly in board.terrain_near(t.polygon):
+        if feat.kind == "wood" and feat.polygon_mm is not None and poly.covers(t.polygon):
+            return "wood"
+    c = board.rect(charger)
+    sight = LineString([(c.cx, c.cy), (t.cx, t.cy)])
+    for feat, _ in board.terrain_near(sight):
+        if feat.crest_mm is not None:
+            crest = LineString(feat.crest_mm)
+            if sight.intersects(crest) and not crest.intersects(t.polygon):
+                return "crest"
+    return None
+
+
+def _in_cover(board: Board, target: str) -> str | None:
+    """Area or linear terrain giving the target cover (no flank attack then, ISD §1)."""
+    t = board.rect(target)
+    front = LineString([t.front_left, t.front_right])
+    for feat, geom in board.terrain_near(t.polygon, board.mm(0.5)):
+        if feat.polygon_mm is not None:
+            if feat.kind in ("wood", "town", "village", "farm", "fortification", "orchard") and \
+                    geom.buffer(board.contact_tol).covers(t.polygon):
+                return feat.id
+        elif feat.kind in ("hedge", "wall", "stone_wall", "low_wall", "parapet",
+                           "fortification_line") and geom.buffer(board.mm(0.5)).covers(front):
+            return feat.id
+    return None
+
+
+def judge_charge(board: Board, charger: str, target: str) -> Charge:
+    """The full verdict on ``charger`` charging ``target``."""
+    cache = board.__dict__.setdefault("_charges", {})
+    key = (charger, target)
+    if key not in cache:
+        cache[key] = _judge(board, charger, target)
+    return cache[key]
+
+
+def _judge(board: Board, charger: str, target: str) -> Charge:
+    ci, ti = board.infos[charger], board.infos[target]
+    v = Charge(charger, target)
+    if not ci.can_charge:
+        v.reasons.append("artillery never charges" if ci.arm == "artillery"
+                         else "generals do not charge")
+        return v
+    if ti.side == ci.side:
+        v.reasons.append(f"{target} is a friend")
+        return v
+    if ti.is_general:
+        v.reasons.append(f"{target} is a general, not a unit")
+        return v
+    c, t = board.rect(charger), board.rect(target)
+    if ci.stale:
+        v.reasons.append(f"{charger} not seen (last known position)")
+    if ti.stale:
+        v.reasons.append(f"{target} not seen (last known position)")
+    if target in board.touching[charger]:
+        v.reasons.append(f"already in contact with {target}")
+        return v
+    if not shapely.dwithin(charge_arc(board, charger), t.polygon, 1e-6):
+        v.reasons.append(f"{target} is not within 30° of {charger}'s front")
+    if ci.arm == "cavalry" and ti.arm == "infantry":
+        for feat, poly in board.terrain_near(t.polygon):
+            if feat.kind in ("town", "village") and feat.polygon_mm is not None \
+                    and poly.covers(t.polygon):
+                v.reasons.append(f"cavalry may not attack {target} garrisoned in {feat.id}")
+    paths = _paths(board, c, t)
+    if not paths:
+        v.reasons.append(f"{charger} cannot reach {target} with its front "
+                         f"(a flank would touch first or the path is over 45° oblique)")
+        v.legal = False
+        return v
+    p = min(paths, key=lambda q: (round(q.length_mm, 2), abs(q.wheel_deg)))
+    v.wheel_deg, v.oblique_deg = p.wheel_deg, p.oblique_deg
+    v.distance = board.inches(p.length_mm)
+    v.terrain = _crossed_kinds(board, p)
+    v.allowance = full_move_in(board, charger, v.terrain)
+    v.margin = v.allowance - v.distance
+    v.within_half_move = v.distance <= v.allowance / 2 + 1e-6
+    if v.allowance <= 0:
+        v.reasons.append(f"{charger} cannot enter the terrain on the way ({', '.join(v.terrain)})")
+    elif v.margin < -1e-6:
+        v.reasons.append(f"out of reach: needs {v.distance:.1f} in, may move {v.allowance:.1f} in "
+                         f"({-v.margin:.1f} in short)")
+    v.path = _track(p)
+    v.final_pose = {"x_mm": p.final.cx, "y_mm": p.final.cy, "heading_deg": p.final.heading_deg}
+    v.contact_aspect, v.flank_attack, v.notes = _aspect_struck(board, p, t)
+    if v.flank_attack and (cover := _in_cover(board, target)):
+        v.flank_attack = False
+        v.notes.append(f"no flank attack: {target} is in cover in {cover} (ISD §1)")
+    if board.settings.a29_interception != "off":
+        interceptor, why = _interceptor(board, charger, target, p)
+        if why:
+            v.reasons.append(why)
+        if interceptor:
+            v.intercepted_by = interceptor
+            v.reasons.append(f"the path enters {interceptor}'s 2\" zone before {target}'s: "
+                             f"{interceptor} must be charged instead")
+    v.hidden = _hidden(board, charger, target)
+    v.legal = not v.reasons
+    return v
+
+
+def _track(p: _Path) -> list[list[float]]:
+    """Front-centre positions: start, along the wheel, end of wheel, contact."""
+    pts = [list(q.front_centre) for q in wheel_poses(p.start, p.wheel_deg)] if p.wheel_deg \
+        else [list(p.start.front_centre)]
+    pts.append(list(p.final.front_centre))
+    return pts

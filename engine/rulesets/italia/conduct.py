@@ -1,0 +1,209 @@
+"""What geometry decides about movement (ISD §1, §8, §9): allowances, the Manoeuvre Table's
+proximity modifiers (ISD A25), hidden units (ISD §9 note 4), fall-back, rout and pursuit paths
+(ISD A26, A38–A40)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+from shapely.geometry import Polygon
+
+from engine.geometry.rect import Rect
+from engine.geometry.sight import sample_outline, sample_segment, sight_lines
+from engine.rulesets.italia.board import GRAZE_MM, Board
+from engine.geometry.arcs import arc_polygon
+from engine.rulesets.italia.charges import full_move_in
+from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+
+FALL_BACK_IN = 3.0           # ISD §9 «muove 3"»
+PURSUIT_IN = {"infantry": 3.0, "cavalry": 6.0}   # ISD §9 pursuit table
+NEAR_INFANTRY_IN = 6.0       # ISD ManTab «a 6" da fanteria»
+NEAR_ARTILLERY_IN = 3.0      # ISD ManTab «a 3" dall'artiglieria»
+ROUTER_GAP_IN = 2.0          # ISD §1 «uno spazio di almeno 2"»
+
+
+def terrain_under(board: Board, base_id: str) -> list[str]:
+    """Ids of terrain the base stands on or touches."""
+    return sorted(t.id for t, _ in board.terrain_near(board.rect(base_id).polygon))
+
+
+def movement_of(board: Board, base_id: str) -> dict[str, Any]:
+    """Full move in the open and over the terrain the base stands on (ISD §8 table)."""
+    info = board.infos[base_id]
+    if info.kind == "limber":
+        return {}
+    under = terrain_under(board, base_id)
+    kinds = sorted({t.kind for t, _ in board.terrain_near(board.rect(base_id).polygon)})
+    return {"full_move": full_move_in(board, base_id), "here": full_move_in(board, base_id, kinds),
+            "terrain": under}
+
+
+def _cavalry_sees(board: Board, cav: str, unit: str) -> bool:
+    cr, ur = board.rect(cav), board.rect(unit)
+    lines = sight_lines(sample_segment(cr.front_left, cr.front_right, 3),
+                        sample_outline(ur.polygon, per_edge=1))
+    return bool(board.sight_field.clear(lines, exclude={cav, unit},
+                                        ends=[cr.polygon, ur.polygon]).any())
+
+
+def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
+    """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
+    and, for infantry, enemy cavalry in sight within charge distance."""
+    info = board.infos[base_id]
+    if not info.is_unit:
+        return None
+    poly = board.rect(base_id).polygon
+    cav_in = board.settings.a25_cavalry_charge_distance_in
+    reach = board.mm(max(NEAR_INFANTRY_IN, cav_in))
+    inf, art, cav = [], [], []
+    for other in board.near(base_id, reach + 1e-6):
+        o = board.infos[other]
+        if o.side == info.side or o.is_general or o.stale:
+            continue
+        d = board.inches(float(shapely.distance(poly, board.rect(other).polygon)))
+        if o.is_unit and o.arm == "infantry" and d <= NEAR_INFANTRY_IN + 1e-6:
+            inf.append(other)
+        if o.arm == "artillery" and d <= NEAR_ARTILLERY_IN + 1e-6:
+            art.append(other)
+        if info.arm == "infantry" and o.is_unit and o.arm == "cavalry" and d <= cav_in + 1e-6 \
+                and _cavalry_sees(board, other, base_id):
+            cav.append(other)
+    modifier = -(bool(inf) + bool(art)) - (2 if cav else 0)
+    return {"near_infantry": inf, "near_artillery": art, "cavalry_in_sight": cav,
+            "proximity_modifier": modifier}
+
+
+def hidden_of(board: Board, base_id: str) -> str | None:
+    """"wood" when wholly inside a wood (ISD §9 note 4); crest hiding depends on the enemy and is
+    given per charge."""
+    poly = board.rect(base_id).polygon
+    for feat, area in board.terrain_near(poly):
+        if feat.kind == "wood" and feat.polygon_mm is not None and area.covers(poly):
+            return "wood"
+    return None
+
+
+def _straight(board: Board, base_id: str, distance_in: float, backward: bool) -> tuple[Any, Any]:
+    """(end pose, the rectangle swept) of a straight move forward or back."""
+    r = board.rect(base_id)
+    d = board.mm(distance_in) * (-1.0 if backward else 1.0)
+    end = r.moved(r.front[0] * d, r.front[1] * d)
+    swept = Rect((r.cx + end.cx) / 2, (r.cy + end.cy) / 2, r.heading_deg, r.width, r.depth + abs(d))
+    return end, swept
+
+
+def _inner(rect: Rect, shrink: float) -> Polygon:
+    """The rectangle shrunk by ``shrink`` on every side: bases merely touching do not count."""
+    return Rect(rect.cx, rect.cy, rect.heading_deg, max(rect.width - 2 * shrink, 0.1),
+                max(rect.depth - 2 * shrink, 0.1)).polygon
+
+
+def _bulk_hits(board: Board, key: str, build: Any) -> dict[str, list[str]]:
+    """For each base id -> the bases meeting its shape (``build()`` gives id -> shape): one
+    STRtree query for all, cached under ``key``."""
+    cache = board.__dict__.setdefault("_bulk_hits", {})
+    if key not in cache:
+        shapes: dict[str, Polygon] = build()
+        ids = list(shapes)
+        si, bi = board.state.index.query_many([shapes[i] for i in ids], 0.0)
+        hits: dict[str, list[str]] = {i: [] for i in ids}
+        names = board.state.index.ids
+        for a, b in zip(si.tolist(), bi.tolist()):
+            hits[ids[a]].append(names[b])
+        cache[key] = hits
+    return cache[key]
+
+
+def _rout_geometry(board: Board) -> dict[str, tuple[float, Rect, Rect]]:
+    """Base id -> (rout distance, end pose, swept rectangle) for units and guns (cached)."""
+    cache = board.__dict__.setdefault("_rout_geometry", {})
+    if not cache:
+        for i, info in board.infos.items():
+            if info.is_unit or info.is_gun:
+                rout_in = full_move_in(board, i)
+                end, swept = _straight(board, i, rout_in, True)
+                cache[i] = (rout_in, end, swept)
+    return cache
+
+
+def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
+    """Fall back 3" and rout a full move straight back, keeping facing (ISD A26, A38), with what
+    the rout meets (ISD §1, A39)."""
+    info = board.infos[base_id]
+    if not (info.is_unit or info.is_gun):
+        return None
+    r = board.rect(base_id)
+    fb_end, _ = _straight(board, base_id, FALL_BACK_IN, True)
+    routs = _rout_geometry(board)
+    rout_in, rt_end, swept = routs[base_id]
+    shrink = board.contact_tol + GRAZE_MM
+    hits = _bulk_hits(board, "rout",
+                      lambda: {i: _inner(sw, shrink) for i, (_, _, sw) in routs.items()})
+    enemies, friends = [], []
+    for other in hits[base_id]:
+        if other == base_id or board.infos[other].is_general:
+            continue
+        (friends if board.infos[other].side == info.side else enemies).append(other)
+    captured = False
+    if enemies:
+        # A39: the router squeezes through if the enemies met leave a 2" wide way
+        blocked = shapely.union_all([board.rect(e).polygon.buffer(board.mm(ROUTER_GAP_IN) / 2)
+                                     for e in enemies])
+        way = shapely.difference(swept.polygon, blocked)
+        captured = not any(g.intersects(rt_end.polygon.buffer(-1)) and g.intersects(r.polygon)
+                           for g in getattr(way, "geoms", [way]) if not g.is_empty)
+    table = board.state.scenario.table
+    on_table = all(-1.0 <= x <= table.width_mm + 1.0 and -1.0 <= y <= table.depth_mm + 1.0
+                   for x, y in rt_end.corners)
+    return {
+        "direction_deg": round((r.heading_deg + 180.0) % 360.0, 1),
+        "fall_back": [[round(r.cx, 1), round(r.cy, 1)], [round(fb_end.cx, 1), round(fb_end.cy, 1)]],
+        "rout": [[round(r.cx, 1), round(r.cy, 1)], [round(rt_end.cx, 1), round(rt_end.cy, 1)]],
+        "rout_distance": rout_in,
+        "rout_passes_through": sorted(friends),
+        "rout_meets": sorted(enemies),
+        "rout_captured": captured,
+        "rout_leaves_table": not on_table,
+    }
+
+
+def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polygon]]:
+    """Unit id -> (distance, end pose, shrunk corridor, 30° arc to that distance) (cached)."""
+    cache = board.__dict__.setdefault("_pursuit_shapes", {})
+    if not cache:
+        shrink = board.contact_tol + GRAZE_MM
+        for i, info in board.infos.items():
+            if not info.is_unit:
+                continue
+            dist = PURSUIT_IN["cavalry" if info.arm == "cavalry" else "infantry"]
+            r = board.rect(i)
+            end, swept = _straight(board, i, dist, False)
+            # the 30° arc out to the pursuit distance (a trapezoid ahead of the front, ISD A27)
+            reach = arc_polygon(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG,
+                                board.mm(dist))
+            cache[i] = (dist, end, _inner(swept, shrink), reach)
+    return cache
+
+
+def pursuit_of(board: Board, base_id: str) -> dict[str, Any] | None:
+    """Straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
+    (ISD §9, ISD A40). Artillery never pursues."""
+    info = board.infos[base_id]
+    if not info.is_unit:
+        return None
+    shapes = _pursuit_shapes(board)
+    dist, end, corridor, reach = shapes[base_id]
+    in_corridor = _bulk_hits(board, "pursuit", lambda: {i: c for i, (_, _, c, _) in shapes.items()})
+    in_reach = _bulk_hits(board, "pursuit-arc", lambda: {i: a for i, (_, _, _, a) in shapes.items()})
+    found = set(in_corridor[base_id])
+    for o in in_reach[base_id]:
+        if o not in found and shapely.intersection(reach, board.rect(o).polygon).area > 1.0:
+            found.add(o)   # more than a mere touch
+    now = set(board.touching[base_id])
+    new = [o for o in found
+           if board.infos[o].side != info.side and not board.infos[o].is_general and o not in now]
+    r = board.rect(base_id)
+    return {"distance": dist, "path": [[round(r.cx, 1), round(r.cy, 1)],
+                                       [round(end.cx, 1), round(end.cy, 1)]],
+            "may_contact": sorted(new)}

@@ -1,0 +1,121 @@
+"""Markdown tables for docs/rulesets/italia-se-desta.md, generated from the data so they cannot drift.
+
+The doc holds each table between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->``;
+a test checks every block equals what this module produces. To refresh the doc after changing a
+setting or a table::
+
+    .venv/bin/python -m engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.rulesets.italia.army_lists import ARMY_LISTS
+from engine.rulesets.italia.settings import describe_settings
+from engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    return str(v)
+
+
+def settings_markdown() -> str:
+    """One row per setting: name, default, choices, meaning with citation."""
+    lines = ["| setting | default | choices | what it means (citation) |", "|---|---|---|---|"]
+    for row in describe_settings():
+        choices = ", ".join(_value(c) for c in row["choices"]) if row["choices"] else "number"
+        lines.append(
+            f"| `{row['name']}` | `{_value(row['default'])}` | {_cell(choices)} | {_cell(row['description'])} |"
+        )
+    return "\n".join(lines)
+
+
+def movement_markdown() -> str:
+    """ISD §8 movement table as held (artillery rows by the default reading of ISD A19)."""
+    names = {
+        Mover.INFANTRY: "Infantry / Corps commanders",
+        Mover.CAVALRY: "Cavalry / Division generals",
+        Mover.FOOT_ARTILLERY: "Foot artillery (A19)",
+        Mover.HORSE_ARTILLERY: "Horse artillery (A19)",
+    }
+    lines = [
+        '| mover | move | road, march column | linear obstacle / ford | area / hills (cap) | marsh / rice (cap) |',
+        "|---|---|---|---|---|---|",
+    ]
+
+    def cap(v: float | None) -> str:
+        return "cannot enter" if v is None else f'{v:g}"'
+
+    for mover, row in MOVEMENT_TABLE.items():
+        lines.append(
+            f'| {names[mover]} | {row.move_in:g}" | {row.road_march_column_in:g}" | '
+            f'−{row.linear_deduction_in:g}" | {cap(row.area_cap_in)} | {cap(row.marsh_cap_in)} |'
+        )
+    return "\n".join(lines)
+
+
+def army_lists_markdown() -> str:
+    """ISD Lists as held; *italic* = carried down from the row above, (blank) = empty in source."""
+    lines = ["| army | troop type | size | weapon | grade | cost | flags |", "|---|---|---|---|---|---|---|"]
+    for e in ARMY_LISTS:
+        def mark(field: str, text: str) -> str:
+            return f"*{text}*" if field in e.carried and text else text
+
+        weapon = mark("weapon", "/".join(e.weapons)) if e.weapons else ("—" if e.arm.value == "cavalry" and e.costs else "(blank)")
+        grade = mark("grade", e.grade.value) if e.grade else "(blank)"
+        cost = mark("cost", " - ".join(f"{k} {v}".strip() for k, v in e.costs)) if e.costs else "(blank)"
+        flags = [f for f, on in (("guard", e.guard), ("light", e.light), ("marksmen", e.marksmen)) if on]
+        if e.cavalry_class:
+            flags.append(f"{e.cavalry_class.value} cavalry")
+        lines.append(
+            f"| {e.army} | {_cell(e.troop)} | {' - '.join(e.sizes)} | {weapon} | {grade} | {cost} | "
+            f"{', '.join(flags)}{(' — ' + _cell(e.note)) if e.note else ''} |"
+        )
+    return "\n".join(lines)
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "settings": settings_markdown,
+    "movement": movement_markdown,
+    "army-lists": army_lists_markdown,
+}
+
+
+def block_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(<!-- generated:{name} -->\n)(.*?)(<!-- /generated:{name} -->)", re.S)
+
+
+def refresh(text: str) -> str:
+    """The doc text with every generated block replaced by fresh output."""
+    for name, gen in GENERATORS.items():
+        pat = block_pattern(name)
+        if not pat.search(text):
+            raise ValueError(f"the doc has no <!-- generated:{name} --> block")
+        text = pat.sub(lambda m, g=gen: m.group(1) + g() + "\n" + m.group(3), text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m engine.rulesets.italia.doc_tables DOC.md", file=sys.stderr)
+        return 2
+    path = Path(args[0])
+    path.write_text(refresh(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,135 @@
+"""What each base is under "L'Italia s'è desta!" for the geometry engine: arm, arc, range.
+
+Read from ``type`` and ``traits`` (shared/interfaces.md, "Ruleset vocabulary"). Numbers cite the
+rulebook; readings cite the ambiguity item (ISD A<n>). Movement allowances come from the tables
+module (`tables_movement.movement_allowance_in`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.scenario import BaseState
+
+UNIT_LETTERS = ("A", "B", "C", "D", "E")
+SIZE_ORDER = {"A": 4, "B": 3, "C": 2, "D": 2, "E": 1}  # "largest unit", ISD A24
+
+MUSKET_RANGE_IN = 6.0        # ISD §7 "Tutti i fucili fanno fuoco a 6 pollici"
+ARTILLERY_RANGE_IN = 24.0    # ISD §6 "si allunga per 24 pollici"
+ARC_HALF_DEG = 30.0          # ISD §6, §7 "arco di 30° su ogni lato"
+LIGHT_ARC_HALF_DEG = 45.0    # ISD §7 light infantry 45°
+CHARGE_ARC_HALF_DEG = 30.0   # ISD §9 "entro 30° dal proprio fronte" (ISD A27)
+ZONE_IN = 2.0                # ISD §9 the 2" zone
+COMMAND_RADIUS_IN = {"division": 9.0, "corps": 6.0}  # ISD §3
+
+@dataclass(frozen=True)
+class UnitInfo:
+    """The rules-relevant reading of one base."""
+
+    id: str
+    side: str
+    kind: str                 # "unit", "gun", "limber", "general"
+    arm: str                  # "infantry", "cavalry", "artillery", "general"
+    letter: str | None
+    light: bool
+    march_column: bool
+    limbered: bool
+    horse: bool
+    rockets: bool
+    battery: str              # "divisional" / "reserve" (guns)
+    division: str | None
+    rank: str | None          # generals
+    commands: tuple[str, ...]
+    quality: str | None
+    disordered: bool
+    shaken: bool
+    losses: int
+    attached_to: str | None
+    stale: bool
+
+    @property
+    def is_general(self) -> bool:
+        return self.kind == "general"
+
+    @property
+    def is_unit(self) -> bool:
+        """Infantry or cavalry unit (a lettered base)."""
+        return self.kind == "unit"
+
+    @property
+    def is_gun(self) -> bool:
+        return self.kind == "gun"
+
+    @property
+    def can_fire(self) -> bool:
+        """Infantry fires musketry (ISD §7); guns in battery bombard (ISD Intro, §6)."""
+        if self.kind == "unit":
+            return self.arm == "infantry"
+        return self.kind == "gun" and not self.limbered
+
+    @property
+    def fire_range_in(self) -> float:
+        return ARTILLERY_RANGE_IN if self.kind == "gun" else MUSKET_RANGE_IN
+
+    @property
+    def arc_half_deg(self) -> float:
+        return LIGHT_ARC_HALF_DEG if (self.light and self.arm == "infantry") else ARC_HALF_DEG
+
+    @property
+    def can_charge(self) -> bool:
+        """Only cavalry and infantry charge; artillery never (ISD §9)."""
+        return self.kind == "unit"
+
+    @property
+    def blocks_sight_always(self) -> bool:
+        """Artillery and infantry block sight (ISD §6); cavalry is ISD A17's setting."""
+        return self.arm in ("infantry", "artillery")
+
+    @property
+    def size_rank(self) -> int:
+        return SIZE_ORDER.get(self.letter or "", 0)
+
+
+def _arm(base: BaseState) -> str:
+    t, traits = base.type, base.traits
+    if t == "general":
+        return "general"
+    if t in ("gun", "limber"):
+        return "artillery"
+    arm = traits.get("arm")
+    if arm in ("infantry", "cavalry", "artillery"):
+        return arm
+    if "cavalry" in traits or t == "C":
+        return "cavalry"
+    return "infantry"
+
+
+def classify(base: BaseState, default_formation: str = "line") -> UnitInfo:
+    """Read a base's type and traits (ISD §4, §6, §8; ISD A13 for the default formation)."""
+    tr: dict[str, Any] = base.traits
+    kind = {"gun": "gun", "limber": "limber", "general": "general"}.get(base.type, "unit")
+    commands = tr.get("commands") or ()
+    if isinstance(commands, str):
+        commands = (commands,)
+    formation = tr.get("formation", default_formation)
+    rank = tr.get("rank") if kind == "general" else None
+    return UnitInfo(
+        id=base.id, side=base.side, kind=kind, arm=_arm(base),
+        letter=base.type if base.type in UNIT_LETTERS else None,
+        light=bool(tr.get("light", False)),
+        march_column=formation == "march_column",
+        limbered=bool(tr.get("limbered", False)) or kind == "limber",
+        horse=bool(tr.get("horse", False)),
+        rockets=bool(tr.get("rockets", False)),
+        battery=str(tr.get("battery", "divisional")),
+        division=tr.get("division"),
+        rank=(rank or "division") if kind == "general" else None,
+        commands=tuple(commands),
+        quality=tr.get("quality"),
+        disordered=bool(tr.get("disordered", False)),
+        shaken=bool(tr.get("shaken", False)),
+        losses=int(tr.get("losses", 0) or 0),
+        attached_to=tr.get("attached_to"),
+        stale=base.stale,
+    )

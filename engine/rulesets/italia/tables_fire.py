@@ -1,0 +1,262 @@
+"""ISD §6 bombardment and ISD §7 musketry: arcs, ranges, range bands and result tables as data.
+
+Modifiers that depend on the situation (cover, flank, formation ...) are worked out in
+``modifiers.py``; this module only holds the tables and the arithmetic of reading them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.rulesets.italia.settings import ItaliaSettings
+
+ARTILLERY_ARC_HALF_DEG = 30.0
+"""ISD §6: «arco di 30° su ogni lato della batteria sparante» (geometry: ISD A4)."""
+
+ARTILLERY_MAX_RANGE_IN = 24.0
+"""ISD §6: «si allunga per 24 pollici»."""
+
+MUSKETRY_ARC_HALF_DEG = 30.0
+"""ISD §7: «arco di fuoco di 30° su ogni lato»."""
+
+LIGHT_INFANTRY_ARC_HALF_DEG = 45.0
+"""ISD §7: «le Unità classificate Fanterie Leggere hanno un arco di fuoco di 45°»."""
+
+MUSKETRY_RANGE_IN = 6.0
+"""ISD §7: «Tutti i fucili fanno fuoco a 6 pollici di distanza»."""
+
+ARTILLERY_LOS_GAP_IN = 1.0
+"""ISD §6: artillery needs a gap of at least 1" (ISD A18: a corridor of this width)."""
+
+FIRE_OVER_FRIENDS_CLEARANCE_IN = 2.0
+"""ISD §6: artillery (and rockets) fire over friends at least 2" from the battery."""
+
+LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN = 2.0
+"""ISD §6: a sight line may not go more than 2" (5 cm) inside a wood or a town (ISD A15)."""
+
+MIN_MUSKETRY_DICE = 1
+"""ISD §7: «Quando si fa fuoco si spara sempre con almeno 1 d6»."""
+
+MUSKETRY_HIT_ON = 5
+"""ISD §7: «Ogni 5 o 6 costituisce un colpo a segno»."""
+
+
+class RangeBand(str, Enum):
+    """ISD §6 "Tabella della Gittata": the four artillery range bands (edges: ISD A7)."""
+
+    UP_TO_3 = "up_to_3"  # «fino a 3"»
+    OVER_3_TO_12 = "over_3_to_12"  # «oltre 3" a 12"»
+    OVER_12_TO_18 = "over_12_to_18"  # «oltre 12" a 18"»
+    OVER_18_TO_24 = "over_18_to_24"  # «oltre 18" a 24"»
+
+
+BAND_UPPER_IN: dict[RangeBand, float] = {
+    RangeBand.UP_TO_3: 3.0,
+    RangeBand.OVER_3_TO_12: 12.0,
+    RangeBand.OVER_12_TO_18: 18.0,
+    RangeBand.OVER_18_TO_24: 24.0,
+}
+
+RANGE_MODIFIER: dict[str, dict[RangeBand, int]] = {
+    "divisional": {
+        RangeBand.UP_TO_3: +2,
+        RangeBand.OVER_3_TO_12: +1,
+        RangeBand.OVER_12_TO_18: 0,
+        RangeBand.OVER_18_TO_24: -1,
+    },
+    "reserve": {
+        RangeBand.UP_TO_3: +3,
+        RangeBand.OVER_3_TO_12: +2,
+        RangeBand.OVER_12_TO_18: +1,
+        RangeBand.OVER_18_TO_24: 0,
+    },
+}
+"""ISD §6 "Tabella della Gittata e Modificatori per la distanza". Rockets fire as divisional."""
+
+
+def _within(distance_in: float, upper_in: float, settings: ItaliaSettings) -> bool:
+    if settings.a7_band_edges == "upper_inclusive":
+        return distance_in <= upper_in
+    return distance_in < upper_in
+
+
+def artillery_band(distance_in: float, settings: ItaliaSettings | None = None) -> RangeBand | None:
+    """The range band of a distance in inches, or None beyond 24" (ISD §6, edges ISD A7).
+
+    >>> artillery_band(3.0).value, artillery_band(3.01).value, artillery_band(24.0).value
+    ('up_to_3', 'over_3_to_12', 'over_18_to_24')
+    >>> artillery_band(24.5) is None
+    True
+    """
+    s = settings or ItaliaSettings()
+    if distance_in < 0:
+        raise ValueError(f"distance must be >= 0, got {distance_in}")
+    for band, upper in BAND_UPPER_IN.items():
+        if _within(distance_in, upper, s):
+            return band
+    return None
+
+
+def musketry_in_range(distance_in: float, settings: ItaliaSettings | None = None) -> bool:
+    """ISD §7: within 6" (edge per ISD A7)."""
+    return _within(distance_in, MUSKETRY_RANGE_IN, settings or ItaliaSettings())
+
+
+def range_modifier(band: RangeBand, battery: str = "divisional", *, rockets: bool = False) -> int:
+    """ISD §6 range modifier; rocket batteries count as divisional artillery."""
+    return RANGE_MODIFIER["divisional" if rockets else battery][band]
+
+
+# --- Bombardment results (ISD §6) ---------------------------------------------------------------
+
+
+class BombardmentOutcome(str, Enum):
+    """Rows of the ISD §6 artillery fire table."""
+
+    REDUCED_AMMUNITION = "reduced_ammunition"  # 2: «La batteria va in munizionamento ridotto»
+    NO_EFFECT = "no_effect"  # 3–7
+    DISORDER = "disorder"  # 8–10: «Il bersaglio si disordina»
+    ONE_LOSS = "one_loss"  # 11–12: «1 perdita, si disordina e arretra 3"»
+    TWO_LOSSES = "two_losses"  # over 12: «2 perdite, si disordina e arretra 3"»
+
+
+@dataclass(frozen=True)
+class BombardmentResult:
+    """What one gun's 2d6 does (ISD §6)."""
+
+    outcome: BombardmentOutcome
+    losses: int
+    disorder: bool
+    fall_back_in: float
+    reduced_ammunition: bool
+    total: int
+    note: str
+    cites: str = "ISD §6"
+
+
+FALL_BACK_IN = 3.0
+"""ISD §6: «arretra 3"»; artillery targets limber up and fall back (ISD A45)."""
+
+_BOMBARD_ROWS: dict[BombardmentOutcome, tuple[int, bool, float, str]] = {
+    BombardmentOutcome.REDUCED_AMMUNITION: (0, False, 0.0, "battery goes to reduced ammunition"),
+    BombardmentOutcome.NO_EFFECT: (0, False, 0.0, "no effect"),
+    BombardmentOutcome.DISORDER: (0, True, 0.0, "target disordered"),
+    BombardmentOutcome.ONE_LOSS: (1, True, FALL_BACK_IN, 'target: 1 loss, disordered, falls back 3"'),
+    BombardmentOutcome.TWO_LOSSES: (2, True, FALL_BACK_IN, 'target: 2 losses, disordered, falls back 3"'),
+}
+
+
+def _bombard(outcome: BombardmentOutcome, total: int, note: str = "") -> BombardmentResult:
+    losses, disorder, back, text = _BOMBARD_ROWS[outcome]
+    return BombardmentResult(
+        outcome, losses, disorder, back, outcome is BombardmentOutcome.REDUCED_AMMUNITION, total,
+        (text + ("; " + note if note else "")),
+    )
+
+
+def bombardment_outcome_for_total(total: int) -> BombardmentOutcome:
+    """Table row for a modified total, ignoring the natural-roll rules (ISD §6)."""
+    if total <= 2:
+        return BombardmentOutcome.REDUCED_AMMUNITION
+    if total <= 7:
+        return BombardmentOutcome.NO_EFFECT
+    if total <= 10:
+        return BombardmentOutcome.DISORDER
+    if total <= 12:
+        return BombardmentOutcome.ONE_LOSS
+    return BombardmentOutcome.TWO_LOSSES
+
+
+def bombardment_result(
+    natural_2d6: int,
+    modifier_total: int = 0,
+    *,
+    rockets: bool = False,
+    settings: ItaliaSettings | None = None,
+) -> BombardmentResult:
+    """One gun's result from its natural 2d6 and the sum of its modifiers (ISD §6).
+
+    Natural 12 (double 6) gives at least "1 loss, disordered, falls back 3"" whatever the
+    modifiers; natural 2 (double 1) is reduced ammunition whatever the modifiers. A modified total
+    of 2 or less that is not a natural 2 is "no effect" (ISD A51) unless the setting says
+    otherwise. Rockets never cause losses and never make the target fall back: 8+ disorders.
+
+    >>> bombardment_result(12, -5).outcome.value
+    'one_loss'
+    >>> bombardment_result(2, +6).outcome.value
+    'reduced_ammunition'
+    >>> bombardment_result(4, -2).outcome.value
+    'no_effect'
+    >>> bombardment_result(11, +2).losses, bombardment_result(11, +2, rockets=True).losses
+    (2, 0)
+    """
+    if not 2 <= natural_2d6 <= 12:
+        raise ValueError(f"natural 2d6 must be 2..12, got {natural_2d6}")
+    s = settings or ItaliaSettings()
+    if rockets:
+        return rocket_result(natural_2d6, modifier_total, settings=s)
+    total = natural_2d6 + modifier_total
+    if natural_2d6 == 2:
+        return _bombard(BombardmentOutcome.REDUCED_AMMUNITION, total, "natural double 1")
+    outcome = bombardment_outcome_for_total(total)
+    note = ""
+    if outcome is BombardmentOutcome.REDUCED_AMMUNITION and s.a51_low_artillery_rolls == "natural_double_1_only":
+        outcome, note = BombardmentOutcome.NO_EFFECT, "modified 2 or less is no effect (ISD A51)"
+    if natural_2d6 == 12 and outcome in (BombardmentOutcome.NO_EFFECT, BombardmentOutcome.DISORDER):
+        outcome, note = BombardmentOutcome.ONE_LOSS, "natural double 6"
+    return _bombard(outcome, total, note)
+
+
+def rocket_result(
+    natural_2d6: int, modifier_total: int = 0, *, settings: ItaliaSettings | None = None
+) -> BombardmentResult:
+    """ISD §6 "Tabella di fuoco delle Batterie di Razzi": 2 ammo, 3–7 nothing, 8+ disorder.
+
+    A natural 12 disorders whatever the modifiers (the §6 natural-12 rule read for the rocket
+    table, whose best row is disorder).
+    """
+    if not 2 <= natural_2d6 <= 12:
+        raise ValueError(f"natural 2d6 must be 2..12, got {natural_2d6}")
+    s = settings or ItaliaSettings()
+    total = natural_2d6 + modifier_total
+    if natural_2d6 == 2:
+        return _bombard(BombardmentOutcome.REDUCED_AMMUNITION, total, "natural double 1 (rockets)")
+    if total <= 2 and s.a51_low_artillery_rolls == "modified_2_or_less":
+        return _bombard(BombardmentOutcome.REDUCED_AMMUNITION, total, "rockets")
+    if total >= 8 or natural_2d6 == 12:
+        return _bombard(BombardmentOutcome.DISORDER, total, "rockets: no loss, no fall back")
+    return _bombard(BombardmentOutcome.NO_EFFECT, total, "rockets")
+
+
+# --- Musketry (ISD §7) ------------------------------------------------------------------------------
+
+
+def musketry_die_hits(die: int, score_delta: int = 0) -> bool:
+    """ISD §7: a die hits on 5 or 6 after the per-die modifier; a natural 6 always hits and a
+    natural 1 always misses (re-roll rights aside).
+
+    >>> [musketry_die_hits(d) for d in (1, 4, 5, 6)]
+    [False, False, True, True]
+    >>> musketry_die_hits(6, -1), musketry_die_hits(5, -1), musketry_die_hits(4, +1), musketry_die_hits(1, +4)
+    (True, False, True, False)
+    """
+    if not 1 <= die <= 6:
+        raise ValueError(f"a d6 is 1..6, got {die}")
+    if die == 6:
+        return True
+    if die == 1:
+        return False
+    return die + score_delta >= MUSKETRY_HIT_ON
+
+
+def split_fire_dice(dice: int, settings: ItaliaSettings | None = None) -> tuple[int, int]:
+    """ISD §7, ISD A11: (dice at the artillery, dice at the unit it is joined to); the artillery's
+    share is rounded down («calcolando per difetto»).
+
+    >>> split_fire_dice(3), split_fire_dice(4), split_fire_dice(1)
+    ((1, 2), (2, 2), (0, 1))
+    """
+    s = settings or ItaliaSettings()
+    at_artillery = int(dice * s.a11_split_fire_artillery_share)
+    return at_artillery, dice - at_artillery

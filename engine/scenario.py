@@ -1,0 +1,190 @@
+"""The scenario JSON (one moment of a game) as strict pydantic models.
+
+Shape: shared/interfaces.md, "Scenario JSON". Optional extras for the live server and the other
+rulesets: ``stale``/``marker``/``name`` on bases; ``settings``, ``armies``, ``turn``, ``phase`` and
+``name`` on the scenario; ``level``, ``cover``, ``slope``, ``name`` on terrain.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine.errors import ScenarioError
+
+AREA_KINDS = frozenset({"wood", "town", "village", "farm", "hill", "marsh", "rice", "water",
+                        "rough", "cultivated", "orchard", "fortification", "camp"})
+LINEAR_KINDS = frozenset({"road", "river", "stream", "hedge", "wall", "stone_wall", "low_wall",
+                          "parapet", "tree_row", "tree_lined_road", "fortification_line",
+                          "bridge", "ford", "crest"})
+
+XY = tuple[float, float]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TableSize(_Strict):
+    width_mm: float = Field(gt=0)
+    depth_mm: float = Field(gt=0)
+
+
+class TerrainFeature(_Strict):
+    """An area (``polygon_mm``) or a linear (``line_mm``) terrain feature, table mm."""
+
+    id: str = Field(min_length=1)
+    kind: str
+    polygon_mm: list[XY] | None = None
+    line_mm: list[XY] | None = None
+    crest_mm: list[XY] | None = None
+    level: int = Field(1, description="hill level (1 = one level above the table)")
+    cover: Literal["none", "soft", "hard"] | None = Field(
+        None, description="override of the ruleset's cover class for this kind")
+    slope: Literal["gentle", "steep"] | None = None
+    impassable: bool | None = None
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> TerrainFeature:
+        if (self.polygon_mm is None) == (self.line_mm is None):
+            raise ValueError("give exactly one of polygon_mm (area) or line_mm (linear)")
+        if self.polygon_mm is not None:
+            if self.kind not in AREA_KINDS:
+                raise ValueError(f"kind {self.kind!r} is not an area kind "
+                                 f"(known: {', '.join(sorted(AREA_KINDS))})")
+            if len(self.polygon_mm) < 3:
+                raise ValueError("polygon_mm needs at least 3 points")
+            from shapely.geometry import Polygon
+            if not Polygon(self.polygon_mm).is_valid:
+                raise ValueError("polygon_mm is not a simple polygon (edges cross)")
+        if self.line_mm is not None:
+            if self.kind not in LINEAR_KINDS:
+                raise ValueError(f"kind {self.kind!r} is not a linear kind "
+                                 f"(known: {', '.join(sorted(LINEAR_KINDS))})")
+            if len(self.line_mm) < 2:
+                raise ValueError("line_mm needs at least 2 points")
+        if self.crest_mm is not None:
+            if self.kind != "hill":
+                raise ValueError("only a hill may carry crest_mm")
+            if len(self.crest_mm) < 2:
+                raise ValueError("crest_mm needs at least 2 points")
+        return self
+
+    @property
+    def is_area(self) -> bool:
+        return self.polygon_mm is not None
+
+
+class BaseState(_Strict):
+    """One base on the table: pose in table mm, size, troop type and traits."""
+
+    id: str = Field(min_length=1)
+    side: Literal["A", "B"]
+    type: str
+    x_mm: float
+    y_mm: float
+    heading_deg: float
+    width_mm: float = Field(gt=0)
+    depth_mm: float = Field(gt=0)
+    traits: dict[str, Any] = Field(default_factory=dict)
+    stale: bool = False
+    marker: int | None = None
+    name: str | None = None
+
+    @field_validator("x_mm", "y_mm", "heading_deg")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        if not math.isfinite(v):
+            raise ValueError("must be a finite number")
+        return v
+
+    @field_validator("heading_deg")
+    @classmethod
+    def _wrap(cls, v: float) -> float:
+        return v % 360.0
+
+
+class Scenario(_Strict):
+    """One moment of a game (shared/interfaces.md)."""
+
+    ruleset: str
+    table: TableSize
+    terrain: list[TerrainFeature] = Field(default_factory=list)
+    bases: list[BaseState] = Field(default_factory=list)
+    settings: dict[str, Any] | None = None
+    armies: dict[str, Any] | None = None
+    turn: int | None = None
+    phase: str | None = None
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Scenario:
+        for what, items in (("bases", self.bases), ("terrain", self.terrain)):
+            seen: set[str] = set()
+            for item in items:
+                if item.id in seen:
+                    raise ValueError(f"duplicate {what} id {item.id!r}")
+                seen.add(item.id)
+        return self
+
+    def base(self, base_id: str) -> BaseState:
+        for b in self.bases:
+            if b.id == base_id:
+                return b
+        raise KeyError(base_id)
+
+
+def _loc(loc: tuple[Any, ...], data: Any) -> str:
+    """Pydantic location -> ``bases[3](pie-aosta).heading_deg`` (names the base when it can)."""
+    out, node = "", data
+    for part in loc:
+        if isinstance(part, int):
+            label = ""
+            if isinstance(node, list) and 0 <= part < len(node):
+                node = node[part]
+                if isinstance(node, dict) and isinstance(node.get("id"), str):
+                    label = f"({node['id']})"
+            else:
+                node = None
+            out += f"[{part}]{label}"
+        else:
+            out += ("." if out else "") + str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out
+
+
+def parse_scenario(data: Any, *, path: str | Path | None = None) -> Scenario:
+    """A `Scenario` from decoded JSON; every problem is reported at once, by key."""
+    if isinstance(data, Scenario):
+        return data
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        found = [(_loc(tuple(e["loc"]), data), e["msg"].removeprefix("Value error, "))
+                 for e in errors]
+        if len(found) == 1:
+            key, msg = found[0]
+            raise ScenarioError(msg, path=path, key=key or None) from None
+        joined = "; ".join(f"{key}: {msg}" if key else msg for key, msg in found)
+        raise ScenarioError(f"{len(found)} problems: {joined}", path=path) from None
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    """Read and check a scenario JSON file; errors name the file, the line and the key."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read scenario: {exc.strerror or exc}", path=p) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"not valid JSON: {exc.msg} (column {exc.colno})", path=p,
+                            line=exc.lineno) from None
+    return parse_scenario(data, path=p)

@@ -1,0 +1,167 @@
+"""`GameState`: one moment of a game as a value you can copy, move bases in, and question.
+
+Shaped like python-chess's ``Board``: ``state.copy()`` for what-if questions,
+``state.legal_charges("pie-1")`` is a lazy collection with a fast ``in`` test, ``validate()``
+reports every problem at once, and errors name the bases involved.
+
+>>> from engine.state import GameState
+>>> s = GameState.from_dict({"ruleset": "italia-se-desta",
+...     "table": {"width_mm": 1800, "depth_mm": 1200},
+...     "bases": [{"id": "a", "side": "A", "type": "B", "x_mm": 900, "y_mm": 300,
+...                "heading_deg": 90, "width_mm": 80, "depth_mm": 40},
+...               {"id": "b", "side": "B", "type": "B", "x_mm": 900, "y_mm": 420,
+...                "heading_deg": 270, "width_mm": 80, "depth_mm": 40}]})
+>>> "b" in s.legal_charges("a")
+True
+>>> t = s.copy(); t.move("b", y_mm=700)
+>>> "b" in t.legal_charges("a"), "b" in s.legal_charges("a")
+(False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from engine.errors import ScenarioError, UnknownBaseError
+from engine.geometry.index import BaseIndex
+from engine.geometry.rect import Rect
+from engine.ruleset import Problem, Ruleset
+from engine.scenario import BaseState, Scenario, parse_scenario
+
+
+class GameState:
+    """A scenario bound to its ruleset and settings, with cached geometry."""
+
+    def __init__(self, scenario: Scenario, ruleset: Ruleset | None = None,
+                 *, use_index: bool = True) -> None:
+        from engine.rulesets import get_ruleset
+
+        self.scenario = scenario
+        self.ruleset: Ruleset = ruleset or get_ruleset(scenario.ruleset)
+        self.settings = self.ruleset.load_settings(scenario.settings)
+        self.use_index = use_index
+        self._by_id = {b.id: b for b in scenario.bases}
+        self._cache: dict[str, Any] = {}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | Scenario, **kwargs: Any) -> GameState:
+        return cls(parse_scenario(data), **kwargs)
+
+    # --- values ---------------------------------------------------------------------------
+    def copy(self) -> GameState:
+        """An independent copy (moving a base in it leaves this state alone)."""
+        return GameState(self.scenario.model_copy(deep=True), self.ruleset,
+                         use_index=self.use_index)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.scenario.model_dump(mode="json", exclude_none=True)
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self._by_id)
+
+    @property
+    def bases(self) -> list[BaseState]:
+        return list(self.scenario.bases)
+
+    def base(self, base_id: str) -> BaseState:
+        try:
+            return self._by_id[base_id]
+        except KeyError:
+            raise UnknownBaseError(f"no base {base_id!r} in this game (bases: "
+                                   f"{', '.join(sorted(self._by_id)) or 'none'})") from None
+
+    def rect(self, base_id: str) -> Rect:
+        """The base's rectangle in table mm (cached until the base moves)."""
+        rects = self.cached("rects", dict)
+        r = rects.get(base_id)
+        if r is None:
+            b = self.base(base_id)
+            r = rects[base_id] = Rect(b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm)
+        return r
+
+    def move(self, base_id: str, *, x_mm: float | None = None, y_mm: float | None = None,
+             heading_deg: float | None = None) -> None:
+        """Put a base somewhere else (in place); derived geometry is recomputed lazily."""
+        b = self.base(base_id)
+        updates = {k: v for k, v in (("x_mm", x_mm), ("y_mm", y_mm),
+                                     ("heading_deg", None if heading_deg is None
+                                      else heading_deg % 360.0)) if v is not None}
+        new = b.model_copy(update=updates)
+        self.scenario.bases[self.scenario.bases.index(b)] = new
+        self._by_id[base_id] = new
+        self._cache.clear()
+
+    def cached(self, key: str, build: Any) -> Any:
+        """A value derived from the whole state, built once per state version."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    @property
+    def index(self) -> BaseIndex:
+        """Spatial index over every base's rectangle."""
+        return self.cached("index", lambda: BaseIndex(
+            self.ids, [self.rect(i).polygon for i in self.ids], use_tree=self.use_index))
+
+    # --- questions ------------------------------------------------------------------------
+    def validate(self) -> list[Problem]:
+        """Every problem at once (errors and warnings), never raising."""
+        return self.ruleset.problems(self)
+
+    def check(self) -> None:
+        """Raise `ScenarioError` listing every error (warnings are allowed)."""
+        errors = [p for p in self.validate() if p.severity == "error"]
+        if errors:
+            msg = "; ".join(str(p) for p in errors)
+            raise ScenarioError(msg if len(errors) == 1 else f"{len(errors)} problems: {msg}")
+
+    def analyze(self) -> dict[str, Any]:
+        """What `campo analyze --json` prints for this state."""
+        from engine.analysis import analyze_state
+
+        return analyze_state(self)
+
+    def legal_charges(self, base_id: str) -> LegalCharges:
+        return LegalCharges(self, base_id)
+
+    def charge(self, charger: str, target: str) -> Any:
+        """The full verdict on one charge (path, reasons, aspect struck)."""
+        self.base(charger), self.base(target)
+        return self.ruleset.charge(self, charger, target)
+
+    def __repr__(self) -> str:
+        return f"<GameState {self.ruleset.name} {len(self._by_id)} bases>"
+
+
+class LegalCharges:
+    """The enemy bases a base may legally charge, computed lazily.
+
+    ``target in charges`` evaluates just that one charge; iterating evaluates the candidates.
+    """
+
+    def __init__(self, state: GameState, charger: str) -> None:
+        state.base(charger)
+        self.state, self.charger = state, charger
+
+    def __contains__(self, target: object) -> bool:
+        if not isinstance(target, str) or target not in self.state._by_id:
+            return False
+        return bool(self.state.ruleset.charge(self.state, self.charger, target).legal)
+
+    def __iter__(self) -> Iterator[str]:
+        for target in self.state.ruleset.charge_candidates(self.state, self.charger):
+            if self.state.ruleset.charge(self.state, self.charger, target).legal:
+                yield target
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalCharges {self.charger}: {', '.join(self)}>"
+
+

@@ -1,0 +1,259 @@
+"""The composition root: `create_app(settings)` builds every part of the live server and wires them.
+
+Parts (each in its own module): a `FrameSource` read by the `Capture` thread, the calibration
+`FramePipeline`, the `LiveTracker` loop that turns frames into game states and runs the engine,
+the `StateHub` that fans states out to browsers and subscribers, the umpire's `GameSetup`
+(terrain, settings) and the `AccessPolicy` (who may write). They live on `app.state.services`
+and reach the handlers through the typed `Depends` getters below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from server.camera_view import CameraRenderer
+from server.capture import Capture
+from server.controller import handle_message, refused
+from server.game_state import GameSetup
+from server.hub import Client, StateHub
+from server.live import LiveTracker
+from server.messages import MAX_MESSAGE_BYTES
+from server.overlay import geometry_for
+from server.reference import rules_info
+from server.rig import Rig, ServerSettings, load_rig
+from server.security import TOKEN_HEADER, TOKEN_QUERY, AccessPolicy, host_header_allowed, same_origin
+from vision.errors import CampoInputError
+
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass
+class Services:
+    """Everything the handlers need, built once per app."""
+
+    settings: ServerSettings
+    rig: Rig
+    hub: StateHub
+    capture: Capture
+    tracker: LiveTracker
+    setup: GameSetup
+    policy: AccessPolicy
+    camera: CameraRenderer
+
+
+def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services:
+    """Load the files (or the demo game) and assemble the parts; nothing runs yet."""
+    from calibration.pipeline import FramePipeline
+    from engine import analyze
+
+    rig = rig or load_rig(settings)
+    hub = StateHub()
+    capture = Capture(rig.source)
+    pipeline = FramePipeline(rig.table, rig.roster, rig.intrinsics)
+    tracker = LiveTracker(
+        capture=capture, pipeline=pipeline, roster=rig.roster,
+        table_size=(rig.table.table.width_mm, rig.table.table.depth_mm),
+        anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyze=analyze,
+        status_interval_s=settings.status_interval_s,
+    )
+    policy = AccessPolicy.for_host(settings.host, settings.token)
+    return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
+                    CameraRenderer(rig.table, rig.roster, rig.intrinsics))
+
+
+# -- typed dependency getters ------------------------------------------------------------------
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services  # type: ignore[no-any-return]
+
+
+def get_ws_services(websocket: WebSocket) -> Services:
+    return websocket.app.state.services  # type: ignore[no-any-return]
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def presented_token(request: Request) -> str | None:
+    return request.headers.get(TOKEN_HEADER) or request.query_params.get(TOKEN_QUERY)
+
+
+async def read_limited_json_body(request: Request) -> bytes:
+    """The request body, refusing anything over the message size limit without reading it all."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE_BYTES):
+        raise HTTPException(413, f"body too large (limit {MAX_MESSAGE_BYTES} bytes)")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE_BYTES:
+            raise HTTPException(413, f"body too large (limit {MAX_MESSAGE_BYTES} bytes)")
+    return bytes(body)
+
+
+# -- the app -----------------------------------------------------------------------------------
+
+
+def create_app(settings: ServerSettings, *, services: Services | None = None) -> FastAPI:
+    """The FastAPI app; the capture and per-frame threads run while the app's lifespan does."""
+    services = services or build_services(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services.hub.bind(asyncio.get_running_loop())
+        services.capture.start()
+        services.tracker.start()
+        try:
+            yield
+        finally:
+            services.tracker.stop()
+            services.capture.stop()
+
+    app = FastAPI(title="Campo live tracker", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.services = services
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/state")
+    def api_state(s: ServicesDep) -> JSONResponse:
+        """The current scenario JSON with its `analysis` (the same object as the `state` topic)."""
+        latest = s.hub.latest("state")
+        payload = latest["payload"] if latest is not None else s.tracker.state
+        return JSONResponse(payload)
+
+    @app.get("/api/status")
+    def api_status(s: ServicesDep) -> dict[str, Any]:
+        return s.tracker.status()
+
+    @app.get("/api/rules")
+    def api_rules(s: ServicesDep) -> dict[str, Any]:
+        """The ruleset's unit, settings (with the umpire's values) and quick-reference tables."""
+        _, _, values = s.setup.snapshot()
+        return rules_info(s.rig.roster.ruleset, values)
+
+    @app.get("/api/geometry/{base_id}")
+    def api_geometry(base_id: str, s: ServicesDep) -> dict[str, Any]:
+        """Arc, range bands, charge arc and charge paths of one base in the current state (table mm)."""
+        state = s.tracker.state
+        if state is None or not any(b["id"] == base_id for b in state["bases"]):
+            raise HTTPException(404, f"no base {base_id!r} on the table now")
+        try:
+            return geometry_for(state, base_id)
+        except CampoInputError as exc:  # the engine cannot judge this state (its error says why)
+            raise HTTPException(422, str(exc)) from None
+
+    @app.get("/api/camera.jpg")
+    def api_camera(s: ServicesDep, overlay: bool = True, width: int = 960, base: str | None = None) -> Response:
+        """The camera's latest frame as JPEG, with markers, bases and (with `base`) its arcs drawn on it."""
+        view = s.tracker.view
+        if view is None:
+            raise HTTPException(503, "no frame yet (no signal)")
+        state = s.tracker.state
+        geometry = None
+        if overlay and base and state is not None and any(b["id"] == base for b in state["bases"]):
+            with contextlib.suppress(CampoInputError):
+                geometry = geometry_for(state, base)
+        jpeg = s.camera.jpeg(view, state, overlay=overlay, width=max(160, min(width, 3840)),
+                             base_id=base, geometry=geometry)
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/setup")
+    def api_setup(s: ServicesDep) -> dict[str, Any]:
+        _, terrain, values = s.setup.snapshot()
+        return {"terrain": terrain, "settings": values,
+                "file": None if s.setup.path is None else str(s.setup.path)}
+
+    async def write(request: Request, s: Services, message_type: str) -> JSONResponse:
+        if not (same_origin(request.headers.get("origin"), request.headers.get("host"))
+                and host_header_allowed(request.headers.get("host"), s.settings.host)):
+            return JSONResponse(refused("cross-site request refused"), status_code=403)
+        can_write = s.policy.allows_write(presented_token(request))
+        if not can_write:
+            return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"), status_code=403)
+        body = await read_limited_json_body(request)
+        try:
+            data = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return JSONResponse(refused("body is not JSON"), status_code=400)
+        if not isinstance(data, dict):
+            return JSONResponse(refused("body must be a JSON object"), status_code=400)
+        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub)
+        return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
+
+    @app.put("/api/terrain")
+    async def put_terrain(request: Request, s: ServicesDep) -> JSONResponse:
+        """Replace the terrain: body `{"terrain": [...]}` (saved to the setup file)."""
+        return await write(request, s, "terrain")
+
+    @app.put("/api/settings")
+    async def put_settings(request: Request, s: ServicesDep) -> JSONResponse:
+        """Replace the ruleset setting overrides: body `{"settings": {...}}`."""
+        return await write(request, s, "settings")
+
+    @app.post("/api/events")
+    async def post_event(request: Request, s: ServicesDep) -> JSONResponse:
+        """An umpire event: body `{"kind": "turn"|"phase"|"note", ...}`."""
+        return await write(request, s, "event")
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket, s: Annotated[Services, Depends(get_ws_services)]) -> None:
+        if not (same_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
+                and host_header_allowed(websocket.headers.get("host"), s.settings.host)):
+            await websocket.close(code=1008)
+            return
+        can_write = s.policy.allows_write(websocket.query_params.get(TOKEN_QUERY))
+        await websocket.accept()
+        client = s.hub.connect(can_write=can_write)
+        s.hub.send_to(client, "hello", hello_payload(s, client))
+        sender = asyncio.create_task(_send_loop(websocket, client))
+        try:
+            await _receive_loop(websocket, client, s)
+        finally:
+            s.hub.disconnect(client)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    return app
+
+
+def hello_payload(s: Services, client: Client) -> dict[str, Any]:
+    """The first message a client gets: who it is, what it may do, what it is looking at."""
+    return {"client": client.id, "can_write": client.can_write, "mode": s.tracker.mode,
+            "ruleset": s.rig.roster.ruleset, "source": s.rig.source.name,
+            "token_required": s.policy.token is not None,
+            "setup_file": None if s.setup.path is None else s.setup.path.name}
+
+
+async def _send_loop(websocket: WebSocket, client: Client) -> None:
+    """Drain the client's slots; while a send blocks (slow client) newer states replace older."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            for text in await client.next_batch():
+                await websocket.send_text(text)
+
+
+async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub)
+        s.hub.send_to(client, "reply", reply)

@@ -1,0 +1,56 @@
+"""Run the live tracker and its web overlay (the umpire's page) on this machine.
+
+Examples:
+  campo serve --source demo                      the synthetic camera playing the demo game
+  campo serve --source 0 --table table.toml --roster roster.toml --camera camera.json
+  campo serve --source game.mp4 --table table.toml --roster roster.toml
+  campo serve --source demo --host 0.0.0.0       tablets on the club's Wi-Fi (prints a token URL)
+
+Terrain and the ruleset's settings edited on the page are saved to terrain.json beside the
+table file (see docs/server.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+
+def _recording_available() -> bool:
+    return importlib.util.find_spec("server.recording") is not None
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", default="demo", metavar="demo|DEVICE|VIDEO|DIR",
+                        help="demo (synthetic camera), a camera number or /dev/video*, a video file, "
+                             "or a folder of images (default: demo)")
+    parser.add_argument("--table", type=Path, help="table.toml (default with --source demo: the demo's)")
+    parser.add_argument("--roster", type=Path, help="roster.toml (default with --source demo: the demo's)")
+    parser.add_argument("--camera", type=Path, help="camera.json from `campo calibrate-camera`")
+    parser.add_argument("--terrain", type=Path,
+                        help="terrain and settings file (default: terrain.json beside --table)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for tablets, needs the token)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--token", help="the write token to require (default: a random one when not on loopback)")
+    parser.add_argument("--fps", type=float, help="frames per second for demo, video and folder sources")
+    if _recording_available():
+        parser.add_argument("--record", type=Path, metavar="GAME.db",
+                            help="save every change of state and every umpire event to this SQLite file")
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.runner import serve
+    from server.rig import ServerSettings
+    from vision.errors import CampoInputError
+
+    if not 0 < args.port < 65536:
+        raise CampoInputError(f"port {args.port} is not in 1..65535", key="--port")
+    if args.fps is not None and not 0 < args.fps <= 120:
+        raise CampoInputError(f"--fps {args.fps} is not in (0, 120]", key="--fps")
+    settings = ServerSettings(
+        source=args.source, table=args.table, roster=args.roster, camera=args.camera,
+        setup_file=args.terrain, host=args.host, port=args.port, token=args.token, fps=args.fps,
+    )
+    return serve(settings, record=getattr(args, "record", None))

@@ -1,0 +1,96 @@
+"""Every message a browser (or script) may send, as strict pydantic models, with a size limit.
+
+The WebSocket and the HTTP write endpoints accept exactly these shapes. Anything else, oversized,
+not JSON, of an unknown `type` or with an unknown key, is refused with a `MessageError` that
+says why; the connection and the server are unharmed.
+
+Client -> server, on `/ws` (JSON text):
+
+- `{"type": "ping"}` -> a `pong` reply.
+- `{"type": "event", "kind": "turn" | "phase" | "note", "text"?, "turn"?, "phase"?, "side"?}`
+  an umpire event, forwarded to every client and to subscribers (the recorder).
+- `{"type": "terrain", "terrain": [feature, ...]}` replace the terrain (scenario feature shape).
+- `{"type": "settings", "settings": {name: value, ...}}` replace the ruleset setting overrides.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 256 * 1024
+"""Largest message accepted (a detailed terrain of 200 features fits comfortably)."""
+
+MAX_TERRAIN_FEATURES = 200
+MAX_SETTINGS = 200
+
+
+class MessageError(ValueError):
+    """A client message that was refused; `str()` says why, for the reply."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+class UmpireEvent(_Message):
+    """A turn or phase marker, or a free note, from the umpire."""
+
+    type: Literal["event"]
+    kind: Literal["turn", "phase", "note"]
+    text: str = Field("", max_length=2000)
+    turn: int | None = Field(None, ge=0, le=10_000)
+    phase: str | None = Field(None, max_length=60)
+    side: Literal["A", "B"] | None = None
+
+    def payload(self) -> dict[str, Any]:
+        """The event as published (without `type`, without empty members)."""
+        return self.model_dump(exclude={"type"}, exclude_none=True)
+
+
+class SetTerrain(_Message):
+    type: Literal["terrain"]
+    terrain: list[dict[str, Any]] = Field(max_length=MAX_TERRAIN_FEATURES)
+
+
+SettingValue = bool | int | float | Annotated[str, Field(max_length=200)] | None
+
+
+class SetSettings(_Message):
+    type: Literal["settings"]
+    settings: dict[Annotated[str, Field(max_length=80)], SettingValue] = Field(max_length=MAX_SETTINGS)
+
+
+ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+WRITE_TYPES = frozenset({"event", "terrain", "settings"})
+"""Message types that change state: refused from a read-only client."""
+
+
+def parse_client_message(raw: str | bytes | dict[str, Any]) -> Ping | UmpireEvent | SetTerrain | SetSettings:
+    """Decode and validate one client message; `MessageError` when it is not acceptable."""
+    if isinstance(raw, (str, bytes)):
+        size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+        if size > MAX_MESSAGE_BYTES:
+            raise MessageError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise MessageError(f"not JSON: {exc}") from None
+    else:
+        data = raw
+    if not isinstance(data, dict):
+        raise MessageError("a message must be a JSON object with a 'type'")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise MessageError(f"{where}: {first['msg']}" if where else first["msg"]) from None

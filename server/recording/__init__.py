@@ -1,0 +1,61 @@
+"""Recording and review of games: SQLite recordings, derived events, export, report, replay.
+
+`Recorder` writes, `open_recording` reads, `attach_recorder` connects a recorder to the live
+server's `StateHub`. docs/recording.md describes the file and the events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from server.recording.errors import RecordingError
+from server.recording.reader import Entry, Recording, open_recording
+from server.recording.recorder import Recorder
+
+__all__ = ["Entry", "Recorder", "Recording", "RecordingError", "attach", "attach_recorder",
+           "open_recording"]
+
+
+def attach_recorder(hub: Any, path: Any) -> Recorder:
+    """Record every `state` and umpire `event` the hub publishes into ``path``.
+
+    Returns the `Recorder`; call its ``close()`` at shutdown (the hub subscription is dropped
+    then too). The callback only queues, so the hub's loop never waits on the disk.
+    """
+    recorder = Recorder(path)
+
+    def on_record(record: Any) -> None:
+        payload = record.payload
+        if record.topic == "state" and isinstance(payload, dict):
+            recorder.record_state(payload)
+        elif record.topic == "event" and isinstance(payload, dict) and payload.get("kind"):
+            body = {k: v for k, v in payload.items()
+                    if k not in ("type", "kind", "seq", "t", "state")}
+            recorder.record_event(str(payload["kind"]), body)
+
+    recorder.on_close(hub.subscribe(on_record))
+    return recorder
+
+
+def attach(app: Any, services: Any, path: Any) -> Recorder:
+    """`campo serve --record`: record ``services.hub`` into ``path`` while ``app`` runs.
+
+    The file is opened now (a foreign or newer file fails before the server starts) and closed
+    when the app shuts down, after the last state and any move in progress are written.
+    """
+    recorder = attach_recorder(services.hub, path)
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        try:
+            async with inner(a) as value:
+                yield value
+        finally:
+            recorder.close()
+
+    app.router.lifespan_context = lifespan
+    app.state.recorder = recorder
+    return recorder

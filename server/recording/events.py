@@ -1,0 +1,333 @@
+"""Events derived from consecutive states: moves, presence, contacts, charges, turns, losses.
+
+The pure functions compare two states (and their analyses) and say what happened between them.
+`EventDeriver` adds the one thing a pair of states cannot tell: when a move is *over*. A base
+that starts moving is followed, point by point, until it has been still for `SETTLE_S` seconds;
+then one ``move`` event says where it went from and to, how far (rules units), its allowance
+for its type, formation and terrain, and whether it was exceeded.
+
+Event kinds and payloads (docs/recording.md lists them all):
+``move`` {base, side, from, to, t_start, t_end, path_mm, distance, path_length, furthest,
+turned_deg, unit, allowance, allowance_basis, exceeded}; ``appeared``/``disappeared`` {base, side,
+x_mm, y_mm}; ``stale``/``fresh`` {base}; ``contact``/``contact_broken`` {bases: [a, b], aspects:
+{a: aspect of a touched, b: ...}}; ``charge`` {charger, target, aspect (of the target struck),
+legal}; ``turn`` {turn}; ``phase`` {phase, turn}; ``losses`` {base, side, losses, previous};
+``note`` {text} (from the umpire).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.recording.movement import measure_move
+
+log = logging.getLogger(__name__)
+
+SETTLE_S = 1.5
+"""A move ends when the base has been still this long (a player's adjustments join the move)."""
+START_MM, START_DEG = 2.0, 2.0
+"""A pose change smaller than this from the resting pose does not start a move (marker noise)."""
+MIN_MOVE_MM, MIN_TURN_DEG = 5.0, 3.0
+"""A finished move shorter than this (and turning less) is not reported."""
+HIDDEN_SETTLE_S = 10.0
+"""A moving base hidden this long (removed from the table?) ends its move where last seen."""
+MAX_PATH_POINTS = 60
+
+State = Mapping[str, Any]
+Analysis = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Event:
+    t: float
+    kind: str
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def _bases(state: State | None) -> dict[str, Mapping[str, Any]]:
+    return {b["id"]: b for b in (state or {}).get("bases") or []}
+
+
+def pose(base: Mapping[str, Any]) -> dict[str, float]:
+    return {"x_mm": round(float(base["x_mm"]), 2), "y_mm": round(float(base["y_mm"]), 2),
+            "heading_deg": round(float(base["heading_deg"]), 2)}
+
+
+def pose_changed(a: Mapping[str, Any], b: Mapping[str, Any], mm: float, deg: float) -> bool:
+    d = math.dist((a["x_mm"], a["y_mm"]), (b["x_mm"], b["y_mm"]))
+    turn = abs((float(a["heading_deg"]) - float(b["heading_deg"]) + 180.0) % 360.0 - 180.0)
+    return d > mm or turn > deg
+
+
+# --- pure comparisons ------------------------------------------------------------------------
+def presence_events(prev: State | None, state: State, t: float) -> list[Event]:
+    """Bases that appeared, disappeared, went stale (marker unseen) or were seen again."""
+    old, new = _bases(prev), _bases(state)
+    out = []
+    for bid, b in new.items():
+        if bid not in old:
+            out.append(Event(t, "appeared", {"base": bid, "side": b.get("side"),
+                                             **pose(b)}))
+        elif bool(b.get("stale")) != bool(old[bid].get("stale")):
+            out.append(Event(t, "stale" if b.get("stale") else "fresh", {"base": bid}))
+    for bid, b in old.items():
+        if bid not in new:
+            out.append(Event(t, "disappeared", {"base": bid, "side": b.get("side"), **pose(b)}))
+    return out
+
+
+def turn_phase_events(prev: State | None, state: State, t: float) -> list[Event]:
+    """A new turn or phase set on the state (by the umpire's page)."""
+    out = []
+    prev = prev or {}
+    if state.get("turn") is not None and state.get("turn") != prev.get("turn"):
+        out.append(Event(t, "turn", {"turn": state["turn"]}))
+    if state.get("phase") is not None and (state.get("phase") != prev.get("phase")
+                                           or state.get("turn") != prev.get("turn")):
+        out.append(Event(t, "phase", {"phase": state["phase"], "turn": state.get("turn")}))
+    return out
+
+
+def loss_events(prev: State | None, state: State, t: float) -> list[Event]:
+    """``traits.losses`` changed on a base."""
+    old = _bases(prev)
+    out = []
+    for bid, b in _bases(state).items():
+        if bid not in old:
+            continue
+        before = (old[bid].get("traits") or {}).get("losses", 0) or 0
+        now = (b.get("traits") or {}).get("losses", 0) or 0
+        if now != before:
+            out.append(Event(t, "losses", {"base": bid, "side": b.get("side"), "losses": now,
+                                           "previous": before, "turn": state.get("turn")}))
+    return out
+
+
+def contacts_of(analysis: Analysis | None) -> dict[tuple[str, str], dict[str, str]]:
+    """Touching pairs (sorted ids) -> the aspect of each base that is touched."""
+    pairs: dict[tuple[str, str], dict[str, str]] = {}
+    for bid, info in ((analysis or {}).get("bases") or {}).items():
+        for c in info.get("contacts") or []:
+            key = tuple(sorted((bid, c["id"])))
+            pairs.setdefault(key, {})[bid] = c.get("aspect")  # type: ignore[index]
+    return pairs  # type: ignore[return-value]
+
+
+def contact_events(prev: Analysis | None, analysis: Analysis | None, t: float) -> list[Event]:
+    """Contacts made and broken between two analyses."""
+    before, after = contacts_of(prev), contacts_of(analysis)
+    out = [Event(t, "contact", {"bases": list(k), "aspects": v})
+           for k, v in after.items() if k not in before]
+    out += [Event(t, "contact_broken", {"bases": list(k), "aspects": v})
+            for k, v in before.items() if k not in after]
+    return out
+
+
+def charge_legal(analysis: Analysis | None, charger: str, target: str) -> bool | None:
+    for c in (((analysis or {}).get("bases") or {}).get(charger) or {}).get("charges") or []:
+        if c.get("target") == target:
+            return bool(c.get("legal"))
+    return None
+
+
+def usable(analysis: Analysis | None) -> bool:
+    """An analysis that says something (not missing, not the server's "analysis failed")."""
+    return (analysis is not None and not analysis.get("error")
+            and isinstance(analysis.get("bases"), dict))
+
+
+def derive_events(prev: State | None, state: State, t: float, *,
+                  prev_analysis: Analysis | None = None,
+                  analysis: Analysis | None = None) -> list[Event]:
+    """Everything that a pair of states shows at once (moves need `EventDeriver`).
+
+    Contacts are compared only when ``analysis`` is usable: a state the engine could not
+    analyse says nothing about contacts (it does not break them all)."""
+    contacts = contact_events(prev_analysis, analysis, t) if usable(analysis) else []
+    return [*turn_phase_events(prev, state, t), *presence_events(prev, state, t),
+            *loss_events(prev, state, t), *contacts]
+
+
+# --- moves over time ------------------------------------------------------------------------
+@dataclass
+class _Track:
+    start: dict[str, Any]
+    t_start: float
+    last_change: float
+    end: dict[str, Any]
+    path: list[tuple[float, float]]
+    analysis_before: Analysis | None
+    hidden_since: float | None = None  # the base is stale or absent: it may be moving unseen
+    turn: Any = None  # the turn in play when the move began
+
+
+def _thin(path: list[tuple[float, float]]) -> list[list[float]]:
+    if len(path) > MAX_PATH_POINTS:
+        step = (len(path) - 1) / (MAX_PATH_POINTS - 1)
+        path = [path[round(i * step)] for i in range(MAX_PATH_POINTS)]
+    return [[round(x, 1), round(y, 1)] for x, y in path]
+
+
+def default_analyze(state: State) -> dict[str, Any] | None:
+    """The current engine's analysis of a state, or None if the engine rejects the state."""
+    import engine
+    from vision.errors import CampoInputError
+
+    try:
+        return engine.analyze(dict(state))
+    except CampoInputError as exc:
+        log.warning("state not analysed: %s", exc)
+        return None
+
+
+class EventDeriver:
+    """Feeds on the stream of states; returns the events each new state (or time) brings."""
+
+    def __init__(self, analyze: Callable[[State], Analysis | None] | None = default_analyze,
+                 settle_s: float = SETTLE_S) -> None:
+        self.analyze, self.settle_s = analyze, settle_s
+        self.prev: State | None = None
+        self.prev_analysis: Analysis | None = None
+        self.rest: dict[str, dict[str, Any]] = {}
+        self.tracks: dict[str, _Track] = {}
+        self.turn: Any = None
+        self.phase: Any = None
+
+    def prime(self, state: State) -> None:
+        """Continue after an earlier session: ``state`` is where things were left."""
+        self.prev = state
+        self.prev_analysis = self.analyze(state) if self.analyze else None
+        self.rest = {bid: dict(b) for bid, b in _bases(state).items()}
+        self.turn, self.phase = state.get("turn"), state.get("phase")
+
+    def update(self, t: float, state: State, analysis: Analysis | None = None) -> list[Event]:
+        if analysis is None and self.analyze is not None:
+            analysis = self.analyze(state)
+        events = derive_events(self.prev, state, t, prev_analysis=self.prev_analysis,
+                               analysis=analysis)
+        for e in events:
+            if e.kind == "turn":
+                self.turn = e.payload["turn"]
+            elif e.kind == "phase":
+                self.phase = e.payload["phase"]
+        for e in events:
+            if e.kind == "losses" and e.payload.get("turn") is None:
+                e.payload["turn"] = self.turn
+        self._follow(t, state)
+        events += self._charges(events, state)
+        events += self._settled(t, state)
+        self.prev = state
+        if usable(analysis):
+            self.prev_analysis = analysis
+        return events
+
+    def tick(self, t: float) -> list[Event]:
+        """Time passed with no new state: moves whose base has been still long enough end."""
+        return self._settled(t, self.prev) if self.prev is not None else []
+
+    def finish(self, t: float) -> list[Event]:
+        """The recording ends: every move in progress ends where its base is."""
+        return self._settled(t, self.prev, force=True) if self.prev is not None else []
+
+    def admit_external(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """The umpire's event as it will be stored, or None for a turn/phase marker that the
+        state already announced. A turn marker without a number is the next turn; a phase
+        marker gets the current turn."""
+        payload = {k: v for k, v in payload.items() if v not in ("", None)}
+        if kind == "turn":
+            if "turn" not in payload:
+                payload["turn"] = self.turn + 1 if isinstance(self.turn, int) else 1
+            turn = payload["turn"]
+            if turn == self.turn:
+                return None
+            self.turn = turn
+        elif kind == "phase":
+            if self.turn is not None:
+                payload.setdefault("turn", self.turn)
+            if payload.get("phase") == self.phase and payload.get("turn") == self.turn:
+                return None
+            self.phase = payload.get("phase")
+        return payload
+
+    def _follow(self, t: float, state: State) -> None:
+        """Start, extend or keep following each base's move.
+
+        While a moving base is hidden (stale: a hand over it, or gone from the state) its move
+        is not over: it is followed again, and its settle clock restarts, when it is seen."""
+        bases = _bases(state)
+        for bid, track in self.tracks.items():
+            if bid not in bases and track.hidden_since is None:
+                track.hidden_since = t
+        for bid, b in bases.items():
+            rest = self.rest.get(bid)
+            if rest is None:
+                self.rest[bid] = dict(b)
+                continue
+            track = self.tracks.get(bid)
+            if track is not None and b.get("stale"):
+                if track.hidden_since is None:
+                    track.hidden_since = t
+                continue
+            if track is not None and track.hidden_since is not None:
+                track.hidden_since, track.last_change = None, t
+            if track is None:
+                if pose_changed(rest, b, START_MM, START_DEG):
+                    self.tracks[bid] = _Track(
+                        start=dict(rest), t_start=t, last_change=t, end=dict(b),
+                        path=[(rest["x_mm"], rest["y_mm"]), (b["x_mm"], b["y_mm"])],
+                        analysis_before=self.prev_analysis, turn=self.turn)
+            elif pose_changed(track.end, b, 0.0, 0.0):
+                track.end, track.last_change = dict(b), t
+                track.path.append((b["x_mm"], b["y_mm"]))
+            else:
+                track.end = dict(b)  # traits may change while still
+
+    def _charges(self, events: list[Event], state: State) -> list[Event]:
+        """A contact made by a moving base against an enemy is a charge that ended in contact."""
+        out = []
+        state_bases = _bases(state)
+        for e in events:
+            if e.kind != "contact":
+                continue
+            a, b = e.payload["bases"]
+            movers = [x for x in (a, b) if x in self.tracks]
+            if not movers:
+                continue
+            charger = max(movers, key=lambda x: math.dist(
+                (self.tracks[x].start["x_mm"], self.tracks[x].start["y_mm"]),
+                (self.tracks[x].end["x_mm"], self.tracks[x].end["y_mm"])))
+            target = b if charger == a else a
+            sides = {x: state_bases.get(x, {}).get("side") for x in (a, b)}
+            if sides[a] == sides[b]:
+                continue
+            out.append(Event(e.t, "charge", {
+                "charger": charger, "target": target,
+                "aspect": e.payload["aspects"].get(target),
+                "legal": charge_legal(self.tracks[charger].analysis_before, charger, target),
+            }))
+        return out
+
+    def _settled(self, t: float, state: State | None, force: bool = False) -> list[Event]:
+        out = []
+        for bid, track in list(self.tracks.items()):
+            if not force:
+                if track.hidden_since is not None:
+                    if t - track.hidden_since < HIDDEN_SETTLE_S:
+                        continue
+                elif t - track.last_change < self.settle_s:
+                    continue
+            del self.tracks[bid]
+            self.rest[bid] = dict(track.end)
+            if not pose_changed(track.start, track.end, MIN_MOVE_MM, MIN_TURN_DEG):
+                continue
+            payload = {"base": bid, "side": track.end.get("side"),
+                       "from": pose(track.start), "to": pose(track.end),
+                       "t_start": round(track.t_start, 3), "t_end": round(track.last_change, 3),
+                       "path_mm": _thin(track.path), "turn": track.turn}
+            payload |= measure_move(state or {}, track.start, track.end, track.path)
+            out.append(Event(t, "move", payload))
+        return out

@@ -1,0 +1,83 @@
+"""`campo export`: a recording as JSON lines (every state and event) or as CSV (the events)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from server.recording.reader import Entry, Recording
+
+CSV_COLUMNS = ("seq", "t", "kind", "turn", "base", "other", "summary", "details")
+
+
+def json_lines(rec: Recording) -> Iterator[str]:
+    """One JSON object per state or event, oldest first (shared/interfaces.md)."""
+    for entry in rec.entries():
+        yield json.dumps(entry.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+
+def _fmt(v: Any, digits: int = 1) -> str:
+    """A number for people: ``digits`` decimals at most, no trailing zeros (4, 10.4, 5.4)."""
+    return f"{round(v, digits):g}" if isinstance(v, float) else str(v)
+
+
+def summary(entry: Entry) -> str:
+    """A one-line human description of an event (used by the CSV and the report)."""
+    d = entry.data
+    k = entry.kind
+    if k == "move":
+        allowance = d.get("allowance")
+        limit = "" if allowance is None else f" of {_fmt(allowance)}{d['unit']}"
+        flag = " EXCEEDED" if d.get("exceeded") else ""
+        return (f"{d['base']} moved {_fmt(d['distance'])}{d['unit']}{limit}"
+                f" (furthest point {_fmt(d['furthest'])}{d['unit']}, turned "
+                f"{_fmt(d['turned_deg'], 0)}°){flag}")
+    if k in ("appeared", "disappeared"):
+        return f"{d['base']} {k} at ({_fmt(d['x_mm'], 0)}, {_fmt(d['y_mm'], 0)}) mm"
+    if k in ("stale", "fresh"):
+        return f"{d['base']} {'not seen (stale)' if k == 'stale' else 'seen again'}"
+    if k in ("contact", "contact_broken"):
+        a, b = d["bases"]
+        aspects = d.get("aspects") or {}
+        what = "contact" if k == "contact" else "contact broken"
+        return (f"{what}: {a} ({aspects.get(a, '?')}) / {b} ({aspects.get(b, '?')})")
+    if k == "charge":
+        legal = {True: "legal", False: "not legal", None: "legality unknown"}[d.get("legal")]
+        return f"{d['charger']} charged {d['target']}, contact on its {d.get('aspect')} ({legal})"
+    if k == "turn":
+        return f"turn {d.get('turn')}"
+    if k == "phase":
+        return f"phase {d.get('phase')}" + (f" of turn {d['turn']}" if d.get("turn") else "")
+    if k == "losses":
+        return f"{d['base']} losses {d.get('previous')} -> {d.get('losses')}"
+    if k == "note":
+        return str(d.get("text", ""))
+    return json.dumps(d, ensure_ascii=False, sort_keys=True)[:200]
+
+
+def _base_and_other(entry: Entry) -> tuple[str, str]:
+    d = entry.data
+    if entry.kind == "charge":
+        return d.get("charger", ""), d.get("target", "")
+    if "bases" in d and isinstance(d["bases"], list) and len(d["bases"]) == 2:
+        return d["bases"][0], d["bases"][1]
+    return str(d.get("base", "")), ""
+
+
+def write_csv(rec: Recording, out: TextIO) -> int:
+    """The events (not the states) as CSV, one row each; returns the number of rows."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    turn: Any = ""
+    n = 0
+    for entry in rec.events():
+        if entry.kind == "turn":
+            turn = entry.data.get("turn", "")
+        base, other = _base_and_other(entry)
+        writer.writerow([entry.seq, f"{entry.t:.3f}", entry.kind, turn, base, other,
+                         summary(entry),
+                         json.dumps(entry.data, separators=(",", ":"), ensure_ascii=False)])
+        n += 1
+    return n

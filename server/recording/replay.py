@@ -1,0 +1,132 @@
+"""Review of a recorded game: the state at any moment, re-analysed by the current engine.
+
+`ReplaySession` is the model behind `campo replay`: a timeline (duration, events, turns), the
+state at a time or at an event, and the moves to draw at that moment (their recorded paths and
+measured lengths). The analysis is NOT read from the file: every moment is analysed again by
+today's `engine.analyze`, so a rules fix applies to old games. The web part is `replay_app`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from server.recording.export import summary
+from server.recording.reader import Entry, Recording, open_recording
+
+MOVES_WINDOW_S = 60.0
+"""Without turn markers, the moves drawn at a moment are those that ended in the last minute."""
+_CACHE = 128
+
+
+def analyse(state: dict[str, Any]) -> dict[str, Any]:
+    """Today's engine on a recorded state (a state the engine rejects shows its error instead)."""
+    import engine
+    from vision.errors import CampoInputError
+
+    try:
+        return engine.analyze(state)
+    except CampoInputError as exc:
+        return {"ruleset": state.get("ruleset"), "bases": {}, "error": str(exc)}
+
+
+class ReplaySession:
+    """One open recording under review; safe to use from several threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.rec: Recording = open_recording(path)
+        self.path = self.rec.path
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        with self._lock:
+            self.events: list[Entry] = self.rec.events()
+            self.duration = self.rec.duration
+            self.state_count = self.rec.count("state")
+            first = self.rec.state_at(self.duration)
+        self.ruleset = (first.data.get("ruleset") if first else None) or "italia-se-desta"
+        self.t = 0.0
+
+    def close(self) -> None:
+        self.rec.close()
+
+    def timeline(self) -> dict[str, Any]:
+        """What the scrubber needs: length, every event (with a one-line summary), the turns."""
+        events = []
+        for e in self.events:
+            item = {"seq": e.seq, "t": e.t, "kind": e.kind, "summary": summary(e)}
+            if e.kind == "move":
+                item.update(base=e.data["base"], t_start=e.data.get("t_start"),
+                            t_end=e.data.get("t_end"))
+            events.append(item)
+        turns = [{"t": e.t, "seq": e.seq, "turn": e.data.get("turn")}
+                 for e in self.events if e.kind == "turn"]
+        return {"file": self.path.name, "duration": self.duration, "states": self.state_count,
+                "events": events, "turns": turns, "ruleset": self.ruleset}
+
+    def _analysed(self, entry: Entry) -> dict[str, Any]:
+        with self._lock:
+            hit = self._cache.get(entry.seq)
+            if hit is not None:
+                self._cache.move_to_end(entry.seq)
+                return hit
+        analysis = analyse(entry.data)
+        with self._lock:
+            self._cache[entry.seq] = analysis
+            while len(self._cache) > _CACHE:
+                self._cache.popitem(last=False)
+        return analysis
+
+    def turn_at(self, t: float, state: dict[str, Any]) -> Any:
+        """The turn in play at ``t``: the state's own ``turn``, else the umpire's last marker."""
+        if state.get("turn") is not None:
+            return state["turn"]
+        turn = None
+        for e in self.events:
+            if e.t > t:
+                break
+            if e.kind == "turn":
+                turn = e.data.get("turn")
+        return turn
+
+    def moves_at(self, t: float, turn: Any) -> list[dict[str, Any]]:
+        """Moves finished by ``t`` in the current turn (or the last minute): path and lengths."""
+        out = []
+        for e in self.events:
+            if e.kind != "move" or float(e.data.get("t_end", e.t)) > t:
+                continue
+            recent = (e.data.get("turn") == turn) if turn is not None \
+                else t - float(e.data.get("t_end", e.t)) <= MOVES_WINDOW_S
+            if recent:
+                out.append({"seq": e.seq, **e.data})
+        return out
+
+    def state_at(self, t: float) -> dict[str, Any]:
+        """The scenario shown at ``t`` with today's ``analysis``; ``live.replay`` says which moment
+        (``t``, the state's ``seq`` and ``state_t``) and holds the moves to draw."""
+        t = min(max(0.0, float(t)), self.duration)
+        with self._lock:
+            entry = self.rec.state_at(t)
+        if entry is None:
+            state: dict[str, Any] = {"ruleset": self.ruleset,
+                                     "table": {"width_mm": 1800, "depth_mm": 1200},
+                                     "terrain": [], "bases": []}
+            seq, state_t = 0, 0.0
+        else:
+            state, seq, state_t = entry.data, entry.seq, entry.t
+            state["analysis"] = self._analysed(entry)
+        state.setdefault("analysis", analyse(state))
+        state["live"] = {"mode": "replay", "frame": None, "captured_unix": None, "replay": {
+            "t": t, "seq": seq, "state_t": state_t, "duration": self.duration,
+            "file": self.path.name, "turn": self.turn_at(t, state),
+            "moves": self.moves_at(t, self.turn_at(t, state))}}
+        self.t = t
+        return state
+
+    def state_at_event(self, seq: int) -> dict[str, Any]:
+        """The state right after event ``seq`` was recorded (for "jump to event")."""
+        event = next((e for e in self.events if e.seq == seq), None)
+        if event is None:
+            raise KeyError(seq)
+        return self.state_at(event.t)

@@ -1,0 +1,196 @@
+"""The web side of `campo replay`: the live overlay page, in review mode, fed from a recording.
+
+The page is the live server's own (server/static/index.html and its scripts), so review looks
+exactly like the game did. This app speaks the same API (`/api/state`, `/ws` envelopes,
+`/api/rules`, `/api/geometry/{id}`, `/api/setup`, `/api/status`) but the state comes from the
+replay cursor, and it adds the timeline: `/api/replay/timeline`, `/api/replay/state?t=` (any
+moment, without moving the cursor), `POST /api/replay/cursor {"t"| "seq"}` (move the shared
+cursor: every open page shows that moment). The page also loads static/replay.js, the scrubber.
+Everything that would change the game (terrain, settings, umpire events) is refused: read-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from server.hub import StateHub
+from server.recording.replay import ReplaySession
+from server.security import same_origin
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+REPLAY_TAGS = ('<link rel="stylesheet" href="/static/replay.css">'
+               '<script type="module" src="/static/replay.js"></script>')
+
+
+def replay_page(index_html: str) -> str:
+    """The live page plus the scrubber's files, marked as review mode for its scripts and CSS."""
+    html = index_html.replace("</head>", REPLAY_TAGS + "</head>", 1)
+    return html.replace("<body", '<body data-mode="replay"', 1)
+
+
+def read_only(what: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": f"read-only: this is a replay ({what} refused)"},
+                        status_code=403)
+
+
+def create_replay_app(path: str | Path) -> FastAPI:
+    """The review app for one recording (opened now: a bad file fails here, naming it)."""
+    session = ReplaySession(path)
+    hub = StateHub()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.bind(asyncio.get_running_loop())
+        hub.publish("status", status())
+        hub.publish("state", session.state_at(0.0))
+        try:
+            yield
+        finally:
+            session.close()
+
+    app = FastAPI(title="Campo replay", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.replay = session
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def current() -> dict[str, Any]:
+        latest = hub.latest("state")
+        return latest["payload"] if latest is not None else session.state_at(session.t)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> HTMLResponse:
+        html = replay_page((STATIC / "index.html").read_text(encoding="utf-8"))
+        return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/state")
+    def api_state() -> JSONResponse:
+        return JSONResponse(current())
+
+    def status() -> dict[str, Any]:
+        """The status bar's fields (as live), saying "replay"; the camera pills are hidden."""
+        return {"mode": "replay", "fps": 0.0, "frames": 0, "file": session.path.name,
+                "t": session.t, "duration": session.duration,
+                "camera": {"signal": False, "source": session.path.name},
+                "anchors_seen": 0, "anchors_total": 0, "table_located": False,
+                "unknown_markers": []}
+
+    @app.get("/api/status")
+    def api_status() -> dict[str, Any]:
+        return status()
+
+    @app.get("/api/rules")
+    def api_rules() -> dict[str, Any]:
+        from server.reference import rules_info
+
+        return rules_info(session.ruleset, current().get("settings") or {})
+
+    @app.get("/api/setup")
+    def api_setup() -> dict[str, Any]:
+        state = current()
+        return {"terrain": state.get("terrain") or [], "settings": state.get("settings") or {},
+                "file": None}
+
+    @app.get("/api/geometry/{base_id}")
+    def api_geometry(base_id: str) -> dict[str, Any]:
+        from server.overlay import geometry_for
+
+        state = current()
+        if not any(b["id"] == base_id for b in state.get("bases") or []):
+            raise HTTPException(404, f"no base {base_id!r} on the table at this moment")
+        return geometry_for(state, base_id)
+
+    @app.get("/api/camera.jpg")
+    def api_camera() -> Response:
+        raise HTTPException(503, "no camera in a replay")
+
+    @app.get("/api/replay/timeline")
+    def api_timeline() -> dict[str, Any]:
+        return session.timeline()
+
+    @app.get("/api/replay/state")
+    def api_replay_state(t: float) -> JSONResponse:
+        return JSONResponse(session.state_at(t))
+
+    @app.post("/api/replay/cursor")
+    async def api_cursor(request: Request) -> JSONResponse:
+        if not same_origin(request.headers.get("origin"), request.headers.get("host")):
+            return JSONResponse({"ok": False, "error": "cross-site request refused"},
+                                status_code=403)
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise HTTPException(400, "body is not JSON") from None
+        if not isinstance(body, dict) or not ({"t", "seq"} & body.keys()):
+            raise HTTPException(400, 'give {"t": seconds} or {"seq": event seq}')
+        try:
+            if "seq" in body:
+                state = await asyncio.to_thread(session.state_at_event, int(body["seq"]))
+            else:
+                state = await asyncio.to_thread(session.state_at, float(body["t"]))
+        except (KeyError, ValueError, TypeError):
+            raise HTTPException(404, f"no such moment: {body}") from None
+        hub.publish("state", state)
+        return JSONResponse(state)
+
+    @app.put("/api/terrain")
+    def put_terrain() -> JSONResponse:
+        return read_only("terrain")
+
+    @app.put("/api/settings")
+    def put_settings() -> JSONResponse:
+        return read_only("settings")
+
+    @app.post("/api/events")
+    def post_event() -> JSONResponse:
+        return read_only("events")
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        if not same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+        client = hub.connect(can_write=False)
+        hub.send_to(client, "hello", {"client": client.id, "can_write": False, "mode": "replay",
+                                      "ruleset": session.ruleset, "source": session.path.name,
+                                      "token_required": False, "setup_file": None})
+        sender = asyncio.create_task(_send_loop(websocket, client))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                hub.send_to(client, "reply", _reply(message.get("text")))
+        finally:
+            hub.disconnect(client)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    return app
+
+
+def _reply(text: str | None) -> dict[str, Any]:
+    """Pings are answered; everything else would change the game and is refused."""
+    try:
+        kind = json.loads(text or "null").get("type")
+    except (json.JSONDecodeError, AttributeError):
+        kind = None
+    if kind == "ping":
+        return {"ok": True, "type": "pong"}
+    return {"ok": False, "type": kind, "error": "read-only: this is a replay"}
+
+
+async def _send_loop(websocket: WebSocket, client: Any) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            for text in await client.next_batch():
+                await websocket.send_text(text)

@@ -1,0 +1,102 @@
+"""Running the app under uvicorn: `serve()` for the CLI, `ServerThread` for tests and benchmarks."""
+
+from __future__ import annotations
+
+import importlib
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+from server.app import build_services, create_app
+from server.rig import ServerSettings
+from server.security import access_urls
+
+WS_MAX_BYTES = 1024 * 1024
+"""Frames above this close that one WebSocket (uvicorn); the app refuses anything above 256 KiB."""
+
+
+def uvicorn_config(app: object, host: str, port: int) -> uvicorn.Config:
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES,
+                          ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2,
+                          lifespan="on")
+
+
+def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
+    """Load everything (errors before anything starts), print the URL, serve until Ctrl-C."""
+    services = build_services(settings)
+    app = create_app(settings, services=services)
+    if record is not None:
+        recording = importlib.import_module("server.recording")
+        recording.attach(app, services, record)
+    for url in access_urls(settings.host, settings.port, services.policy):
+        print(f"campo serve: open {url}", flush=True)
+    if services.policy.token is not None:
+        print("campo serve: the page is read-only without the token in its URL", flush=True)
+    print(f"campo serve: source {services.rig.source.name}; Ctrl-C to stop", flush=True)
+    config = uvicorn_config(app, settings.host, settings.port)
+    try:
+        sock = bind_socket(settings.host, settings.port)  # here, so "port in use" is one clear line
+    except OSError as exc:
+        print(f"campo serve: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its clean shutdown: that is the normal stop
+        print("campo serve: stopped", flush=True)
+        return 0
+    return 0
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening-ready TCP socket bound to host:port (IPv6 when the host has a colon)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+class ServerThread:
+    """A real uvicorn server on a loopback port in a background thread (tests, benchmarks)."""
+
+    def __init__(self, settings: ServerSettings, *, services: object | None = None) -> None:
+        self.settings = settings
+        self.services = services or build_services(settings)
+        self.app = create_app(settings, services=self.services)  # type: ignore[arg-type]
+        self.server = uvicorn.Server(uvicorn_config(self.app, settings.host, settings.port))
+        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        self.thread = threading.Thread(target=self.server.run, name="campo-uvicorn", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.settings.host}:{self.settings.port}"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        end = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > end:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)

@@ -1,0 +1,113 @@
+"""Who may change the game: everyone on the umpire's own machine, only token holders on a network.
+
+`campo serve` binds 127.0.0.1 by default; then the page is fully usable and nothing is exposed.
+With `--host 0.0.0.0` (a tablet on the club's Wi-Fi) every change of state (terrain, settings,
+umpire events) needs the token the server prints at start as part of a URL; without it the page
+is read-only. The token travels as `?token=` (page URL, WebSocket URL) or the `X-Campo-Token`
+header (HTTP writes) and is compared in constant time.
+
+Whatever the host, a write or a WebSocket coming from another web site (an `Origin` that is not
+this server) is refused, so a page open in the umpire's browser cannot drive the server; on
+loopback the `Host` header must name loopback too, which defeats DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+TOKEN_HEADER = "X-Campo-Token"
+TOKEN_QUERY = "token"
+
+
+def is_loopback(host: str) -> bool:
+    """True for 127.0.0.0/8, ::1 and localhost.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("0.0.0.0"), is_loopback("localhost")
+    (True, False, True)
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class AccessPolicy:
+    """`token=None` means writes are open (loopback only)."""
+
+    token: str | None
+
+    @classmethod
+    def for_host(cls, host: str, token: str | None = None) -> AccessPolicy:
+        """Open on loopback; otherwise a token (the given one, or a fresh random one)."""
+        if is_loopback(host):
+            return cls(token)
+        return cls(token or secrets.token_urlsafe(18))
+
+    def allows_write(self, presented: str | None) -> bool:
+        if self.token is None:
+            return True
+        return presented is not None and secrets.compare_digest(presented.encode(), self.token.encode())
+
+
+def same_origin(origin: str | None, host_header: str | None) -> bool:
+    """A missing Origin (scripts, curl) or one naming this very host:port is ours.
+
+    >>> same_origin("http://192.168.1.5:8000", "192.168.1.5:8000"), same_origin("https://evil.example", "127.0.0.1:8000")
+    (True, False)
+    """
+    if not origin:
+        return True
+    if origin == "null" or not host_header:
+        return False
+    return urlsplit(origin).netloc.lower() == host_header.lower()
+
+
+def host_header_allowed(host_header: str | None, bind_host: str) -> bool:
+    """On a loopback bind, only requests addressed to a loopback name (DNS rebinding defence).
+
+    >>> host_header_allowed("127.0.0.1:8000", "127.0.0.1"), host_header_allowed("evil.example:8000", "127.0.0.1")
+    (True, False)
+    >>> host_header_allowed("192.168.1.5:8000", "0.0.0.0")
+    True
+    """
+    if not is_loopback(bind_host):
+        return True  # writes need the token there anyway
+    if not host_header:
+        return False
+    name = urlsplit(f"//{host_header}").hostname or ""
+    return is_loopback(name)
+
+
+def access_urls(host: str, port: int, policy: AccessPolicy) -> list[str]:
+    """The URLs to print at start (with the token when one is needed)."""
+    suffix = f"/?{TOKEN_QUERY}={policy.token}" if policy.token else "/"
+    if is_loopback(host):
+        return [f"http://{'127.0.0.1' if host == 'localhost' else host}:{port}{suffix}"]
+    hosts = [host]
+    if host in ("0.0.0.0", "::", ""):
+        hosts = _local_addresses() or ["<this-machine's-address>"]
+    return [f"http://{h}:{port}{suffix}" for h in hosts]
+
+
+def _local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (best effort, no network traffic)."""
+    found: set[str] = set()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(str(info[4][0]))
+    except OSError:
+        pass
+    try:  # the address of the default route, without sending anything
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            found.add(s.getsockname()[0])
+    except OSError:
+        pass
+    return sorted(a for a in found if not a.startswith("127."))

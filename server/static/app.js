@@ -1,0 +1,272 @@
+// Campo's overlay page: connects to /ws, renders whatever `state` arrives (live or replay), and
+// sends the umpire's edits. No build step: plain ES modules.
+import { Board } from "./board.js";
+import { appendEvent, renderBasePanel, renderReference, renderSettings } from "./panels.js";
+import { TerrainEditor } from "./terrain.js";
+
+const params = new URLSearchParams(location.search);
+const token = params.get("token") || sessionStorage.getItem("campo-token");
+if (params.get("token")) sessionStorage.setItem("campo-token", params.get("token"));
+
+// Shared with tests and benchmarks: the latest data and the measured delivery latencies.
+const campo = (window.campo = {
+  state: null, status: null, hello: null, seq: 0, statesReceived: 0, latenciesMs: [], drawnLatenciesMs: [],
+  selected: null, geometry: null, tool: "select", ruler: [], rulerResult: null, connected: false,
+});
+
+const $ = (id) => document.getElementById(id);
+const board = new Board($("table"));
+let socket = null;
+let geometryRequest = 0;
+let settingsEdits = {};
+let rulesInfo = null;
+let lastTurn = 0;
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+const terrain = new TerrainEditor({ send, redraw: () => render(), board });
+
+// -- connection --------------------------------------------------------------------------------
+
+function connect(delay = 500) {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  socket = new WebSocket(url);
+  socket.onopen = () => { campo.connected = true; delay = 500; };
+  socket.onmessage = (e) => onMessage(JSON.parse(e.data));
+  socket.onclose = () => {
+    campo.connected = false;
+    setPill("st-mode", "disconnected — retrying", "bad");
+    setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
+  };
+}
+
+function onMessage(msg) {
+  campo.seq = msg.seq;
+  const p = msg.payload;
+  switch (msg.topic) {
+    case "hello": onHello(p); break;
+    case "state": onState(p); break;
+    case "status": onStatus(p); break;
+    case "event": appendEvent($("events-list"), p); if (p.kind === "turn" && p.turn) lastTurn = p.turn; break;
+    case "reply": onReply(p); break;
+    default: break;
+  }
+}
+
+function onHello(p) {
+  campo.hello = p;
+  const ro = !p.can_write;
+  setPill("st-access", ro ? "read-only (no token)" : (p.token_required ? "umpire (token)" : "umpire"), ro ? "warn" : "ok");
+  terrain.setWritable(p.can_write);
+  for (const id of ["ev-turn", "ev-phase-btn", "ev-note-btn"]) $(id).disabled = ro;
+  if (rulesInfo) renderRules();
+}
+
+function onState(state) {
+  campo.state = state;
+  campo.statesReceived += 1;
+  const live = state.live || {};
+  if (live.captured_unix) {
+    campo.latenciesMs.push(Date.now() - live.captured_unix * 1000);
+    if (campo.latenciesMs.length > 2000) campo.latenciesMs.shift();
+  }
+  terrain.fromServer(state.terrain);
+  const error = state.analysis && state.analysis.error;
+  setPill("st-engine", error ? `rules engine: ${error}` : "", "bad");
+  if (campo.selected && !state.bases.some((b) => b.id === campo.selected)) select(null);
+  else if (campo.selected) fetchGeometry();
+  render();
+  if (live.captured_unix) {
+    campo.drawnLatenciesMs.push(Date.now() - live.captured_unix * 1000);
+    if (campo.drawnLatenciesMs.length > 2000) campo.drawnLatenciesMs.shift();
+  }
+}
+
+function onStatus(s) {
+  // Every member is optional: a replay server sends only what it knows.
+  campo.status = s;
+  setPill("st-mode", s.mode === "replay" ? "replay" : "live", "ok");
+  if (s.camera) {
+    const cam = s.camera;
+    setPill("st-signal", cam.signal ? cam.source : `no signal (${cam.source || "camera"})`, cam.signal ? "ok" : "bad");
+  } else setPill("st-signal", "");
+  if (typeof s.fps === "number") setPill("st-fps", `${s.fps.toFixed(1)} fps`, s.fps > 0 ? "" : "warn");
+  else setPill("st-fps", "");
+  if (typeof s.anchors_seen === "number")
+    setPill("st-anchors", `anchors ${s.anchors_seen}/${s.anchors_total ?? "?"}`, s.anchors_seen >= 2 ? "ok" : "bad");
+  else setPill("st-anchors", "");
+  if (typeof s.table_located === "boolean")
+    setPill("st-table", s.table_located ? "table located" : "table NOT located", s.table_located ? "ok" : "bad");
+  else setPill("st-table", "");
+  if (s.frame_error) setPill("st-table", `frames unusable: ${s.frame_error}`, "bad");
+  const unknown = s.unknown_markers || [];
+  setPill("st-unknown", unknown.length ? `unknown markers: ${unknown.join(", ")}` : "", "warn");
+}
+
+function onReply(r) {
+  if (r.type === "terrain") terrain.onReply(r);
+  else if (r.type === "settings") {
+    $("settings-msg").textContent = r.ok ? (r.saved ? "applied and saved" : "applied") : `refused: ${r.error}`;
+    if (r.ok) { settingsEdits = {}; loadRules(); }
+  } else if (!r.ok) console.warn("refused:", r.error);
+}
+
+function setPill(id, text, cls = "") {
+  const node = $(id);
+  node.textContent = text;
+  node.className = `pill ${cls}`;
+}
+
+// -- drawing -----------------------------------------------------------------------------------
+
+function basesById() {
+  return new Map((campo.state ? campo.state.bases : []).map((b) => [b.id, b]));
+}
+
+function render() {
+  const state = campo.state;
+  if (!state) return;
+  board.setTable(state.table.width_mm, state.table.depth_mm);
+  board.drawTerrain(terrain.dirty || terrain.isDrawing ? terrain.features : state.terrain, terrain.selected);
+  board.drawBases(state.bases, campo.selected);
+  const byId = basesById();
+  const analysis = state.analysis || {};
+  const info = campo.selected ? (analysis.bases || {})[campo.selected] : null;
+  board.drawOverlay(byId.get(campo.selected), campo.geometry, info, byId);
+  renderBasePanel($("tab-base"), byId.get(campo.selected), info, analysis.unit || "", byId, analysis.problems,
+    analysis.bases || {});
+  terrain.redrawDraft();
+  drawRuler();
+}
+
+function drawRuler() {
+  const a = (campo.state && campo.state.analysis) || {};
+  campo.rulerResult = board.drawRuler(campo.ruler, a.mm_per_unit || 1, a.unit || "mm");
+  $("ruler-readout").textContent = campo.tool === "ruler"
+    ? (campo.rulerResult ? `${campo.rulerResult.text} (${campo.rulerResult.mm.toFixed(0)} mm)` : "tap two points") : "";
+}
+
+function select(id) {
+  campo.selected = id;
+  campo.geometry = null;
+  if (id) { fetchGeometry(); showTab("base"); }
+  render();
+}
+
+// One geometry request at a time: states may arrive faster than the engine draws arcs.
+let geometryInFlight = false;
+let geometryStale = false;
+async function fetchGeometry() {
+  if (geometryInFlight) { geometryStale = true; return; }
+  const id = campo.selected;
+  const ticket = ++geometryRequest;
+  geometryInFlight = true;
+  geometryStale = false;
+  try {
+    const res = await fetch(`/api/geometry/${encodeURIComponent(id)}`);
+    if (ticket === geometryRequest && res.ok && campo.selected === id) {
+      campo.geometry = await res.json();
+      render();
+    }
+  } catch (e) { /* the next state retries */ }
+  geometryInFlight = false;
+  if (geometryStale && campo.selected) fetchGeometry();
+}
+
+// -- input -------------------------------------------------------------------------------------
+
+$("table").addEventListener("click", (e) => {
+  const p = board.toTable(e);
+  if (terrain.isDrawing) { terrain.addPoint(p); return; }
+  if (campo.tool === "ruler") {
+    campo.ruler = campo.ruler.length >= 2 ? [p] : [...campo.ruler, p];
+    drawRuler();
+    return;
+  }
+  const hit = e.target.closest("[data-base]");
+  if (hit) { select(hit.getAttribute("data-base")); return; }
+  const t = e.target.closest("[data-terrain]");
+  if (t && activeTab === "terrain") { terrain.select(t.getAttribute("data-terrain")); return; }
+  select(nearestBase(p, 30));
+});
+
+function nearestBase([x, y], within) {
+  let best = null, bestD = within;
+  for (const b of (campo.state ? campo.state.bases : [])) {
+    const d = Math.hypot(b.x_mm - x, b.y_mm - y) - Math.max(b.width_mm, b.depth_mm) / 2;
+    if (d < bestD) { best = b.id; bestD = d; }
+  }
+  return best;
+}
+
+for (const btn of document.querySelectorAll("#tools [data-tool]")) {
+  btn.addEventListener("click", () => {
+    campo.tool = btn.dataset.tool;
+    campo.ruler = [];
+    for (const b of document.querySelectorAll("#tools [data-tool]")) b.classList.toggle("active", b === btn);
+    drawRuler();
+  });
+}
+
+let activeTab = "base";
+function showTab(name) {
+  activeTab = name;
+  for (const b of document.querySelectorAll("#tabs [data-tab]")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.id === `tab-${name}`);
+  if (name === "rules" && !rulesInfo) loadRules();
+  if (name === "camera") refreshCamera();
+}
+for (const b of document.querySelectorAll("#tabs [data-tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
+
+// -- rules panel -------------------------------------------------------------------------------
+
+async function loadRules() {
+  const res = await fetch("/api/rules");
+  if (!res.ok) return;
+  rulesInfo = await res.json();
+  renderRules();
+  renderReference($("reference"), rulesInfo.reference);
+}
+
+function renderRules() {
+  const canWrite = !!(campo.hello && campo.hello.can_write);
+  renderSettings($("settings-list"), rulesInfo.settings, canWrite, (name, value) => {
+    settingsEdits[name] = value;
+    $("settings-save").disabled = false;
+    $("settings-msg").textContent = "not applied yet";
+  });
+  $("settings-save").disabled = !canWrite || Object.keys(settingsEdits).length === 0;
+}
+
+$("settings-save").addEventListener("click", () => {
+  const current = {};
+  for (const s of rulesInfo.settings) if (s.overridden) current[s.name] = s.value;
+  send({ type: "settings", settings: { ...current, ...settingsEdits } });
+});
+
+// -- camera panel ------------------------------------------------------------------------------
+
+let cameraFrame = 0;
+function refreshCamera() {
+  if (activeTab !== "camera") return;
+  const img = $("camera-img");
+  const sel = campo.selected ? `&base=${encodeURIComponent(campo.selected)}` : "";
+  const next = () => setTimeout(refreshCamera, 250);
+  img.onload = () => { $("camera-msg").textContent = ""; next(); };
+  img.onerror = () => { $("camera-msg").textContent = "no image (no signal?)"; setTimeout(refreshCamera, 1000); };
+  img.src = `/api/camera.jpg?width=960&overlay=${$("camera-overlay").checked}${sel}&n=${++cameraFrame}`;
+}
+
+// -- umpire events -----------------------------------------------------------------------------
+
+$("ev-turn").addEventListener("click", () => send({ type: "event", kind: "turn", turn: lastTurn + 1 }));
+$("ev-phase-btn").addEventListener("click", () => send({ type: "event", kind: "phase", phase: $("ev-phase").value || "phase" }));
+$("ev-note-btn").addEventListener("click", () => {
+  const text = $("ev-note").value.trim();
+  if (text) send({ type: "event", kind: "note", text });
+  $("ev-note").value = "";
+});
+
+connect();

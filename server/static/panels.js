@@ -1,0 +1,131 @@
+// The side panel's contents: a base's analysis, the ruleset's settings and reference tables,
+// and the umpire's event log. Plain DOM, rebuilt from the data on every change.
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "onclick" || k === "onchange") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return node;
+}
+
+export const num = (v, digits = 2) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : "–");
+const yesNo = (v) => h("span", { class: v ? "yes" : "no" }, v ? "yes" : "no");
+
+function table(columns, rows, testid) {
+  return h("table", { class: "data", "data-testid": testid },
+    h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c)))),
+    h("tbody", {}, rows));
+}
+
+function nameOf(id, basesById) {
+  const b = basesById.get(id);
+  return b ? `${b.name || id}` : id;
+}
+
+/** Everything the engine says about one base. */
+export function renderBasePanel(root, base, info, unit, basesById, problems, allInfo = {}) {
+  root.replaceChildren();
+  if (!base) {
+    root.appendChild(h("p", { class: "hint" }, "Tap a base to see its arc, targets, charges, contacts and command."));
+    return;
+  }
+  root.appendChild(h("h2", { class: `side-${base.side}`, "data-testid": "base-name" }, base.name || base.id));
+  root.appendChild(h("p", { class: "hint" },
+    `${base.id} · side ${base.side} · type ${base.type} · (${num(base.x_mm, 0)}, ${num(base.y_mm, 0)}) mm · heading ${num(base.heading_deg, 0)}°`,
+    base.stale ? " · hidden (last seen pose)" : ""));
+  if (!info) {
+    root.appendChild(h("p", { class: "hint" }, "No analysis for this base."));
+    return;
+  }
+  const targets = info.targets || [];
+  root.appendChild(h("h3", {}, `Targets (${unit})`));
+  root.appendChild(targets.length ? table(["target", "distance", "band", "arc", "range", "sight", "margin"],
+    targets.map((t) => h("tr", { "data-target": t.id },
+      h("td", {}, nameOf(t.id, basesById)),
+      h("td", { class: "num", "data-field": "distance" }, num(t.distance)),
+      h("td", {}, t.band || "–"),
+      h("td", {}, yesNo(t.in_arc)), h("td", {}, yesNo(t.in_range)), h("td", {}, yesNo(t.line_of_sight)),
+      h("td", { class: "num", "data-field": "margin" }, num(t.margin)))), "targets")
+    : h("p", { class: "hint", "data-testid": "targets" }, "none"));
+
+  const charges = info.charges || [];
+  root.appendChild(h("h3", {}, "Charges"));
+  root.appendChild(charges.length ? table(["target", "legal", "distance", "strikes", "why not"],
+    charges.map((c) => h("tr", { "data-charge": c.target },
+      h("td", {}, nameOf(c.target, basesById)),
+      h("td", {}, yesNo(c.legal)),
+      h("td", { class: "num", "data-field": "distance" }, num(c.distance)),
+      h("td", {}, c.contact_aspect || "–"),
+      h("td", {}, (c.reasons || []).join("; ")))), "charges")
+    : h("p", { class: "hint", "data-testid": "charges" }, "none"));
+
+  const contacts = info.contacts || [];
+  root.appendChild(h("h3", {}, "Contacts"));
+  root.appendChild(h("p", { "data-testid": "contacts" },
+    contacts.length ? contacts.map((c) => `${nameOf(c.id, basesById)} on its ${c.aspect}`).join(", ") : "none"));
+  root.appendChild(h("h3", {}, "Supported by"));
+  root.appendChild(h("p", { "data-testid": "supported-by" },
+    (info.supported_by || []).map((id) => nameOf(id, basesById)).join(", ") || "none"));
+  root.appendChild(h("h3", {}, "Commanded by"));
+  const reach = new Map((info.command || []).map((c) => [c.id, c]));
+  root.appendChild(h("p", { "data-testid": "commanded-by" },
+    (info.commanded_by || []).map((id) => {
+      const c = reach.get(id);
+      return c ? `${nameOf(id, basesById)} (${num(c.distance)} ${unit}, margin ${num(c.margin)})` : nameOf(id, basesById);
+    }).join(", ") || "none"));
+  const commands = Object.entries(allInfo).filter(([, other]) => (other.commanded_by || []).includes(base.id)).map(([id]) => id);
+  if (commands.length) {
+    root.appendChild(h("h3", {}, "Commands"));
+    root.appendChild(h("p", { "data-testid": "commands" }, commands.map((id) => nameOf(id, basesById)).join(", ")));
+  }
+  const mine = (problems || []).filter((p) => (p.bases || []).includes(base.id));
+  if (mine.length) {
+    root.appendChild(h("h3", {}, "Problems"));
+    root.appendChild(h("ul", {}, mine.map((p) => h("li", { class: p.severity === "error" ? "no" : "" }, p.message))));
+  }
+}
+
+/** The settings form: one control per setting; `onEdit(name, value)` when the umpire changes one. */
+export function renderSettings(root, settings, canWrite, onEdit) {
+  root.replaceChildren();
+  for (const s of settings) {
+    let control;
+    if (s.type === "bool") {
+      control = h("input", { type: "checkbox", checked: !!s.value, disabled: !canWrite, "data-setting": s.name,
+        onchange: (e) => onEdit(s.name, e.target.checked) });
+    } else if (s.type === "choice") {
+      control = h("select", { disabled: !canWrite, "data-setting": s.name,
+        onchange: (e) => onEdit(s.name, s.choices.find((c) => String(c) === e.target.value)) },
+        s.choices.map((c) => h("option", { value: String(c), selected: c === s.value }, String(c))));
+    } else {
+      control = h("input", { type: "number", step: "any", value: s.value, disabled: !canWrite, "data-setting": s.name,
+        onchange: (e) => onEdit(s.name, Number(e.target.value)) });
+    }
+    root.appendChild(h("div", { class: `setting${s.overridden ? " overridden" : ""}` },
+      h("div", { class: "row" }, h("span", { class: "name" }, s.name), control),
+      h("div", { class: "desc" }, s.description)));
+  }
+}
+
+export function renderReference(root, tables) {
+  root.replaceChildren();
+  for (const t of tables) {
+    root.appendChild(h("h3", {}, `${t.title} `, h("small", { class: "hint" }, t.cites || "")));
+    root.appendChild(table(t.columns, t.rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, String(c))))), null));
+  }
+}
+
+export function appendEvent(list, payload) {
+  const what = payload.kind === "turn" ? `Turn ${payload.turn ?? ""}` :
+    payload.kind === "phase" ? `Phase ${payload.phase || ""}` : "Note";
+  const when = payload.time_unix ? new Date(payload.time_unix * 1000).toLocaleTimeString() : "";
+  list.prepend(h("li", {}, `${when} ${what}${payload.text ? `: ${payload.text}` : ""}`));
+  while (list.children.length > 100) list.lastChild.remove();
+}

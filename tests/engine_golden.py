@@ -1,0 +1,88 @@
+"""Shared helpers for the engine tests: golden files, comparing expectations, moving tables."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "italia"
+GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
+
+# Members of the analysis that hold table-frame coordinates (they move with the table).
+POSITIONAL = {"path", "final_pose", "fall_back", "rout", "direction_deg", "rout_leaves_table"}
+
+
+def load_golden(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _same(actual: Any, expected: Any, where: str) -> None:
+    if isinstance(expected, float) or (isinstance(expected, int) and not isinstance(expected, bool)
+                                       and isinstance(actual, float)):
+        assert actual == pytest.approx(expected, abs=0.011), f"{where}: {actual} != {expected}"
+    elif isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{where}: expected an object, got {actual!r}"
+        for k, v in expected.items():
+            assert k in actual, f"{where}: missing {k!r}"
+            _same(actual[k], v, f"{where}.{k}")
+    else:
+        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
+
+
+def check_expectations(analysis: dict[str, Any], expect: dict[str, Any]) -> None:
+    """Compare an analysis with a golden file's ``expect`` (see tests/data/engine/README.md)."""
+    for base_id, exp in expect.items():
+        got = analysis["bases"][base_id]
+        for key, value in exp.items():
+            where = f"{base_id}.{key}"
+            if key in ("targets", "targets_include", "contacts"):
+                field = "targets" if key.startswith("targets") else "contacts"
+                entries = {e["id"]: e for e in got[field]}
+                if key != "targets_include":
+                    assert sorted(entries) == sorted(value), f"{where}: {sorted(entries)} != {sorted(value)}"
+                for tid, fields in value.items():
+                    assert tid in entries, f"{where}: {tid} not listed (got {sorted(entries)})"
+                    _same(entries[tid], fields, f"{where}[{tid}]")
+            elif key in ("charges", "charges_exact"):
+                entries = {e["target"]: e for e in got["charges"]}
+                if key == "charges_exact":
+                    assert sorted(entries) == sorted(value), f"{where}: {sorted(entries)}"
+                for tid, fields in value.items():
+                    assert tid in entries, f"{where}: no charge at {tid} considered (got {sorted(entries)})"
+                    _same(entries[tid], fields, f"{where}[{tid}]")
+            else:
+                assert key in got, f"{where}: missing"
+                _same(got[key], value, where)
+
+
+def transform_scenario(sc: dict[str, Any], turn_deg: float, dx: float, dy: float) -> dict[str, Any]:
+    """The whole table turned by ``turn_deg`` about the origin, then shifted by (dx, dy)."""
+    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+
+    def pt(p: list[float]) -> list[float]:
+        return [p[0] * c - p[1] * s + dx, p[0] * s + p[1] * c + dy]
+
+    out = json.loads(json.dumps(sc))
+    for b in out["bases"]:
+        b["x_mm"], b["y_mm"] = pt([b["x_mm"], b["y_mm"]])
+        b["heading_deg"] = (b["heading_deg"] + turn_deg) % 360.0
+    for t in out.get("terrain", []):
+        for key in ("polygon_mm", "line_mm", "crest_mm"):
+            if t.get(key):
+                t[key] = [pt(p) for p in t[key]]
+    return out
+
+
+def strip_positional(obj: Any) -> Any:
+    """The analysis without table-frame coordinates and with numbers rounded for comparison."""
+    if isinstance(obj, dict):
+        return {k: strip_positional(v) for k, v in obj.items() if k not in POSITIONAL}
+    if isinstance(obj, list):
+        return [strip_positional(v) for v in obj]
+    if isinstance(obj, float):
+        return round(obj, 1)
+    return obj

@@ -1,0 +1,74 @@
+"""Golden ATTILA scenarios (tests/data/engine/attila/*.json): a position, the expected answers
+(derived by hand), the rule cited. Checked as written, through the plain (no spatial index) path,
+and through `campo analyze --json`.
+
+``expect`` is per base, in the shared golden format (tests/engine_golden.py); ``expect_extra``
+holds ATTILA's extra members (groups, mandatory_charges, control_points, army_morale, victory,
+deployment), compared as subsets: objects by the keys given, lists item by item.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine.state import GameState
+from tests.engine_golden import check_expectations, load_golden
+
+GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "attila"
+GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
+CITE = re.compile(r"^ATT (\d+\.[A-Z]|\d+|T|AT\d+)$")
+
+
+def subset(actual: Any, expected: Any, where: str) -> None:
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{where}: expected an object, got {actual!r}"
+        for k, v in expected.items():
+            assert k in actual, f"{where}: missing {k!r}"
+            subset(actual[k], v, f"{where}.{k}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), \
+            f"{where}: {actual!r} != {expected!r}"
+        for n, (a, e) in enumerate(zip(actual, expected)):
+            subset(a, e, f"{where}[{n}]")
+    elif isinstance(expected, float):
+        assert actual == pytest.approx(expected, abs=0.011), f"{where}: {actual} != {expected}"
+    else:
+        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
+
+
+def test_there_are_golden_files() -> None:
+    assert len(GOLDEN_FILES) >= 8
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden(path: Path) -> None:
+    golden = load_golden(path)
+    assert golden["cites"] and all(CITE.match(c) for c in golden["cites"]), golden["cites"]
+    analysis = engine.analyze(golden["scenario"])
+    check_expectations(analysis, golden.get("expect", {}))
+    subset(analysis, golden.get("expect_extra", {}), "analysis")
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden_plain_path_equals_indexed(path: Path) -> None:
+    sc = load_golden(path)["scenario"]
+    assert GameState.from_dict(sc).analyze() == GameState.from_dict(sc, use_index=False).analyze()
+
+
+def test_golden_through_the_cli(run_campo, tmp_path: Path) -> None:
+    golden = load_golden(GOLDEN_DIR / "shooting_bands.json")
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps(golden["scenario"]))
+    code, out, err = run_campo("analyze", scenario, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert (result["ruleset"], result["unit"], result["mm_per_unit"]) == ("attila", "cm", 10.0)
+    check_expectations(result, golden["expect"])
+    code, out, err = run_campo("analyze", scenario)          # the readable summary works too
+    assert code == 0 and "target e7" in out, err

@@ -1,0 +1,175 @@
+"""Generic geometry (engine.geometry): rectangles, zones, arcs, contact, sight, sliding, index.
+
+Fixture catalogue in the spirit of shapely's tests/common.py: touching at a corner, exactly on an
+arc boundary, exactly at maximum range, overlapping, rotated by odd angles.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from engine.geometry import (
+    BaseIndex,
+    Rect,
+    SightField,
+    arc_polygon,
+    beyond_front_line,
+    in_contact,
+    outline,
+    sight_lines,
+    slide_distance,
+    touched_edge,
+    wheel,
+    wheel_cost,
+    zone_of,
+)
+from engine.results import Zone
+
+IN = 25.0
+
+
+def at(x: float, y: float, h: float, w: float = 80.0, d: float = 40.0) -> Rect:
+    return Rect(x, y, h, w, d)
+
+
+@pytest.mark.parametrize("heading", [0.0, 37.0, 90.0, 211.5, 359.0])
+def test_corners_and_frame_round_trip(heading: float) -> None:
+    r = at(123.0, -45.0, heading)
+    for u, v in [(-40, 20), (40, 20), (40, -20), (-40, -20), (7.5, -3.25)]:
+        x, y = r.from_local(u, v)
+        assert r.to_local(x, y) == pytest.approx((u, v))
+    assert r.polygon.area == pytest.approx(80 * 40)
+    # the front edge faces the heading
+    fx, fy = r.front
+    mid = r.front_centre
+    assert (mid[0] - r.cx, mid[1] - r.cy) == pytest.approx((fx * 20, fy * 20))
+
+
+def test_right_is_right_as_seen_from_behind() -> None:
+    r = at(0, 0, 90.0)  # facing +y: right is +x
+    assert r.right == pytest.approx((1.0, 0.0))
+    assert r.front_right[0] > r.front_left[0]
+
+
+@pytest.mark.parametrize(("point", "zone"), [
+    ((0, 21), Zone.FRONT), ((500, 20.0), Zone.FRONT),     # on the extended front line = front
+    ((41, 0), Zone.RIGHT), ((-41, 0), Zone.LEFT), ((60, -100), Zone.RIGHT),
+    ((0, -21), Zone.REAR), ((40, -21), Zone.REAR), ((0, 0), Zone.INSIDE),
+])
+def test_zones_front_halfplane(point: tuple[float, float], zone: Zone) -> None:
+    assert zone_of(at(0, 0, 90.0), *point) is zone
+
+
+def test_zones_rotated_odd_angle() -> None:
+    r = at(300, 200, 211.0)
+    for (u, v), zone in [((0, 30), Zone.FRONT), ((50, 0), Zone.RIGHT), ((-50, 0), Zone.LEFT),
+                         ((0, -30), Zone.REAR)]:
+        assert zone_of(r, *r.from_local(u, v)) is zone
+
+
+def test_beyond_front_line_tolerance() -> None:
+    r = at(0, 0, 90.0)
+    assert not beyond_front_line(r, (0, 20.0), 2.5)      # on the line: not beyond
+    assert not beyond_front_line(r, (0, 18.0), 2.5)      # within tolerance: not beyond
+    assert beyond_front_line(r, (0, 17.0), 2.5)
+
+
+def test_arc_exact_boundary_and_corner() -> None:
+    r = at(0, 0, 90.0)
+    arc = arc_polygon(r.front_left, r.front_right, r.front, 30.0, 500.0)
+    # a point exactly on the right ray, 100 mm out
+    a = math.radians(30)
+    p = (40 + 100 * math.sin(a), 20 + 100 * math.cos(a))
+    assert shapely.dwithin(arc, shapely.Point(p), 1e-6)
+    q = (p[0] + 0.01, p[1])
+    assert not shapely.dwithin(arc, shapely.Point(q), 1e-6)
+
+
+def test_contact_tolerance_and_overlap() -> None:
+    a = at(0, 0, 90.0)
+    assert in_contact(a, at(0, 40.0 + 2.4, 270.0), 2.5)
+    assert not in_contact(a, at(0, 40.0 + 2.6, 270.0), 2.5)
+    assert in_contact(a, at(0, 39.0, 270.0), 2.5)          # overlapping by 1 mm
+
+
+@pytest.mark.parametrize(("other", "edge"), [
+    (at(0, 40, 270.0), "front"),
+    (at(0, -40, 90.0), "rear"),
+    (at(-60, 0, 0.0, 80, 40), "left"),          # side on, flush on the left edge
+    (at(80, 0, 90.0), "right"),                 # side by side
+    (at(80, 40, 90.0), "front"),                # corner to corner at the front right: tie -> front
+    (at(80, -40, 90.0), "right"),               # corner to corner at the rear right: flank before rear
+])
+def test_touched_edge(other: Rect, edge: str) -> None:
+    assert touched_edge(at(0, 0, 90.0), other, 2.5) == edge
+
+
+def test_touched_edge_rotated_table() -> None:
+    a, b = at(0, 0, 90.0), at(-60, 0, 0.0)
+    for turn in (17.0, 133.0, 251.0):
+        def rot(r: Rect) -> Rect:
+            x, y = r.cx, r.cy
+            c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+            return Rect(x * c - y * s, x * s + y * c, r.heading_deg + turn, r.width, r.depth)
+        assert touched_edge(rot(a), rot(b), 2.5) == "left"
+
+
+def test_slide_distance_and_flank_first() -> None:
+    a = at(0, 0, 90.0)
+    b = at(0, 100, 270.0)
+    assert slide_distance(outline(a), outline(b), (0.0, 1.0)) == pytest.approx(60.0)
+    assert slide_distance(outline(a), outline(at(500, 100, 0.0)), (0.0, 1.0)) == math.inf
+    assert slide_distance(outline(a), outline(at(0, 30, 270)), (0.0, 1.0)) == 0.0
+
+
+def test_wheel_pivots_on_front_corner() -> None:
+    a = at(0, 0, 90.0)
+    w = wheel(a, 90.0)   # left wheel on the front-left corner
+    assert w.front_left == pytest.approx(a.front_left)
+    assert w.heading_deg == pytest.approx(180.0)
+    assert wheel_cost(a, 90.0) == pytest.approx(80 * math.pi / 2)
+
+
+def test_sight_field_blocks_and_depth() -> None:
+    wood = Polygon([(40, -50), (100, -50), (100, 50), (40, 50)])      # 60 mm deep
+    field = SightField(deep_areas=[wood], deep_area_ids=["w"], max_depth=2 * IN)
+    assert not field.clear(sight_lines([(0, 0)], [(200, 0)])).any()
+    shallow = SightField(deep_areas=[wood], deep_area_ids=["w"], max_depth=2.5 * IN)
+    assert shallow.clear(sight_lines([(0, 0)], [(200, 0)])).all()
+    crest = SightField(walls=[LineString([(50, -100), (50, 100)])])
+    assert not crest.clear(sight_lines([(0, 0)], [(200, 0)])).any()
+    body = Polygon([(90, 20), (110, 20), (110, 40), (90, 40)])
+    corridor = SightField(bodies=[body], body_ids=["u"])
+    lines = sight_lines([(0, 0)], [(200, 0)])
+    assert corridor.clear(lines).all()
+    assert not corridor.clear(lines, corridor=IN / 2 * 1.7).any()   # 21 mm corridor touches it
+    assert corridor.clear(lines, corridor=IN / 2 * 1.7, exclude={"u"}).all()
+
+
+def test_index_equals_plain_path() -> None:
+    rng = np.random.default_rng(3)
+    rects = [at(float(x), float(y), float(h)) for x, y, h in rng.uniform(0, 600, (60, 3))]
+    ids = [f"b{i}" for i in range(len(rects))]
+    fast = BaseIndex(ids, [r.polygon for r in rects])
+    plain = BaseIndex(ids, [r.polygon for r in rects], use_tree=False)
+    for d in (0.0, 2.5, 50.0, 150.0):
+        assert fast.pairs_within(d) == plain.pairs_within(d)
+        assert fast.within(rects[0].polygon, d) == plain.within(rects[0].polygon, d)
+
+
+@pytest.mark.parametrize("module", [
+    "engine.geometry.rect", "engine.geometry.zones", "engine.geometry.arcs",
+    "engine.geometry.contact", "engine.geometry.sight", "engine.geometry.motion",
+    "engine.geometry.index", "engine.state",
+])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,279 @@
+"""Finding and reading markers in a grey image, tuned for small markers on a big table.
+
+OpenCV's ArucoDetector finds the candidate squares and reads their bits; Campo then refines the
+corners with lines fitted to the whole edges (`edges.py`), which is what makes headings good on
+markers only 15-25 px wide. Small markers are found in upsampled windows (an upsampled 12 px
+marker is a readable 24-36 px one), and once the tracker knows where the markers are, only
+windows around them are searched, so full-frame scans become rare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from vision.detection.bits import code_bits, frame_ok, verify_markers
+from vision.detection.decode import TemplateDecoder, TemplateMatch
+from vision.detection.edges import EdgeFitSettings, refine_by_edges
+from vision.detection.types import Detection, Window, merge_windows
+
+Refinement = Literal["edges", "subpix", "contour", "none"]
+
+_CV_REFINE = {
+    "edges": cv2.aruco.CORNER_REFINE_NONE,
+    "none": cv2.aruco.CORNER_REFINE_NONE,
+    "subpix": cv2.aruco.CORNER_REFINE_SUBPIX,
+    "contour": cv2.aruco.CORNER_REFINE_CONTOUR,
+}
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """Knobs of the detector; the defaults are the measured choices (docs/vision.md)."""
+
+    refinement: Refinement = "edges"
+    min_side_px: float = 9.0  # smallest marker side (in the image as given) worth reading
+    upsample: float = 1.0  # scale the search image by this before reading (small markers)
+    error_correction_rate: float = 0.6
+    expected_ids: frozenset[int] = frozenset()  # ids worth reading from templates (anchors, roster)
+    template_min_score: float = 0.6  # see decode.py: correlation with the expected marker
+    template_min_margin: float = 0.08  # ... and how much better than any other expected id
+    template_blur_px: float = 0.6
+    template_max_side_px: float = float("inf")  # unread squares larger than this are not markers of ours
+    min_contrast: float = 15.0  # grey levels between a marker's white quiet zone and black border
+    template_min_contrast: float = 20.0  # the same for markers read from templates (weaker evidence)
+    template_max_bad_cells: int = 1  # border cells lighter / quiet-zone samples darker than halfway
+    polygon_accuracy: float = 0.05  # aruco polygonalApproxAccuracyRate (0.08 for small markers)
+    adaptive_constant: float = 7.0  # aruco adaptiveThreshConstant (5 for small markers)
+    adaptive_win_min: int = 3
+    adaptive_win_max: int = 23
+    adaptive_win_step: int = 10
+    edge_fit: EdgeFitSettings = field(default_factory=EdgeFitSettings)
+
+
+def small_marker_settings(settings: DetectorSettings, upsample: float, min_side_px: float,
+                          max_side_px: float = float("inf")) -> DetectorSettings:
+    """The settings for markers under ~15 px: upsampled, and ragged, fainter squares accepted.
+
+    Measured at 1080p over 180x120 cm (13-px markers): recall 95 % in typical light and about a
+    quarter in dim light, against 64 % and a few % at full size with the default settings; the
+    looser candidate search costs about a third more time, so it is not the default.
+    """
+    return replace(settings, upsample=upsample, min_side_px=min(settings.min_side_px, min_side_px),
+                   polygon_accuracy=0.08, adaptive_constant=5.0, template_max_side_px=max_side_px)
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """A grey view of a grey, BGR or BGRA image (no copy when it is grey already)."""
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+class MarkerDetector:
+    """Reads the markers of one dictionary; `detect` is pure (same image in, same answer out)."""
+
+    def __init__(self, dictionary_name: str, settings: DetectorSettings | None = None) -> None:
+        code = getattr(cv2.aruco, dictionary_name, None)
+        if not isinstance(code, int):
+            raise ValueError(f"unknown marker dictionary {dictionary_name!r}")
+        self.dictionary_name = dictionary_name
+        self.dictionary = cv2.aruco.getPredefinedDictionary(code)
+        self.settings = settings or DetectorSettings()
+        self.cells = int(self.dictionary.markerSize) + 2
+        self._codes = np.stack([code_bits(self.dictionary, i) for i in range(len(self.dictionary.bytesList))])
+        self._templates = TemplateDecoder(self.dictionary, sorted(self.settings.expected_ids)) if self.settings.expected_ids else None
+
+    def _parameters(self, longest_side_px: int, scale: float) -> cv2.aruco.DetectorParameters:
+        s = self.settings
+        p = cv2.aruco.DetectorParameters()
+        p.minMarkerPerimeterRate = min(1.0, 4 * s.min_side_px * scale / max(longest_side_px, 1))
+        p.maxMarkerPerimeterRate = 4.0
+        p.cornerRefinementMethod = _CV_REFINE[s.refinement]
+        p.errorCorrectionRate = s.error_correction_rate
+        # threshold windows scale with the image, so upsampling does not lose the big markers
+        # Threshold windows are not scaled with upsampling: an upsampled scan is for the small
+        # markers, and the full-size scan that always runs beside it finds the big ones.
+        p.adaptiveThreshWinSizeMin = s.adaptive_win_min
+        p.adaptiveThreshWinSizeMax = s.adaptive_win_max
+        p.adaptiveThreshWinSizeStep = s.adaptive_win_step
+        p.polygonalApproxAccuracyRate = s.polygon_accuracy
+        p.adaptiveThreshConstant = s.adaptive_constant
+        p.minDistanceToBorder = 1
+        p.minCornerDistanceRate = 0.05
+        p.minMarkerDistanceRate = 0.05
+        p.perspectiveRemovePixelPerCell = 8
+        p.perspectiveRemoveIgnoredMarginPerCell = 0.25
+        if s.refinement == "subpix":
+            p.cornerRefinementWinSize = max(2, int(round(0.3 * s.min_side_px * scale / self.cells * 2)))
+            p.relativeCornerRefinmentWinSize = 0.3
+        return p
+
+    def _read(self, gray: np.ndarray, offset: tuple[int, int]) -> list[tuple[int, np.ndarray]]:
+        """ArucoDetector on one region (upsampled as configured); corners in full-image pixels.
+
+        Squares it found but could not read come back with id -1 (when templates are enabled).
+        """
+        scale = self.settings.upsample
+        img = gray
+        if scale != 1.0:
+            img = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        det = cv2.aruco.ArucoDetector(self.dictionary, self._parameters(max(img.shape[:2]), scale))
+        corners, ids, rejected = det.detectMarkers(img)
+        ids = [] if ids is None else np.asarray(ids).reshape(-1).tolist()
+        corners = list(corners)
+        if self._templates is not None:
+            ids += [-1] * len(rejected)
+            corners += list(rejected)
+        out = []
+        for marker_id, c in zip(ids, corners):
+            c = np.asarray(c, dtype=np.float64).reshape(4, 2)
+            if scale != 1.0:
+                c = (c + 0.5) / scale - 0.5
+            out.append((int(marker_id), c + np.array(offset, dtype=np.float64)))
+        return out
+
+    def track(self, image: np.ndarray, previous: list[Detection]) -> tuple[list[Detection], list[Detection]]:
+        """Follow markers from their last corners: refit the edges here, then check the bits.
+
+        Returns (found here, lost). A marker that moved more than about a cell, or is covered,
+        is lost; the caller searches a window around it with `detect`.
+        """
+        if not previous:
+            return [], []
+        gray = to_gray(image)
+        start = np.stack([d.corners_px for d in previous])
+        follow = replace(self.settings.edge_fit, max_shift_cells=1.5, first_reach_cells=1.2, passes=2)
+        corners, rms, refined = refine_by_edges(gray, start, self.cells, follow)
+        ok, errors = self._confirm(gray, corners, [d.marker_id for d in previous])
+        ok &= refined
+        found = [Detection(d.marker_id, corners[i], float(rms[i]), int(errors[i]), "edges")
+                 for i, d in enumerate(previous) if ok[i]]
+        lost = [d for i, d in enumerate(previous) if not ok[i]]
+        return found, lost
+
+    def detect(self, image: np.ndarray, windows: list[Window] | None = None) -> list[Detection]:
+        """Markers in `image` (grey or BGR); only inside `windows` when given.
+
+        Markers read in overlapping windows are reported once; the same id in two places is
+        reported twice (the caller decides what a duplicate means, never this function).
+        """
+        gray = to_gray(image)
+        h, w = gray.shape[:2]
+        if windows is None:
+            found = self._read(gray, (0, 0))
+        else:
+            wins = merge_windows([c for c in (wi.clipped(w, h) for wi in windows) if c.area > 0])
+            found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0))]
+        read = _dedupe([f for f in found if f[0] >= 0])
+        unread = _separate([c for m, c in found if m < 0], [c for _, c in read], self.settings.min_side_px,
+                           self.settings.template_max_side_px)
+        return self._finish(gray, read, unread)
+
+    def _confirm(self, gray: np.ndarray, corners: np.ndarray, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Read each marker again under its final corners: by its bits, else by its template.
+
+        Returns (confirmed, bit errors). Aruco's own reading is not enough on its own: texture
+        such as checkered cloth under lettering can pass its bit test once in a while.
+        """
+        st = self.settings
+        ok, errors = verify_markers(gray, corners, self._codes[ids], min_contrast=st.min_contrast)
+        retry = np.flatnonzero(~ok)
+        if len(retry) and self._templates is not None:
+            for m in self._templates.match(gray, corners[retry], blur_px=st.template_blur_px,
+                                           min_score=st.template_min_score, min_margin=st.template_min_margin):
+                i = retry[m.index]
+                if m.marker_id == ids[i] and np.allclose(m.corners_px, corners[i]):
+                    ok[i] = bool(frame_ok(gray, corners[i:i + 1], self.cells, max_bad=st.template_max_bad_cells,
+                                          min_contrast=st.template_min_contrast)[0])
+        return ok, errors
+
+    def _finish(self, gray: np.ndarray, read: list[tuple[int, np.ndarray]], unread: list[np.ndarray]) -> list[Detection]:
+        """Refine the corners of what was read; read the unread squares from templates."""
+        dets: list[Detection] = []
+        label = self.settings.refinement
+        if read:
+            corners = np.stack([c for _, c in read])
+            rms = np.full(len(read), np.nan)
+            refined = np.zeros(len(read), bool)
+            if label == "edges":
+                corners, rms, refined = refine_by_edges(gray, corners, self.cells, self.settings.edge_fit)
+            # every reading is confirmed under the final corners (see `_confirm`)
+            ids = [m for m, _ in read]
+            confirmed, errors = self._confirm(gray, corners, ids)
+            for i, marker_id in enumerate(ids):
+                if not confirmed[i]:
+                    continue
+                how = label if (label != "edges" or refined[i]) else "none"
+                dets.append(Detection(marker_id, corners[i], float(rms[i]), int(errors[i]), how))
+        if unread and self._templates is not None:
+            quads = _clockwise(np.stack(unread))
+            corners, rms, refined = refine_by_edges(gray, quads, self.cells, self.settings.edge_fit)
+            s = self.settings
+            matches = self._templates.match(gray, corners[refined], blur_px=s.template_blur_px,
+                                            min_score=s.template_min_score, min_margin=s.template_min_margin)
+            matches = _best_per_place(matches)
+            framed = frame_ok(gray, np.stack([m.corners_px for m in matches]), self.cells,
+                              max_bad=s.template_max_bad_cells, min_contrast=s.template_min_contrast) if matches else []
+            for m, ok in zip(matches, framed):
+                if not ok:
+                    continue
+                dets.append(Detection(m.marker_id, m.corners_px, float(rms[refined][m.index]), 0, "edges+template"))
+        return dets
+
+
+def _clockwise(quads: np.ndarray) -> np.ndarray:
+    """Quads (K,4,2) in clockwise image order (like a marker's corners seen upright)."""
+    a = quads[:, 1] - quads[:, 0]
+    b = quads[:, 2] - quads[:, 1]
+    cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return np.where((cross < 0)[:, None, None], quads[:, ::-1], quads)
+
+
+def _best_per_place(matches: list[TemplateMatch]) -> list[TemplateMatch]:
+    """One template reading per place: the best scoring of squares whose centres are close."""
+    out: list[TemplateMatch] = []
+    for m in sorted(matches, key=lambda m: -m.score):
+        c = m.corners_px.mean(axis=0)
+        side = float(np.linalg.norm(m.corners_px[1] - m.corners_px[0]))
+        if all(np.linalg.norm(o.corners_px.mean(axis=0) - c) >= side for o in out):
+            out.append(m)
+    return out
+
+
+def _separate(quads: list[np.ndarray], read: list[np.ndarray], min_side_px: float,
+              max_side_px: float = float("inf")) -> list[np.ndarray]:
+    """Unread squares worth decoding: of a marker's size and not on a marker already read."""
+    if not quads:
+        return []
+    q = np.stack(quads)
+    centres = q.mean(axis=1)
+    sides = np.linalg.norm(q - q[:, [1, 2, 3, 0]], axis=2).mean(axis=1)
+    keep = (sides >= min_side_px) & (sides <= max_side_px)
+    if read:
+        r = np.stack(read)
+        rc = r.mean(axis=1)
+        rs = np.linalg.norm(r[:, 1] - r[:, 0], axis=1)
+        dist = np.linalg.norm(centres[:, None] - rc[None], axis=2)
+        # two markers, each with its one-cell quiet zone, have centres at least 4/3 of a side apart
+        keep &= ~np.any(dist < 1.3 * np.maximum(sides[:, None], rs[None]), axis=1)
+    # Several squares often nest at one place (the black square, the quiet zone's outline):
+    # all are kept, and the template match picks the one that reads best.
+    return [q[i] for i in np.flatnonzero(keep)]
+
+
+def _dedupe(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
+    """Drop second reads of one marker (same id, centres within half a side)."""
+    out: list[tuple[int, np.ndarray]] = []
+    for marker_id, c in found:
+        centre = c.mean(axis=0)
+        side = np.linalg.norm(c[1] - c[0])
+        if any(m == marker_id and np.linalg.norm(o.mean(axis=0) - centre) < side / 2 for m, o in out):
+            continue
+        out.append((marker_id, c))
+    return out
