@@ -57,6 +57,8 @@ class Vocabulary:
     types: Mapping[str, str]  # type code -> meaning
     traits: Mapping[str, Trait]
     general_types: frozenset[str] = field(default_factory=frozenset)
+    per_type: Mapping[str, Mapping[str, tuple[Any, ...]]] = field(default_factory=dict)
+    """Narrower choices of a trait for one type, e.g. ISD's letter A is infantry only."""
 
     def to_units(self, mm: float) -> float:
         """Table millimetres -> the rulebook's unit."""
@@ -77,6 +79,9 @@ class Vocabulary:
                 problems.append((f"traits.{key}", f"unknown trait for {self.ruleset} (known: {', '.join(sorted(self.traits))})"))
             elif (why := trait.problem(value)) is not None:
                 problems.append((f"traits.{key}", why))
+            elif value not in self.per_type.get(type_, {}).get(key, (value,)):
+                allowed = " or ".join(map(str, self.per_type[type_][key]))
+                problems.append((f"traits.{key}", f"type {type_!r} can only be {allowed} (got {value!r})"))
         return problems
 
 
@@ -132,6 +137,15 @@ ITALIA = Vocabulary(
         **_state_traits("ISD §1, §8", "ISD §1, §9", "ISD §4"),
     },
     general_types=frozenset({"general"}),
+    per_type={  # ISD §4, Lists: A is infantry only, C cavalry only; B, D and E are either
+        "A": {"arm": ("infantry",)},
+        "B": {"arm": ("infantry", "cavalry")},
+        "C": {"arm": ("cavalry",)},
+        "D": {"arm": ("infantry", "cavalry")},
+        "E": {"arm": ("infantry", "cavalry")},
+        "gun": {"arm": ("artillery",)},
+        "limber": {"arm": ("artillery",)},
+    },
 )
 
 FEDERICO = Vocabulary(

@@ -121,3 +121,10 @@ def test_too_few_anchors(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(FileFormatError, match="file not found"):
         load_roster(tmp_path / "nope.toml")
+
+
+def test_a_trait_value_the_type_cannot_take(tmp_path: Path) -> None:
+    """ISD letter C is cavalry only: the roster says so at load time, not at the first analysis."""
+    text = ROSTER.replace('weapon = "ML"', 'weapon = "ML", arm = "infantry"')
+    with pytest.raises(FileFormatError, match=r"roster.toml:27: bases\[1\].traits.arm: type 'C' can only be cavalry"):
+        load_checked_roster(write(tmp_path, "roster.toml", text))

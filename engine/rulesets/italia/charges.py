@@ -17,7 +17,7 @@ from shapely.geometry import LineString, Polygon
 
 from engine.geometry.arcs import arc_polygon
 from engine.geometry.contact import shared_lengths, touched_edge
-from engine.geometry.motion import outline, slide_distance, swept_area, wheel, wheel_cost, wheel_poses
+from engine.geometry.motion import outline, slide_convex, swept_area, wheel, wheel_cost, wheel_poses
 from engine.geometry.rect import Rect, angle_diff, rotate
 from engine.geometry.zones import beyond_front_line, zone_of
 from engine.results import Aspect, Zone
@@ -133,7 +133,9 @@ def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> 
     info = board.infos[board.state.base(base_id).id]
     base = board.state.base(base_id)
     known = [k for k in (kinds or []) if k in TERRAIN_KIND_CLASS] or "open"
-    return movement_allowance_in(base.type, base.traits.get("arm") if info.kind == "unit" else None,
+    # info.arm is the arm as the engine reads it (E without traits.arm reads as infantry, a
+    # warning from `problems`), so the table lookup never fails on what validation allowed.
+    return movement_allowance_in(base.type, info.arm if info.kind == "unit" else None,
                                  "march_column" if info.march_column else "line", known,
                                  horse=info.horse, rank=info.rank, settings=board.settings)
 
@@ -142,12 +144,11 @@ def _slide(board: Board, body: Rect, target: Rect, direction: tuple[float, float
     """Slide distance if the first contact is made by the front edge (corners included), else
     None: a flank or the rear touching first, or touching together with the front along a
     segment, is no charge (ISD §9 «non si può caricare se si contatta il nemico con un fianco»)."""
-    front = outline((body.front_left, body.front_right))
-    obstacle = outline(target)
-    s_front = slide_distance(front, obstacle, direction)
+    front = (body.front_left, body.front_right)
+    s_front = slide_convex(front, body.front_edge, target.corners, target.polygon, direction)
     if not math.isfinite(s_front):
         return None
-    s_body = slide_distance(outline(body), obstacle, direction)
+    s_body = slide_convex(body.corners, body.polygon, target.corners, target.polygon, direction)
     if s_body < s_front - TOUCH_MM:
         return None
     final = body.moved(direction[0] * s_front, direction[1] * s_front)
@@ -243,14 +244,16 @@ def _crossed_kinds(board: Board, p: _Path) -> list[str]:
 def _zone_entry(board: Board, p: _Path, other: str) -> float | None:
     """Distance along the path (mm) at which the charger first enters ``other``'s 2" zone."""
     zones = board.__dict__.setdefault("_zones", {})
-    zone = zones.get(other)
-    if zone is None:
-        zone = zones[other] = board.rect(other).polygon.buffer(board.mm(ZONE_IN), quad_segs=8)
+    found = zones.get(other)
+    if found is None:
+        poly = board.rect(other).polygon.buffer(board.mm(ZONE_IN), quad_segs=8)
+        found = zones[other] = (poly, [tuple(v) for v in outline(poly).tolist()])
+    zone, zone_outline = found
     if shapely.intersects(p.start.polygon, zone):
         return 0.0
     if p.wheel_deg and shapely.intersects(p.wheel_sweep, zone):
         return p.wheel_mm / 2
-    s = slide_distance(outline(p.wheeled), outline(zone), p.direction)
+    s = slide_convex(p.wheeled.corners, p.wheeled.polygon, zone_outline, zone, p.direction)
     if not math.isfinite(s) or s > p.slide_mm + 1e-6:
         return None
     return p.wheel_mm + s

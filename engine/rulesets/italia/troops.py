@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
+from engine.vocabulary import ITALIA
 from vision.errors import CampoInputError
 
 MM_PER_INCH = 25.0
@@ -126,14 +127,8 @@ def default_arm(unit_type: str) -> Arm | None:
     return None
 
 
-_ALLOWED_ARMS: dict[str, set[Arm]] = {
-    "A": {Arm.INFANTRY},
-    "B": {Arm.INFANTRY, Arm.CAVALRY},
-    "C": {Arm.CAVALRY},
-    "D": {Arm.INFANTRY, Arm.CAVALRY},
-    "E": {Arm.INFANTRY, Arm.CAVALRY},
-    "gun": {Arm.ARTILLERY},
-    "limber": {Arm.ARTILLERY},
+_ALLOWED_ARMS: dict[str, set[Arm]] = {  # one source of truth: the roster vocabulary (ISD §4, Lists)
+    unit_type: {Arm(arm) for arm in choices["arm"]} for unit_type, choices in ITALIA.per_type.items()
 }
 
 
