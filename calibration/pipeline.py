@@ -2,9 +2,12 @@
 
 `FramePipeline.process(image, t)` is what the live server calls for each camera frame and what
 `campo detect` calls (through `analyse_image`) for each still: detect markers, locate the table,
-turn markers into base poses, filter them over time. Once the table is located, only windows
-around the markers of the previous frame are searched, with a full scan every
-`full_scan_every` frames (new bases) and whenever the anchors are lost (a bumped camera).
+turn markers into base poses, filter them over time. Once the table is located, markers are
+followed from where their image velocity puts them, lost ones are searched in windows that grow
+with the time since they were seen, with a full scan every `full_scan_every` frames or
+`full_scan_every_s` seconds, whichever comes first (new bases),
+whenever the anchors are lost (a bumped camera) and when the lost windows would cover much of the
+table. Full scans run cheapest first and stop once every expected marker is read (`_full_scan`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from calibration.poses import PoseReport, base_poses
 from calibration.registration import TableLocation, locate_table
 from calibration.tracking import TrackedBase, Tracker, TrackerSettings
 from vision.camera_model import Intrinsics
-from vision.detection import Detection, DetectorSettings, MarkerDetector, Window, to_gray
+from vision.detection import Detection, DetectorSettings, MarkerDetector, Window, merge_windows, to_gray
+from vision.detection.bits import read_cells
 from vision.detection.detector import small_marker_settings
 from vision.errors import CampoInputError
 from vision.tabletop import Roster, TableConfig
@@ -32,6 +36,27 @@ SMALL_SIDE_PX = 15.0
 
 TARGET_SIDE_PX = 26.0
 """... to about this size."""
+
+LOST_SEARCH_INTERVAL_S = 0.1
+"""Lost markers are searched for every `lost_search_every` frames, and at least this often (s):
+at 2 frames per second every frame."""
+
+LOST_REGION_FULL_SCAN = 0.4
+"""When the windows around lost markers cover more than this share of the table, scan it all."""
+
+SMALL_STAGE_UPSAMPLE = 2.0
+"""Full scans upsample small markers this much (candidate squares for all, at a third of 2.5x's cost)."""
+
+SMALL_STAGE_WINDOW = 0.35
+"""... with one adaptive-threshold window of this many upsampled marker sides."""
+
+DIM_CONTRAST = 120.0
+"""Anchors with less contrast than this (grey levels, border to quiet zone) mean dim light
+(typical light gives about 180 on the synthetic camera, an evening lamp about 85) ..."""
+
+DIM_STAGE_WINDOW = 0.6
+DIM_STAGE_CONSTANT = 3.0
+"""... and small markers are then searched with a wider threshold window and a lower constant."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +112,7 @@ class FramePipeline:
         detector_settings: DetectorSettings | None = None,
         tracker_settings: TrackerSettings | None = None,
         full_scan_every: int = 30,
+        full_scan_every_s: float = 5.0,
         lost_search_every: int = 3,
         use_windows: bool = True,
     ) -> None:
@@ -98,8 +124,20 @@ class FramePipeline:
             settings = replace(settings, expected_ids=frozenset(table.anchor_ids | set(roster.by_marker())))
         self.base_settings = settings
         self.detector = MarkerDetector(table.table.dictionary, self.base_settings)
+        # Full scans run one adaptive-threshold window at a time and stop once every expected
+        # marker is read (see `_full_scan`): at 16-25 px one window reads nearly all of them.
+        wins = list(range(settings.adaptive_win_min, settings.adaptive_win_max + 1, max(settings.adaptive_win_step, 1)))
+        wins.insert(0, wins.pop(len(wins) // 2))  # the middle window first: it reads in dim light too
+        self._stages = [self.detector.with_settings(replace(settings, adaptive_win_min=w, adaptive_win_max=w))
+                        for w in wins]
+        self._small_stage: MarkerDetector | None = None  # the upsampled stage, for markers under SMALL_SIDE_PX
+        self._small_stage_dim: MarkerDetector | None = None  # ... and its dim-light variant
+        self._expected = frozenset(table.anchor_ids | set(roster.by_marker()))
+        self._side_range: tuple[float, float] | None = None  # plausible marker sides (px) once located
         self.tracker = Tracker(tracker_settings)
         self.full_scan_every = full_scan_every
+        self.full_scan_every_s = full_scan_every_s  # at 2 fps, 30 frames would be 15 s for a new base
+        self._last_full_t = float("-inf")
         self.lost_search_every = lost_search_every  # look around markers that were lost, every n frames
         self.use_windows = use_windows
         self._frames_since_scan = 0
@@ -110,6 +148,8 @@ class FramePipeline:
         self._last_unknown: set[int] = set()  # what the last full scan saw besides our bases
         self._last_duplicates: set[int] = set()
         self._moved = False
+        self._lost_search_t = float("-inf")  # when windows were last searched for lost markers
+        self._dim = False  # whether the last full scan found the table in dim light
 
     # -- detection strategy -------------------------------------------------------------------
 
@@ -132,11 +172,21 @@ class FramePipeline:
             return
         up = 1.0 if side_px >= SMALL_SIDE_PX else float(np.clip(np.ceil(2 * TARGET_SIDE_PX / max(side_px, 1.0)) / 2, 1.0, 4.0))
         self._upsample = up
+        sizes = [b.marker_size_mm for b in self.roster.bases] + [a.size_mm for a in self.table.anchors]
+        self._side_range = (0.7 * side_px, 2.0 * side_px * max(sizes) / min(sizes))
         if up > 1.0:
-            sizes = [b.marker_size_mm for b in self.roster.bases]
-            settings = small_marker_settings(self.base_settings, up, 0.7 * side_px,
-                                             2.0 * side_px * max(sizes) / min(sizes))
-            self._scaled = MarkerDetector(self.table.table.dictionary, settings)
+            settings = small_marker_settings(self.base_settings, up, 0.7 * side_px, self._side_range[1])
+            self._scaled = self.detector.with_settings(settings)
+            # one threshold window of about a third of the upsampled marker: every candidate square
+            # at 1080p over 180x120 cm (13 px markers, 2x), at half the cost of three windows
+            w = int(round(SMALL_STAGE_WINDOW * side_px * SMALL_STAGE_UPSAMPLE)) | 1
+            self._small_stage = self.detector.with_settings(replace(
+                settings, upsample=SMALL_STAGE_UPSAMPLE, adaptive_win_min=w, adaptive_win_max=w))
+            # in dim light a wider window and a lower constant: 85 instead of 18 of 104 squares
+            w = int(round(DIM_STAGE_WINDOW * side_px * SMALL_STAGE_UPSAMPLE)) | 1
+            self._small_stage_dim = self.detector.with_settings(replace(
+                settings, upsample=SMALL_STAGE_UPSAMPLE, adaptive_win_min=w, adaptive_win_max=w,
+                adaptive_constant=DIM_STAGE_CONSTANT))
 
     def _table_window(self, location: TableLocation, intr: Intrinsics | None, width: int, height: int) -> Window | None:
         """The part of the image the table covers (plus a margin): full scans need look nowhere else."""
@@ -163,6 +213,64 @@ class FramePipeline:
                   for d in dets if d.marker_id in before]
         return not shifts or float(np.median(shifts)) > CAMERA_MOVED_PX
 
+    def _missing(self, dets: list[Detection]) -> bool:
+        return bool(self._expected - {d.marker_id for d in dets})
+
+    def _full_scan(self, gray: np.ndarray, roi: list[Window] | None, intr: Intrinsics | None,
+                   width: int, height: int) -> tuple[list[Detection], TableLocation]:
+        """Search the whole table, cheapest stage first, stopping once every marker is read.
+
+        Each stage is one adaptive-threshold window (the middle one first: it reads nearly every
+        marker of 16 px or more, in dim light too, for a third of the cost of all three); what it
+        reads is refined and confirmed by its bits, the anchors first. Once the table is located
+        the marker scale and the light are known: unread squares of a marker's size are read
+        from templates, later stages search only the table (and skip the smallest window in dim
+        light), and markers under `SMALL_SIDE_PX` get the upsampled stage (its dim-light variant
+        in dim light) instead of more full-size windows.
+        """
+        dets: list[Detection] = []
+        location = TableLocation.not_located("no markers")
+        where = roi
+        order = list(self._stages)
+        while order:
+            stage = order.pop(0)
+            read, unread = stage.scan(gray, where)
+            known = {d.marker_id for d in dets}
+            read = [r for r in read if r[0] not in known]
+            if not location.located:
+                # the anchors first: if the markers turn out small, the upsampled stage reads the rest
+                anchors = self.table.anchor_ids
+                dets = _merge(dets, stage.finish(gray, [r for r in read if r[0] in anchors], []))
+                read = [r for r in read if r[0] not in anchors]
+                location = locate_table(dets, self.table, intr)
+                if location.located:
+                    if self._upsample is None:
+                        # First lock: now the marker scale is known.
+                        self._choose_scale(self._smallest_marker_px(location, intr, width, height))
+                    table_roi = self._table_window(location, intr, width, height)
+                    where = [table_roi] if table_roi else None
+                    dim = self._dim = _light_contrast(gray, dets, anchors, self.detector.cells) < DIM_CONTRAST
+                    if self._small_stage is not None:
+                        order = [self._small_stage_dim if dim else self._small_stage]
+                    elif dim:  # the smallest window reads nothing in dim light
+                        smallest = min(self._stages, key=lambda s: s.settings.adaptive_win_min)
+                        order = [s for s in order if s is not smallest]
+            if not (location.located and self._small_stage is not None and stage in self._stages):
+                dets = _merge(dets, stage.finish(gray, read, []))
+            if not location.located:
+                continue
+            small_next = bool(order) and order[0] in (self._small_stage, self._small_stage_dim)
+            if self._missing(dets) and unread and self._side_range is not None and not small_next:
+                # (full-size squares of markers too small to read are left to the upsampled stage)
+                low, high = self._side_range
+                sized = [q for q in unread if low <= _side(q) <= high]
+                dets = _merge(dets, stage.finish(gray, [], sized))
+            if not self._missing(dets):
+                break
+        if location.located:
+            location = locate_table(dets, self.table, intr)
+        return dets, location
+
     # -- one frame ----------------------------------------------------------------------------
 
     def process(self, image: np.ndarray, t: float = 0.0, source: str = "") -> FrameResult:
@@ -173,36 +281,41 @@ class FramePipeline:
         intr = fit_intrinsics(self.intrinsics, width, height, source)
         timings: dict[str, float] = {}
         detector = self._scaled
-        full = not (self.use_windows and self._located) or self._frames_since_scan >= self.full_scan_every
+        full = (not (self.use_windows and self._located) or self._frames_since_scan >= self.full_scan_every
+                or t - self._last_full_t >= self.full_scan_every_s)
         self._moved = False
         location = TableLocation.not_located("not searched")
         dets: list[Detection] = []
         if not full:
-            dets, lost = detector.track(gray, self.tracker.last_detections())
+            # follow every marker from where its image velocity puts it now (not where it was:
+            # at 2 frames per second a base being moved is several marker widths further on)
+            dets, lost = detector.track(gray, self.tracker.predicted_detections(t))
             lost_anchor = any(d.marker_id in self.table.anchor_ids for d in lost)
-            if lost and (lost_anchor or self._frames_since_scan % self.lost_search_every == 0):
-                windows = self.tracker.search_windows(markers={d.marker_id for d in lost})
-                dets = _merge(dets, detector.detect(gray, windows))
-            location = locate_table(dets, self.table, intr)
-            self._moved = location.located and self._camera_moved(dets)
-            if not location.located or self._moved:
-                # anchors covered or the camera bumped: old image positions mean nothing, look everywhere
-                full = True
-                self.tracker.forget_pixels()
+            due = (self._frames_since_scan % self.lost_search_every == 0
+                   or t - self._lost_search_t >= LOST_SEARCH_INTERVAL_S)
+            if lost and (lost_anchor or due):
+                self._lost_search_t = t
+                windows = merge_windows(self.tracker.search_windows(markers={d.marker_id for d in lost}, t=t))
+                roi = self._table_roi or Window(0, 0, width, height)
+                if sum(w.clipped(width, height).area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
+                    full = True  # lost all over the table: one full scan is cheaper than many windows
+                    self._moved = lost_anchor  # anchors lost too: the camera may have moved, search everywhere
+                else:
+                    finder = self._small_stage_dim if (self._dim and self._small_stage_dim is not None) else detector
+                    dets = _merge(dets, finder.detect(gray, windows))
+            if not full:
+                location = locate_table(dets, self.table, intr)
+                self._moved = location.located and self._camera_moved(dets)
+                if not location.located or self._moved:
+                    # anchors covered or the camera bumped: old image positions mean nothing, look everywhere
+                    full = True
+                    self.tracker.forget_pixels()
         if full:
             # a full scan: of the table's part of the image when the camera has not moved
             roi = [self._table_roi] if (self._table_roi and self._located and not self._moved) else None
-            dets = detector.detect(gray, roi)
-            if detector is not self.detector:  # upsampled: the full-size scan still finds some it misses
-                dets = _merge(dets, self.detector.detect(gray, roi))
-            location = locate_table(dets, self.table, intr)
-        if location.located and self._upsample is None:
-            # First lock: now the marker scale is known, read small markers from upsampled images.
-            self._choose_scale(self._smallest_marker_px(location, intr, width, height))
-            if self._scaled is not self.detector:
-                roi = self._table_window(location, intr, width, height)
-                dets = _merge(self._scaled.detect(gray, [roi] if roi else None), dets)
-                location = locate_table(dets, self.table, intr)
+            dets, location = self._full_scan(gray, roi, intr, width, height)
+            if location.located and self.tracker.last_detections() and self._camera_moved(dets):
+                self.tracker.forget_pixels()  # (velocities across a camera move would be nonsense)
         timings["detect_ms"] = (time.perf_counter() - t0) * 1000
         t1 = time.perf_counter()
         report = base_poses(dets, location, self.roster, intr, self.table)
@@ -213,8 +326,9 @@ class FramePipeline:
             report = _with_remembered(report, self._last_unknown, self._last_duplicates)
         if location.located:
             tracked = self.tracker.update(t, report.bases)
-            kept = {b.marker for b in report.bases} | set(location.anchors_used)
-            self.tracker.remember_pixels([d for d in dets if d.marker_id in kept])
+            anchors = set(location.anchors_used)
+            posed = list(report.readings.values()) + [d for d in dets if d.marker_id in anchors]
+            self.tracker.remember_pixels(posed, t)
         else:
             tracked = self.tracker.bases(set())
             self.tracker.forget_pixels()
@@ -222,6 +336,8 @@ class FramePipeline:
         if location.located and full:
             self._table_roi = self._table_window(location, intr, width, height)
         self._frames_since_scan = 0 if full else self._frames_since_scan + 1
+        if full:
+            self._last_full_t = t
         timings["poses_ms"] = (time.perf_counter() - t1) * 1000
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         warnings = [w for w in [location.warning] if w]
@@ -234,11 +350,27 @@ class FramePipeline:
         return FrameResult(t, dets, location, report, tracked, full, timings, warnings)
 
 
+def _light_contrast(gray: np.ndarray, dets: list[Detection], anchor_ids: set[int], cells: int) -> float:
+    """Grey levels between the anchors' black border and white quiet zone (median): how lit the table is."""
+    corners = [d.corners_px for d in dets if d.marker_id in anchor_ids]
+    if not corners:
+        return float("inf")
+    grid, ring = read_cells(gray, np.stack(corners), cells)
+    border = np.ones((cells, cells), bool)
+    border[1:-1, 1:-1] = False
+    return float(np.median(np.median(ring, axis=1) - np.median(grid[:, border], axis=1)))
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+
+
 def _with_remembered(report: PoseReport, unknown: set[int], duplicates: set[int]) -> PoseReport:
     """`report` plus the unknown and duplicated ids of the last full scan (never a duplicate's pose)."""
     dup = duplicates | set(report.duplicate_markers)
     return PoseReport([b for b in report.bases if b.marker not in dup],
-                      sorted(unknown | set(report.unknown_markers)), sorted(dup), report.rejected)
+                      sorted(unknown | set(report.unknown_markers)), sorted(dup), report.rejected,
+                      {m: d for m, d in report.readings.items() if m not in dup})
 
 
 def _merge(first: list[Detection], second: list[Detection]) -> list[Detection]:
@@ -249,24 +381,23 @@ def _merge(first: list[Detection], second: list[Detection]) -> list[Detection]:
     """
     if not first or not second:
         return list(first) + list(second)
-    fc = np.array([d.centre_px for d in first])
-    fs = np.array([d.side_px for d in first])
+    fc, fs = _centres_sides(first)
+    sc, ss = _centres_sides(second)
     fid = np.array([d.marker_id for d in first])
+    sid = np.array([d.marker_id for d in second])
     ftemplate = np.array([d.refined.endswith("template") for d in first])
-    dropped = np.zeros(len(first), bool)
-    added = []
-    for d in second:
-        dist = np.linalg.norm(fc - d.centre_px, axis=1)
-        near = dist < 1.3 * np.maximum(fs, d.side_px)
-        if np.any(near & (fid == d.marker_id)):
-            continue
-        is_template = d.refined.endswith("template")
-        if is_template and np.any(near):
-            continue
-        if not is_template:
-            dropped |= near & ftemplate
-        added.append(d)
-    return [d for d, gone in zip(first, dropped) if not gone] + added
+    stemplate = np.array([d.refined.endswith("template") for d in second])
+    # near[j, i]: second[j] and first[i] are closer than two markers with quiet zones can be
+    near = np.linalg.norm(sc[:, None] - fc[None], axis=2) < 1.3 * np.maximum(fs[None], ss[:, None])
+    again = np.any(near & (sid[:, None] == fid[None]), axis=1)  # read by both searches
+    keep = ~again & ~(stemplate & np.any(near, axis=1))  # template misreads next to a marker go
+    dropped = np.any(near[keep & ~stemplate] & ftemplate[None], axis=0)
+    return [d for d, gone in zip(first, dropped) if not gone] + [d for d, k in zip(second, keep) if k]
+
+
+def _centres_sides(dets: list[Detection]) -> tuple[np.ndarray, np.ndarray]:
+    c = np.stack([d.corners_px for d in dets])
+    return c.mean(axis=1), np.linalg.norm(c - np.roll(c, -1, axis=1), axis=2).mean(axis=1)
 
 
 def analyse_image(

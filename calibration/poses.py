@@ -6,7 +6,7 @@ the table edge. The marker's centre and `up` then give the base's centre and hea
 roster's `marker_offset_mm` and `marker_rotation_deg`.
 
 Markers are never guessed: an id read twice is reported in `duplicate_markers` and gives no
-pose; an id that is neither an anchor nor in the roster goes to `unknown_markers`; a marker whose
+pose (unless just one of the readings has that marker's size and shape on the table); an id that is neither an anchor nor in the roster goes to `unknown_markers`; a marker whose
 measured size is far from the roster's is rejected as a misread (`rejected`).
 """
 
@@ -57,6 +57,7 @@ class PoseReport:
     unknown_markers: list[int]
     duplicate_markers: list[int]
     rejected: dict[int, str] = field(default_factory=dict)  # marker -> why it gave no pose
+    readings: dict[int, Detection] = field(default_factory=dict, repr=False)  # marker -> the reading posed
 
 
 def image_to_plane(pixels: np.ndarray, location: TableLocation, intrinsics: Intrinsics | None,
@@ -173,16 +174,17 @@ def base_poses(
     anchors = table.anchor_ids if table is not None else set()
     counts = Counter(d.marker_id for d in dets)
     roster_by_marker = roster.by_marker()
-    duplicates = sorted(m for m, n in counts.items() if n > 1 and m not in anchors)
+    doubled = {m for m, n in counts.items() if n > 1 and m not in anchors}
     unknown_ids = {m for m in counts if m not in roster_by_marker and m not in anchors}
     if location.located and unknown_ids:
         unknown_ids = _plausible_unknowns(dets, unknown_ids, location, intrinsics, roster, table)
     unknown = sorted(unknown_ids)
     bases: list[BasePose] = []
     rejected: dict[int, str] = {}
+    readings: dict[int, Detection] = {}
+    resolved: set[int] = set()  # ids read twice where only one reading has the marker's size and shape
     if location.located:
-        mine = [(d, roster_by_marker[d.marker_id]) for d in dets
-                if d.marker_id in roster_by_marker and counts[d.marker_id] == 1]
+        mine = [(d, roster_by_marker[d.marker_id]) for d in dets if d.marker_id in roster_by_marker]
         if mine:
             # one call for every corner of every marker (undistortion dominates the cost)
             z = np.array([b.height_mm if location.method == "pnp" else 0.0 for _, b in mine])
@@ -195,9 +197,17 @@ def base_poses(
             sizes = np.array([b.marker_size_mm for _, b in mine])
             ratios = sides.mean(axis=1) / sizes
             ups = _up_angles(plane)
+            finite = np.all(np.isfinite(plane), axis=(1, 2))
+            fits = finite & (np.abs(ratios - 1.0) <= size_tolerance) & (elong <= MAX_ELONGATION)
+            # An id read twice gives no pose, unless only one of its readings is a marker of its
+            # size and shape on the table (the other a dark rectangle read from its template).
+            fitting = Counter(d.marker_id for k, (d, _) in enumerate(mine) if fits[k])
+            resolved = {m for m in doubled if fitting[m] == 1}
             for k, (d, base) in enumerate(mine):
+                if d.marker_id in doubled and (d.marker_id not in resolved or not fits[k]):
+                    continue
                 ratio = float(ratios[k])
-                if not np.all(np.isfinite(plane[k])) or abs(ratio - 1.0) > size_tolerance:
+                if not finite[k] or abs(ratio - 1.0) > size_tolerance:
                     rejected[d.marker_id] = f"measured size {ratio:.2f} x the roster's {base.marker_size_mm:g} mm"
                     continue
                 if not elong[k] <= MAX_ELONGATION:
@@ -205,5 +215,7 @@ def base_poses(
                     continue
                 x, y, heading = base_from_marker(base, plane[k].mean(axis=0), float(ups[k]))
                 bases.append(BasePose(base.id, base.marker, x, y, heading, plane[k], ratio))
+                readings[d.marker_id] = d
+    duplicates = sorted(doubled - resolved)
     bases.sort(key=lambda b: b.id)
-    return PoseReport(bases, unknown, duplicates, rejected)
+    return PoseReport(bases, unknown, duplicates, rejected, readings)

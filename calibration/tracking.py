@@ -6,14 +6,16 @@ averages away; one outside it means the base was moved, and the pose snaps to it
 no smoothing tail). A base whose marker is not seen (a hand over it) keeps its last pose, flagged
 `stale` with the time it was last seen; it is never deleted.
 
-The tracker also says where to look in the next frame: a window around each marker's last image
-position, so the detector can skip most of the frame.
+The tracker also says where to look in the next frame. It remembers each marker's image position
+and image velocity, so a marker is looked for where it should be by now (last position plus
+velocity times the time since), in a window that grows with the time since it was last seen:
+at 2 frames per second a base being moved travels several marker widths between frames.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,6 +29,8 @@ class TrackerSettings:
     snap_deg: float = 3.0
     window: int = 12  # at most this many measurements are averaged
     search_margin_sides: float = 3.0  # search window margin around a lost marker, in its sides
+    search_growth_sides_per_s: float = 8.0  # ... plus this per second since it was last seen (a base carried)
+    max_speed_sides_per_s: float = 20.0  # image velocities above this are misreads, not motion
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,8 @@ class Tracker:
         self.settings = settings or TrackerSettings()
         self._tracks: dict[str, _Track] = {}
         self._last: dict[int, Detection] = {}  # marker id -> its detection at last sighting
+        self._seen_t: dict[int, float] = {}  # marker id -> when (s); absent when no time was given
+        self._velocity: dict[int, np.ndarray] = {}  # marker id -> image velocity of its corners (px/s)
 
     def update(self, t: float, poses: list[BasePose]) -> list[TrackedBase]:
         """Feed one frame's measured poses (taken at time `t`, seconds); returns every known base."""
@@ -118,29 +124,70 @@ class Tracker:
             out.append(TrackedBase(base_id, tr.marker, x, y, h, stale, tr.last_seen_t, tr.moved_t))
         return out
 
-    def remember_pixels(self, detections: list[Detection]) -> None:
-        """Keep the image position of every marker read this frame (for the next frame).
+    def remember_pixels(self, detections: list[Detection], t: float | None = None) -> None:
+        """Keep the image position of every marker read this frame (taken at `t` s) for the next.
 
-        Markers not read this frame keep their older position, so they are looked for there.
+        Markers not read this frame keep their older position, so they are looked for there
+        (moved on by their velocity, when times are given).
         """
+        s = self.settings
         for d in detections:
+            before, before_t = self._last.get(d.marker_id), self._seen_t.get(d.marker_id)
             self._last[d.marker_id] = d
+            if t is None:
+                continue
+            if before is not None and before_t is not None and t > before_t:
+                v = (d.corners_px - before.corners_px) / (t - before_t)
+                speed = float(np.linalg.norm(v.mean(axis=0)))
+                self._velocity[d.marker_id] = v if speed <= s.max_speed_sides_per_s * d.side_px else np.zeros_like(v)
+            else:
+                self._velocity[d.marker_id] = np.zeros_like(d.corners_px)
+            self._seen_t[d.marker_id] = t
 
     def forget_pixels(self) -> None:
         """The camera moved (or the table was lost): old image positions mean nothing now."""
         self._last.clear()
+        self._seen_t.clear()
+        self._velocity.clear()
 
     def last_detections(self) -> list[Detection]:
         """Every marker's most recent detection (to follow it into the next frame)."""
         return list(self._last.values())
 
-    def search_windows(self, margin_px: float | None = None, markers: set[int] | None = None) -> list[Window]:
-        """Windows around markers' last image positions (all, or those in `markers`)."""
+    def _predicted_corners(self, marker_id: int, t: float | None) -> tuple[np.ndarray, float]:
+        """Where a marker's corners should be at `t`, and the seconds since it was seen (0 if unknown)."""
+        det = self._last[marker_id]
+        seen = self._seen_t.get(marker_id)
+        if t is None or seen is None:
+            return det.corners_px, 0.0
+        age = max(0.0, t - seen)
+        v = self._velocity.get(marker_id)
+        return (det.corners_px if v is None else det.corners_px + v * age), age
+
+    def predicted_detections(self, t: float | None) -> list[Detection]:
+        """Every marker's last detection moved on by its image velocity to time `t`."""
+        out = []
+        for marker_id, det in self._last.items():
+            corners, age = self._predicted_corners(marker_id, t)
+            out.append(det if age == 0.0 else replace(det, corners_px=corners))
+        return out
+
+    def search_windows(self, margin_px: float | None = None, markers: set[int] | None = None,
+                       t: float | None = None) -> list[Window]:
+        """Windows where markers should be (all, or those in `markers`).
+
+        Without `t`: around their last image positions. With `t`: around where their velocity
+        puts them by then, grown by `search_growth_sides_per_s` per second since they were last
+        seen (a lost base may have been carried off; the longer it is lost, the wider the look).
+        """
+        s = self.settings
         out = []
         for marker_id, det in self._last.items():
             if markers is not None and marker_id not in markers:
                 continue
-            corners = det.corners_px
-            side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
-            out.append(Window.around(corners, margin_px if margin_px is not None else self.settings.search_margin_sides * side))
+            corners, age = self._predicted_corners(marker_id, t)
+            side = det.side_px
+            margin = margin_px if margin_px is not None else (s.search_margin_sides + s.search_growth_sides_per_s * age) * side
+            # the window covers both the last sighting and the prediction (the base may have stopped)
+            out.append(Window.around(np.concatenate([det.corners_px, corners]), margin))
         return out

@@ -1,11 +1,13 @@
-"""Small value types shared by every ruleset: aspects, range bands, zones.
+"""Small value types shared by every ruleset: aspects, range bands, zones, move allowances.
 
-They are ``str`` enums so they serialise to JSON as their value (``Aspect.FLANK == "flank"``).
+The enums are ``str`` enums so they serialise to JSON as their value (``Aspect.FLANK == "flank"``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class Aspect(str, Enum):
@@ -48,3 +50,24 @@ class Band(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """A base's full move over some kinds of terrain, as its ruleset gives it.
+
+    ``amount`` is in rules units (``unit``); 0 means the rules let the base not move there at all
+    (a Camp, terrain it may not enter) and ``basis`` says why. ``basis`` is one readable line
+    ("line infantry, broken ground: half of 9 cm"); ``cites`` names the rules used; ``gap`` is
+    True when the number comes from a "not in the rulebook" setting (the group's own choice).
+    """
+
+    amount: float
+    unit: str
+    basis: str
+    cites: tuple[str, ...] = ()
+    gap: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"amount": self.amount, "unit": self.unit, "basis": self.basis,
+                "cites": list(self.cites), "gap": self.gap}

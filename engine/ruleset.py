@@ -7,11 +7,12 @@ composes it with its own numbers and readings.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from engine.results import Allowance
     from engine.state import GameState
 
 
@@ -57,3 +58,12 @@ class Ruleset(Protocol):
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Polygons and paths (table mm) the overlay draws for one base."""
+
+    def movement_allowance(self, state: GameState, base_id: str,
+                           terrain_kinds: Sequence[str]) -> Allowance | None:
+        """The base's full move (rules units) over ground of these scenario terrain kinds.
+
+        ``terrain_kinds`` are the kinds the move touched (empty or ``["open"]``: open ground);
+        the base's type and traits (formation, arm ...) are read from ``state``. A base the rules
+        do not let move there gets ``amount = 0`` and a ``basis`` saying why (a Camp; terrain it
+        may not enter). ``None`` only when the ruleset gives no movement rate at all."""

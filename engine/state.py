@@ -23,6 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import numpy as np
+import shapely
+
 from engine.errors import ScenarioError, UnknownBaseError
 from engine.geometry.index import BaseIndex
 from engine.geometry.rect import Rect
@@ -103,7 +106,34 @@ class GameState:
     def index(self) -> BaseIndex:
         """Spatial index over every base's rectangle."""
         return self.cached("index", lambda: BaseIndex(
-            self.ids, [self.rect(i).polygon for i in self.ids], use_tree=self.use_index))
+            self.ids, self._polygons(), use_tree=self.use_index))
+
+    @property
+    def reach_all_mm(self) -> float:
+        """A distance no two points of the table or of any base are apart (the diagonal of the
+        box holding the table and every base, plus 1 mm): an arc cut at this reach from any
+        base's front holds everything its unbounded rays hold ("every enemy in the arc")."""
+        def build() -> float:
+            t = self.scenario.table
+            lo_x, lo_y, hi_x, hi_y = 0.0, 0.0, float(t.width_mm), float(t.depth_mm)
+            polys = self._polygons()
+            if polys:
+                b = shapely.bounds(np.array(polys, dtype=object))
+                lo_x, lo_y = min(lo_x, float(b[:, 0].min())), min(lo_y, float(b[:, 1].min()))
+                hi_x, hi_y = max(hi_x, float(b[:, 2].max())), max(hi_y, float(b[:, 3].max()))
+            return float(np.hypot(hi_x - lo_x, hi_y - lo_y)) + 1.0
+        return self.cached("reach_all_mm", build)
+
+    def _polygons(self) -> list[Any]:
+        """Every base's polygon, the missing ones built by one vectorised shapely call (the same
+        geometries `Rect.polygon` builds one at a time) and kept on the rectangles."""
+        rects = [self.rect(i) for i in self.ids]
+        missing = [r for r in rects if "_polygon" not in r.__dict__]
+        if missing:
+            built = shapely.polygons(np.array([r.corners for r in missing], dtype=float))
+            for r, poly in zip(missing, built):
+                object.__setattr__(r, "_polygon", poly)
+        return [r.polygon for r in rects]
 
     # --- questions ------------------------------------------------------------------------
     def validate(self) -> list[Problem]:

@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 
 from server.camera_view import CameraRenderer
 from server.capture import Capture
-from server.controller import handle_message, refused
+from server.controller import DECK_TOPIC, UmpireDeck, handle_message, refused
 from server.game_state import GameSetup
 from server.hub import Client, StateHub
 from server.live import LiveTracker
@@ -49,6 +49,7 @@ class Services:
     setup: GameSetup
     policy: AccessPolicy
     camera: CameraRenderer
+    deck: UmpireDeck | None = None  # ATTILA's card deck, the umpire's helper (None for other rulesets)
 
 
 def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services:
@@ -67,8 +68,9 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
         status_interval_s=settings.status_interval_s,
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
+    deck = UmpireDeck(rig.setup) if rig.roster.ruleset == "attila" else None
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
-                    CameraRenderer(rig.table, rig.roster, rig.intrinsics))
+                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), deck)
 
 
 # -- typed dependency getters ------------------------------------------------------------------
@@ -191,7 +193,7 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
             return JSONResponse(refused("body is not JSON"), status_code=400)
         if not isinstance(data, dict):
             return JSONResponse(refused("body must be a JSON object"), status_code=400)
-        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub)
+        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub, deck=s.deck)
         return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
 
     @app.put("/api/terrain")
@@ -209,6 +211,18 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         """An umpire event: body `{"kind": "turn"|"phase"|"note", ...}`."""
         return await write(request, s, "event")
 
+    @app.get("/api/deck")
+    def api_deck(s: ServicesDep) -> dict[str, Any]:
+        """ATTILA's card deck: turn, the card just drawn, cards drawn and left (404 for other rulesets)."""
+        if s.deck is None:
+            raise HTTPException(404, f"the {s.rig.roster.ruleset} ruleset has no card deck")
+        return s.deck.view()
+
+    @app.post("/api/deck")
+    async def post_deck(request: Request, s: ServicesDep) -> JSONResponse:
+        """Turn the deck: body `{"action": "shuffle" | "draw"}` (token)."""
+        return await write(request, s, "deck")
+
     @app.websocket("/ws")
     async def ws(websocket: WebSocket, s: Annotated[Services, Depends(get_ws_services)]) -> None:
         if not (same_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
@@ -219,6 +233,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         await websocket.accept()
         client = s.hub.connect(can_write=can_write)
         s.hub.send_to(client, "hello", hello_payload(s, client))
+        if s.deck is not None:
+            s.hub.send_to(client, DECK_TOPIC, s.deck.view())
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             await _receive_loop(websocket, client, s)
@@ -255,5 +271,5 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
-        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub)
+        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, deck=s.deck)
         s.hub.send_to(client, "reply", reply)

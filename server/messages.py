@@ -10,7 +10,9 @@ Client -> server, on `/ws` (JSON text):
 - `{"type": "event", "kind": "turn" | "phase" | "note", "text"?, "turn"?, "phase"?, "side"?}`
   an umpire event, forwarded to every client and to subscribers (the recorder).
 - `{"type": "terrain", "terrain": [feature, ...]}` replace the terrain (scenario feature shape).
-- `{"type": "settings", "settings": {name: value, ...}}` replace the ruleset setting overrides.
+- `{"type": "settings", "settings": {name: value, ...}, "structured"?: {name: [..] | {..}}}` replace the
+  ruleset setting overrides (scalars in `settings`, list and map values in `structured`).
+- `{"type": "deck", "action": "shuffle" | "draw"}` the umpire's card deck (ATTILA only).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 MAX_MESSAGE_BYTES = 256 * 1024
 """Largest message accepted (a detailed terrain of 200 features fits comfortably)."""
@@ -60,21 +62,48 @@ class SetTerrain(_Message):
 
 
 SettingValue = bool | int | float | Annotated[str, Field(max_length=200)] | None
+SettingName = Annotated[str, Field(max_length=80)]
+StructuredValue = (Annotated[list[SettingValue], Field(max_length=50)]
+                   | Annotated[dict[SettingName, SettingValue], Field(max_length=50)])
+"""A list of scalars (terrain kinds, a base size [frontage, depth]) or a small map (type -> weapon)."""
 
 
 class SetSettings(_Message):
+    """Replace the setting overrides: scalars in `settings`; list and map values (Federico's and
+    ATTILA's terrain kinds, base sizes, ...) in `structured`, kept apart so a list never slips into
+    a scalar setting by mistake."""
+
     type: Literal["settings"]
-    settings: dict[Annotated[str, Field(max_length=80)], SettingValue] = Field(max_length=MAX_SETTINGS)
+    settings: dict[SettingName, SettingValue] = Field(max_length=MAX_SETTINGS)
+    structured: dict[SettingName, StructuredValue] = Field(default_factory=dict, max_length=MAX_SETTINGS)
+
+    @model_validator(mode="after")
+    def _names_once(self) -> SetSettings:
+        both = sorted(set(self.settings) & set(self.structured))
+        if both:
+            raise ValueError(f"setting {both[0]!r} given both in settings and in structured")
+        return self
+
+    def values(self) -> dict[str, Any]:
+        """Every override, scalars and structured together."""
+        return {**self.settings, **self.structured}
 
 
-ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings, Field(discriminator="type")]
+class DeckAction(_Message):
+    """The umpire's card deck (ATTILA, ATT 14): shuffle starts the next turn, draw turns a card."""
+
+    type: Literal["deck"]
+    action: Literal["shuffle", "draw"]
+
+
+ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
-WRITE_TYPES = frozenset({"event", "terrain", "settings"})
+WRITE_TYPES = frozenset({"event", "terrain", "settings", "deck"})
 """Message types that change state: refused from a read-only client."""
 
 
-def parse_client_message(raw: str | bytes | dict[str, Any]) -> Ping | UmpireEvent | SetTerrain | SetSettings:
+def parse_client_message(raw: str | bytes | dict[str, Any]) -> Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction:
     """Decode and validate one client message; `MessageError` when it is not acceptable."""
     if isinstance(raw, (str, bytes)):
         size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)

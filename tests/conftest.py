@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,3 +49,20 @@ def run_campo(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, st
         return code, out, err
 
     return run
+
+
+@pytest.fixture(scope="module")
+def chromium_args() -> list[str]:
+    """Flags for the ``browser`` fixture; a browser test module may override this fixture."""
+    from tests.browser_fixtures import CHROMIUM_ARGS
+
+    return list(CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_args: list[str]) -> Iterator[Any]:
+    """Debian's headless chromium through Playwright, one per test module (tests/browser_fixtures.py)."""
+    from tests.browser_fixtures import launched_chromium
+
+    with launched_chromium(chromium_args) as b:
+        yield b

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from engine.state import GameState
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "italia"
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
@@ -86,3 +90,27 @@ def strip_positional(obj: Any) -> Any:
     if isinstance(obj, float):
         return round(obj, 1)
     return obj
+
+
+def golden_files(ruleset_dir: str) -> list[Path]:
+    """The golden scenario files of one ruleset (tests/data/engine/<ruleset_dir>/*.json), sorted."""
+    return sorted((GOLDEN_DIR.parent / ruleset_dir).glob("*.json"))
+
+
+def assert_cites_match(golden: dict[str, Any], pattern: re.Pattern[str]) -> None:
+    """The golden file cites at least one rule, each citation in the ruleset's own form."""
+    assert golden["cites"] and all(pattern.match(c) for c in golden["cites"]), golden["cites"]
+
+
+def assert_plain_equals_indexed(sc: dict[str, Any]) -> None:
+    """The spatial index (fast path) gives exactly the plain path's analysis."""
+    assert GameState.from_dict(sc).analyze() == GameState.from_dict(sc, use_index=False).analyze()
+
+
+def analyze_through_cli(run_campo: Callable[..., tuple[int, str, str]], path: Path,
+                        scenario: dict[str, Any]) -> dict[str, Any]:
+    """`campo analyze PATH --json` after writing ``scenario`` to ``path``; asserts it succeeds."""
+    path.write_text(json.dumps(scenario))
+    code, out, err = run_campo("analyze", path, "--json")
+    assert code == 0, err
+    return json.loads(out)

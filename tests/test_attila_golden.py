@@ -9,7 +9,6 @@ deployment), compared as subsets: objects by the keys given, lists item by item.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,12 @@ from typing import Any
 import pytest
 
 import engine
-from engine.state import GameState
-from tests.engine_golden import check_expectations, load_golden
+from tests.engine_golden import (analyze_through_cli, assert_cites_match,
+                                  assert_plain_equals_indexed, check_expectations, golden_files,
+                                  load_golden)
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "attila"
-GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
+GOLDEN_FILES = golden_files("attila")
 CITE = re.compile(r"^ATT (\d+\.[A-Z]|\d+|T|AT\d+)$")
 
 
@@ -49,7 +49,7 @@ def test_there_are_golden_files() -> None:
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_golden(path: Path) -> None:
     golden = load_golden(path)
-    assert golden["cites"] and all(CITE.match(c) for c in golden["cites"]), golden["cites"]
+    assert_cites_match(golden, CITE)
     analysis = engine.analyze(golden["scenario"])
     check_expectations(analysis, golden.get("expect", {}))
     subset(analysis, golden.get("expect_extra", {}), "analysis")
@@ -57,17 +57,13 @@ def test_golden(path: Path) -> None:
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_golden_plain_path_equals_indexed(path: Path) -> None:
-    sc = load_golden(path)["scenario"]
-    assert GameState.from_dict(sc).analyze() == GameState.from_dict(sc, use_index=False).analyze()
+    assert_plain_equals_indexed(load_golden(path)["scenario"])
 
 
 def test_golden_through_the_cli(run_campo, tmp_path: Path) -> None:
     golden = load_golden(GOLDEN_DIR / "shooting_bands.json")
     scenario = tmp_path / "scenario.json"
-    scenario.write_text(json.dumps(golden["scenario"]))
-    code, out, err = run_campo("analyze", scenario, "--json")
-    assert code == 0, err
-    result = json.loads(out)
+    result = analyze_through_cli(run_campo, scenario, golden["scenario"])
     assert (result["ruleset"], result["unit"], result["mm_per_unit"]) == ("attila", "cm", 10.0)
     check_expectations(result, golden["expect"])
     code, out, err = run_campo("analyze", scenario)          # the readable summary works too

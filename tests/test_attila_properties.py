@@ -3,15 +3,21 @@ spatial index (fast path) gives exactly the plain path's answers (random positio
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-import engine
 from engine.state import GameState
 from tests.engine_golden import load_golden, strip_positional, transform_scenario
+from tests.ruleset_properties import (
+    assert_close,
+    check_goldens_moved,
+    corner,
+    property_settings,
+    rect_mm,
+    verdicts,
+)
 from tests.test_attila_golden import GOLDEN_FILES
 
 SIZES = {"FP": (40, 20), "FLP": (40, 20), "SI": (40, 20), "FL": (40, 20), "CP": (40, 30),
@@ -46,39 +52,23 @@ def scenarios(draw: Any) -> dict[str, Any]:
     terrain = []
     for kind in ("wood", "hill", "rough"):
         if draw(st.booleans()):
-            x, y = draw(st.integers(100, 450)), draw(st.integers(100, 450))
-            terrain.append({"id": kind, "kind": kind,
-                            "polygon_mm": [[x, y], [x + 90, y], [x + 90, y + 70], [x, y + 70]]})
+            x, y = corner(draw, 100, 450)
+            terrain.append({"id": kind, "kind": kind, "polygon_mm": rect_mm(x, y, 90, 70)})
     return {"ruleset": "attila", "table": {"width_mm": 1800, "depth_mm": 1200},
             "terrain": terrain, "bases": bases,
             "armies": {"A": {"discipline": "veteran"}, "B": {"discipline": "irregular"}}}
 
 
-def _close(a: Any, b: Any, where: str = "") -> None:
-    """Structural equality with numbers compared to 0.02 of a unit."""
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and sorted(a) == sorted(b), f"{where}: {sorted(a)} != {sorted(b)}"
-        for k in a:
-            _close(a[k], b[k], f"{where}.{k}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), f"{where}: {a} != {b}"
-        for i, (x, y) in enumerate(zip(a, b)):
-            _close(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) and not isinstance(a, bool):
-        assert isinstance(b, (int, float)) and math.isclose(a, b, abs_tol=0.02), f"{where}: {a} != {b}"
-    else:
-        assert a == b, f"{where}: {a!r} != {b!r}"
-
-
 def _verdicts(sc: dict[str, Any]) -> dict[str, Any]:
-    out = engine.analyze(sc)
-    out.pop("problems")     # "partly off the table" depends on where the table is
-    out.pop("deployment")   # zones are measured from the table's edges
-    return strip_positional(out)
+    # "problems": "partly off the table" depends on where the table is;
+    # "deployment": zones are measured from the table's edges
+    return verdicts(sc, drop=("problems", "deployment"), strip=strip_positional)
 
 
-PROPS = settings(max_examples=25, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow])
+# The hypothesis tests below keep their text to the letter: with derandomize, hypothesis seeds
+# from each test's source, so the same examples are tried as before the helpers were shared.
+_close = assert_close
+PROPS = property_settings(max_examples=25)
 
 
 @PROPS
@@ -95,10 +85,7 @@ def test_spatial_index_equals_plain_path(sc: dict[str, Any]) -> None:
 
 
 def test_golden_scenarios_turned_and_shifted() -> None:
-    for path in GOLDEN_FILES:
-        sc = load_golden(path)["scenario"]
-        for turn, dx, dy in ((90.0, 1200.0, 0.0), (37.0, 250.0, -400.0), (211.5, 1900.0, 1500.0)):
-            _close(_verdicts(sc), _verdicts(transform_scenario(sc, turn, dx, dy)), path.stem)
+    check_goldens_moved(_verdicts, GOLDEN_FILES)
 
 
 def test_copy_is_independent() -> None:

@@ -14,18 +14,14 @@ import pytest
 
 from server.rig import ServerSettings
 from server.runner import ServerThread, free_port
+from tests.browser_fixtures import CHROMIUM_ARGS, SIDE_RGB, checked_page, require_chromium
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 pytestmark = [pytest.mark.browser]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TOKEN = "umpire-token-for-tests"
-SIDE_RGB = {"A": (30, 110, 235), "B": (220, 40, 40)}  # style.css --side-a / --side-b
 
-if not Path(CHROMIUM).exists():  # pragma: no cover - .ci/run installs it
-    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -42,27 +38,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def chromium_args() -> list[str]:
+    """The shared flags plus --disable-quic (the live overlay's pages were always run without QUIC)."""
+    return [*CHROMIUM_ARGS, "--disable-quic"]
 
 
 @pytest.fixture
 def page(browser: Any, server: ServerThread) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
-    problems: list[str] = []
-    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    pg.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    pg.goto(f"{server.url}/?token={TOKEN}")
-    pg.wait_for_selector('[data-testid="base-pie-aosta"]', timeout=15000)
-    yield pg
-    context.close()
-    assert problems == []
+    with checked_page(browser, f"{server.url}/?token={TOKEN}",
+                      ['[data-testid="base-pie-aosta"]']) as pg:
+        yield pg
 
 
 def screen_xy(page: Any, x_mm: float, y_mm: float) -> tuple[float, float]:

@@ -16,16 +16,11 @@ from server.recording import Recorder, open_recording
 from server.recording.replay_app import create_replay_app
 from server.recording.simulate import demo_scenario, demo_script, play
 from server.runner import free_port, uvicorn_config
+from tests.browser_fixtures import SIDE_RGB, checked_page, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SIDE_RGB = {"A": (30, 110, 235), "B": (220, 40, 40)}  # style.css --side-a / --side-b
-
-if not Path(CHROMIUM).exists():  # pragma: no cover - .ci/run installs it
-    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -53,30 +48,10 @@ def server(recording: Path) -> Iterator[str]:
     thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
-    problems: list[str] = []
-    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    pg.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
-          if m.type == "error" else None)
-    pg.goto(server + "/")
-    pg.wait_for_selector("body.replay-ready", timeout=15000)
-    pg.wait_for_selector('[data-testid="base-a-1"]', timeout=15000)
-    yield pg
-    context.close()
-    assert problems == []
+    with checked_page(browser, server + "/", ["body.replay-ready", '[data-testid="base-a-1"]']) as pg:
+        yield pg
 
 
 def shown_at(page: Any, seq: int | None = None, t: float | None = None) -> None:

@@ -230,3 +230,31 @@ def test_tracking_without_intrinsics_uses_the_homography(camera):
     assert first.location.method == second.location.method == "homography"
     assert not second.full_scan and len(second.report.bases) == 12
     assert any("no camera calibration" in w for w in second.warnings)
+
+
+def test_small_markers_in_dim_light_are_read_without_phantoms():
+    """13-px markers (15 mm at 0.9 px/mm) under an evening lamp: the upsampled stage, its dim-light
+    settings and the blur-aware frame check read nearly all, and nothing that is not there."""
+    rng = np.random.default_rng(5)
+    bases = [roster_base(i, marker_size_mm=15.0, marker_offset_mm=[0.0, 0.0]) for i in range(40)]
+    scene = [PlacedBase(b, 150 + (i % 8) * 125 + rng.uniform(-10, 10), 140 + (i // 8) * 130 + rng.uniform(-10, 10),
+                        float(rng.uniform(0, 360))) for i, b in enumerate(bases)]
+    cam = SyntheticCamera(TABLE, INTR, overhead(TABLE, INTR, tilt_deg=8.0, margin=1.05), effects=Effects.dim(), seed=2)
+    render = cam.render(scene)
+    sides = [np.linalg.norm(m.corners_px[1] - m.corners_px[0]) for m in render.truth.markers.values() if not m.is_anchor]
+    assert 11 < np.median(sides) < 14  # small enough for the upsampled stage
+    result = analyse_image(render.image, TABLE, Roster(ruleset="italia-se-desta", bases=bases), INTR)
+    assert len(result.report.bases) >= 36 and result.report.unknown_markers == []
+    for b in result.report.bases:
+        truth = render.truth.bases[b.id]
+        assert np.hypot(b.x_mm - truth.x_mm, b.y_mm - truth.y_mm) < 1.0
+
+
+def test_full_scans_come_every_few_seconds_at_a_low_frame_rate(camera):
+    """New bases must not wait 30 frames (15 s at 2 fps): a full scan also every 5 s."""
+    pipe = FramePipeline(TABLE, ROSTER, INTR)
+    image = camera.render(placed()).image
+    flags = [pipe.process(image, float(t)).full_scan for t in range(7)]
+    assert flags == [True, False, False, False, False, True, False]
+    fast = FramePipeline(TABLE, ROSTER, INTR, full_scan_every=3)
+    assert [fast.process(image, t / 30).full_scan for t in range(5)] == [True, False, False, False, True]

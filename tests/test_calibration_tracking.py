@@ -72,3 +72,38 @@ def test_search_windows_surround_the_last_markers():
     assert tr.search_windows(markers={11}) == []
     tr.forget_pixels()
     assert tr.search_windows() == []
+
+
+def test_markers_are_predicted_from_their_image_velocity():
+    tr = Tracker()
+    corners = np.array([[100, 100], [120, 100], [120, 120], [100, 120]], float)
+    tr.remember_pixels([Detection(10, corners)], t=0.0)
+    tr.remember_pixels([Detection(10, corners + [30, -10])], t=0.5)  # 60 px/s right, 20 px/s up
+    (d,) = tr.predicted_detections(1.0)
+    assert np.allclose(d.corners_px, corners + [60, -20])
+    (still,) = tr.predicted_detections(0.5)
+    assert np.allclose(still.corners_px, corners + [30, -10])
+
+
+def test_a_misread_jump_gives_no_velocity():
+    tr = Tracker(TrackerSettings(max_speed_sides_per_s=20.0))
+    corners = np.array([[100, 100], [120, 100], [120, 120], [100, 120]], float)
+    tr.remember_pixels([Detection(10, corners)], t=0.0)
+    tr.remember_pixels([Detection(10, corners + [900, 0])], t=0.1)  # 9000 px/s: not motion
+    (d,) = tr.predicted_detections(0.6)
+    assert np.allclose(d.corners_px, corners + [900, 0])
+
+
+def test_search_windows_follow_motion_and_grow_while_lost():
+    s = TrackerSettings(search_margin_sides=1.0, search_growth_sides_per_s=4.0)
+    tr = Tracker(s)
+    corners = np.array([[100, 100], [120, 100], [120, 120], [100, 120]], float)
+    tr.remember_pixels([Detection(10, corners)], t=0.0)
+    tr.remember_pixels([Detection(10, corners + [40, 0])], t=1.0)  # 40 px/s to the right
+    (soon,) = tr.search_windows(t=1.5)
+    (late,) = tr.search_windows(t=3.0)
+    # both cover the last sighting and the predicted place, the later one with a wider margin
+    assert soon.x0 <= 140 and soon.x1 >= 160 + 20 + 20
+    assert late.x1 >= 160 + 80 + 20 + 4 * 2 * 20 and late.area > 3 * soon.area
+    (plain,) = tr.search_windows()  # without a time: around the last sighting, as before
+    assert (plain.x0, plain.y0) == (120, 80)

@@ -4,7 +4,6 @@ as written, through the plain (no spatial index) path, and one through `campo an
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -12,11 +11,12 @@ from typing import Any
 import pytest
 
 import engine
-from engine.state import GameState
-from tests.engine_golden import _same, check_expectations, load_golden
+from tests.engine_golden import (_same, analyze_through_cli, assert_cites_match,
+                                  assert_plain_equals_indexed, check_expectations, golden_files,
+                                  load_golden)
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "federico"
-GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
+GOLDEN_FILES = golden_files("federico")
 CITE = re.compile(r'^Federico ("[A-Z][^"]+"|F\d+)$')
 HEADINGS = {"Scala di gioco", "Classificazione truppe", "Comandanti", "Iniziativa",
             "Esecuzione del tiro", "Modificatori", "Raggio di tiro", "Movimenti", "Mischie",
@@ -65,7 +65,7 @@ def test_there_are_golden_files() -> None:
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_golden(path: Path) -> None:
     golden = load_golden(path)
-    assert golden["cites"] and all(CITE.match(c) for c in golden["cites"]), golden["cites"]
+    assert_cites_match(golden, CITE)
     for c in golden["cites"]:
         m = re.match(r'^Federico "(.+)"$', c)
         assert m is None or m.group(1) in HEADINGS, c
@@ -77,16 +77,11 @@ def test_golden(path: Path) -> None:
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_golden_plain_path_equals_indexed(path: Path) -> None:
-    sc = load_golden(path)["scenario"]
-    assert GameState.from_dict(sc).analyze() == GameState.from_dict(sc, use_index=False).analyze()
+    assert_plain_equals_indexed(load_golden(path)["scenario"])
 
 
 def test_golden_through_the_cli(run_campo, tmp_path: Path) -> None:
     golden = load_golden(GOLDEN_DIR / "musket_ranges.json")
-    scenario = tmp_path / "scenario.json"
-    scenario.write_text(json.dumps(golden["scenario"]))
-    code, out, err = run_campo("analyze", scenario, "--json")
-    assert code == 0, err
-    result = json.loads(out)
+    result = analyze_through_cli(run_campo, tmp_path / "scenario.json", golden["scenario"])
     assert (result["ruleset"], result["unit"], result["mm_per_unit"]) == ("federico", "cm", 10.0)
     check_expectations(result, golden["expect"])

@@ -3,21 +3,25 @@ spatial index (fast path) gives exactly the plain path's answers, on random posi
 
 from __future__ import annotations
 
-import math
-import re
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-import engine
 from engine.state import GameState
-from tests.engine_golden import load_golden, transform_scenario
+from tests.engine_golden import golden_files, transform_scenario
+from tests.ruleset_properties import (
+    assert_close,
+    check_goldens_moved,
+    corner,
+    property_settings,
+    rect_mm,
+    verdicts,
+)
 
-GOLDEN = sorted((Path(__file__).parent / "data" / "engine" / "federico").glob("*.json"))
+GOLDEN = golden_files("federico")
 KINDS = {"infantry": (40, 20), "cavalry": (40, 30), "artillery": (40, 40), "commander": (30, 30)}
-NUMBER = re.compile(r"\d+\.\d+")
 POSITIONAL = {"path", "end", "direction_deg"}   # table-frame coordinates move with the table
 
 
@@ -46,15 +50,13 @@ def scenarios(draw: Any) -> dict[str, Any]:
                       "traits": traits})
     terrain = []
     if draw(st.booleans()):
-        x, y = draw(st.integers(150, 500)), draw(st.integers(150, 500))
-        terrain.append({"id": "wood", "kind": "wood",
-                        "polygon_mm": [[x, y], [x + 90, y], [x + 90, y + 70], [x, y + 70]]})
+        x, y = corner(draw, 150, 500)
+        terrain.append({"id": "wood", "kind": "wood", "polygon_mm": rect_mm(x, y, 90, 70)})
     if draw(st.booleans()):
-        x, y = draw(st.integers(150, 500)), draw(st.integers(150, 500))
-        terrain.append({"id": "hill", "kind": "hill",
-                        "polygon_mm": [[x, y], [x + 200, y], [x + 200, y + 120], [x, y + 120]]})
+        x, y = corner(draw, 150, 500)
+        terrain.append({"id": "hill", "kind": "hill", "polygon_mm": rect_mm(x, y, 200, 120)})
     if draw(st.booleans()):
-        x, y = draw(st.integers(150, 500)), draw(st.integers(150, 500))
+        x, y = corner(draw, 150, 500)
         terrain.append({"id": "stream", "kind": "stream", "line_mm": [[x, y], [x + 150, y + 40]]})
     return {"ruleset": "federico", "table": {"width_mm": 1800, "depth_mm": 1200},
             "terrain": terrain, "bases": bases}
@@ -68,35 +70,16 @@ def _strip(obj: Any) -> Any:
     return obj
 
 
-def _close(a: Any, b: Any, where: str = "") -> None:
-    """Structural equality with numbers compared to 0.02 of a unit."""
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and sorted(a) == sorted(b), f"{where}: {sorted(a)} != {sorted(b)}"
-        for k in a:
-            _close(a[k], b[k], f"{where}.{k}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), f"{where}: {a} != {b}"
-        for i, (x, y) in enumerate(zip(a, b)):
-            _close(x, y, f"{where}[{i}]")
-    elif isinstance(a, float):
-        assert isinstance(b, (int, float)) and math.isclose(a, b, abs_tol=0.02), f"{where}: {a} != {b}"
-    elif isinstance(a, str) and isinstance(b, str):
-        # numbers inside reasons are rounded to 0.1: compare them as numbers, to 0.11
-        na, nb = NUMBER.findall(a), NUMBER.findall(b)
-        assert NUMBER.sub("#", a) == NUMBER.sub("#", b), f"{where}: {a!r} != {b!r}"
-        assert all(abs(float(x) - float(y)) <= 0.11 for x, y in zip(na, nb)), f"{where}: {a!r} != {b!r}"
-    else:
-        assert a == b, f"{where}: {a!r} != {b!r}"
-
-
 def _verdicts(sc: dict[str, Any]) -> dict[str, Any]:
-    out = engine.analyze(sc)
-    out.pop("problems")   # "partly off the table" depends on where the table is
-    return _strip(out)
+    # "problems": "partly off the table" depends on where the table is
+    return verdicts(sc, drop=("problems",), strip=_strip)
 
 
-PROPS = settings(max_examples=20, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow])
+# The hypothesis tests below keep their text to the letter: with derandomize, hypothesis seeds
+# from each test's source, so the same examples are tried as before the helpers were shared.
+# numbers inside reasons are rounded to 0.1: compare them as numbers, to 0.11
+_close = partial(assert_close, numbers_in_text=True)
+PROPS = property_settings(max_examples=20)
 
 
 @PROPS
@@ -113,7 +96,4 @@ def test_spatial_index_equals_plain_path(sc: dict[str, Any]) -> None:
 
 
 def test_golden_scenarios_turned_and_shifted() -> None:
-    for path in GOLDEN:
-        sc = load_golden(path)["scenario"]
-        for turn, dx, dy in ((90.0, 1200.0, 0.0), (37.0, 250.0, -400.0), (211.5, 1900.0, 1500.0)):
-            _close(_verdicts(sc), _verdicts(transform_scenario(sc, turn, dx, dy)), path.stem)
+    check_goldens_moved(_verdicts, GOLDEN, numbers_in_text=True)

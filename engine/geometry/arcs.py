@@ -29,6 +29,13 @@ def arc_polygon(left: Point, right: Point, facing: Point, half_angle_deg: float,
     ``facing`` is the unit vector straight ahead; rays are turned ``half_angle_deg`` outward
     (the left ray to the left, the right ray to the right).
     """
+    return shapely.polygons(arc_vertices(left, right, facing, half_angle_deg, reach))
+
+
+def arc_vertices(left: Point, right: Point, facing: Point, half_angle_deg: float,
+                 reach: float) -> list[Point]:
+    """The outline of `arc_polygon` (4 points; 3 when the front is a point), for building many
+    arcs with one vectorised ``shapely.polygons`` call."""
     if not 0.0 <= half_angle_deg < 90.0:
         raise ValueError(f"arc half-angle must be in [0, 90) degrees, got {half_angle_deg}")
     length = reach / math.cos(math.radians(half_angle_deg))
@@ -37,8 +44,8 @@ def arc_polygon(left: Point, right: Point, facing: Point, half_angle_deg: float,
     far_left = (left[0] + dl[0] * length, left[1] + dl[1] * length)
     far_right = (right[0] + dr[0] * length, right[1] + dr[1] * length)
     if math.dist(left, right) < 1e-9:
-        return Polygon([left, far_right, far_left])
-    return Polygon([left, right, far_right, far_left])
+        return [left, far_right, far_left]
+    return [left, right, far_right, far_left]
 
 
 def within_range_of_segment(left: Point, right: Point, reach: float, quad_segs: int = 16) -> Polygon:

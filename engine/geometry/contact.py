@@ -78,7 +78,11 @@ def touched_edge(a: Rect, b: Rect, tolerance: float, method: str = "longest_shar
             zone = zone_of(a, b.cx, b.cy, partition)
         return {"front": "front", "rear": "rear", "left": "left", "right": "right"}.get(
             zone.value, "front")
-    lengths = shared_lengths(a, b, tolerance)
+    return edge_of_lengths(shared_lengths(a, b, tolerance), tolerance)
+
+
+def edge_of_lengths(lengths: dict[str, float], tolerance: float) -> str:
+    """`touched_edge` ("longest_shared_segment") from `shared_lengths` already measured."""
     best = max(lengths.values())
     tied = [name for name, length in lengths.items()
             if length > 1e-9 and length >= best - tolerance / 2] or list(EDGE_NAMES)

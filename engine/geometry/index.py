@@ -68,3 +68,19 @@ class BaseIndex:
             si, bi = np.nonzero(hit)
         order = np.lexsort((bi, si))
         return si[order], bi[order]
+
+    def candidate_pairs(self, distance: float) -> tuple[np.ndarray, np.ndarray]:
+        """(i, j) index pairs, sorted, that MAY lie within ``distance`` of each other (their
+        envelopes grown by ``distance`` meet; i == j included): a cheap superset of
+        ``query_many(shapes, distance)`` for callers that measure the gaps anyway."""
+        n = len(self.shapes)
+        if not n:
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        if self._tree is None:
+            return self.query_many(list(self.shapes), distance)
+        b = shapely.bounds(self.shapes)
+        boxes = shapely.box(b[:, 0] - distance, b[:, 1] - distance, b[:, 2] + distance,
+                            b[:, 3] + distance)
+        si, bi = self._tree.query(boxes)
+        order = np.lexsort((bi, si))
+        return si[order], bi[order]

@@ -12,10 +12,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.rect import Point, Rect
 
@@ -45,10 +47,13 @@ def _ray_hits(origins: np.ndarray, d: np.ndarray, starts: np.ndarray, spans: np.
     e = spans[None, :, :]
     denom = d[0] * e[..., 1] - d[1] * e[..., 0]
     w = q - o
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / denom
-        s = (w[..., 0] * d[1] - w[..., 1] * d[0]) / denom
-    good = (np.abs(denom) > 1e-12) & (t >= -1e-9) & (s >= -1e-9) & (s <= 1 + 1e-9)
+    # (Nearly) parallel pairs have no crossing: divide them by 1 instead of a denominator that
+    # may be tiny enough to overflow the quotient; they are masked out below either way.
+    usable = np.abs(denom) > 1e-12
+    safe = np.where(usable, denom, 1.0)
+    t = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / safe
+    s = (w[..., 0] * d[1] - w[..., 1] * d[0]) / safe
+    good = usable & (t >= -1e-9) & (s >= -1e-9) & (s <= 1 + 1e-9)
     return float(t[good].min()) if good.any() else _INF
 
 
@@ -63,6 +68,80 @@ def slide_distance(moving: np.ndarray, obstacle: np.ndarray, direction: Point) -
     s_a, e_a = _edges(moving)
     s_b, e_b = _edges(obstacle)
     return max(0.0, min(_ray_hits(moving, d, s_b, e_b), _ray_hits(obstacle, -d, s_a, e_a)))
+
+
+def slide_convex(moving: Sequence[Point], moving_shape: BaseGeometry | None,
+                 obstacle: Sequence[Point], obstacle_shape: BaseGeometry | None,
+                 direction: Point) -> float:
+    """`slide_distance` in plain floats, for a handful of vertices (two bases: the charge
+    searches try dozens of slides, and numpy's per-call overhead dominated them).
+
+    Same products, differences and order as `slide_distance`, so the answers are identical to
+    the last bit. ``*_shape`` are the same shapes as shapely geometries (bases cache theirs) for
+    the "already touching" test; None builds them, and only when the bounding boxes meet.
+
+    >>> from engine.geometry.rect import Rect
+    >>> a, b = Rect(0.0, 0.0, 90.0, 80.0, 40.0), Rect(10.0, 100.0, 265.0, 80.0, 40.0)
+    >>> slide_convex(a.corners, a.polygon, b.corners, b.polygon, a.front) == \\
+    ...     slide_distance(outline(a), outline(b), a.front)
+    True
+    """
+    if _boxes_meet(moving, obstacle):
+        a = moving_shape if moving_shape is not None else _shape_of(moving)
+        b = obstacle_shape if obstacle_shape is not None else _shape_of(obstacle)
+        if shapely.intersects(a, b):
+            return 0.0
+    if len(moving) * len(obstacle) > 1000:   # long outlines: numpy wins (a rectangle against a
+        # 2" zone's 36-point outline is still 2.5x faster in plain floats)
+        m, o = np.asarray(moving, dtype=float), np.asarray(obstacle, dtype=float)
+        d = np.asarray(direction, dtype=float)
+        (s_m, e_m), (s_o, e_o) = _edges(m), _edges(o)
+        return max(0.0, min(_ray_hits(m, d, s_o, e_o), _ray_hits(o, -d, s_m, e_m)))
+    d0, d1 = float(direction[0]), float(direction[1])
+    s_a, e_a = _edges_py(moving)
+    s_b, e_b = _edges_py(obstacle)
+    return max(0.0, min(_ray_hits_py(moving, d0, d1, s_b, e_b),
+                        _ray_hits_py(obstacle, -d0, -d1, s_a, e_a)))
+
+
+def _shape_of(vertices: Sequence[Point]) -> BaseGeometry:
+    return Polygon(vertices) if len(vertices) > 2 else shapely.linestrings(vertices)
+
+
+def _edges_py(v: Sequence[Point]) -> tuple[Sequence[Point], list[Point]]:
+    if len(v) == 2:
+        return v[:1], [(v[1][0] - v[0][0], v[1][1] - v[0][1])]
+    n = len(v)
+    return v, [(v[(i + 1) % n][0] - v[i][0], v[(i + 1) % n][1] - v[i][1]) for i in range(n)]
+
+
+def _ray_hits_py(origins: Sequence[Point], d0: float, d1: float, starts: Sequence[Point],
+                 spans: Sequence[Point]) -> float:
+    """`_ray_hits` operation for operation, in Python floats."""
+    best = _INF
+    for (q0, q1), (e0, e1) in zip(starts, spans):
+        denom = d0 * e1 - d1 * e0
+        if not abs(denom) > 1e-12:
+            continue
+        for o0, o1 in origins:
+            w0, w1 = q0 - o0, q1 - o1
+            t = (w0 * e1 - w1 * e0) / denom
+            if t >= -1e-9 and t < best:
+                s = (w0 * d1 - w1 * d0) / denom
+                if s >= -1e-9 and s <= 1 + 1e-9:
+                    best = t
+    return best
+
+
+def _boxes_meet(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """The bounding boxes overlap or touch (shapes whose boxes are apart cannot intersect)."""
+    ax = [p[0] for p in a]
+    bx = [p[0] for p in b]
+    if max(ax) < min(bx) or max(bx) < min(ax):
+        return False
+    ay = [p[1] for p in a]
+    by = [p[1] for p in b]
+    return not (max(ay) < min(by) or max(by) < min(ay))
 
 
 def wheel_cost(rect: Rect, turn_deg: float) -> float:
@@ -89,6 +168,6 @@ def swept_area(poses: list[Rect]) -> Polygon:
     """Area covered moving through ``poses`` in order (hull of each consecutive pair)."""
     if len(poses) == 1:
         return poses[0].polygon
-    hulls = [shapely.convex_hull(shapely.multipoints(list(a.corners) + list(b.corners)))
-             for a, b in zip(poses, poses[1:])]
-    return shapely.union_all(hulls)
+    corners = np.array([p.corners for p in poses], dtype=float)            # (n, 4, 2)
+    pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)            # (n-1, 8, 2)
+    return shapely.union_all(shapely.convex_hull(shapely.multipoints(pairs)))

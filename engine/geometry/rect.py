@@ -60,14 +60,15 @@ class Rect:
         r = (f[1], -f[0])
         hw, hd = self.width / 2, self.depth / 2
         cx, cy = self.cx, self.cy
-        put = object.__setattr__
-        put(self, "front", f)
-        put(self, "right", r)
-        put(self, "front_left", (cx - hw * r[0] + hd * f[0], cy - hw * r[1] + hd * f[1]))
-        put(self, "front_right", (cx + hw * r[0] + hd * f[0], cy + hw * r[1] + hd * f[1]))
-        put(self, "rear_right", (cx + hw * r[0] - hd * f[0], cy + hw * r[1] - hd * f[1]))
-        put(self, "rear_left", (cx - hw * r[0] - hd * f[0], cy - hw * r[1] - hd * f[1]))
-        put(self, "front_centre", (cx + hd * f[0], cy + hd * f[1]))
+        # one dict update instead of seven frozen-dataclass setattr calls (bases are built by
+        # the thousand per analysis: moves, wheels, sweeps)
+        self.__dict__.update(
+            front=f, right=r,
+            front_left=(cx - hw * r[0] + hd * f[0], cy - hw * r[1] + hd * f[1]),
+            front_right=(cx + hw * r[0] + hd * f[0], cy + hw * r[1] + hd * f[1]),
+            rear_right=(cx + hw * r[0] - hd * f[0], cy + hw * r[1] - hd * f[1]),
+            rear_left=(cx - hw * r[0] - hd * f[0], cy - hw * r[1] - hd * f[1]),
+            front_centre=(cx + hd * f[0], cy + hd * f[1]))
 
     # set by __post_init__:
     #   front, right: unit vectors the front faces / to the base's right (front turned -90°)

@@ -29,7 +29,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.rect import Point
-from engine.geometry.segments import point_segment_distance, segments_near_quads
+from engine.geometry.segments import clipped_lengths, point_segment_distance, segments_near_quads
 
 
 def sample_segment(p: Point, q: Point, n: int) -> list[Point]:
@@ -114,6 +114,79 @@ class SightField:
         Every obstacle kind is one STRtree query over all the lines (the work is in C); Python
         only looks at the hits.
         """
+        return self._clear_many(lines, owners, queries, None)
+
+    def clear_many_blockers(self, lines: np.ndarray, owners: np.ndarray,
+                            queries: Sequence[SightQuery]
+                            ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """`clear_many`, plus the bodies found blocking the lines: (line, body, reach) arrays,
+        every body that blocks each blocked line (none for a line stopped only by a wall or an
+        area) and the reach it was tested at.
+
+        Feed them to `clear_segments_hinted` for the other lines of the same questions: the
+        bodies in front of a gun usually block all of its lines, and a few numpy tests per line
+        find that out."""
+        found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        ok = self._clear_many(lines, owners, queries, found)
+        if found:
+            line, body, reach = (np.concatenate(parts) for parts in zip(*found))
+        else:
+            line, body, reach = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+        return ok, (line, body, reach)
+
+    def clear_segments_hinted(self, segments: np.ndarray, owners: np.ndarray,
+                              queries: Sequence[SightQuery],
+                              hints: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        """`clear_many` of the lines ``segments`` ((n, 2, 2) coordinates), exactly; faster when
+        ``hints`` = (question, body, reach) arrays name bodies known to block some line of a
+        question at that reach (from `clear_many_blockers`): they are tried first against every
+        line of their question (numpy on the coordinates), and only the lines none of them
+        blocks become shapely lines for the full test."""
+        segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+        n = len(segments)
+        ok = np.ones(n, dtype=bool)
+        if n == 0:
+            return ok
+        owners = np.asarray(owners)
+        quads = self._quads if len(self.bodies) else None
+        h_owner, h_body, h_reach = (np.asarray(h) for h in hints)
+        if quads is not None and len(h_owner):
+            # hints in rounds: each question's first hint against all its lines, then its second
+            # against the lines still clear, ... (a few rounds; the full test does the rest)
+            order = np.lexsort((np.arange(len(h_owner)), h_owner))
+            h_owner, h_body, h_reach = h_owner[order], h_body[order], h_reach[order]
+            rank = np.arange(len(h_owner)) - np.searchsorted(h_owner, h_owner, side="left")
+            for r in range(min(int(rank.max()) + 1, 4)):
+                pick = rank == r
+                live = np.nonzero(ok)[0]
+                if not len(live):
+                    break
+                self._hint_round(segments, owners, live, ok, h_owner[pick], h_body[pick],
+                                 h_reach[pick].astype(float), quads)
+        rest = np.nonzero(ok)[0]
+        if len(rest):
+            ok[rest] = self._clear_many(shapely.linestrings(segments[rest]), owners[rest],
+                                        queries, None)
+        return ok
+
+    @staticmethod
+    def _hint_round(segments: np.ndarray, owners: np.ndarray, live: np.ndarray, ok: np.ndarray,
+                    h_owner: np.ndarray, h_body: np.ndarray, h_reach: np.ndarray,
+                    quads: np.ndarray) -> None:
+        """Block the ``live`` lines that the hint of their question (at most one each, sorted
+        by question) blocks."""
+        k = np.searchsorted(h_owner, owners[live])
+        k = np.minimum(k, len(h_owner) - 1)
+        has = h_owner[k] == owners[live]
+        lines, k = live[has], k[has]
+        if not len(lines):
+            return
+        xy = segments[lines]
+        hit = segments_near_quads(xy[:, 0], xy[:, 1], quads[h_body[k]], h_reach[k])
+        ok[lines[hit]] = False
+
+    def _clear_many(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
+                    record: list | None) -> np.ndarray:
         n = len(lines)
         ok = np.ones(n, dtype=bool)
         if n == 0:
@@ -124,12 +197,16 @@ class SightField:
             index_of = self._body_index
             widths = np.array([q.corridor for q in queries])
             # (owner, body) pairs that never block, and those that only block the line itself
-            skip = self._codes(queries, nb, index_of, lambda q: q.exclude | q.ignore_bodies)
-            self._block_by_bodies(lines, owners, ok, np.zeros(len(queries)), skip)
+            skip, thin_only = self._skip_codes(queries, nb, index_of)
+            if self._quads is not None:
+                self._block_by_bodies_once(lines, owners, ok, widths, skip, thin_only, record)
+                widths = np.zeros(0)
+            else:
+                self._block_by_bodies(lines, owners, ok, np.zeros(len(queries)), skip, record)
             if (widths > 0).any() and ok.any():
                 skip_wide = self._codes(queries, nb, index_of, lambda q: (
                     q.exclude | q.ignore_bodies | q.corridor_exclude))
-                self._block_by_bodies(lines, owners, ok, widths, skip_wide)
+                self._block_by_bodies(lines, owners, ok, widths, skip_wide, record)
         if self._walls_tree is not None and ok.any():
             self._block_walls(lines, owners, queries, ok)
         if self._areas_tree is not None and np.isfinite(self.max_depth) and ok.any():
@@ -137,7 +214,8 @@ class SightField:
         return ok
 
     def _block_by_bodies(self, lines: np.ndarray, owners: np.ndarray, ok: np.ndarray,
-                         widths: np.ndarray, skip: np.ndarray) -> None:
+                         widths: np.ndarray, skip: np.ndarray,
+                         record: list | None = None) -> None:
         """Clear lines (``ok``) coming within ``widths[owner]`` of a body their owner does not
         skip become blocked. Candidates: one STRtree envelope query over all lines (grown by
         their width); the exact test is vectorised numpy against the bodies' rectangles (GEOS
@@ -170,8 +248,77 @@ class SightField:
         near = point_segment_distance(c[:, 0], c[:, 1], p0[:, 0], p0[:, 1], p1[:, 0],
                                       p1[:, 1]) <= radius[bi] + r + 1e-9
         li, bi = li[near], bi[near]
-        hit = segments_near_quads(p0[near], p1[near], quads[bi], r[near])
+        r = r[near]
+        hit = segments_near_quads(p0[near], p1[near], quads[bi], r)
         ok[live[np.unique(li[hit])]] = False
+        if record is not None:
+            record.append((live[li[hit]], bi[hit], r[hit]))
+
+    def _skip_codes(self, queries: Sequence[SightQuery], nb: int,
+                    index_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+        """(codes of the (owner, body) pairs that never block, codes of those that only block
+        the line itself), sorted; kept for the next call with the same list of questions (the
+        batch callers ask twice: middle lines, then the rest)."""
+        cached = getattr(self, "_skip_cache", None)
+        if cached is not None and cached[0] is queries and cached[1] == len(queries):
+            return cached[2], cached[3]
+        skip = np.unique(self._codes(queries, nb, index_of,
+                                     lambda q: q.exclude | q.ignore_bodies))
+        thin = np.unique(self._codes(queries, nb, index_of, lambda q: q.corridor_exclude))
+        self._skip_cache = (queries, len(queries), skip, thin)
+        return skip, thin
+
+    def _skip_tables(self, skip: np.ndarray, thin_only: np.ndarray, n_queries: int,
+                     nb: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The skip codes as (question, body) boolean tables, for lookups instead of
+        ``np.isin`` (None when the tables would be large); kept with the codes."""
+        cached = getattr(self, "_skip_table_cache", None)
+        if cached is not None and cached[0] is skip and cached[1] is thin_only:
+            return cached[2]
+        tables = None
+        if n_queries * nb <= 4_000_000:
+            never = np.zeros(n_queries * nb, dtype=bool)
+            never[skip] = True
+            thin = np.zeros(n_queries * nb, dtype=bool)
+            thin[thin_only] = True
+            tables = (never.reshape(n_queries, nb), thin.reshape(n_queries, nb))
+        self._skip_table_cache = (skip, thin_only, tables)
+        return tables
+
+    def _block_by_bodies_once(self, lines: np.ndarray, owners: np.ndarray, ok: np.ndarray,
+                              widths: np.ndarray, skip: np.ndarray, thin_only: np.ndarray,
+                              record: list | None) -> None:
+        """Both body tests of `clear_many` in one pass (rectangular bodies): a clear line is
+        blocked by a body its owner does not skip that it touches, or comes within the
+        owner's corridor of (unless the body only blocks the line itself). The same answers as
+        testing the line itself and then the corridor, since a corridor test includes the line."""
+        live = np.nonzero(ok)[0]
+        if not len(live):
+            return
+        nb = len(self.bodies)
+        reach = widths[owners[live]]
+        xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
+        lo, hi = xy.min(axis=1) - reach[:, None], xy.max(axis=1) + reach[:, None]
+        boxes = shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1])
+        li, bi = self._bodies_tree.query(boxes)                 # envelopes only: fast
+        code = owners[live[li]] * nb + bi
+        tables = self._skip_tables(skip, thin_only, len(widths), nb)
+        keep = ~(tables[0].ravel()[code] if tables is not None else np.isin(code, skip))
+        li, bi, code = li[keep], bi[keep], code[keep]
+        r = reach[li]
+        if len(thin_only) and r.any():
+            thin = tables[1].ravel()[code] if tables is not None else np.isin(code, thin_only)
+            r = np.where(thin, 0.0, r)
+        p0, p1 = xy[li, 0], xy[li, 1]
+        centre, radius = self._quad_circles
+        c = centre[bi]
+        near = point_segment_distance(c[:, 0], c[:, 1], p0[:, 0], p0[:, 1], p1[:, 0],
+                                      p1[:, 1]) <= radius[bi] + r + 1e-9
+        li, bi, r = li[near], bi[near], r[near]
+        hit = segments_near_quads(p0[near], p1[near], self._quads[bi], r)
+        ok[live[np.unique(li[hit])]] = False
+        if record is not None:
+            record.append((live[li[hit]], bi[hit], r[hit]))
 
     @property
     def _quad_circles(self) -> tuple[np.ndarray, np.ndarray]:
@@ -208,43 +355,100 @@ class SightField:
 
     def _block_walls(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
                      ok: np.ndarray) -> None:
+        """Lines touching (or, with a corridor, coming within its width of) a wall are blocked;
+        the part of a wall inside the question's ``ends`` does not count. Vectorised: each
+        (question, wall) pair is trimmed once, then one GEOS call per predicate tests every hit."""
         live = np.nonzero(ok)[0]
-        widths = np.array([queries[o].corridor for o in owners[live].tolist()])
+        widths = np.array([q.corridor for q in queries])[owners[live]]
         li, wi = self._walls_tree.query(lines[live], predicate="dwithin", distance=widths)
-        trimmed: dict[tuple[int, int], object] = {}
-        for k, w in zip(li.tolist(), wi.tolist()):
-            line = live[k]
-            if not ok[line]:
-                continue
-            owner = int(owners[line])
-            q = queries[owner]
-            wall = trimmed.get((owner, w))
-            if wall is None:
-                wall = self.walls[w]
-                if q.ends:
-                    wall = shapely.difference(wall, shapely.union_all(list(q.ends)))
-                trimmed[(owner, w)] = wall
-            if wall.is_empty:
-                continue
-            if q.corridor > 0:
-                hit = shapely.dwithin(lines[line], wall, q.corridor)
-            else:
-                hit = shapely.intersects(lines[line], wall)
-            if hit:
-                ok[line] = False
+        if not len(li):
+            return
+        line_idx = live[li]
+        own = owners[line_idx]
+        keys = own.astype(np.int64) * len(self.walls) + wi
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        trimmed = np.empty(len(uniq), dtype=object)
+        cut_owner, cut_at = [], []
+        for k, key in enumerate(uniq.tolist()):
+            owner, w = divmod(key, len(self.walls))
+            trimmed[k] = self.walls[w]
+            if queries[owner].ends:
+                cut_owner.append(owner)
+                cut_at.append(k)
+        if cut_at:
+            ends_union = {o: shapely.union_all(list(queries[o].ends)) for o in set(cut_owner)}
+            at = np.array(cut_at)
+            ends = np.array([ends_union[o] for o in cut_owner], dtype=object)
+            meet = shapely.intersects(trimmed[at], ends)    # a wall clear of the ends stays whole
+            trimmed[at[meet]] = shapely.difference(trimmed[at[meet]], ends[meet])
+        walls = trimmed[inverse]
+        corridor = widths[li]
+        hit = np.zeros(len(li), dtype=bool)
+        wide = corridor > 0
+        if wide.any():
+            hit[wide] = shapely.dwithin(lines[line_idx[wide]], walls[wide], corridor[wide])
+        if (~wide).any():
+            hit[~wide] = shapely.intersects(lines[line_idx[~wide]], walls[~wide])
+        hit &= ~shapely.is_empty(walls)
+        ok[line_idx[hit]] = False
 
     def _block_depth(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
                      ok: np.ndarray) -> None:
+        """Lines running more than ``max_depth`` inside one counted deep area are blocked.
+
+        Only a line running more than that inside the area's bounding box can (numpy, every
+        line against every area: there are few); GEOS measures the depth of those alone."""
         live = np.nonzero(ok)[0]
-        li, ai = self._areas_tree.query(lines[live], predicate="intersects")
-        keep = [(live[k], a) for k, a in zip(li.tolist(), ai.tolist())
-                if self.deep_area_ids[a] not in queries[owners[live[k]]].uncounted_areas]
-        if not keep:
+        if len(self.deep_areas) > 32:
+            li, ai = self._areas_tree.query(lines[live], predicate="intersects")
+            idx, areas = live[li], ai
+        else:
+            xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
+            found_l, found_a = [], []
+            for a, box in enumerate(self._area_bounds):
+                clip = clipped_lengths(xy[:, 0], xy[:, 1], np.broadcast_to(box, (len(live), 4)))
+                deep = np.nonzero(clip > self.max_depth)[0]
+                found_l.append(live[deep])
+                found_a.append(np.full(len(deep), a))
+            idx, areas = np.concatenate(found_l), np.concatenate(found_a)
+        uncounted = self._uncounted(queries)
+        if uncounted is not None and len(idx):
+            counted = ~uncounted[owners[idx], areas]
+            idx, areas = idx[counted], areas[counted]
+        if not len(idx):
             return
-        idx = np.array([line for line, _ in keep])
-        depth = shapely.length(shapely.intersection(lines[idx],
-                                                    self.deep_areas[[a for _, a in keep]]))
+        # Only lines running more than max_depth inside an area's bounding box can run more than
+        # that inside the area: the exact (GEOS) depth is measured for those alone.
+        xy = shapely.get_coordinates(lines[idx]).reshape(-1, 2, 2)
+        deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
+        idx, areas = idx[deep], areas[deep]
+        if not len(idx):
+            return
+        depth = shapely.length(shapely.intersection(lines[idx], self.deep_areas[areas]))
         ok[idx[depth > self.max_depth + 1e-6]] = False
+
+    def _uncounted(self, queries: Sequence[SightQuery]) -> np.ndarray | None:
+        """(question, area) -> the question does not count that area's depth; None if no
+        question names any. Kept for the next call with the same list of questions."""
+        cached = getattr(self, "_uncounted_cache", None)
+        if cached is not None and cached[0] is queries and cached[1] == len(queries):
+            return cached[2]
+        index = {aid: a for a, aid in enumerate(self.deep_area_ids)}
+        marks = [(k, index[aid]) for k, q in enumerate(queries) for aid in q.uncounted_areas
+                 if aid in index]
+        table = None
+        if marks:
+            table = np.zeros((len(queries), len(self.deep_areas)), dtype=bool)
+            rows, cols = zip(*marks)
+            table[list(rows), list(cols)] = True
+        self._uncounted_cache = (queries, len(queries), table)
+        return table
+
+    @property
+    def _area_bounds(self) -> np.ndarray:
+        if not hasattr(self, "_area_bounds_cache"):
+            self._area_bounds_cache = shapely.bounds(self.deep_areas)
+        return self._area_bounds_cache
 
 
 @dataclass(frozen=True)

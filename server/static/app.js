@@ -2,6 +2,7 @@
 // sends the umpire's edits. No build step: plain ES modules.
 import { Board } from "./board.js";
 import { appendEvent, renderBasePanel, renderReference, renderSettings } from "./panels.js";
+import { HAS_ARMY_TAB, drawMarks, drawZones, renderArmyPanel, renderBaseExtras } from "./rulesets.js";
 import { TerrainEditor } from "./terrain.js";
 
 const params = new URLSearchParams(location.search);
@@ -11,7 +12,7 @@ if (params.get("token")) sessionStorage.setItem("campo-token", params.get("token
 // Shared with tests and benchmarks: the latest data and the measured delivery latencies.
 const campo = (window.campo = {
   state: null, status: null, hello: null, seq: 0, statesReceived: 0, latenciesMs: [], drawnLatenciesMs: [],
-  selected: null, geometry: null, tool: "select", ruler: [], rulerResult: null, connected: false,
+  selected: null, geometry: null, tool: "select", ruler: [], rulerResult: null, connected: false, deck: null,
 });
 
 const $ = (id) => document.getElementById(id);
@@ -51,6 +52,7 @@ function onMessage(msg) {
     case "status": onStatus(p); break;
     case "event": appendEvent($("events-list"), p); if (p.kind === "turn" && p.turn) lastTurn = p.turn; break;
     case "reply": onReply(p); break;
+    case "deck": campo.deck = p; renderArmy(); break;
     default: break;
   }
 }
@@ -110,6 +112,9 @@ function onReply(r) {
   else if (r.type === "settings") {
     $("settings-msg").textContent = r.ok ? (r.saved ? "applied and saved" : "applied") : `refused: ${r.error}`;
     if (r.ok) { settingsEdits = {}; loadRules(); }
+  } else if (r.type === "deck") {
+    const msg = $("deck-msg");
+    if (msg) msg.textContent = r.ok ? "" : `refused: ${r.error}`;
   } else if (!r.ok) console.warn("refused:", r.error);
 }
 
@@ -137,9 +142,28 @@ function render() {
   board.drawOverlay(byId.get(campo.selected), campo.geometry, info, byId);
   renderBasePanel($("tab-base"), byId.get(campo.selected), info, analysis.unit || "", byId, analysis.problems,
     analysis.bases || {});
+  renderBaseExtras($("tab-base"), byId.get(campo.selected), info, analysis, byId);
+  const zones = analysis.deployment && analysis.deployment.zones;
+  $("zones-toggle").hidden = !zones;
+  drawZones(board.layers.zones, analysis, !!zones && $("zones-check").checked);
+  drawMarks(board.layers.marks, state);
+  $("tabs").querySelector('[data-tab="army"]').hidden = !HAS_ARMY_TAB.has(state.ruleset);
+  renderArmy();
   terrain.redrawDraft();
   drawRuler();
 }
+
+function renderArmy() {
+  const state = campo.state;
+  if (!state) return;
+  const canWrite = !!(campo.hello && campo.hello.can_write);
+  const keep = $("deck-msg") ? $("deck-msg").textContent : "";
+  renderArmyPanel($("tab-army"), state.analysis, basesById(), campo.deck, canWrite,
+    (action) => send({ type: "deck", action }));
+  if ($("deck-msg")) $("deck-msg").textContent = keep;
+}
+
+$("zones-check").addEventListener("change", () => render());
 
 function drawRuler() {
   const a = (campo.state && campo.state.analysis) || {};
@@ -236,14 +260,18 @@ function renderRules() {
     settingsEdits[name] = value;
     $("settings-save").disabled = false;
     $("settings-msg").textContent = "not applied yet";
-  });
+  }, rulesInfo.gap_heading);
   $("settings-save").disabled = !canWrite || Object.keys(settingsEdits).length === 0;
 }
 
 $("settings-save").addEventListener("click", () => {
   const current = {};
   for (const s of rulesInfo.settings) if (s.overridden) current[s.name] = s.value;
-  send({ type: "settings", settings: { ...current, ...settingsEdits } });
+  // scalars in `settings`, lists and maps in `structured` (server/messages.py)
+  const settings = {}, structured = {};
+  for (const [k, v] of Object.entries({ ...current, ...settingsEdits }))
+    (v !== null && typeof v === "object" ? structured : settings)[k] = v;
+  send({ type: "settings", settings, structured });
 });
 
 // -- camera panel ------------------------------------------------------------------------------

@@ -23,9 +23,9 @@ export function baseCorners(b) {
   return [p(1, -1), p(1, 1), p(-1, 1), p(-1, -1)];
 }
 
-const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+export const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
 
-function label(parent, x, y, text, cls) {
+export function label(parent, x, y, text, cls) {
   // text is drawn upright although the group is flipped
   return el("text", { transform: `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(1 -1)`, class: cls,
     "text-anchor": "middle", "dominant-baseline": "middle" }, parent, text);
@@ -44,7 +44,9 @@ export class Board {
     this.cloth = svg.querySelector("#cloth");
     this.layers = {
       terrain: svg.querySelector("#layer-terrain"),
+      zones: svg.querySelector("#layer-zones"),
       overlay: svg.querySelector("#layer-overlay"),
+      marks: svg.querySelector("#layer-marks"),
       bases: svg.querySelector("#layer-bases"),
       ruler: svg.querySelector("#layer-ruler"),
       draft: svg.querySelector("#layer-draft"),

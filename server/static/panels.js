@@ -92,10 +92,11 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, all
   }
 }
 
-/** The settings form: one control per setting; `onEdit(name, value)` when the umpire changes one. */
-export function renderSettings(root, settings, canWrite, onEdit) {
+/** The settings form: one control per setting; `onEdit(name, value)` when the umpire changes one.
+ * Settings the rulebook does not give (`gap`) come last, under their own heading. */
+export function renderSettings(root, settings, canWrite, onEdit, gapHeading = "Not in the rulebook: set for your group") {
   root.replaceChildren();
-  for (const s of settings) {
+  const row = (s) => {
     let control;
     if (s.type === "bool") {
       control = h("input", { type: "checkbox", checked: !!s.value, disabled: !canWrite, "data-setting": s.name,
@@ -104,21 +105,45 @@ export function renderSettings(root, settings, canWrite, onEdit) {
       control = h("select", { disabled: !canWrite, "data-setting": s.name,
         onchange: (e) => onEdit(s.name, s.choices.find((c) => String(c) === e.target.value)) },
         s.choices.map((c) => h("option", { value: String(c), selected: c === s.value }, String(c))));
+    } else if (s.type === "list" || s.type === "size" || s.type === "map") {
+      // edited as JSON: ["wood", "town"], [40, 20] or {"FP": "javelins"}
+      control = h("input", { type: "text", class: "json", value: JSON.stringify(s.value), disabled: !canWrite,
+        "data-setting": s.name, onchange: (e) => {
+          try { onEdit(s.name, JSON.parse(e.target.value)); e.target.classList.remove("bad"); }
+          catch (err) { e.target.classList.add("bad"); }
+        } });
     } else {
       control = h("input", { type: "number", step: "any", value: s.value, disabled: !canWrite, "data-setting": s.name,
         onchange: (e) => onEdit(s.name, Number(e.target.value)) });
     }
-    root.appendChild(h("div", { class: `setting${s.overridden ? " overridden" : ""}` },
+    return h("div", { class: `setting${s.overridden ? " overridden" : ""}${s.gap ? " gap" : ""}`, "data-setting-row": s.name },
       h("div", { class: "row" }, h("span", { class: "name" }, s.name), control),
-      h("div", { class: "desc" }, s.description)));
+      h("div", { class: "desc" }, s.description));
+  };
+  const gaps = settings.filter((x) => x.gap);
+  if (gaps.length) {
+    root.appendChild(h("p", { class: "hint" }, h("a", { href: "#gap-settings", "data-testid": "gap-jump" },
+      `${gapHeading}: ${gaps.length} settings, below ↓`)));
+  }
+  for (const s of settings.filter((x) => !x.gap)) root.appendChild(row(s));
+  if (gaps.length) {
+    const box = h("div", { class: "gap-settings", id: "gap-settings", "data-testid": "gap-settings" },
+      h("h3", { class: "gap-heading", "data-testid": "gap-heading" }, gapHeading),
+      h("p", { class: "hint" }, "The rulebook gives no value for these: agree them with your group before the game."));
+    for (const s of gaps) box.appendChild(row(s));
+    root.appendChild(box);
   }
 }
 
 export function renderReference(root, tables) {
   root.replaceChildren();
   for (const t of tables) {
-    root.appendChild(h("h3", {}, `${t.title} `, h("small", { class: "hint" }, t.cites || "")));
-    root.appendChild(table(t.columns, t.rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, String(c))))), null));
+    root.appendChild(h("h3", { class: t.gap ? "gap-heading" : null }, `${t.title} `,
+      t.gap ? h("span", { class: "gap-badge" }, "not in the rulebook") : null, " ",
+      h("small", { class: "hint" }, t.cites || "")));
+    const node = table(t.columns, t.rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, String(c))))), null);
+    if (t.gap) node.classList.add("gap");
+    root.appendChild(node);
   }
 }
 

@@ -37,8 +37,25 @@ def _unit_coords(cells: int) -> tuple[np.ndarray, np.ndarray]:
     return u.reshape(-1), v.reshape(-1)
 
 
+_SHARED: dict[tuple[int, bytes, tuple[int, ...]], TemplateDecoder] = {}
+_SHARED_MAX = 16
+
+
 class TemplateDecoder:
     """Matches candidate squares against the expected markers of one dictionary."""
+
+    @classmethod
+    def shared(cls, dictionary: cv2.aruco.Dictionary, ids: list[int]) -> TemplateDecoder:
+        """One decoder per (dictionary, ids) for the whole process: its blurred templates are
+        constants, and drawing them again for every still `campo detect` reads costs more than
+        reading the markers."""
+        key = (int(dictionary.markerSize), dictionary.bytesList.tobytes(), tuple(sorted(set(ids))))
+        decoder = _SHARED.get(key)
+        if decoder is None:
+            if len(_SHARED) >= _SHARED_MAX:
+                _SHARED.pop(next(iter(_SHARED)))
+            decoder = _SHARED[key] = cls(dictionary, list(key[2]))
+        return decoder
 
     def __init__(self, dictionary: cv2.aruco.Dictionary, ids: list[int]) -> None:
         self.dictionary = dictionary
@@ -61,6 +78,7 @@ class TemplateDecoder:
         inner[a:b, a:b] = True
         self._inner = inner.reshape(-1)
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._cells_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def _templates(self, sigma_tenths: int) -> tuple[np.ndarray, np.ndarray]:
         """Normalised templates blurred by sigma (canonical px, in tenths): whole (N, P), inner (N, Q)."""
@@ -112,6 +130,61 @@ class TemplateDecoder:
             if min(top, shape) >= min_score and top - second >= min_margin:
                 out.append(TemplateMatch(k, int(self.ids[best]), rolled[k, rot].copy(), min(top, shape), top - second))
         return out
+
+
+    def frame_fits(self, gray: np.ndarray, matches: list[TemplateMatch], *, blur_px: float = 1.2,
+                   max_bad: int = 1, min_contrast: float = 20.0, tolerance: float = 0.35) -> np.ndarray:
+        """Whether each match shows its marker's frame: a dark border inside a light quiet zone.
+
+        The check `bits.frame_ok` makes on sharp markers, made against what the matched marker
+        looks like blurred to this scale: a border cell next to white bits of a 13-px marker is
+        grey, not black, and must not count against it. The cells (and the ring just outside)
+        are fitted as offset + contrast x the blurred template's cells; the contrast must reach
+        `min_contrast` grey levels, and at most `max_bad` border cells may be lighter (ring
+        samples darker) than the fit by more than `tolerance` of the contrast; and the four
+        corner cells must be darker than halfway between border and quiet zone.
+        """
+        from vision.detection.bits import read_cells  # bits imports nothing of ours; no cycle
+
+        if not matches:
+            return np.zeros(0, bool)
+        corners = np.stack([m.corners_px for m in matches])
+        grid, ring = read_cells(gray, corners, self.cells)
+        n = self.cells**2
+        border = np.ones((self.cells, self.cells), bool)
+        border[1:-1, 1:-1] = False
+        side = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2).mean(axis=1)
+        sigma = np.minimum(blur_px * PX_PER_CELL / np.maximum(side / self.cells, 0.5), 6.0)
+        expected = [self._expected_cells(int(m.marker_id), int(round(sg * 10))) for m, sg in zip(matches, sigma)]
+        e = np.stack([np.concatenate([eg.reshape(-1), er]) for eg, er in expected])  # (K, n + ring)
+        v = np.concatenate([grid.reshape(len(matches), -1), ring], axis=1)
+        # least squares v = offset + contrast * e, row by row
+        em, vm = e.mean(axis=1, keepdims=True), v.mean(axis=1, keepdims=True)
+        contrast = np.sum((e - em) * (v - vm), axis=1) / np.maximum(np.sum((e - em) ** 2, axis=1), 1e-9)
+        resid = (v - vm) - contrast[:, None] * (e - em)
+        rg, rr = resid[:, :n].reshape(-1, self.cells, self.cells), resid[:, n:]
+        bad_border = np.sum(rg[:, border] > tolerance * contrast[:, None], axis=1)
+        bad_ring = np.sum(rr < -tolerance * contrast[:, None], axis=1)
+        # a square's corners stay dark under any blur (a letter 'o' has light ones)
+        level = (np.median(grid[:, border], axis=1) + np.median(ring, axis=1)) / 2
+        dark_corners = np.all(grid[:, [0, 0, -1, -1], [0, -1, 0, -1]] < level[:, None], axis=1)
+        return (contrast >= min_contrast) & (bad_border <= max_bad) & (bad_ring <= max_bad) & dark_corners
+
+    def _expected_cells(self, marker_id: int, sigma_tenths: int) -> tuple[np.ndarray, np.ndarray]:
+        """The cells and ring of `marker_id` drawn and blurred like the templates (0 black, 1 white)."""
+        key = (marker_id, sigma_tenths)
+        cached = self._cells_cache.get(key)
+        if cached is None:
+            from vision.detection.bits import read_cells
+
+            crisp = self._crisp[int(np.searchsorted(self.ids, marker_id))]
+            sigma = sigma_tenths / 10
+            img = cv2.GaussianBlur(crisp, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE) if sigma > 0 else crisp
+            a, b = PX_PER_CELL - 0.5, (self.cells + 1) * PX_PER_CELL - 0.5  # the black square's corners
+            corners = np.array([[[a, a], [b, a], [b, b], [a, b]]])
+            grid, ring = read_cells(np.ascontiguousarray(img, np.float32), corners, self.cells)
+            cached = self._cells_cache[key] = (grid[0], ring[0])
+        return cached
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:

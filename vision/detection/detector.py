@@ -10,12 +10,13 @@ windows around them are searched, so full-frame scans become rare.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 import cv2
 import numpy as np
 
-from vision.detection.bits import code_bits, frame_ok, verify_markers
+from vision.detection.bits import code_bits, verify_markers
 from vision.detection.decode import TemplateDecoder, TemplateMatch
 from vision.detection.edges import EdgeFitSettings, refine_by_edges
 from vision.detection.types import Detection, Window, merge_windows
@@ -45,7 +46,8 @@ class DetectorSettings:
     template_max_side_px: float = float("inf")  # unread squares larger than this are not markers of ours
     min_contrast: float = 15.0  # grey levels between a marker's white quiet zone and black border
     template_min_contrast: float = 20.0  # the same for markers read from templates (weaker evidence)
-    template_max_bad_cells: int = 1  # border cells lighter / quiet-zone samples darker than halfway
+    template_max_bad_cells: int = 1  # border cells lighter / quiet-zone samples darker than expected
+    frame_blur_px: float = 1.2  # image blur assumed when checking a template reading's frame (decode.frame_fits)
     polygon_accuracy: float = 0.05  # aruco polygonalApproxAccuracyRate (0.08 for small markers)
     adaptive_constant: float = 7.0  # aruco adaptiveThreshConstant (5 for small markers)
     adaptive_win_min: int = 3
@@ -64,6 +66,19 @@ def small_marker_settings(settings: DetectorSettings, upsample: float, min_side_
     """
     return replace(settings, upsample=upsample, min_side_px=min(settings.min_side_px, min_side_px),
                    polygon_accuracy=0.08, adaptive_constant=5.0, template_max_side_px=max_side_px)
+
+
+def _decoder(dictionary: cv2.aruco.Dictionary, expected_ids: frozenset[int]) -> TemplateDecoder | None:
+    return TemplateDecoder.shared(dictionary, sorted(expected_ids)) if expected_ids else None
+
+
+@lru_cache(maxsize=8)
+def _all_codes(dictionary_name: str) -> np.ndarray:
+    """The inner bits of every marker of a predefined dictionary (constants: built once)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary_name))
+    codes = np.stack([code_bits(dictionary, i) for i in range(len(dictionary.bytesList))])
+    codes.setflags(write=False)
+    return codes
 
 
 def to_gray(image: np.ndarray) -> np.ndarray:
@@ -86,8 +101,17 @@ class MarkerDetector:
         self.dictionary = cv2.aruco.getPredefinedDictionary(code)
         self.settings = settings or DetectorSettings()
         self.cells = int(self.dictionary.markerSize) + 2
-        self._codes = np.stack([code_bits(self.dictionary, i) for i in range(len(self.dictionary.bytesList))])
-        self._templates = TemplateDecoder(self.dictionary, sorted(self.settings.expected_ids)) if self.settings.expected_ids else None
+        self._codes = _all_codes(dictionary_name)
+        self._templates = _decoder(self.dictionary, self.settings.expected_ids)
+
+    def with_settings(self, settings: DetectorSettings) -> MarkerDetector:
+        """A detector of the same dictionary with other settings, sharing the built tables."""
+        other = object.__new__(MarkerDetector)
+        other.__dict__.update(self.__dict__)
+        other.settings = settings
+        if settings.expected_ids != self.settings.expected_ids:
+            other._templates = _decoder(self.dictionary, settings.expected_ids)
+        return other
 
     def _parameters(self, longest_side_px: int, scale: float) -> cv2.aruco.DetectorParameters:
         s = self.settings
@@ -164,6 +188,18 @@ class MarkerDetector:
         reported twice (the caller decides what a duplicate means, never this function).
         """
         gray = to_gray(image)
+        read, unread = self.scan(gray, windows)
+        return self.finish(gray, read, unread)
+
+    def scan(self, image: np.ndarray, windows: list[Window] | None = None
+             ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+        """The cheap first stage of `detect`: OpenCV's candidate squares, nothing refined yet.
+
+        Returns (read: (id, rough corners), unread squares of a marker's size not on a read
+        marker). `finish` turns them into confirmed detections; a caller that knows more (the
+        markers' size, which ids are still missing) can pass `finish` only what is worth it.
+        """
+        gray = to_gray(image)
         h, w = gray.shape[:2]
         if windows is None:
             found = self._read(gray, (0, 0))
@@ -173,7 +209,12 @@ class MarkerDetector:
         read = _dedupe([f for f in found if f[0] >= 0])
         unread = _separate([c for m, c in found if m < 0], [c for _, c in read], self.settings.min_side_px,
                            self.settings.template_max_side_px)
-        return self._finish(gray, read, unread)
+        return read, unread
+
+    def finish(self, image: np.ndarray, read: list[tuple[int, np.ndarray]],
+               unread: list[np.ndarray]) -> list[Detection]:
+        """Refine and confirm what `scan` read; read the `unread` squares from templates."""
+        return self._finish(to_gray(image), read, unread)
 
     def _confirm(self, gray: np.ndarray, corners: np.ndarray, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """Read each marker again under its final corners: by its bits, else by its template.
@@ -185,24 +226,28 @@ class MarkerDetector:
         ok, errors = verify_markers(gray, corners, self._codes[ids], min_contrast=st.min_contrast)
         retry = np.flatnonzero(~ok)
         if len(retry) and self._templates is not None:
-            for m in self._templates.match(gray, corners[retry], blur_px=st.template_blur_px,
-                                           min_score=st.template_min_score, min_margin=st.template_min_margin):
-                i = retry[m.index]
-                if m.marker_id == ids[i] and np.allclose(m.corners_px, corners[i]):
-                    ok[i] = bool(frame_ok(gray, corners[i:i + 1], self.cells, max_bad=st.template_max_bad_cells,
-                                          min_contrast=st.template_min_contrast)[0])
+            matches = [m for m in self._templates.match(gray, corners[retry], blur_px=st.template_blur_px,
+                                                        min_score=st.template_min_score,
+                                                        min_margin=st.template_min_margin)
+                       if m.marker_id == ids[retry[m.index]] and np.allclose(m.corners_px, corners[retry[m.index]])]
+            framed = self._templates.frame_fits(gray, matches, blur_px=st.frame_blur_px,
+                                                max_bad=st.template_max_bad_cells,
+                                                min_contrast=st.template_min_contrast)
+            for m, good in zip(matches, framed):
+                ok[retry[m.index]] = bool(good)
         return ok, errors
 
     def _finish(self, gray: np.ndarray, read: list[tuple[int, np.ndarray]], unread: list[np.ndarray]) -> list[Detection]:
         """Refine the corners of what was read; read the unread squares from templates."""
         dets: list[Detection] = []
+        fine = gray  # refine_by_edges converts just the part around the markers to float
         label = self.settings.refinement
         if read:
             corners = np.stack([c for _, c in read])
             rms = np.full(len(read), np.nan)
             refined = np.zeros(len(read), bool)
             if label == "edges":
-                corners, rms, refined = refine_by_edges(gray, corners, self.cells, self.settings.edge_fit)
+                corners, rms, refined = refine_by_edges(fine, corners, self.cells, self.settings.edge_fit)
             # every reading is confirmed under the final corners (see `_confirm`)
             ids = [m for m, _ in read]
             confirmed, errors = self._confirm(gray, corners, ids)
@@ -213,13 +258,14 @@ class MarkerDetector:
                 dets.append(Detection(marker_id, corners[i], float(rms[i]), int(errors[i]), how))
         if unread and self._templates is not None:
             quads = _clockwise(np.stack(unread))
-            corners, rms, refined = refine_by_edges(gray, quads, self.cells, self.settings.edge_fit)
+            corners, rms, refined = refine_by_edges(fine, quads, self.cells, self.settings.edge_fit)
             s = self.settings
             matches = self._templates.match(gray, corners[refined], blur_px=s.template_blur_px,
                                             min_score=s.template_min_score, min_margin=s.template_min_margin)
             matches = _best_per_place(matches)
-            framed = frame_ok(gray, np.stack([m.corners_px for m in matches]), self.cells,
-                              max_bad=s.template_max_bad_cells, min_contrast=s.template_min_contrast) if matches else []
+            framed = self._templates.frame_fits(gray, matches, blur_px=s.frame_blur_px,
+                                                max_bad=s.template_max_bad_cells,
+                                                min_contrast=s.template_min_contrast)
             for m, ok in zip(matches, framed):
                 if not ok:
                     continue
@@ -269,11 +315,16 @@ def _separate(quads: list[np.ndarray], read: list[np.ndarray], min_side_px: floa
 
 def _dedupe(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
     """Drop second reads of one marker (same id, centres within half a side)."""
-    out: list[tuple[int, np.ndarray]] = []
-    for marker_id, c in found:
-        centre = c.mean(axis=0)
-        side = np.linalg.norm(c[1] - c[0])
-        if any(m == marker_id and np.linalg.norm(o.mean(axis=0) - centre) < side / 2 for m, o in out):
-            continue
-        out.append((marker_id, c))
-    return out
+    if len(found) < 2:
+        return list(found)
+    ids = np.array([m for m, _ in found])
+    c = np.stack([q for _, q in found])
+    centres = c.mean(axis=1)
+    sides = np.linalg.norm(c[:, 1] - c[:, 0], axis=1)
+    # dup[i, j]: reading j (earlier) is reading i again; the first reading of each marker is kept
+    dup = (ids[:, None] == ids[None]) & (np.linalg.norm(centres[:, None] - centres[None], axis=2) < sides[:, None] / 2)
+    dup &= np.tri(len(found), k=-1, dtype=bool)
+    keep = np.ones(len(found), bool)
+    for i in np.flatnonzero(dup.any(axis=1)):  # (rare) a reading is dropped only for a kept one
+        keep[i] = not np.any(dup[i] & keep)
+    return [f for f, k in zip(found, keep) if k]

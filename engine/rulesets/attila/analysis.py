@@ -19,7 +19,7 @@ from engine.rulesets.attila.groups import Groups, supported_by
 from engine.rulesets.attila.mandatory import mandatory_charges
 from engine.rulesets.attila.morale import army_morale, victory
 from engine.rulesets.attila.settings import GAP_PREFIX
-from engine.rulesets.attila.shooting import targets_of
+from engine.rulesets.attila.shooting import all_targets, targets_of
 
 
 def gaps_used(board: Board) -> dict[str, Any]:
@@ -42,11 +42,15 @@ def analyze_board(board: Board) -> dict[str, Any]:
     groups = Groups.of(board)
     morale = {side: army_morale(board, side) for side in ("A", "B")}
     pcs = control_points(board, morale)
+    if board.state.use_index:
+        targets = all_targets(board)
+    else:   # the plain reference path, shooter by shooter
+        targets = {i: targets_of(board, i) for i in board.ids}
     bases: dict[str, Any] = {}
     for i in board.ids:
         u = board.units[i]
         entry: dict[str, Any] = {
-            "targets": [t.to_dict() for t in targets_of(board, i)],
+            "targets": [t.to_dict() for t in targets[i]],
             "contacts": contacts_of(board, i),
             "charges": [judge_charge(board, i, t).to_dict() for t in candidates(board, i)],
             "supported_by": supported_by(board, i),

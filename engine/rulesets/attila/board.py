@@ -30,6 +30,7 @@ CROSSINGS = frozenset({"bridge", "ford"})                    # ATT 5.B «ponti o
 DEFENCES = frozenset({"wall", "stone_wall", "low_wall", "parapet", "fortification_line",
                       "hedge"})                              # ATT 6.C «muri o difese»
 DEFENDED_AREAS = frozenset({"fortification", "camp", "town", "village"})
+NEAR_CM = 40.0    # `Board.near` answers from one bulk query up to this distance (x the scale)
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,34 @@ class Board:
         return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
-        """Other bases within ``distance_mm`` of this one (spatial index: fast path)."""
+        """Other bases within ``distance_mm`` of this one (spatial index: fast path; with
+        ``use_index`` off, one plain query per question: the reference path)."""
+        if self.state.use_index and distance_mm <= self._near_mm:
+            return [i for gap, i in self._neighbours[base_id] if gap <= distance_mm]
         return sorted(i for i in self.state.index.within(self.poly(base_id), distance_mm)
                       if i != base_id)
+
+    @cached_property
+    def _near_mm(self) -> float:
+        """The widest neighbourhood asked about: twice the longest bow range and more (shooting
+        lists targets out to twice the range), a charge, the 30 cm of ATT 9.A."""
+        return self.mm(NEAR_CM * self.settings.at18_distance_scale)
+
+    @cached_property
+    def _neighbours(self) -> dict[str, list[tuple[float, str]]]:
+        """Every base -> (gap mm, id) of the other bases within ``_near_mm``, sorted by id, from
+        one bulk query and one vectorised distance (instead of a query per question)."""
+        index = self.state.index
+        ids, shapes = index.ids, index.shapes
+        si, bi = index.query_many(list(shapes), self._near_mm)
+        gaps = shapely.distance(shapes[si], shapes[bi]).tolist() if len(si) else []
+        out: dict[str, list[tuple[float, str]]] = {i: [] for i in ids}
+        for a, b, gap in zip(si.tolist(), bi.tolist(), gaps):
+            if a != b:
+                out[ids[a]].append((gap, ids[b]))
+        for v in out.values():
+            v.sort(key=lambda g: g[1])
+        return out
 
     def gap_mm(self, a: str, b: str) -> float:
         return float(shapely.distance(self.poly(a), self.poly(b)))
@@ -149,24 +175,41 @@ class Board:
         return {t.id: LineString(t.line_mm) for t in self.state.scenario.terrain
                 if t.line_mm is not None}
 
+    def area_vertices(self, area_id: str) -> list[tuple[float, float]]:
+        """The area's outline vertices (the closing point dropped), for `slide_convex`."""
+        cache = self.__dict__.setdefault("_area_vertices", {})
+        if area_id not in cache:
+            cache[area_id] = [(float(x), float(y))
+                              for x, y in list(self.areas[area_id].exterior.coords)[:-1]]
+        return cache[area_id]
+
     def features(self, kinds: frozenset[str]) -> list[TerrainFeature]:
         return [t for t in self.state.scenario.terrain if t.kind in kinds]
 
     def area_holding(self, base_id: str, kinds: frozenset[str]) -> str | None:
         """The area feature of those kinds the base stands in (its centre inside), if any."""
-        r = self.rect(base_id)
-        c = ShPoint(r.cx, r.cy)
+        holding = self._holding(base_id)
         for t in self.features(kinds):
-            if t.is_area and self.areas[t.id].covers(c):
+            if t.is_area and t.id in holding:
                 return t.id
         return None
 
     def height(self, base_id: str) -> int:
         """The level of the highest hill holding the base's centre (0 off hills, AT23)."""
-        r = self.rect(base_id)
-        c = ShPoint(r.cx, r.cy)
-        return max([t.level for t in self.features(HILLS)
-                    if t.is_area and self.areas[t.id].covers(c)], default=0)
+        holding = self._holding(base_id)
+        return max([t.level for t in self.features(HILLS) if t.is_area and t.id in holding],
+                   default=0)
+
+    def _holding(self, base_id: str) -> frozenset[str]:
+        """Ids of every area holding the base's centre (cached per base)."""
+        cache = self.__dict__.setdefault("_holding_cache", {})
+        found = cache.get(base_id)
+        if found is None:
+            r = self.rect(base_id)
+            c = ShPoint(r.cx, r.cy)
+            found = cache[base_id] = frozenset(i for i, poly in self.areas.items()
+                                               if poly.covers(c))
+        return found
 
     def hill_of(self, base_id: str) -> str | None:
         return self.area_holding(base_id, HILLS)

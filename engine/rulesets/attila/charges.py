@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-import numpy as np
 import shapely
 
 from engine.geometry.contact import edge_aspect, shared_lengths, touched_edge
-from engine.geometry.motion import outline, slide_distance, swept_area, wheel, wheel_cost, wheel_poses
+from engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
 from engine.geometry.rect import Rect, angle_diff
 from engine.results import Aspect
 from engine.rulesets.attila.board import (
@@ -91,7 +91,7 @@ class _Try:
     total_mm: float
     wheel_deg: float
     final: Rect
-    poses: list[Rect]
+    start: Rect
     reasons: list[str]
     notes: list[str]
     passes: list[str]
@@ -101,6 +101,13 @@ class _Try:
     wheeled: Rect | None = None
     d_front: float = 0.0
     checked: bool = False
+
+    @cached_property
+    def poses(self) -> list[Rect]:
+        """The wheel's intermediate poses then the final one (built only for the tries whose
+        path is checked or reported)."""
+        turn = self.wheel_deg
+        return (wheel_poses(self.start, turn) if abs(turn) > 1e-9 else [self.start]) + [self.final]
 
 
 def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
@@ -124,6 +131,8 @@ def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
 def _attempt(board: Board, charger: str, target: str, turn: float, allowance_mm: float) -> _Try | None:
     s = board.settings
     start, goal = board.rect(charger), board.rect(target)
+    if _lane_misses(start, turn, goal):
+        return None                    # the front, moving straight on, never meets the target
     cost = wheel_cost(start, turn)
     wheeled = wheel(start, turn) if abs(turn) > 1e-9 else start
     reasons: list[str] = []
@@ -132,10 +141,13 @@ def _attempt(board: Board, charger: str, target: str, turn: float, allowance_mm:
         reasons.append(f"the wheel of {abs(turn):.0f}° costs {board.cm(cost):.1f} cm, more than "
                        f"half the move ({board.cm(limit):.1f} cm) (ATT 5.I, AT15)")
     d = wheeled.front
-    d_front = _slide(outline((wheeled.front_left, wheeled.front_right)), outline(goal), d)
+    corners = goal.corners
+    # slide_convex builds the wheeled shapes (None) only when the bounding boxes meet
+    d_front = slide_convex((wheeled.front_left, wheeled.front_right), None, corners,
+                           goal.polygon, d)
     if not math.isfinite(d_front):
         return None
-    d_rect = _slide(outline(wheeled), outline(goal), d)
+    d_rect = slide_convex(wheeled.corners, None, corners, goal.polygon, d)
     if d_rect < d_front - 0.5:
         return None                                   # its flank or a corner would strike first
     final = wheeled.moved(d[0] * d_front, d[1] * d_front)
@@ -146,12 +158,40 @@ def _attempt(board: Board, charger: str, target: str, turn: float, allowance_mm:
     if total > allowance_mm + 1e-6:
         reasons.append(f"needs {board.cm(total):.1f} cm, more than its move of "
                        f"{board.cm(allowance_mm):.1f} cm")
-    poses = (wheel_poses(start, turn) if abs(turn) > 1e-9 else [start]) + [final]
-    t = _Try(total, turn, final, poses, reasons, [], [], [], flush, square, wheeled, d_front)
+    t = _Try(total, turn, final, start, reasons, [], [], [], flush, square, wheeled, d_front)
     if not flush:
         t.notes.append("its front edge meets the target at an angle: line the bases up to "
                        "fight (AT2, AT26)")
     return t
+
+
+MISS_MARGIN_MM = 1e-4   # far above float error and the slide's own tolerances (1e-9)
+
+
+def _lane_misses(start: Rect, turn: float, goal: Rect) -> bool:
+    """A cheap, certain "no": after the wheel, the front edge moving straight ahead sweeps a lane
+    as wide as the front; when every corner of the target lies beyond one side of that lane, or
+    behind the front, by MISS_MARGIN_MM, the slide would find no contact (``_attempt`` returns
+    None). Most of the sweep's wheels point away like this; they skip building the wheeled base.
+    Otherwise (maybe) the exact slide decides."""
+    if abs(turn) > 1e-9:
+        px, py = start.front_left if turn > 0 else start.front_right
+        a = math.radians(turn)
+        c, s = math.cos(a), math.sin(a)
+        (lx, ly), (rx, ry) = start.front_left, start.front_right
+        fl = (px + (lx - px) * c - (ly - py) * s, py + (lx - px) * s + (ly - py) * c)
+        fr = (px + (rx - px) * c - (ry - py) * s, py + (rx - px) * s + (ry - py) * c)
+        h = math.radians(start.heading_deg + turn)
+        d = (math.cos(h), math.sin(h))
+    else:
+        fl, fr, d = start.front_left, start.front_right, start.front
+    r = (d[1], -d[0])                                  # to the base's right, along the front
+    width = (fr[0] - fl[0]) * r[0] + (fr[1] - fl[1]) * r[1]
+    across = [(x - fl[0]) * r[0] + (y - fl[1]) * r[1] for x, y in goal.corners]
+    if max(across) < -MISS_MARGIN_MM or min(across) > width + MISS_MARGIN_MM:
+        return True
+    ahead = [(x - fl[0]) * d[0] + (y - fl[1]) * d[1] for x, y in goal.corners]
+    return max(ahead) < -MISS_MARGIN_MM
 
 
 def _path_checks(board: Board, charger: str, target: str, wheeled: Rect, d_front: float,
@@ -202,19 +242,13 @@ def _path_checks(board: Board, charger: str, target: str, wheeled: Rect, d_front
         if abs(t.wheel_deg) > 0 and any(poly.intersects(p.front_edge) for p in t.poses[1:-1]):
             t.reasons.append(f"the wheel enters {f.kind} {f.id!r} and stops there (ATT 5.B)")
             continue
-        entry = _slide(outline((wheeled.front_left, wheeled.front_right)), outline(poly),
-                       wheeled.front)
+        entry = slide_convex((wheeled.front_left, wheeled.front_right), wheeled.front_edge,
+                             board.area_vertices(f.id), poly, wheeled.front)
         if entry < d_front - board.contact_tol:
             t.reasons.append(f"stops on entering {f.kind} {f.id!r} before reaching the target "
                              "(ATT 5.B, 5.F, AT16)")
         elif poly.intersects(t.final.polygon.buffer(-board.contact_tol)):
             t.terrain.append(f.id)
-
-
-def _slide(moving: Any, obstacle: Any, direction: tuple[float, float]) -> float:
-    """`slide_distance`, with float overflow on near-parallel edges ignored (it means 'never')."""
-    with np.errstate(over="ignore"):
-        return slide_distance(moving, obstacle, direction)
 
 
 def _shape(board: Board, fid: str) -> Any:

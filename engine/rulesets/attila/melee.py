@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from engine.geometry.motion import outline, slide_distance
+from engine.geometry.motion import slide_convex
 from engine.geometry.rect import Rect
 from engine.rulesets.attila.board import Board
 
@@ -36,11 +34,11 @@ def advance_pose(board: Board, winner: str, loser: str) -> Rect:
     r = board.rect(winner)
     reach = board.mm(board.settings.at20_winner_advance_cm)
     stop = reach
-    with np.errstate(over="ignore"):
-        for other in board.near(winner, reach):
-            if other in (winner, loser) or board.units[other].absent:
-                continue
-            stop = min(stop, slide_distance(outline(r), outline(board.rect(other)), r.front))
+    for other in board.near(winner, reach):
+        if other in (winner, loser) or board.units[other].absent:
+            continue
+        o = board.rect(other)
+        stop = min(stop, slide_convex(r.corners, r.polygon, o.corners, o.polygon, r.front))
     f = r.front
     return r.moved(f[0] * stop, f[1] * stop)
 

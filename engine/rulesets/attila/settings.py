@@ -10,14 +10,14 @@ the docs show them as the group's choice, never as rules. Field names are a cont
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from vision.errors import CampoInputError
+from engine.rulesets import settings_common
+from engine.rulesets.settings_common import RulesetSettings
 
 GAP_PREFIX = "not in the rulebook: set for your group"
 _CITE_RE = re.compile(r"ATT (?:AT\d+|\d+\.[A-Z]|\d+|T|Intro|OB)")
@@ -41,10 +41,8 @@ def _die(what: str, d: str) -> Any:
     return Field(d, description=_GAP_DIE.format(what=what, d=d))
 
 
-class AttilaSettings(BaseModel):
+class AttilaSettings(RulesetSettings):
     """Readings of the ambiguous rules and the group's own numbers; defaults = digest proposals."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     # --- Contact and sides (ATT 7) ------------------------------------------------------------
     at1_contact_side: Literal["longest_shared_segment", "contact_midpoint"] = Field(
@@ -308,22 +306,12 @@ class AttilaSettings(BaseModel):
 
 def ambiguity_number(field_name: str) -> int | None:
     """The N of an ``at<N>_...`` field, or None for any other setting."""
-    m = re.fullmatch(r"at(\d+)_[a-z0-9_]+", field_name)
-    return int(m.group(1)) if m else None
+    return settings_common.ambiguity_number(field_name, "at")
 
 
 def is_gap(field_name: str) -> bool:
     """The setting holds a value the rulebook does not give."""
-    desc = AttilaSettings.model_fields[field_name].description or ""
-    return desc.startswith(GAP_PREFIX)
-
-
-def _choices(annotation: Any) -> list[Any] | None:
-    if typing.get_origin(annotation) is Literal:
-        return list(typing.get_args(annotation))
-    if annotation is bool:
-        return [True, False]
-    return None
+    return settings_common.is_gap(AttilaSettings, field_name, GAP_PREFIX)
 
 
 def describe_settings() -> list[dict[str, Any]]:
@@ -332,35 +320,15 @@ def describe_settings() -> list[dict[str, Any]]:
     Keys: name, default, type ("choice", "bool", "number", "list" or "map"), description, cites,
     choices, ambiguity (N or None), gap (True when the rulebook does not give the value).
     """
-    rows: list[dict[str, Any]] = []
-    for name, field in AttilaSettings.model_fields.items():
-        choices = _choices(field.annotation)
-        default = field.get_default(call_default_factory=True)
-        if field.annotation is bool:
-            kind = "bool"
-        elif choices:
-            kind = "choice"
-        elif isinstance(default, tuple):
-            kind, default = "list", list(default)
-        elif isinstance(default, dict):
-            kind = "map"
-        else:
-            kind = "number"
-        desc = field.description or ""
-        rows.append({"name": name, "default": default, "type": kind, "description": desc,
-                     "cites": _CITE_RE.findall(desc), "choices": choices,
-                     "ambiguity": ambiguity_number(name), "gap": desc.startswith(GAP_PREFIX)})
-    return rows
+    return settings_common.describe_settings(
+        AttilaSettings, ambiguity_prefix="at", cite_pattern=_CITE_RE, gap_prefix=GAP_PREFIX
+    )
 
 
 def load_settings(values: Mapping[str, Any] | None, *,
                   path: str | Path | None = None) -> AttilaSettings:
-    """Settings from a mapping (a scenario's "settings"); bad keys or values name the key."""
-    try:
-        return AttilaSettings.model_validate(dict(values or {}))
-    except ValidationError as exc:
-        errs = exc.errors()
-        keys = ["settings." + ".".join(str(p) for p in e["loc"]) for e in errs]
-        msg = "; ".join(f"{k}: {e['msg']}" if i else e["msg"]
-                        for i, (k, e) in enumerate(zip(keys, errs)))
-        raise CampoInputError(msg, key=keys[0], path=path) from None
+    """Settings from a mapping (a scenario's "settings"); bad keys or values name the key.
+
+    Keys are reported as ``settings.<name>`` (their place in the scenario file).
+    """
+    return settings_common.load_settings(AttilaSettings, values, path=path, key_prefix="settings.")

@@ -9,12 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as ShPoint, Polygon
 
 from engine.geometry.arcs import arc_polygon, arc_to_range, band_rings
-from engine.geometry.rect import Rect
-from engine.geometry.sight import SightField, sample_outline, sample_segment, sight_lines
+from engine.geometry.rect import Point, Rect
+from engine.geometry.sight import (
+    SightField,
+    SightQuery,
+    sample_outline,
+    sample_segment,
+    sight_lines,
+)
 from engine.results import Band
 from engine.rulesets.attila.board import DEFENCES, DEFENDED_AREAS, HILLS, WOODS, Board
 from engine.rulesets.attila.units import SCORE_NEEDED
@@ -85,6 +92,25 @@ def fire_arc(board: Board, base_id: str, reach_mm: float) -> Polygon:
     return arc_polygon(left, right, board.rect(base_id).front, ARC_HALF_DEG, reach_mm)
 
 
+def _shot_arc(board: Board, shooter: str, reach_mm: float) -> Polygon:
+    """`fire_arc`, cached per shooter and reach (targets of one size share it)."""
+    cache = board.__dict__.setdefault("_shot_arcs", {})
+    key = (shooter, reach_mm)
+    if key not in cache:
+        cache[key] = fire_arc(board, shooter, reach_mm)
+    return cache[key]
+
+
+def _arc_in_range(board: Board, shooter: str, reach_mm: float, max_mm: float) -> Polygon:
+    """The `_shot_arc` out to ``reach_mm`` cut at ``max_mm``, cached."""
+    cache = board.__dict__.setdefault("_arcs_in_range", {})
+    key = (shooter, reach_mm, max_mm)
+    if key not in cache:
+        left, right = front_segment(board, shooter)
+        cache[key] = arc_to_range(_shot_arc(board, shooter, reach_mm), left, right, max_mm)
+    return cache[key]
+
+
 def _edge_near(r: Rect, toward: tuple[float, float]) -> LineString:
     """The edge of ``r`` whose midpoint is nearest ``toward``."""
     return min(r.edges.values(), key=lambda e: e.interpolate(0.5, normalized=True).distance(
@@ -144,14 +170,33 @@ def _cover(board: Board, target: str, shooter: str) -> bool:
     return False
 
 
+@dataclass
+class _Pending:
+    """A target judged up to its line of sight (the costly part, batched by `all_targets`)."""
+
+    shooter: str
+    target: Target
+    reasons: list[str]
+    lines: tuple[list[Point], list[Point], SightQuery] | None   # None: sight already refused
+
+
 def judge_target(board: Board, shooter: str, target: str) -> Target:
     """Arc, range, band, sight and the shot's numbers for one enemy."""
-    su, tu = board.units[shooter], board.units[target]
+    pending = _judge_until_sight(board, shooter, target)
+    sight = False
+    if pending.lines is not None:
+        origins, ends, query = pending.lines
+        sight = bool(sight_field(board).clear(sight_lines(origins, ends), exclude=query.exclude,
+                                              uncounted_areas=query.uncounted_areas).any())
+    return _finish(board, pending, sight)
+
+
+def _judge_until_sight(board: Board, shooter: str, target: str) -> _Pending:
+    su = board.units[shooter]
     s = board.settings
     max_mm = board.mm(su.max_range_cm(s))
-    left, right = front_segment(board, shooter)
     report = max_mm * REPORT_REACH_FACTOR + board.rect(target).width + board.rect(target).depth
-    arc = fire_arc(board, shooter, report)
+    arc = _shot_arc(board, shooter, report)
     tpoly = board.poly(target)
     part = shapely.intersection(arc, tpoly)
     in_arc = part.area > _EPS
@@ -159,18 +204,31 @@ def judge_target(board: Board, shooter: str, target: str) -> Target:
     in_range = distance <= su.max_range_cm(s) + _EPS
     band = band_of(distance, su.max_range_cm(s), board)
     reasons: list[str] = []
-    sight = line_of_sight(board, shooter, target, arc, part if in_arc else tpoly, max_mm, reasons)
-    t = Target(target, distance, in_arc, in_range, band, sight,
+    lines = sight_problem(board, shooter, target, report, part if in_arc else tpoly, max_mm,
+                          reasons)
+    t = Target(target, distance, in_arc, in_range, band, False,
                margin=su.max_range_cm(s) - distance)
-    if not in_arc:
+    return _Pending(shooter, t, reasons, lines)
+
+
+def _finish(board: Board, pending: _Pending, sight: bool) -> Target:
+    """The rest of `judge_target` once the line of sight is known."""
+    shooter, t, reasons = pending.shooter, pending.target, pending.reasons
+    target = t.id
+    su, tu = board.units[shooter], board.units[target]
+    s = board.settings
+    if pending.lines is not None and not sight:
+        reasons.append("no clear line: woods, hills or other troops in the way (ATT 6.A, AT7)")
+    t.line_of_sight = sight
+    if not t.in_arc:
         reasons.append("outside the 30° per side arc (ATT 6.A)")
-    if not in_range:
+    if not t.in_range:
         reasons.append(f"beyond the {su.missile}' maximum range of {su.max_range_cm(s):g} cm "
                        "(ATT T)")
-    t.can_shoot = in_arc and in_range and sight
-    if t.can_shoot and band is not None:
+    t.can_shoot = t.in_arc and t.in_range and sight
+    if t.can_shoot and t.band is not None:
         t.die = su.shooting_die(s)
-        t.score_needed = SCORE_NEEDED[band.value]
+        t.score_needed = SCORE_NEEDED[t.band.value]
         saves = []
         if _cover(board, target, shooter):
             saves.append("cover")
@@ -183,10 +241,11 @@ def judge_target(board: Board, shooter: str, target: str) -> Target:
     return t
 
 
-def line_of_sight(board: Board, shooter: str, target: str, arc: Polygon, part: Polygon,
-                  max_mm: float, reasons: list[str]) -> bool:
-    """ATT 6.A «visibile liberamente», «Non è possibile tirare attraverso boschi, colline od altre
-    truppe», wood edges (AT7, AT8)."""
+def sight_problem(board: Board, shooter: str, target: str, report_mm: float, part: Polygon,
+                  max_mm: float, reasons: list[str]
+                  ) -> tuple[list[Point], list[Point], SightQuery] | None:
+    """The sight lines' origins and ends and what they ignore; None (with the reason added)
+    when a wood alone refuses the shot (AT8). ``report_mm``: the reach of the shot's arc."""
     s = board.settings
     sr, tr = board.rect(shooter), board.rect(target)
     uncounted: list[str] = []
@@ -195,50 +254,102 @@ def line_of_sight(board: Board, shooter: str, target: str, arc: Polygon, part: P
         if not on_wood_edge(board, shooter, own_wood, None):
             reasons.append(f"inside wood {own_wood!r} but not on its edge: cannot shoot out "
                            "(ATT 6.A, AT8)")
-            return False
+            return None
         uncounted.append(own_wood)
     their_wood = board.wood_of(target)
     if their_wood is not None and their_wood != own_wood:
         if not on_wood_edge(board, target, their_wood, sr.front_centre):
             reasons.append(f"target inside wood {their_wood!r} but not on its edge: cannot be "
                            "shot (ATT 6.A, AT8)")
-            return False
+            return None
         uncounted.append(their_wood)
     for base in (shooter, target):
         hill = board.hill_of(base)
         if hill is not None:
             uncounted.append(hill)
     if s.at7_line_of_sight == "centre_to_centre":
-        lines = sight_lines([(sr.cx, sr.cy)], [(tr.cx, tr.cy)])
+        origins, ends = [(sr.cx, sr.cy)], [(tr.cx, tr.cy)]
     else:
         left, right = front_segment(board, shooter)
-        reach = shapely.intersection(part, arc_to_range(arc, left, right, max_mm)) \
+        reach = shapely.intersection(part, _arc_in_range(board, shooter, report_mm, max_mm)) \
             if max_mm > 0 else part
         goal = reach if reach.area > _EPS else part
-        lines = sight_lines(sample_segment(left, right, 5) if left != right else [left],
-                            sample_outline(goal, per_edge=3))
-    clear = sight_field(board).clear(lines, exclude=(shooter, target),
-                                     uncounted_areas=uncounted)
-    if not clear.any():
-        reasons.append("no clear line: woods, hills or other troops in the way (ATT 6.A, AT7)")
-        return False
-    return True
+        origins = sample_segment(left, right, 5) if left != right else [left]
+        ends = sample_outline(goal, per_edge=3)
+    return origins, ends, SightQuery(frozenset((shooter, target)), 0.0, frozenset(), (),
+                                     frozenset(), frozenset(uncounted))
 
 
-def targets_of(board: Board, shooter: str) -> list[Target]:
-    """Every present enemy in the shooter's arc (out to twice its range) or within its range."""
+def _clear(pending: list[_Pending], board: Board) -> list[bool]:
+    """Line of sight of many shots (AT7: one clear line is enough), in two batched
+    `SightField.clear_many` calls: the shortest line of every shot, then every line of the
+    shots whose shortest line is blocked."""
+    seen = [False] * len(pending)
+    todo = [k for k, p in enumerate(pending) if p.lines is not None and p.lines[1]]
+    if not todo:
+        return seen
+    field = sight_field(board)
+    queries = [pending[k].lines[2] for k in todo]
+    grids = []
+    for k in todo:
+        origins, ends, _ = pending[k].lines
+        o, e = np.asarray(origins, dtype=float), np.asarray(ends, dtype=float)
+        grid = np.empty((len(o), len(e), 2, 2))
+        grid[:, :, 0, :] = o[:, None, :]
+        grid[:, :, 1, :] = e[None, :, :]
+        grids.append(grid.reshape(-1, 2, 2))
+    first = np.array([g[int(np.argmin(((g[:, 1] - g[:, 0]) ** 2).sum(axis=1)))] for g in grids])
+    ok = field.clear_many(shapely.linestrings(first), np.arange(len(todo)), queries)
+    blocked = np.nonzero(~ok)[0].tolist()
+    if blocked:
+        owners = np.repeat(blocked, [len(grids[j]) for j in blocked])
+        ok_all = field.clear_many(shapely.linestrings(np.concatenate([grids[j] for j in blocked])),
+                                  owners, queries)
+        ok[np.unique(owners[ok_all])] = True
+    for j, k in enumerate(todo):
+        seen[k] = bool(ok[j])
+    return seen
+
+
+def _candidates(board: Board, shooter: str) -> list[str]:
+    """Present enemies near enough to be in the arc (out to twice the range) or in range."""
     su = board.units[shooter]
     if su.missile is None or su.absent:
         return []
     max_mm = board.mm(su.max_range_cm(board.settings))
+    side = su.side
+    return [o for o in board.near(shooter, max_mm * REPORT_REACH_FACTOR +
+                                  board.rect(shooter).depth)
+            if board.units[o].side != side and not board.units[o].absent]
+
+
+def targets_of(board: Board, shooter: str) -> list[Target]:
+    """Every present enemy in the shooter's arc (out to twice its range) or within its range.
+
+    The plain path: one target at a time (the reference for `all_targets`)."""
     out = []
-    for other in board.near(shooter, max_mm * REPORT_REACH_FACTOR + board.rect(shooter).depth):
-        if other not in board.enemies_of(shooter) or board.units[other].absent:
-            continue
+    for other in _candidates(board, shooter):
         t = judge_target(board, shooter, other)
         if t.in_arc or t.in_range:
             out.append(t)
     return sorted(out, key=lambda t: (round(t.distance, 6), t.id))
+
+
+def all_targets(board: Board) -> dict[str, list[Target]]:
+    """Every base's targets at once: the lines of sight of all shots in one batch."""
+    pendings = {i: [_judge_until_sight(board, i, o) for o in _candidates(board, i)]
+                for i in board.ids}
+    flat = [p for i in board.ids for p in pendings[i]]
+    seen = _clear(flat, board)
+    out: dict[str, list[Target]] = {}
+    n = 0
+    for i in board.ids:
+        k = len(pendings[i])
+        targets = [_finish(board, p, v) for p, v in zip(pendings[i], seen[n:n + k])]
+        n += k
+        out[i] = sorted((t for t in targets if t.in_arc or t.in_range),
+                        key=lambda t: (round(t.distance, 6), t.id))
+    return out
 
 
 def arc_drawing(board: Board, shooter: str) -> dict[str, Any]:

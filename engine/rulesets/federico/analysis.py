@@ -15,6 +15,7 @@ from engine.rulesets.federico.contacts import (
     supported_by,
 )
 from engine.rulesets.federico.fire import targets_of
+from engine.rulesets.federico.fire_batch import all_targets
 from engine.rulesets.federico.melee import candidates, engagements, judge_attack
 from engine.rulesets.federico.morale import army_morale
 from engine.rulesets.federico.movement import fall_back, movement_of
@@ -25,7 +26,10 @@ from engine.rulesets.federico.regiments import Regiments
 def analyze_board(board: Board) -> dict[str, Any]:
     regs = Regiments.of(board)
     ids = sorted(board.pieces)
-    targets = {i: targets_of(board, i) for i in ids}
+    if board.state.use_index:
+        targets = all_targets(board)
+    else:   # the plain reference path, firer by firer
+        targets = {i: targets_of(board, i) for i in ids}
     bases: dict[str, Any] = {}
     for i in ids:
         p = board.pieces[i]

@@ -114,25 +114,62 @@ class Board:
 
     def areas_under(self, base_id: str, kinds: Any) -> list[str]:
         """Ids of areas of the given kinds holding the base's centre."""
-        r = self.rect(base_id)
-        c = shapely.Point(r.cx, r.cy)
-        return [tid for tid, kind, poly in self.areas if kind in kinds and poly.covers(c)]
+        holding = self.areas_holding_centre(base_id)
+        return [tid for tid, kind, _ in self.areas if kind in kinds and tid in holding]
+
+    def areas_holding_centre(self, base_id: str) -> frozenset[str]:
+        """Ids of every area (any kind) holding the base's centre (cached per base)."""
+        cache = self.__dict__.setdefault("_areas_holding", {})
+        found = cache.get(base_id)
+        if found is None:
+            r = self.rect(base_id)
+            c = shapely.Point(r.cx, r.cy)
+            found = cache[base_id] = frozenset(tid for tid, _, poly in self.areas
+                                               if poly.covers(c))
+        return found
 
     def on_hill(self, base_id: str) -> str | None:
         hills = self.areas_under(base_id, ("hill",))
         return hills[0] if hills else None
 
+    def cover_area(self, base_id: str) -> str | None:
+        """Federico F7: the first cover area (``cover_areas``) holding at least
+        ``cover_area_share`` of the base (cached per base: it does not depend on the firer)."""
+        cache = self.__dict__.setdefault("_cover_area", {})
+        if base_id not in cache:
+            s = self.settings
+            poly = self.rect(base_id).polygon
+            cache[base_id] = next(
+                (tid for tid, kind, area in self.areas if kind in s.cover_areas and
+                 shapely.intersection(area, poly).area >= s.cover_area_share * poly.area - 1e-6),
+                None)
+        return cache[base_id]
+
     def line_between(self, near: str, far: str, kinds: Any) -> str | None:
         """A linear feature of ``kinds`` along ``near``'s front, crossed by the line from
         ``far``'s centre to ``near``'s centre (``near`` is "behind" it against ``far``)."""
+        lines = self._lines_along_front(near, tuple(kinds))
+        if not lines:
+            return None
         n, f = self.rect(near), self.rect(far)
-        front = LineString([n.front_left, n.front_right])
         sight = LineString([(f.cx, f.cy), (n.cx, n.cy)])
-        reach = max(self.mm(1.0), n.depth / 2)
-        for tid, kind, line in self.linears:
-            if kind in kinds and shapely.dwithin(front, line, reach) and sight.intersects(line):
+        for tid, line in lines:
+            if sight.intersects(line):
                 return tid
         return None
+
+    def _lines_along_front(self, near: str, kinds: tuple[str, ...]) -> list[tuple[str, Any]]:
+        """Linear features of ``kinds`` within reach of ``near``'s front (cached: they do not
+        depend on the other base)."""
+        cache = self.__dict__.setdefault("_front_lines_cache", {})
+        key = (near, kinds)
+        if key not in cache:
+            n = self.rect(near)
+            front = LineString([n.front_left, n.front_right])
+            reach = max(self.mm(1.0), n.depth / 2)
+            cache[key] = [(tid, line) for tid, kind, line in self.linears
+                          if kind in kinds and shapely.dwithin(front, line, reach)]
+        return cache[key]
 
     @cached_property
     def sight_field(self) -> SightField:

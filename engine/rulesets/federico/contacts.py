@@ -55,15 +55,20 @@ def supported_by(board: Board, base_id: str) -> list[str]:
 
 
 def attached_commanders(board: Board, base_id: str) -> list[str]:
-    """Friendly commanders touching this base (F27 «aggregato»)."""
-    p = board.pieces[base_id]
-    r = board.rect(base_id).polygon
-    out = []
-    for cid, c in board.pieces.items():
-        if c.is_commander and c.side == p.side and \
-                shapely.dwithin(board.rect(cid).polygon, r, board.contact_tol):
-            out.append(cid)
-    return sorted(out)
+    """Friendly commanders touching this base (F27 «aggregato»); cached per base, and only the
+    commanders near the base are measured (spatial index)."""
+    cache = board.__dict__.setdefault("_attached_commanders", {})
+    if base_id not in cache:
+        p = board.pieces[base_id]
+        r = board.rect(base_id).polygon
+        if board.state.use_index:
+            near = board.state.index.within(r, board.contact_tol)
+        else:   # the plain reference path: every base measured
+            near = [i for i in board.pieces
+                    if shapely.dwithin(board.rect(i).polygon, r, board.contact_tol)]
+        cache[base_id] = sorted(cid for cid in near if board.pieces[cid].is_commander
+                                and board.pieces[cid].side == p.side)
+    return cache[base_id]
 
 
 def regiment_commanders(board: Board, base_id: str) -> list[str]:

@@ -13,7 +13,8 @@ import shapely
 from shapely.geometry import Polygon
 
 from engine.geometry.arcs import arc_polygon
-from engine.geometry.sight import sample_outline, sample_segment, sight_lines
+from engine.geometry.rect import Point
+from engine.geometry.sight import SightQuery, sample_outline, sample_segment, sight_lines
 from engine.geometry.zones import beyond_front_line
 from engine.results import Band
 from engine.rulesets.federico.board import Board
@@ -114,29 +115,60 @@ def _measure(board: Board, firer: str, target: str, arc: Polygon) -> tuple[bool,
     return in_arc, board.cm(d), part
 
 
-def line_of_sight(board: Board, firer: str, target: str, part: Polygon) -> bool:
-    """Federico F5 (a gap setting): one clear line from the front edge to the target."""
+def sight_problem(board: Board, firer: str, target: str, part: Polygon
+                  ) -> tuple[list[Point], list[Point], SightQuery] | None:
+    """Federico F5: the origins and ends of the sight lines to try and what they ignore (None
+    when sight is not checked). `fire_batch` computes the same for all shots at once."""
     mode = board.settings.f5_line_of_sight
     if mode == "ignore":
-        return True
+        return None
     fr, tr = board.rect(firer), board.rect(target)
     if mode == "centre_to_centre":
         origins, ends = [fr.front_centre], [(tr.cx, tr.cy)]
     else:
+        origins = sight_origins(board, firer)
+        ends = sample_outline(sight_end_shape(part), per_edge=2) + \
+            [(part.centroid.x, part.centroid.y)]
+    return origins, ends, sight_query(board, firer, target)
+
+
+def sight_query(board: Board, firer: str, target: str) -> SightQuery:
+    """What a sight line from ``firer`` to ``target`` ignores: the two bases themselves (and a
+    crest crossed inside them), and any area holding either centre (F5)."""
+    own = board.areas_holding_centre(firer) | board.areas_holding_centre(target)
+    return SightQuery(frozenset((firer, target)), 0.0, frozenset(),
+                      (board.rect(firer).polygon, board.rect(target).polygon), frozenset(), own)
+
+
+def sight_end_shape(part: Polygon) -> Polygon:
+    """Where the sight lines end: the part measured to, shrunk by INSET_MM (touching
+    neighbours do not block), unless too small to shrink."""
+    shrunk = part.buffer(-INSET_MM) if part.area > 4 * INSET_MM ** 2 else part
+    return part if shrunk.is_empty else shrunk
+
+
+def sight_origins(board: Board, firer: str) -> list[Point]:
+    """Five points along the firer's front edge, just inside its ends (cached per base)."""
+    cache = board.__dict__.setdefault("_sight_origins", {})
+    if firer not in cache:
+        fr = board.rect(firer)
         inset = min(INSET_MM, fr.width / 4)
         left = fr.from_local(-fr.width / 2 + inset, fr.depth / 2 + 0.01)
         right = fr.from_local(fr.width / 2 - inset, fr.depth / 2 + 0.01)
-        origins = sample_segment(left, right, 5)
-        shrunk = part.buffer(-INSET_MM) if part.area > 4 * INSET_MM ** 2 else part
-        if shrunk.is_empty:
-            shrunk = part
-        ends = sample_outline(shrunk, per_edge=2) + [(part.centroid.x, part.centroid.y)]
+        cache[firer] = sample_segment(left, right, 5)
+    return cache[firer]
+
+
+def line_of_sight(board: Board, firer: str, target: str, part: Polygon) -> bool:
+    """Federico F5 (a gap setting): one clear line from the front edge to the target."""
+    problem = sight_problem(board, firer, target, part)
+    if problem is None:
+        return True
+    origins, ends, query = problem
     lines = sight_lines(origins, ends)
-    own = {tid for tid, _, poly in board.areas
-           if poly.covers(shapely.Point(fr.cx, fr.cy)) or poly.covers(shapely.Point(tr.cx, tr.cy))}
-    ok = board.sight_field.clear(lines, exclude={firer, target},
-                                 ends=[fr.polygon, tr.polygon], uncounted_areas=own)
-    return bool(ok.all()) if mode == "all_lines" else bool(ok.any())
+    ok = board.sight_field.clear(lines, exclude=query.exclude, ends=query.ends,
+                                 uncounted_areas=query.uncounted_areas)
+    return bool(ok.all()) if board.settings.f5_line_of_sight == "all_lines" else bool(ok.any())
 
 
 def enfiladed(board: Board, firer: str, target: str) -> bool:
@@ -150,14 +182,8 @@ def enfiladed(board: Board, firer: str, target: str) -> bool:
 
 def cover_of(board: Board, firer: str, target: str) -> str | None:
     """Federico F7 (gap settings): terrain id giving the target cover against this firer."""
-    s = board.settings
-    tr = board.rect(target)
-    poly = tr.polygon
-    for tid, kind, area in board.areas:
-        if kind in s.cover_areas and \
-                shapely.intersection(area, poly).area >= s.cover_area_share * poly.area - 1e-6:
-            return tid
-    return board.line_between(target, firer, s.cover_lines)
+    return board.cover_area(target) or board.line_between(target, firer,
+                                                          board.settings.cover_lines)
 
 
 def fired_before(board: Board, firer: str) -> bool:
@@ -220,11 +246,12 @@ def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -
 
 
 def targets_of(board: Board, firer: str) -> list[Target]:
-    """Every enemy troop base in the firer's arc (out to 1.5x long range) or within long range."""
+    """Every enemy troop base in the firer's arc (out to 1.5x long range) or within long range.
+
+    The plain path, one firer and one target at a time (the reference for `fire_batch`)."""
     p = board.pieces[firer]
     if not p.can_fire or p.stale:
         return []
-    regs = Regiments.of(board)
     _, long_cm = p.ranges_cm or (0.0, 0.0)
     arc = fire_arc(board, firer)
     fr = board.rect(firer)
@@ -232,35 +259,54 @@ def targets_of(board: Board, firer: str) -> list[Target]:
         board.state.index.within(fr.front_edge, board.mm(long_cm) + 1e-6))
     out: list[Target] = []
     for other in sorted(near):
-        o = board.pieces[other]
-        if o.side == p.side or o.is_commander:
+        if not is_candidate(board, firer, other):
             continue
         in_arc, dist, part = _measure(board, firer, other, arc)
-        in_range = dist <= long_cm + EPS_CM
-        if not in_arc and not in_range:
+        if not in_arc and not dist <= long_cm + EPS_CM:
             continue
-        band = band_of(board, firer, dist) if in_range else None
-        t = Target(id=other, regiment=regs.of_base[other], distance=dist, in_arc=in_arc,
-                   in_range=in_range, band=band, line_of_sight=False,
-                   margin=long_cm - dist, stale=o.stale)
-        t.line_of_sight = line_of_sight(board, firer, other, part)
-        t.enfilade = enfiladed(board, firer, other)
-        t.cover = cover_of(board, firer, other)
-        t.modifiers = fire_modifiers(board, firer, other, band, t.enfilade, t.cover)
-        reasons = []
-        if not in_arc:
-            reasons.append("not in the 45° arc of fire")
-        if not in_range:
-            reasons.append(f"out of range: {-t.margin:.1f} cm beyond long range")
-        if not t.line_of_sight:
-            reasons.append("no line of sight")
-        if t.stale:
-            reasons.append("target not seen (last known position)")
-        t.reasons, t.legal = reasons, not reasons
-        if t.legal:
-            t.dice = p.dice
-            t.odds = fire_odds(board, firer, other, total(t.modifiers), p.dice)
-        out.append(t)
+        out.append(verdict(board, firer, other, in_arc, dist,
+                           line_of_sight(board, firer, other, part)))
+    mark_declarable(board, out)
+    return out
+
+
+def is_candidate(board: Board, firer: str, other: str) -> bool:
+    """An enemy troop base (commanders are never targets)."""
+    o = board.pieces[other]
+    return o.side != board.pieces[firer].side and not o.is_commander
+
+
+def verdict(board: Board, firer: str, other: str, in_arc: bool, dist: float,
+            sight: bool) -> Target:
+    """The target record once arc, distance (cm) and line of sight are known."""
+    p, o = board.pieces[firer], board.pieces[other]
+    _, long_cm = p.ranges_cm or (0.0, 0.0)
+    in_range = dist <= long_cm + EPS_CM
+    band = band_of(board, firer, dist) if in_range else None
+    t = Target(id=other, regiment=Regiments.of(board).of_base[other], distance=dist,
+               in_arc=in_arc, in_range=in_range, band=band, line_of_sight=sight,
+               margin=long_cm - dist, stale=o.stale)
+    t.enfilade = enfiladed(board, firer, other)
+    t.cover = cover_of(board, firer, other)
+    t.modifiers = fire_modifiers(board, firer, other, band, t.enfilade, t.cover)
+    reasons = []
+    if not in_arc:
+        reasons.append("not in the 45° arc of fire")
+    if not in_range:
+        reasons.append(f"out of range: {-t.margin:.1f} cm beyond long range")
+    if not t.line_of_sight:
+        reasons.append("no line of sight")
+    if t.stale:
+        reasons.append("target not seen (last known position)")
+    t.reasons, t.legal = reasons, not reasons
+    if t.legal:
+        t.dice = p.dice
+        t.odds = fire_odds(board, firer, other, total(t.modifiers), p.dice)
+    return t
+
+
+def mark_declarable(board: Board, out: list[Target]) -> None:
+    """F6: which legal targets the firer may declare."""
     legal = [t for t in out if t.legal]
     if legal:
         if board.settings.f6_target_choice == "nearest_legal":
@@ -270,7 +316,6 @@ def targets_of(board: Board, firer: str) -> list[Target]:
         else:
             for t in legal:
                 t.may_declare = True
-    return out
 
 
 def arc_drawing(board: Board, firer: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 import shapely
 
 from engine.geometry.contact import shared_lengths, touched_edge
-from engine.geometry.motion import outline, slide_distance, swept_area, wheel, wheel_cost, wheel_poses
+from engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
 from engine.geometry.rect import Rect, angle_diff
 from engine.geometry.zones import beyond_front_line, zone_of
 from engine.results import Aspect, Zone
@@ -97,11 +97,12 @@ class Attack:
 # --- reaching the target (F15, F18) ---------------------------------------------------------
 def _front_first_slide(body: Rect, target: Rect, direction: tuple[float, float]) -> float | None:
     """Slide distance when the front edge makes first contact (corners included), else None."""
-    s_front = slide_distance(outline((body.front_left, body.front_right)), outline(target),
-                             direction)
+    corners = target.corners
+    s_front = slide_convex((body.front_left, body.front_right), None, corners, target.polygon,
+                           direction)
     if not math.isfinite(s_front):
         return None
-    if slide_distance(outline(body), outline(target), direction) < s_front - TOUCH_MM:
+    if slide_convex(body.corners, None, corners, target.polygon, direction) < s_front - TOUCH_MM:
         return None
     final = body.moved(direction[0] * s_front, direction[1] * s_front)
     shared = shared_lengths(final, target, TOUCH_MM)
@@ -129,7 +130,7 @@ def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
             continue
         seen.add(round(turn, 1))
         body = wheel(c, turn) if turn else c
-        if turn and shapely.intersects(swept_area(wheel_poses(c, turn)), t.polygon):
+        if turn and _wheel_strikes(c, turn, t):
             continue
         s = _front_first_slide(body, t, body.front)
         if s is None:
@@ -137,6 +138,27 @@ def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
         final = body.moved(body.front[0] * s, body.front[1] * s)
         out.append(_Path(c, body, final, turn, 0.0 if free else wheel_cost(c, turn), s))
     return out
+
+
+def _wheel_strikes(c: Rect, turn: float, t: Rect) -> bool:
+    """The wheel itself sweeps over the target. The area swept lies within the bounding box of
+    the poses' corners: when that box misses the target's, the union is not built."""
+    poses = wheel_poses(c, turn)
+    xs = [x for q in poses for x, _ in q.corners]
+    ys = [y for q in poses for _, y in q.corners]
+    txs = [x for x, _ in t.corners]
+    tys = [y for _, y in t.corners]
+    if max(xs) < min(txs) or max(txs) < min(xs) or max(ys) < min(tys) or max(tys) < min(ys):
+        return False
+    return bool(shapely.intersects(swept_area(poses), t.polygon))
+
+
+def _shrunk(board: Board, base_id: str) -> Any:
+    """The base less the contact tolerance (touching is not blocking), cached per base."""
+    cache = board.__dict__.setdefault("_shrunk_bases", {})
+    if base_id not in cache:
+        cache[base_id] = board.rect(base_id).polygon.buffer(-max(board.contact_tol, TOUCH_MM))
+    return cache[base_id]
 
 
 def _blockers(board: Board, attacker: str, target: str, p: _Path) -> list[str]:
@@ -149,7 +171,7 @@ def _blockers(board: Board, attacker: str, target: str, p: _Path) -> list[str]:
         o = board.pieces[other]
         if other in mates or other == target or o.is_commander:
             continue
-        shrunk = board.rect(other).polygon.buffer(-max(board.contact_tol, TOUCH_MM))
+        shrunk = _shrunk(board, other)
         if not shrunk.is_empty and shapely.intersection(area, shrunk).area > 1.0:
             out.append(other)
     return sorted(out)

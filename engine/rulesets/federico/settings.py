@@ -11,14 +11,14 @@ Field names are a contract: never rename them.
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from vision.errors import CampoInputError
+from engine.rulesets import settings_common
+from engine.rulesets.settings_common import RulesetSettings
 
 GAP_PREFIX = "not in the rulebook: set for your group"
 _CITE_RE = re.compile(r'Federico (?:F\d+|"[^"]+")')
@@ -28,10 +28,8 @@ def _gap(text: str) -> str:
     return f"{GAP_PREFIX}. {text}"
 
 
-class FedericoSettings(BaseModel):
+class FedericoSettings(RulesetSettings):
     """Readings of the ambiguous rules and the group's own numbers; defaults = digest proposals."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     # --- Geometry of fire ------------------------------------------------------------------
     f1_zones: Literal["front_halfplane", "corner_diagonals"] = Field(
@@ -323,22 +321,12 @@ class FedericoSettings(BaseModel):
 
 def ambiguity_number(field_name: str) -> int | None:
     """The N of an ``f<N>_...`` field, or None for a gap setting."""
-    m = re.fullmatch(r"f(\d+)_[a-z0-9_]+", field_name)
-    return int(m.group(1)) if m else None
+    return settings_common.ambiguity_number(field_name, "f")
 
 
 def is_gap(field_name: str) -> bool:
     """The setting holds a value the rulebook does not give (the group must set it)."""
-    desc = FedericoSettings.model_fields[field_name].description or ""
-    return desc.startswith(GAP_PREFIX)
-
-
-def _choices(annotation: Any) -> list[Any] | None:
-    if typing.get_origin(annotation) is Literal:
-        return list(typing.get_args(annotation))
-    if annotation is bool:
-        return [True, False]
-    return None
+    return settings_common.is_gap(FedericoSettings, field_name, GAP_PREFIX)
 
 
 def describe_settings() -> list[dict[str, Any]]:
@@ -347,37 +335,12 @@ def describe_settings() -> list[dict[str, Any]]:
     Keys: name, default, type ("choice", "bool", "number", "list", "size"), description, cites,
     choices (or None), ambiguity (N or None), gap (True when not in the rulebook).
     """
-    rows: list[dict[str, Any]] = []
-    for name, field in FedericoSettings.model_fields.items():
-        choices = _choices(field.annotation)
-        if field.annotation is bool:
-            kind = "bool"
-        elif choices:
-            kind = "choice"
-        elif field.annotation == tuple[str, ...]:
-            kind = "list"
-        elif field.annotation == tuple[float, float]:
-            kind = "size"
-        else:
-            kind = "number"
-        default = field.default
-        if isinstance(default, tuple):
-            default = list(default)
-        desc = field.description or ""
-        rows.append({"name": name, "default": default, "type": kind, "description": desc,
-                     "cites": _CITE_RE.findall(desc), "choices": choices,
-                     "ambiguity": ambiguity_number(name), "gap": desc.startswith(GAP_PREFIX)})
-    return rows
+    return settings_common.describe_settings(
+        FedericoSettings, ambiguity_prefix="f", cite_pattern=_CITE_RE, gap_prefix=GAP_PREFIX
+    )
 
 
 def load_settings(values: Mapping[str, Any] | None, *,
                   path: str | Path | None = None) -> FedericoSettings:
     """Settings from a mapping (a scenario's "settings"); bad keys or values name the key."""
-    try:
-        return FedericoSettings.model_validate(dict(values or {}))
-    except ValidationError as exc:
-        errs = exc.errors()
-        keys = [".".join(str(p) for p in e["loc"]) for e in errs]
-        msg = "; ".join(f"{k}: {e['msg']}" if i else e["msg"]
-                        for i, (k, e) in enumerate(zip(keys, errs)))
-        raise CampoInputError(msg, path=path, key=keys[0] or None) from None
+    return settings_common.load_settings(FedericoSettings, values, path=path)

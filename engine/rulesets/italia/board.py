@@ -16,7 +16,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.arcs import arc_polygon
-from engine.geometry.contact import in_contact, touched_edge
+from engine.geometry.contact import edge_of_lengths, in_contact, shared_lengths, touched_edge
 from engine.geometry.rect import Point, Rect, angle_diff
 from engine.geometry.sight import SightField
 from engine.rulesets.italia.pieces import UnitInfo, classify
@@ -25,7 +25,7 @@ from engine.rulesets.italia.settings import ItaliaSettings
 from engine.state import GameState
 
 MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
-REPORT_MARGIN_IN = 3.0      # in-arc enemies are listed out to 3" beyond the maximum range
+REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
 SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})   # ISD §6 «cresta», «filare di alberi»
 DEEP_AREAS = frozenset({"wood", "town", "village"})        # ISD §6 «bosco o ... città»
 NEAR_MM = 14 * MM_PER_IN   # the widest neighbourhood asked about: a cavalry charge (12") + 2"
@@ -76,7 +76,13 @@ class Board:
         return self.mm(self.settings.a2_beyond_front_tolerance_in)
 
     def rect(self, base_id: str) -> Rect:
-        return self.state.rect(base_id)
+        found = self._rects.get(base_id)
+        return found if found is not None else self.state.rect(base_id)
+
+    @cached_property
+    def _rects(self) -> dict[str, Rect]:
+        """Every base's rectangle (asked for some ten thousand times per analysis)."""
+        return {i: self.state.rect(i) for i in self.state.ids}
 
     def enemies(self, base_id: str) -> list[str]:
         side = self.infos[base_id].side
@@ -105,7 +111,9 @@ class Board:
         base and question): (position of each id, row starts, neighbour positions, gaps mm)."""
         index = self.state.index
         shapes = index.shapes
-        si, bi = index.query_many(list(shapes), NEAR_MM)       # sorted by (si, bi)
+        # envelopes grown by NEAR_MM (cheap), then the exact gaps: `near` filters by gap, so the
+        # extra pairs of the envelope test change no answer
+        si, bi = index.candidate_pairs(NEAR_MM)                # sorted by (si, bi)
         gaps = shapely.distance(shapes[si], shapes[bi]) if len(si) else np.zeros(0)
         starts = np.searchsorted(si, np.arange(len(shapes) + 1))
         return {i: k for k, i in enumerate(index.ids)}, starts, bi, np.asarray(gaps, dtype=float)
@@ -125,10 +133,22 @@ class Board:
         key = ("edge", a, b)
         cache = self._edge_cache
         if key not in cache:
-            cache[key] = touched_edge(self.rect(a), self.rect(b), self.contact_tol,
-                                      self.settings.a33_contact_aspect,
-                                      self.settings.a1_zones)
+            if self.settings.a33_contact_aspect == "longest_shared_segment":
+                cache[key] = edge_of_lengths(self.shared_lengths(a, b), self.contact_tol)
+            else:
+                cache[key] = touched_edge(self.rect(a), self.rect(b), self.contact_tol,
+                                          self.settings.a33_contact_aspect,
+                                          self.settings.a1_zones)
         return cache[key]
+
+    def shared_lengths(self, a: str, b: str) -> dict[str, float]:
+        """Per edge of ``a``, the length lying within the contact tolerance of ``b`` (cached)."""
+        key = ("shared", a, b)
+        cache = self._edge_cache
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = shared_lengths(self.rect(a), self.rect(b), self.contact_tol)
+        return found
 
     @cached_property
     def _edge_cache(self) -> dict:
@@ -231,6 +251,32 @@ class Board:
             else tree.query(geom, predicate="intersects")
         return [feats[i] for i in sorted(hits.tolist())]
 
+    def terrain_on(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
+        """`terrain_near` of the base's rectangle (what it stands on or touches), for every base
+        from one bulk query."""
+        return self._terrain_bulk("on", 0.0)[base_id]
+
+    def terrain_around(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
+        """`terrain_near` of the base's rectangle within 0.5" (cover, ISD §6, §7)."""
+        return self._terrain_bulk("around", self.mm(0.5))[base_id]
+
+    def _terrain_bulk(self, key: str, distance: float) -> dict[str, list]:
+        cache = self.__dict__.setdefault("_terrain_bulk_cache", {})
+        if key not in cache:
+            feats, tree = self._terrain
+            ids = self.state.index.ids
+            out: dict[str, list] = {i: [] for i in ids}
+            if tree is not None and ids:
+                shapes = self.state.index.shapes
+                if distance > 0:
+                    si, ti = tree.query(shapes, predicate="dwithin", distance=distance)
+                else:
+                    si, ti = tree.query(shapes, predicate="intersects")
+                for s, t in sorted(zip(si.tolist(), ti.tolist())):
+                    out[ids[s]].append(feats[t])
+            cache[key] = out
+        return cache[key]
+
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
         cache = self.__dict__.setdefault("_levels", {})
@@ -241,7 +287,8 @@ class Board:
     def _level(self, base_id: str) -> int:
         r = self.rect(base_id)
         centre = shapely.Point(r.cx, r.cy)
-        return max([t.level for t, g in self.terrain_near(centre)
+        # what covers the centre also meets the base: look among the terrain it stands on
+        return max([t.level for t, g in self.terrain_on(base_id)
                     if t.kind == "hill" and t.polygon_mm is not None and g.covers(centre)],
                    default=0)
 

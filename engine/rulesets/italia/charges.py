@@ -104,6 +104,13 @@ class _Path:
 
 def charge_arc(board: Board, charger: str) -> Polygon:
     """ISD §9 «entro 30° dal proprio fronte» with the fire-arc geometry (ISD A27)."""
+    cache = board.__dict__.setdefault("_charge_arcs", {})
+    if charger not in cache:
+        cache[charger] = _charge_arc(board, charger)
+    return cache[charger]
+
+
+def _charge_arc(board: Board, charger: str) -> Polygon:
     r = board.rect(charger)
     reach = board.mm(40.0)
     if board.settings.a27_charge_arc_origin == "front_centre":
@@ -135,9 +142,18 @@ def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> 
     known = [k for k in (kinds or []) if k in TERRAIN_KIND_CLASS] or "open"
     # info.arm is the arm as the engine reads it (E without traits.arm reads as infantry, a
     # warning from `problems`), so the table lookup never fails on what validation allowed.
-    return movement_allowance_in(base.type, info.arm if info.kind == "unit" else None,
-                                 "march_column" if info.march_column else "line", known,
-                                 horse=info.horse, rank=info.rank, settings=board.settings)
+    arm = info.arm if info.kind == "unit" else None
+    formation = "march_column" if info.march_column else "line"
+    # one table lookup per kind of troops and ground (the settings are the board's)
+    key = (base.type, arm, formation, known if isinstance(known, str) else tuple(known),
+           info.horse, info.rank)
+    cache = board.__dict__.setdefault("_full_moves", {})
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = movement_allowance_in(base.type, arm, formation, known,
+                                                   horse=info.horse, rank=info.rank,
+                                                   settings=board.settings)
+    return found
 
 
 def _slide(board: Board, body: Rect, target: Rect, direction: tuple[float, float]) -> float | None:
@@ -192,7 +208,8 @@ def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
     if abs(turn) > 0.5 and board.settings.a28_charge_path != "straight_distance":
         starts.append((wheel(c, turn), turn))
     for body, turn_deg in starts:
-        if turn_deg and shapely.intersects(swept_area(wheel_poses(c, turn_deg)), t.polygon):
+        sweep = swept_area(wheel_poses(c, turn_deg)) if turn_deg else None
+        if sweep is not None and shapely.intersects(sweep, t.polygon):
             continue
         found = _best_slide(board, body, t)
         if found is None:
@@ -200,9 +217,12 @@ def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
         s, off = found
         d = rotate(body.front, off)
         final = body.moved(d[0] * s, d[1] * s)
-        out.append(_Path(c, body, final, turn_deg, off,
-                         wheel_cost(c, turn_deg) if board.settings.a22_wheel_cost != "free" else 0.0,
-                         s, d))
+        path = _Path(c, body, final, turn_deg, off,
+                     wheel_cost(c, turn_deg) if board.settings.a22_wheel_cost != "free" else 0.0,
+                     s, d)
+        if sweep is not None:
+            path.__dict__["_sweep"] = sweep   # the same area `wheel_sweep` would build
+        out.append(path)
     return out
 
 
@@ -241,8 +261,11 @@ def _crossed_kinds(board: Board, p: _Path) -> list[str]:
     return sorted({t.kind for t, _ in board.terrain_near(sweep)})
 
 
-def _zone_entry(board: Board, p: _Path, other: str) -> float | None:
-    """Distance along the path (mm) at which the charger first enters ``other``'s 2" zone."""
+def _zone_entry(board: Board, p: _Path, other: str, not_after: float | None = None) -> float | None:
+    """Distance along the path (mm) at which the charger first enters ``other``'s 2" zone.
+
+    With ``not_after``: None also when the entry surely comes later than that (the slide is at
+    least the gap to the zone, so a far zone costs one distance instead of a slide)."""
     zones = board.__dict__.setdefault("_zones", {})
     found = zones.get(other)
     if found is None:
@@ -253,6 +276,9 @@ def _zone_entry(board: Board, p: _Path, other: str) -> float | None:
         return 0.0
     if p.wheel_deg and shapely.intersects(p.wheel_sweep, zone):
         return p.wheel_mm / 2
+    if not_after is not None and \
+            p.wheel_mm + float(shapely.distance(p.wheeled.polygon, zone)) > not_after + 1e-3:
+        return None
     s = slide_convex(p.wheeled.corners, p.wheeled.polygon, zone_outline, zone, p.direction)
     if not math.isfinite(s) or s > p.slide_mm + 1e-6:
         return None
@@ -274,7 +300,7 @@ def _interceptor(board: Board, charger: str, target: str, p: _Path) -> tuple[str
             continue
         if any(board.infos[x].side == own_side for x in board.touching[other]):
             continue   # already engaged in melee: its zone does not stop anyone
-        entry = _zone_entry(board, p, other)
+        entry = _zone_entry(board, p, other, t_entry if first is None else min(t_entry, first[0]))
         if entry is None:
             continue
         if entry == 0.0:
@@ -291,7 +317,7 @@ def _interceptor(board: Board, charger: str, target: str, p: _Path) -> tuple[str
 def _hidden(board: Board, charger: str, target: str) -> str | None:
     """ISD §9 note 4: wholly inside a wood (-2) or wholly behind a crest (-1) (ISD A34)."""
     t = board.rect(target)
-    for feat, poly in board.terrain_near(t.polygon):
+    for feat, poly in board.terrain_on(target):
         if feat.kind == "wood" and feat.polygon_mm is not None and poly.covers(t.polygon):
             return "wood"
     c = board.rect(charger)
@@ -308,7 +334,7 @@ def _in_cover(board: Board, target: str) -> str | None:
     """Area or linear terrain giving the target cover (no flank attack then, ISD §1)."""
     t = board.rect(target)
     front = LineString([t.front_left, t.front_right])
-    for feat, geom in board.terrain_near(t.polygon, board.mm(0.5)):
+    for feat, geom in board.terrain_around(target):
         if feat.polygon_mm is not None:
             if feat.kind in ("wood", "town", "village", "farm", "fortification", "orchard") and \
                     geom.buffer(board.contact_tol).covers(t.polygon):
@@ -352,7 +378,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     if not shapely.dwithin(charge_arc(board, charger), t.polygon, 1e-6):
         v.reasons.append(f"{target} is not within 30° of {charger}'s front")
     if ci.arm == "cavalry" and ti.arm == "infantry":
-        for feat, poly in board.terrain_near(t.polygon):
+        for feat, poly in board.terrain_on(target):
             if feat.kind in ("town", "village") and feat.polygon_mm is not None \
                     and poly.covers(t.polygon):
                 v.reasons.append(f"cavalry may not attack {target} garrisoned in {feat.id}")

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
 from engine.geometry.rect import Rect
 from engine.geometry.sight import sample_outline, sample_segment, sight_lines
 from engine.rulesets.italia.board import GRAZE_MM, Board
-from engine.geometry.arcs import arc_polygon
+from engine.geometry.arcs import arc_vertices
 from engine.rulesets.italia.charges import full_move_in
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
 
@@ -25,7 +26,7 @@ ROUTER_GAP_IN = 2.0          # ISD §1 «uno spazio di almeno 2"»
 
 def terrain_under(board: Board, base_id: str) -> list[str]:
     """Ids of terrain the base stands on or touches."""
-    return sorted(t.id for t, _ in board.terrain_near(board.rect(base_id).polygon))
+    return sorted(t.id for t, _ in board.terrain_on(base_id))
 
 
 def movement_of(board: Board, base_id: str) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def movement_of(board: Board, base_id: str) -> dict[str, Any]:
     if info.kind == "limber":
         return {}
     under = terrain_under(board, base_id)
-    kinds = sorted({t.kind for t, _ in board.terrain_near(board.rect(base_id).polygon)})
+    kinds = sorted({t.kind for t, _ in board.terrain_on(base_id)})
     return {"full_move": full_move_in(board, base_id), "here": full_move_in(board, base_id, kinds),
             "terrain": under}
 
@@ -78,7 +79,7 @@ def hidden_of(board: Board, base_id: str) -> str | None:
     """"wood" when wholly inside a wood (ISD §9 note 4); crest hiding depends on the enemy and is
     given per charge."""
     poly = board.rect(base_id).polygon
-    for feat, area in board.terrain_near(poly):
+    for feat, area in board.terrain_on(base_id):
         if feat.kind == "wood" and feat.polygon_mm is not None and area.covers(poly):
             return "wood"
     return None
@@ -93,10 +94,22 @@ def _straight(board: Board, base_id: str, distance_in: float, backward: bool) ->
     return end, swept
 
 
-def _inner(rect: Rect, shrink: float) -> Polygon:
+def _inner_rect(rect: Rect, shrink: float) -> Rect:
     """The rectangle shrunk by ``shrink`` on every side: bases merely touching do not count."""
     return Rect(rect.cx, rect.cy, rect.heading_deg, max(rect.width - 2 * shrink, 0.1),
-                max(rect.depth - 2 * shrink, 0.1)).polygon
+                max(rect.depth - 2 * shrink, 0.1))
+
+
+def _inner(rect: Rect, shrink: float) -> Polygon:
+    return _inner_rect(rect, shrink).polygon
+
+
+def _polygons(rings: list) -> list[Polygon]:
+    """Many polygons (rectangles' corners, or 4-point outlines) from one shapely call; the
+    same geometries as building them one by one."""
+    if not rings:
+        return []
+    return list(shapely.polygons(np.array(rings, dtype=float)))
 
 
 def _bulk_hits(board: Board, key: str, build: Any) -> dict[str, list[str]]:
@@ -138,8 +151,8 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
     routs = _rout_geometry(board)
     rout_in, rt_end, swept = routs[base_id]
     shrink = board.contact_tol + GRAZE_MM
-    hits = _bulk_hits(board, "rout",
-                      lambda: {i: _inner(sw, shrink) for i, (_, _, sw) in routs.items()})
+    hits = _bulk_hits(board, "rout", lambda: dict(zip(routs, _polygons(
+        [_inner_rect(sw, shrink).corners for _, _, sw in routs.values()]))))
     enemies, friends = [], []
     for other in hits[base_id]:
         if other == base_id or board.infos[other].is_general:
@@ -173,6 +186,7 @@ def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polyg
     cache = board.__dict__.setdefault("_pursuit_shapes", {})
     if not cache:
         shrink = board.contact_tol + GRAZE_MM
+        found = []
         for i, info in board.infos.items():
             if not info.is_unit:
                 continue
@@ -180,9 +194,39 @@ def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polyg
             r = board.rect(i)
             end, swept = _straight(board, i, dist, False)
             # the 30° arc out to the pursuit distance (a trapezoid ahead of the front, ISD A27)
-            reach = arc_polygon(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG,
-                                board.mm(dist))
-            cache[i] = (dist, end, _inner(swept, shrink), reach)
+            reach = arc_vertices(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG,
+                                 board.mm(dist))
+            found.append((i, dist, end, _inner_rect(swept, shrink).corners, reach))
+        if found and all(len(f[4]) == 4 for f in found):
+            corridors = _polygons([f[3] for f in found])
+            reaches = _polygons([f[4] for f in found])
+        else:
+            corridors = _polygons([f[3] for f in found])
+            reaches = [Polygon(f[4]) for f in found]
+        for (i, dist, end, _, _), corridor, reach in zip(found, corridors, reaches):
+            cache[i] = (dist, end, corridor, reach)
+    return cache
+
+
+def _pursuit_arc_hits(board: Board, in_corridor: dict[str, list[str]],
+                      in_reach: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Unit -> the bases its pursuit arc overlaps by more than 1 mm² (one vectorised
+    intersection for every unit and base), those in its corridor left out (cached)."""
+    cache = board.__dict__.setdefault("_pursuit_arc_hits", {})
+    if not cache:
+        shapes = _pursuit_shapes(board)
+        pairs = [(u, o) for u, hits in in_reach.items() for o in hits
+                 if o not in set(in_corridor[u])]
+        out: dict[str, set[str]] = {u: set() for u in in_reach}
+        if pairs:
+            areas = shapely.area(shapely.intersection(
+                np.array([shapes[u][3] for u, _ in pairs], dtype=object),
+                np.array([board.rect(o).polygon for _, o in pairs], dtype=object)))
+            for (u, o), area in zip(pairs, areas.tolist()):
+                if area > 1.0:
+                    out[u].add(o)
+        cache.update(out)
+        cache.setdefault("", set())   # built (even with no units)
     return cache
 
 
@@ -197,9 +241,7 @@ def pursuit_of(board: Board, base_id: str) -> dict[str, Any] | None:
     in_corridor = _bulk_hits(board, "pursuit", lambda: {i: c for i, (_, _, c, _) in shapes.items()})
     in_reach = _bulk_hits(board, "pursuit-arc", lambda: {i: a for i, (_, _, _, a) in shapes.items()})
     found = set(in_corridor[base_id])
-    for o in in_reach[base_id]:
-        if o not in found and shapely.intersection(reach, board.rect(o).polygon).area > 1.0:
-            found.add(o)   # more than a mere touch
+    found |= _pursuit_arc_hits(board, in_corridor, in_reach)[base_id]   # more than a mere touch
     now = set(board.touching[base_id])
     new = [o for o in found
            if board.infos[o].side != info.side and not board.infos[o].is_general and o not in now]

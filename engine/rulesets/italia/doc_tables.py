@@ -9,37 +9,18 @@ setting or a table::
 
 from __future__ import annotations
 
-import re
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
+from engine.rulesets.doc_common import block_pattern  # noqa: F401  (kept importable from here)
+from engine.rulesets.doc_common import cell, refresh_blocks, refresh_main, settings_table
 from engine.rulesets.italia.army_lists import ARMY_LISTS
 from engine.rulesets.italia.settings import describe_settings
 from engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _value(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
-    return str(v)
-
-
 def settings_markdown() -> str:
-    """One row per setting: name, default, choices, meaning with citation."""
-    lines = ["| setting | default | choices | what it means (citation) |", "|---|---|---|---|"]
-    for row in describe_settings():
-        choices = ", ".join(_value(c) for c in row["choices"]) if row["choices"] else "number"
-        lines.append(
-            f"| `{row['name']}` | `{_value(row['default'])}` | {_cell(choices)} | {_cell(row['description'])} |"
-        )
-    return "\n".join(lines)
+    """One row per setting: name, default, choices, meaning with citation (floats as Python writes them)."""
+    return settings_table(describe_settings(), short_floats=False)
 
 
 def movement_markdown() -> str:
@@ -80,8 +61,8 @@ def army_lists_markdown() -> str:
         if e.cavalry_class:
             flags.append(f"{e.cavalry_class.value} cavalry")
         lines.append(
-            f"| {e.army} | {_cell(e.troop)} | {' - '.join(e.sizes)} | {weapon} | {grade} | {cost} | "
-            f"{', '.join(flags)}{(' — ' + _cell(e.note)) if e.note else ''} |"
+            f"| {e.army} | {cell(e.troop)} | {' - '.join(e.sizes)} | {weapon} | {grade} | {cost} | "
+            f"{', '.join(flags)}{(' — ' + cell(e.note)) if e.note else ''} |"
         )
     return "\n".join(lines)
 
@@ -93,28 +74,13 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
-def block_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(<!-- generated:{name} -->\n)(.*?)(<!-- /generated:{name} -->)", re.S)
-
-
 def refresh(text: str) -> str:
     """The doc text with every generated block replaced by fresh output."""
-    for name, gen in GENERATORS.items():
-        pat = block_pattern(name)
-        if not pat.search(text):
-            raise ValueError(f"the doc has no <!-- generated:{name} --> block")
-        text = pat.sub(lambda m, g=gen: m.group(1) + g() + "\n" + m.group(3), text)
-    return text
+    return refresh_blocks(text, GENERATORS)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m engine.rulesets.italia.doc_tables DOC.md", file=sys.stderr)
-        return 2
-    path = Path(args[0])
-    path.write_text(refresh(path.read_text(encoding="utf-8")), encoding="utf-8")
-    return 0
+    return refresh_main(argv, GENERATORS, module="engine.rulesets.italia.doc_tables")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,6 @@ class Target:
     arc_clear: bool = True
     legal: bool = False
     priority: bool = False
-    stale: bool = False
     reasons: list[str] = field(default_factory=list)
     modifiers: list[dict[str, Any]] | None = None
     arc_margin: float = 0.0
@@ -70,8 +69,6 @@ class Target:
             d["cover_terrain"] = self.cover_terrain
         if not self.arc_clear:
             d["arc_clear"] = False
-        if self.stale:
-            d["stale"] = True
         if self.reasons:
             d["reasons"] = list(self.reasons)
         if self.modifiers is not None:
@@ -147,6 +144,27 @@ def sight_ends(parts: np.ndarray) -> list[np.ndarray]:
     return [np.vstack([centres[i:i + 1], moved[bounds[i]:bounds[i + 1]]]) for i in range(len(parts))]
 
 
+def sight_ends_flat(parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`sight_ends` of every part as one array: (points (m, 2), the part each belongs to),
+    grouped by part in order, each group the middle first then the corners set in."""
+    inset = 2 * GRAZE_MM
+    coords, owner = shapely.get_coordinates(parts, return_index=True)
+    first = np.searchsorted(owner, owner)
+    repeat = (np.arange(len(owner)) != first) & (coords == coords[first]).all(axis=1)
+    coords, owner = coords[~repeat], owner[~repeat]
+    centres = shapely.get_coordinates(shapely.centroid(parts))
+    c = centres[owner]
+    d = np.hypot(coords[:, 0] - c[:, 0], coords[:, 1] - c[:, 1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = np.where(d > 0, np.minimum(1.0, inset / d), 0.0)
+    moved = coords + (c - coords) * k[:, None]
+    # interleave: each part's centre, then its moved corners (a stable sort on the part index)
+    points = np.concatenate([centres, moved])
+    belongs = np.concatenate([np.arange(len(parts)), owner])
+    order = np.argsort(belongs, kind="stable")
+    return points[order], belongs[order]
+
+
 def sight_query(board: Board, shooter: str, target: str) -> SightQuery:
     """What one shot's sight lines ignore and need (ISD §6, ISD A15–A18)."""
     own, corridor, near_own = _shooter_sight(board, shooter)
@@ -154,16 +172,33 @@ def sight_query(board: Board, shooter: str, target: str) -> SightQuery:
     corridor_exclude: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
     if corridor > 0:
-        corridor_exclude = near_own | frozenset(board.touching[target])
+        corridor_exclude = near_own | _touching_set(board, target)
         ignore = frozenset(_fired_over(board, shooter, target) or ())
-    uncounted: set[str] = set()
+    uncounted: frozenset[str] = frozenset()
     if not board.settings.a15_area_depth_counts_own:
-        for tid, kind, poly in board.areas:
-            if poly.covers(shapely.Point(sr.cx, sr.cy)) or poly.covers(shapely.Point(tr.cx, tr.cy)):
-                uncounted.add(tid)
+        uncounted = _areas_holding_centre(board, shooter) | _areas_holding_centre(board, target)
     ends_shapes = (sr.polygon, tr.polygon) if board.settings.a16_crest_blocks == "strictly_between" else ()
-    return SightQuery(own | {target}, corridor, corridor_exclude, ends_shapes, ignore,
-                      frozenset(uncounted))
+    return SightQuery(own | {target}, corridor, corridor_exclude, ends_shapes, ignore, uncounted)
+
+
+def _touching_set(board: Board, base_id: str) -> frozenset[str]:
+    cache = board.__dict__.setdefault("_touching_sets", {})
+    found = cache.get(base_id)
+    if found is None:
+        found = cache[base_id] = frozenset(board.touching[base_id])
+    return found
+
+
+def _areas_holding_centre(board: Board, base_id: str) -> frozenset[str]:
+    """Ids of the area terrain covering the base's centre (ISD A15), cached per base."""
+    cache = board.__dict__.setdefault("_areas_holding_centre", {})
+    found = cache.get(base_id)
+    if found is None:
+        r = board.rect(base_id)
+        centre = shapely.Point(r.cx, r.cy)
+        found = cache[base_id] = frozenset(tid for tid, _, poly in board.areas
+                                           if poly.covers(centre))
+    return found
 
 
 def _shooter_sight(board: Board, shooter: str) -> tuple[frozenset[str], float, frozenset[str]]:
@@ -254,8 +289,10 @@ def _over_for_gun(board: Board, gun: str) -> tuple[set[str], bool]:
 def cover_of(board: Board, shooter: str, target: str) -> tuple[str | None, str | None]:
     """(cover class, terrain id) the target enjoys against this shooter (ISD §6, §7, §8):
     wholly inside area terrain, or its whole front along a linear obstacle the shot crosses."""
-    table = ARTILLERY_COVER if board.infos[shooter].is_gun else MUSKETRY_COVER
     inside, along = _cover_terrain(board, target)
+    if not inside and not along:
+        return None, None
+    table = ARTILLERY_COVER if board.infos[shooter].is_gun else MUSKETRY_COVER
     sr, tr = board.rect(shooter), board.rect(target)
     rank = {None: 0, "soft": 1, "hard": 2}
     best: tuple[str | None, str | None] = (None, None)
@@ -279,7 +316,7 @@ def _cover_terrain(board: Board, target: str) -> tuple[list, list]:
         tr = board.rect(target)
         front = LineString([tr.front_left, tr.front_right])
         inside, along = [], []
-        for t, geom in board.terrain_near(tr.polygon, board.mm(0.5)):
+        for t, geom in board.terrain_around(target):
             if t.polygon_mm is not None:
                 if geom.buffer(board.contact_tol).covers(tr.polygon):
                     inside.append((t, geom))
@@ -312,23 +349,44 @@ def arc_clear(board: Board, shooter: str, target: str, part: Polygon) -> bool:
     return True
 
 
+def far_arc(board: Board, shooter: str) -> Polygon:
+    """The shooter's arc cut at a reach holding the whole table and every base: the unbounded
+    arc for every purpose ("every enemy base inside its arc of fire", shared/interfaces.md)."""
+    return fire_arc(board, shooter, board.inches(board.state.reach_all_mm))
+
+
+def is_candidate(board: Board, shooter: str, other: str) -> bool:
+    """An enemy unit that is present: generals are never targets, and a base not seen by the
+    camera (``stale``) is absent, so neither in arc nor in range (shared/interfaces.md)."""
+    o = board.infos[other]
+    return o.side != board.infos[shooter].side and not o.is_general and not o.stale
+
+
 def targets_of(board: Board, shooter: str) -> list[Target]:
-    """Every enemy base in the shooter's arc (out to 3" beyond its range) or within its range."""
+    """Every present enemy base in the shooter's arc (at any distance) or within its range.
+
+    The part of a target measured to, and the lines of sight traced to, is its part within the
+    arc cut 3" beyond the maximum range (REPORT_MARGIN_IN); a target wholly beyond that is
+    measured to its part in the whole arc. The plain path (the reference for `fire_batch`)."""
     info = board.infos[shooter]
     if not info.can_fire or info.stale:
         return []
     max_in = info.fire_range_in
     arc = fire_arc(board, shooter)
+    whole = far_arc(board, shooter)
     front = board.front(shooter)
     seg = LineString([front.left, front.right])
-    near = set(board.state.index.within(arc, 0.0)) | set(
+    near = set(board.state.index.within(whole, 0.0)) | set(
         board.state.index.within(seg, board.mm(max_in) + 1e-6))
     out: list[Target] = []
     for other in sorted(near):
-        o = board.infos[other]
-        if o.side == info.side or o.is_general:
+        if not is_candidate(board, shooter, other):
             continue
         in_arc, dist, part = _measure(board, shooter, other, arc)
+        if not in_arc:
+            far_in, far_dist, far_part = _measure(board, shooter, other, whole)
+            if far_in:
+                in_arc, dist, part = far_in, far_dist, far_part
         if not in_arc and dist > max_in + EPS_IN:
             continue
         out.append(verdict(board, shooter, other, in_arc, dist, part,
@@ -338,17 +396,18 @@ def targets_of(board: Board, shooter: str) -> list[Target]:
 
 
 def verdict(board: Board, shooter: str, other: str, in_arc: bool, dist: float, part: Polygon,
-            sight: bool, margin_of_arc: float | None = None) -> Target:
-    """The Target record once arc, distance and sight (and perhaps the arc margin) are known."""
-    info, o = board.infos[shooter], board.infos[other]
+            sight: bool, margin_of_arc: float | None = None, flank: bool | None = None) -> Target:
+    """The Target record once arc, distance and sight (and perhaps the arc margin and the
+    flank-fire test, measured in bulk) are known."""
+    info = board.infos[shooter]
     max_in = info.fire_range_in
     in_range = dist <= max_in + EPS_IN
     t = Target(id=other, distance=dist, in_arc=in_arc, in_range=in_range,
                band=band_of(board, dist, info.is_gun) if in_range else None,
-               line_of_sight=sight, margin=max_in - dist, stale=o.stale)
+               line_of_sight=sight, margin=max_in - dist)
     t.arc_margin = margin_of_arc if margin_of_arc is not None else \
         arc_margin(board, shooter, part if in_arc else board.rect(other).polygon)
-    t.flank_fire = _flank_fire(board, shooter, other)
+    t.flank_fire = flank if flank is not None else _flank_fire(board, shooter, other)
     t.cover, t.cover_terrain = cover_of(board, shooter, other)
     if not info.is_gun and in_arc and in_range:
         t.arc_clear = arc_clear(board, shooter, other, part)
@@ -403,7 +462,7 @@ def shot_modifiers(board: Board, shooter: str, target: str, t: Target) -> list[A
     fb, tb = board.state.base(shooter), board.state.base(target)
     fi, ti = board.infos[shooter], board.infos[target]
     ft, tt = fb.traits, tb.traits
-    under = {feat.kind for feat, _ in board.terrain_near(board.rect(shooter).polygon)}
+    under = {feat.kind for feat, _ in board.terrain_on(shooter)}
     facts = FireFacts(
         firer_type=fb.type, distance_in=round(t.distance, 6), firer_arm=fi.arm, weapon=ft.get("weapon"),
         marksmen=bool(ft.get("marksmen", False)), french_guard=bool(ft.get("french_guard", False)),
@@ -438,8 +497,6 @@ def _judge(board: Board, shooter: str, t: Target) -> None:
         reasons.append("no line of sight")
     if not t.arc_clear:
         reasons.append("arc of fire not clear of friends")
-    if t.stale:
-        reasons.append("target not seen (last known position)")
     t.legal = not reasons
     t.reasons = reasons
 

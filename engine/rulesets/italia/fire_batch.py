@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString
 
-from engine.rulesets.italia.board import Board
+from engine.geometry.arcs import arc_vertices
+from engine.rulesets.italia.board import REPORT_MARGIN_IN, Board
 from engine.rulesets.italia.fire import (
     EPS_IN,
     Target,
@@ -19,8 +19,7 @@ from engine.rulesets.italia.fire import (
     fire_arc,
     mark_priority,
     part_in_arc,
-    pair_lines,
-    sight_ends,
+    sight_ends_flat,
     sight_origins,
     sight_query,
     targets_of,
@@ -40,39 +39,53 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
         return out
     index = board.state.index
     ids = index.ids
-    arcs = [fire_arc(board, i) for i in shooters]
-    fronts = [LineString([board.front(i).left, board.front(i).right]) for i in shooters]
+    arcs = fire_arcs(board, shooters)
+    wholes = fire_arcs(board, shooters, board.inches(board.state.reach_all_mm))
+    front_list = [board.front(i) for i in shooters]
+    fronts = shapely.linestrings(np.array([[f.left, f.right] for f in front_list], dtype=float))
     ranges = np.array([board.mm(board.infos[i].fire_range_in) + 1e-6 for i in shooters])
-    a_s, a_b = index.query_many(arcs, 0.0)
+    a_s, a_b = index.query_many(wholes, 0.0)
     f_s, f_b = index.query_many(fronts, ranges)
-    pairs = sorted({(int(a), int(b)) for a, b in zip(a_s.tolist(), a_b.tolist())}
-                   | {(int(a), int(b)) for a, b in zip(f_s.tolist(), f_b.tolist())})
-    keep = []
-    for si, bi in pairs:
-        shooter, other = shooters[si], ids[bi]
-        o = board.infos[other]
-        if o.side != board.infos[shooter].side and not o.is_general:
-            keep.append((si, other))
-    if not keep:
+    nb = len(ids)
+    codes = np.unique(np.concatenate([a_s * nb + a_b, f_s * nb + f_b]))   # sorted (si, bi)
+    pair_s, pair_b = codes // nb, codes % nb
+    # present enemies of the shooter, generals excepted (`fire.is_candidate`)
+    sides = np.array([board.infos[i].side for i in ids])
+    barred = np.array([board.infos[i].is_general or board.infos[i].stale for i in ids],
+                      dtype=bool)
+    shooter_pos = np.array(_positions(ids, shooters))
+    enemy = (sides[pair_b] != sides[shooter_pos[pair_s]]) & ~barred[pair_b]
+    pair_s, pair_b = pair_s[enemy], pair_b[enemy]
+    if not len(pair_s):
         return out
-    arc_arr = np.array([arcs[si] for si, _ in keep], dtype=object)
-    front_arr = np.array([fronts[si] for si, _ in keep], dtype=object)
-    poly_arr = np.array([board.rect(o).polygon for _, o in keep], dtype=object)
-    in_arc = shapely.dwithin(arc_arr, poly_arr, 1e-6)
-    inter = shapely.intersection(arc_arr, poly_arr)
-    parts = np.where(in_arc, inter, poly_arr)
-    for k in np.nonzero(in_arc & shapely.is_empty(inter))[0].tolist():
-        parts[k] = part_in_arc(arc_arr[k], poly_arr[k])   # touching in exact arithmetic only
+    keep = [(si, ids[bi]) for si, bi in zip(pair_s.tolist(), pair_b.tolist())]
+    arc_arr = arcs[pair_s]
+    front_arr = fronts[pair_s]
+    poly_arr = index.shapes[pair_b]
+    in_near = shapely.dwithin(arc_arr, poly_arr, 1e-6)
+    # wholly beyond the near arc (range + 3"): measured in the whole arc (`fire.targets_of`)
+    beyond = np.nonzero(~in_near)[0]
+    in_arc = in_near.copy()
+    in_arc[beyond] = shapely.dwithin(wholes[pair_s[beyond]], poly_arr[beyond], 1e-6)
+    clip_arcs = arc_arr.copy()
+    clip_arcs[beyond] = wholes[pair_s[beyond]]
+    parts = poly_arr.copy()
+    inside = np.nonzero(in_arc)[0]
+    parts[inside] = shapely.intersection(clip_arcs[inside], poly_arr[inside])
+    for k in inside[shapely.is_empty(parts[inside])].tolist():
+        parts[k] = part_in_arc(clip_arcs[k], poly_arr[k])   # touching in exact arithmetic only
     dist_in = shapely.distance(front_arr, parts) / board.mm(1.0)
-    max_in = np.array([board.infos[shooters[si]].fire_range_in for si, _ in keep])
+    max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
     listed = np.nonzero(in_arc | (dist_in <= max_in + EPS_IN))[0]
     sight = _sight_many(board, [(shooters[keep[k][0]], keep[k][1], parts[k]) for k in listed])
     margins = arc_margins(board, [shooters[keep[k][0]] for k in listed],
                           np.where(in_arc[listed], parts[listed], poly_arr[listed]))
-    for k, seen, margin in zip(listed.tolist(), sight, margins.tolist()):
+    flanks = flank_fire_many(board, [shooters[keep[k][0]] for k in listed],
+                             [keep[k][1] for k in listed])
+    for k, seen, margin, flank in zip(listed.tolist(), sight, margins.tolist(), flanks):
         shooter, other = shooters[keep[k][0]], keep[k][1]
         out[shooter].append(verdict(board, shooter, other, bool(in_arc[k]), float(dist_in[k]),
-                                    parts[k], seen, margin))
+                                    parts[k], seen, margin, flank))
     for i in shooters:
         out[i].sort(key=lambda t: t.id)
         mark_priority(board, i, out[i])
@@ -81,19 +94,74 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
 
 def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool]:
     """Line of sight for many shots: the middle line of each first, then every sampled line of
-    the shots whose middle line is blocked (ISD A14: any clear line will do)."""
+    the shots whose middle line is blocked (ISD A14: any clear line will do). The body found
+    blocking a middle line is tried first against the other lines of its shot (it usually
+    blocks them all); only the lines it leaves clear get the full test."""
     if not shots:
         return []
     queries = [sight_query(board, a, b) for a, b, _ in shots]
-    origins = {a: sight_origins(board, a) for a in {a for a, _, _ in shots}}
-    ends = sight_ends(np.array([part for _, _, part in shots], dtype=object))
+    shooter_origins = {a: sight_origins(board, a) for a in {a for a, _, _ in shots}}
+    origins = np.array([shooter_origins[a] for a, _, _ in shots], dtype=float)   # (n, 3, 2)
+    ends, end_owner = sight_ends_flat(np.array([part for _, _, part in shots], dtype=object))
+    middle = ends[np.searchsorted(end_owner, np.arange(len(shots)))]
     field = board.sight_field
-    first = np.array([[origins[a][0], e[0]] for (a, _, _), e in zip(shots, ends)], dtype=float)
-    seen = field.clear_many(shapely.linestrings(first), np.arange(len(shots)), queries)
-    blocked = np.nonzero(~seen)[0].tolist()
-    if blocked:
-        coords = [pair_lines(origins[shots[k][0]], ends[k]) for k in blocked]
-        owners = np.repeat(blocked, [len(c) for c in coords])
-        ok = field.clear_many(shapely.linestrings(np.concatenate(coords)), owners, queries)
-        seen[np.unique(owners[ok])] = True
+    first = np.stack([origins[:, 0], middle], axis=1)
+    seen, hints = field.clear_many_blockers(shapely.linestrings(first),
+                                            np.arange(len(shots)), queries)
+    if seen.all():
+        return seen.tolist()
+    rows = np.nonzero(~seen[end_owner])[0]          # the ends of the blocked shots
+    n_origins = origins.shape[1]
+    end_rows = np.repeat(rows, n_origins)            # end by end, every origin
+    owners = end_owner[end_rows]
+    which = np.tile(np.arange(n_origins), len(rows))
+    segments = np.stack([origins[owners, which], ends[end_rows]], axis=1)
+    ok = field.clear_segments_hinted(segments, owners, queries, hints)   # line k of shot k
+    seen[np.unique(owners[ok])] = True
     return seen.tolist()
+
+
+def _positions(ids: list[str], wanted: list[str]) -> list[int]:
+    where = {i: k for k, i in enumerate(ids)}
+    return [where[w] for w in wanted]
+
+
+def fire_arcs(board: Board, shooters: list[str], reach_in: float | None = None) -> np.ndarray:
+    """`fire_arc` of every shooter (out to ``reach_in``, by default 3" beyond its range), built
+    by one vectorised shapely call."""
+    if board.settings.a4_arc_origin == "front_centre":
+        return np.array([fire_arc(board, i, reach_in) for i in shooters], dtype=object)
+    rings = []
+    for i in shooters:
+        info = board.infos[i]
+        f = board.front(i)
+        reach = reach_in if reach_in is not None else info.fire_range_in + REPORT_MARGIN_IN
+        rings.append(arc_vertices(f.left, f.right, f.facing, info.arc_half_deg, board.mm(reach)))
+    if any(len(r) != 4 for r in rings):
+        return np.array([fire_arc(board, i, reach_in) for i in shooters], dtype=object)
+    return shapely.polygons(np.array(rings, dtype=float))
+
+
+def flank_fire_many(board: Board, shooters: list[str], targets: list[str]) -> list[bool]:
+    """`fire._flank_fire` of many (shooter, target) pairs with numpy: the same arithmetic, in
+    the same order (`Rect.to_local`, `Rect.ahead_of_front`), so the same answers."""
+    if not shooters:
+        return []
+    sr = [board.rect(i) for i in shooters]
+    tr = [board.rect(i) for i in targets]
+    fl = np.array([r.front_left for r in sr])
+    fr = np.array([r.front_right for r in sr])
+    cx = np.array([r.cx for r in tr])
+    cy = np.array([r.cy for r in tr])
+    f = np.array([r.front for r in tr])
+    half = np.array([r.depth / 2 for r in tr])
+
+    def ahead(p: np.ndarray) -> np.ndarray:    # Rect.to_local(...)[1]
+        return (p[:, 0] - cx) * f[:, 0] + (p[:, 1] - cy) * f[:, 1]
+
+    v_left, v_right = ahead(fl), ahead(fr)
+    tol = board.beyond_tol
+    flank = ((v_left - half) < -tol) & ((v_right - half) < -tol)
+    if not board.settings.a3_rear_counts_as_flank:
+        flank &= ~((v_left < -half) & (v_right < -half))
+    return flank.tolist()

@@ -6,7 +6,7 @@ from typing import Any
 
 import shapely
 
-from engine.geometry.contact import edge_aspect, shared_lengths
+from engine.geometry.contact import edge_aspect
 from engine.geometry.rect import angle_diff
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
@@ -33,13 +33,22 @@ def _same_facing(board: Board, a: str, b: str) -> bool:
 
 def _edge_overlap(board: Board, a: str, b: str, edge: str) -> bool:
     """The contact along ``edge`` of ``a`` is a shared segment, not a corner touch (ISD A24)."""
-    return shared_lengths(board.rect(a), board.rect(b), board.contact_tol)[edge] > \
-        2 * board.contact_tol + 1e-6
+    return board.shared_lengths(a, b)[edge] > 2 * board.contact_tol + 1e-6
 
 
 def supports(board: Board, supporter: str, supported: str) -> bool:
     """ISD §1 SUPPORTO: a friend in contact at the rear or flank, facing the same way.
-    Artillery: only on the flank, unlimbered, not rockets (ISD §1, §9 note [*])."""
+    Artillery: only on the flank, unlimbered, not rockets (ISD §1, §9 note [*]). Cached per
+    pair (Groups and `supported_by` both ask)."""
+    cache = board.__dict__.setdefault("_supports", {})
+    key = (supporter, supported)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _supports(board, supporter, supported)
+    return found
+
+
+def _supports(board: Board, supporter: str, supported: str) -> bool:
     s, x = board.infos[supporter], board.infos[supported]
     if s.side != x.side or supporter == supported or x.is_general or s.is_general:
         return False

@@ -11,22 +11,20 @@ Non-ambiguity settings (weather, twilight, tolerances the readings need) follow 
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from vision.errors import CampoInputError
+from engine.rulesets import settings_common
+from engine.rulesets.settings_common import RulesetSettings
 
 _CITE_RE = re.compile(r"ISD (?:§\d+|A\d+|ManTab|Lists|Intro)")
 
 
-class ItaliaSettings(BaseModel):
+class ItaliaSettings(RulesetSettings):
     """Readings of the ambiguous rules and per-game settings; defaults = the digest's proposals."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     # --- Zones and "beyond the front" -------------------------------------------------------
     a1_zones: Literal["front_halfplane", "corner_diagonals"] = Field(
@@ -360,16 +358,7 @@ class ItaliaSettings(BaseModel):
 
 def ambiguity_number(field_name: str) -> int | None:
     """The N of an ``a<N>_...`` field, or None for a game setting."""
-    m = re.fullmatch(r"a(\d+)_[a-z0-9_]+", field_name)
-    return int(m.group(1)) if m else None
-
-
-def _choices(annotation: Any) -> list[Any] | None:
-    if typing.get_origin(annotation) is Literal:
-        return list(typing.get_args(annotation))
-    if annotation is bool:
-        return [True, False]
-    return None
+    return settings_common.ambiguity_number(field_name, "a")
 
 
 def describe_settings() -> list[dict[str, Any]]:
@@ -378,35 +367,13 @@ def describe_settings() -> list[dict[str, Any]]:
     Keys: name, default, type ("choice", "bool" or "number"), description, cites (list of ISD
     citations found in the description), choices (list, or None for numbers), ambiguity (N or None).
     """
-    rows: list[dict[str, Any]] = []
-    for name, field in ItaliaSettings.model_fields.items():
-        choices = _choices(field.annotation)
-        kind = "bool" if field.annotation is bool else ("choice" if choices else "number")
-        desc = field.description or ""
-        rows.append(
-            {
-                "name": name,
-                "default": field.default,
-                "type": kind,
-                "description": desc,
-                "cites": _CITE_RE.findall(desc),
-                "choices": choices,
-                "ambiguity": ambiguity_number(name),
-            }
-        )
-    return rows
+    return settings_common.describe_settings(
+        ItaliaSettings, ambiguity_prefix="a", cite_pattern=_CITE_RE
+    )
 
 
 def load_settings(
     values: Mapping[str, Any] | None, *, path: str | Path | None = None
 ) -> ItaliaSettings:
     """Settings from a mapping (e.g. a scenario's "settings" member); bad keys/values name the key."""
-    try:
-        return ItaliaSettings.model_validate(dict(values or {}))
-    except ValidationError as exc:
-        errs = exc.errors()
-        keys = [".".join(str(p) for p in e["loc"]) for e in errs]
-        msg = "; ".join(
-            f"{k}: {e['msg']}" if i else e["msg"] for i, (k, e) in enumerate(zip(keys, errs))
-        )
-        raise CampoInputError(msg, path=path, key=keys[0] or None) from None
+    return settings_common.load_settings(ItaliaSettings, values, path=path)

@@ -1,0 +1,126 @@
+"""Machinery shared by every ruleset's settings model (one strict pydantic model per ruleset).
+
+Each ruleset names its ambiguities ``<prefix><N>_<name>`` (``a`` for ISD, ``f`` for Federico, ``at``
+for ATTILA), cites its rulebook with its own pattern, and (for rulebooks with holes) marks values
+the text does not give with a "gap" prefix. These functions take those differences as arguments so
+the rulesets' own ``describe_settings``/``load_settings``/``ambiguity_number`` stay thin wrappers.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from vision.errors import CampoInputError
+
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
+
+
+class RulesetSettings(BaseModel):
+    """Base of every ruleset's settings: a typo'd key is an error, and a game's settings never change."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def ambiguity_number(field_name: str, prefix: str) -> int | None:
+    """The N of a ``<prefix><N>_...`` field, or None for any other setting.
+
+    >>> ambiguity_number("at12_group_links", "at"), ambiguity_number("weather", "a")
+    (12, None)
+    """
+    m = re.fullmatch(rf"{re.escape(prefix)}(\d+)_[a-z0-9_]+", field_name)
+    return int(m.group(1)) if m else None
+
+
+def is_gap(model: type[BaseModel], field_name: str, gap_prefix: str) -> bool:
+    """The setting holds a value the rulebook does not give (its description starts with the prefix)."""
+    desc = model.model_fields[field_name].description or ""
+    return desc.startswith(gap_prefix)
+
+
+def field_choices(annotation: Any) -> list[Any] | None:
+    """The values an overlay offers for a field: a Literal's members, both booleans, or None."""
+    if typing.get_origin(annotation) is Literal:
+        return list(typing.get_args(annotation))
+    if annotation is bool:
+        return [True, False]
+    return None
+
+
+def _kind_and_default(annotation: Any, default: Any, choices: list[Any] | None) -> tuple[str, Any]:
+    """The panel widget for a field and its default in JSON form (tuples become lists)."""
+    if annotation is bool:
+        return "bool", default
+    if choices:
+        return "choice", default
+    if annotation == tuple[float, float]:
+        return "size", list(default)
+    if isinstance(default, tuple):
+        return "list", list(default)
+    if isinstance(default, dict):
+        return "map", default
+    return "number", default
+
+
+def describe_settings(
+    model: type[BaseModel],
+    *,
+    ambiguity_prefix: str,
+    cite_pattern: re.Pattern[str],
+    gap_prefix: str | None = None,
+) -> list[dict[str, Any]]:
+    """One dict per field of ``model`` for the overlay's settings panel and the docs.
+
+    Keys: name, default, type ("choice", "bool", "number", "list", "size" or "map"), description,
+    cites (every ``cite_pattern`` match in the description), choices (or None), ambiguity (N or
+    None) and, only when ``gap_prefix`` is given, gap (True when not in the rulebook).
+    """
+    rows: list[dict[str, Any]] = []
+    for name, field in model.model_fields.items():
+        choices = field_choices(field.annotation)
+        kind, default = _kind_and_default(
+            field.annotation, field.get_default(call_default_factory=True), choices
+        )
+        desc = field.description or ""
+        row: dict[str, Any] = {
+            "name": name,
+            "default": default,
+            "type": kind,
+            "description": desc,
+            "cites": cite_pattern.findall(desc),
+            "choices": choices,
+            "ambiguity": ambiguity_number(name, ambiguity_prefix),
+        }
+        if gap_prefix is not None:
+            row["gap"] = desc.startswith(gap_prefix)
+        rows.append(row)
+    return rows
+
+
+def load_settings(
+    model: type[SettingsT],
+    values: Mapping[str, Any] | None,
+    *,
+    path: str | Path | None = None,
+    key_prefix: str = "",
+) -> SettingsT:
+    """``model`` from a mapping (a scenario's "settings"); a bad key or value raises
+    CampoInputError naming the key (``key_prefix`` + dotted location) and the file.
+
+    Every problem is reported at once: the first without its key (the error carries it), the rest
+    as ``key: message``, joined by "; ".
+    """
+    try:
+        return model.model_validate(dict(values or {}))
+    except ValidationError as exc:
+        errs = exc.errors()
+        keys = [key_prefix + ".".join(str(p) for p in e["loc"]) for e in errs]
+        msg = "; ".join(
+            f"{k}: {e['msg']}" if i else e["msg"] for i, (k, e) in enumerate(zip(keys, errs))
+        )
+        raise CampoInputError(msg, path=path, key=keys[0] or None) from None
