@@ -9,7 +9,11 @@ prints recall of visible markers, position and heading errors (median, p95), gro
   CORNER_REFINE_SUBPIX), solvePnP on the anchors, then the same height-correct plane geometry;
 - campo-cold: Campo on the frame alone (what `campo detect` does: full scan);
 - campo-track: Campo's FramePipeline after one earlier frame (search windows, edge tracking);
-  for "bumped" the earlier frame was taken before the camera moved.
+  for "bumped" the earlier frame was taken before the camera moved;
+- still4 / still8 (dim light, a still scene): Campo's FramePipeline after N frames of the same
+  scene at 2 fps (fresh sensor noise in each), which it averages where nothing moved
+  (calibration/integration.py), against the peer on the last frame alone (a plain pipeline
+  reads one frame); time is the median of frames 2..N (full scans and integration included).
 
 Last (without --scenario), the demo game at 2 frames per second: bases moving between frames,
 counted as stale while visible (the live server's field report).
@@ -41,6 +45,8 @@ from vision.synthetic.truth import GroundTruth  # noqa: E402
 from vision.tabletop import Roster, RosterBase, TableConfig  # noqa: E402
 
 GROSS_MM = 10.0
+STILL_FRAMES = (4, 8)
+STILL_INTERVAL_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,29 @@ def run_scenario(sc: Scenario, repeat: int) -> list[tuple[str, str, Score, float
         _, ms, cpu = timed(lambda: pipe.process(frame.image, 0.2), repeat)
         s = score(tracked.report, frame.truth, ms, cpu)
         rows.append((cond, "campo-track", s, px_mm))
+        if cond == "dim":
+            rows += run_still(table, roster, intr, cam, moved, pose, effects, px_mm)
+    return rows
+
+
+def run_still(table: TableConfig, roster: Roster, intr: Intrinsics, cam: SyntheticCamera, placed: list[PlacedBase],
+              pose, effects: Effects, px_mm: float) -> list[tuple[str, str, Score, float]]:
+    """A still scene in dim light, N frames: the peer on the last one, Campo tracking all N."""
+    rows = []
+    for n in STILL_FRAMES:
+        pipe = FramePipeline(table, roster, intr)
+        times, cpus = [], []
+        for k in range(n):
+            frame = cam.render(placed, pose=pose, effects=effects)
+            t0, c0 = time.perf_counter(), time.process_time()
+            result = pipe.process(frame.image, k * STILL_INTERVAL_S)
+            times.append((time.perf_counter() - t0) * 1000)
+            cpus.append((time.process_time() - c0) * 1000)
+        peer = PeerPipeline(table, roster, intr)
+        report, ms, cpu = timed(lambda: peer.process(frame.image), 1)
+        rows.append((f"still{n}", "peer", score(report, frame.truth, ms, cpu), px_mm))
+        rows.append((f"still{n}", "campo-track", score(result.report, frame.truth, float(np.median(times[1:])),
+                                                      float(np.median(cpus[1:]))), px_mm))
     return rows
 
 

@@ -84,7 +84,8 @@ def test_selecting_a_base_shows_its_arc_and_the_engines_numbers(page: Any, serve
         row = page.locator(f'[data-testid="targets"] tr[data-target="{t["id"]}"]')
         assert row.locator('[data-field="distance"]').text_content() == f"{t['distance']:.2f}"
         assert row.locator('[data-field="margin"]').text_content() == f"{t['margin']:.2f}"
-        assert page.locator(f'line.los[data-target="{t["id"]}"]').count() == 1
+        # a sight line is drawn to each target within range, none to the far ones
+        assert page.locator(f'line.los[data-target="{t["id"]}"]').count() == (1 if t["in_range"] else 0)
     for c in analysis["charges"]:
         row = page.locator(f'[data-testid="charges"] tr[data-charge="{c["target"]}"]')
         assert row.locator('[data-field="distance"]').text_content() == f"{c['distance']:.2f}"

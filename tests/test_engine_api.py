@@ -13,8 +13,8 @@ import engine
 from engine.errors import ScenarioError, UnknownBaseError, UnknownRulesetError
 from engine.results import Aspect, Band
 from engine.rulesets import get_ruleset
-from engine.ruleset import Ruleset
 from engine.state import GameState
+from engine.ruleset import Ruleset
 from vision.errors import CampoInputError
 
 
@@ -118,11 +118,14 @@ def test_settings_overrides_come_from_the_scenario() -> None:
         engine.analyze({**sc, "settings": {"a24_contact_tolerance_in": -1}})
 
 
-def test_stale_base_is_not_a_legal_target() -> None:
+def test_stale_base_is_absent_so_no_target() -> None:
+    """shared/interfaces.md: an absent enemy is neither in arc nor in range, so not listed."""
     sc = json.loads(json.dumps(FACE_OFF))
+    assert [t["id"] for t in engine.analyze(sc)["bases"]["a"]["targets"]] == ["b"]
     sc["bases"][1]["stale"] = True
     out = engine.analyze(sc)["bases"]["a"]
-    assert out["targets"][0]["legal"] is False and out["targets"][0]["stale"] is True
+    assert out["targets"] == []
+    assert engine.analyze(GameState.from_dict(sc, use_index=False))["bases"]["a"]["targets"] == []
     assert out["charges"][0]["legal"] is False
     assert any("not seen" in r for r in out["charges"][0]["reasons"])
 

@@ -3,7 +3,10 @@ and the fast geometry primitives behind it give exactly the plain ones' answers.
 
 The files under tests/data/engine/italia_snapshots/ were written by the engine BEFORE its
 performance work (issue 3), so they guard every optimisation against changing any answer: the
-output is rounded (2 decimals in inches, 0.1 mm), so equality is exact. They are not golden files
+output is rounded (2 decimals in inches, 0.1 mm), so equality is exact. They were regenerated
+once on purpose for the targets contract fix (every enemy in the arc at any distance, absent =
+stale bases never listed): every earlier target entry was checked unchanged, only entries with
+in_range false were added. They are not golden files
 (the answers were not derived by hand); tests/test_engine_golden.py checks the rules themselves.
 
 Each file (gzipped JSON) holds ``scenario`` (a battle from bench/engine_analysis.py's generator,
@@ -236,3 +239,24 @@ if __name__ == "__main__":
     if "--write" not in sys.argv:
         sys.exit("usage: python -m tests.test_engine_snapshots --write")
     write_snapshots()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_coord, _coord), min_size=3, max_size=8),
+       st.lists(st.tuples(_coord, _coord, _coord, _coord), min_size=1, max_size=6))
+def test_convex_chords_equal_geos_lengths(points: list[tuple[float, float]],
+                                          segs: list[tuple[float, ...]]) -> None:
+    """`segments.convex_chords` (the numpy depth inside convex woods) = GEOS's length of the
+    intersection, for random convex polygons (hulls of random points) and segments."""
+    from engine.geometry.segments import convex_chords
+
+    hull = shapely.convex_hull(shapely.MultiPoint(points))
+    if hull.geom_type != "Polygon" or hull.area < 1.0:
+        return
+    field = SightField(deep_areas=[hull], max_depth=0.0)
+    edges = field._convex_area_edges[0]
+    assert edges is not None
+    xy = np.array(segs, dtype=float).reshape(-1, 2, 2)
+    got = convex_chords(xy[:, 0], xy[:, 1], edges)
+    want = shapely.length(shapely.intersection(shapely.linestrings(xy), hull))
+    assert np.allclose(got, want, atol=1e-6), (got, want)

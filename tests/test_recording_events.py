@@ -1,6 +1,6 @@
 """Derived events against the scripted ground truth: moves (distance, allowance), contacts,
 charges, presence, losses, turns. Allowances are ISD §8's table (infantry 6", cavalry 12",
-infantry in a wood capped at 3")."""
+infantry in a wood capped at 3"), Federico "Movimenti" and ATTILA's settings (ATT AT11)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from server.recording.events import (
     presence_events,
     turn_phase_events,
 )
-from server.recording.simulate import demo_scenario, demo_script, play
+from server.recording.movement import measure_move
+from server.recording.simulate import ScriptedMove, demo_scenario, demo_script, play
 
 MM_PER_IN = 25.0
 EXPECTED_ALLOWANCE = {"a-1": 6.0, "a-2": 6.0, "a-3": 6.0, "b-1": 12.0, "a-4": 3.0}  # ISD §8
@@ -180,3 +181,86 @@ def test_recorder_ends_moves_on_the_clock(tmp_path: Path) -> None:
         with open_recording(path) as reader:
             moves = reader.events({"move"})
         assert len(moves) == 1 and moves[0].data["distance"] == pytest.approx(3.0)
+
+
+# --- every ruleset: the allowance comes from Ruleset.movement_allowance -----------------------
+def _base(id_: str, type_: str, x: float, **traits: object) -> dict:
+    return {"id": id_, "side": "A", "type": type_, "x_mm": x, "y_mm": 300.0, "heading_deg": 90.0,
+            "width_mm": 40.0, "depth_mm": 20.0, "traits": dict(traits)}
+
+
+ROUGH = {"id": "rough-1", "kind": "rough",
+         "polygon_mm": [[900, 330], [1300, 330], [1300, 600], [900, 600]]}
+
+
+def _moves(ruleset: str, bases: list[dict], script: list[ScriptedMove],
+           settings: dict | None = None) -> dict[str, dict]:
+    scenario = {"ruleset": ruleset, "table": {"width_mm": 1800.0, "depth_mm": 1200.0},
+                "terrain": [ROUGH], "bases": bases, "settings": settings, "turn": 1}
+    deriver = EventDeriver()
+    events, last_t = [], 0.0
+    for t, st in play(scenario, script):
+        events += deriver.update(t, st)
+        last_t = t
+    events += deriver.finish(last_t + 2.0)
+    return {e.payload["base"]: e.payload for e in events if e.kind == "move"}
+
+
+def test_federico_moves_carry_their_allowance() -> None:
+    """Federico "Movimenti": infantry in line 9 cm, march column 12 cm, halved on broken ground
+    (F16) except Light Infantry."""
+    bases = [_base("inf", "infantry", 100), _base("far", "infantry", 300),
+             _base("col", "infantry", 500, formation="march_column"),
+             _base("rough", "infantry", 1000), _base("light", "infantry", 1200, light=True)]
+    moves = _moves("federico", bases, [
+        ScriptedMove("inf", 0.5, 1.0, 0.0, 80.0),       # 8 of 9 cm
+        ScriptedMove("far", 0.5, 1.0, 0.0, 110.0),      # 11 of 9 cm: exceeded
+        ScriptedMove("col", 0.5, 1.0, 0.0, 110.0),      # 11 of 12 cm
+        ScriptedMove("rough", 0.5, 1.0, 0.0, 60.0),     # 6 of 4.5 cm (into rough): exceeded
+        ScriptedMove("light", 0.5, 1.0, 0.0, 60.0),     # light infantry: 6 of 9 cm
+    ])
+    got = {b: (m["unit"], m["distance"], m["allowance"], m["exceeded"]) for b, m in moves.items()}
+    assert got == {"inf": ("cm", 8.0, 9.0, False), "far": ("cm", 11.0, 9.0, True),
+                   "col": ("cm", 11.0, 12.0, False), "rough": ("cm", 6.0, 4.5, True),
+                   "light": ("cm", 6.0, 9.0, False)}
+    basis = moves["rough"]["allowance_basis"]
+    assert basis["terrain"] == ["rough"] and basis["formation"] is None
+    assert basis["text"] == "infantry in line, rough: half of 9 cm"
+    assert basis["cites"] == ['Federico "Movimenti"', "Federico F16"] and basis["gap"] is False
+
+
+def test_attila_moves_carry_their_allowance_and_gap() -> None:
+    """ATTILA: troop rates are the group's settings (ATT AT11, gap); the General's 24 cm is the
+    rulebook's (ATT 5.E); mounted units may not enter woods — here the rough ground stops, it
+    does not shorten (ATT 5.B, 5.F)."""
+    bases = [_base("fp", "FP", 100), _base("cl", "CL", 300), _base("gen", "general", 500),
+             _base("camp", "camp", 700), _base("rough", "FP", 1000)]
+    script = [
+        ScriptedMove("fp", 0.5, 1.0, 0.0, 90.0),        # 9 of 10 cm
+        ScriptedMove("cl", 0.5, 1.0, 0.0, 300.0),       # 30 of 24 cm: exceeded
+        ScriptedMove("gen", 0.5, 1.0, 0.0, 200.0),      # 20 of 24 cm
+        ScriptedMove("camp", 0.5, 1.0, 0.0, 50.0),      # the Camp never moves (ATT 8.B)
+        ScriptedMove("rough", 0.5, 1.0, 0.0, 90.0),     # into rough: 9 of 10 cm
+    ]
+    moves = _moves("attila", bases, script)
+    got = {b: (m["unit"], m["distance"], m["allowance"], m["exceeded"],
+               m["allowance_basis"]["gap"]) for b, m in moves.items()}
+    assert got == {"fp": ("cm", 9.0, 10.0, False, True), "cl": ("cm", 30.0, 24.0, True, True),
+                   "gen": ("cm", 20.0, 24.0, False, False),
+                   "camp": ("cm", 5.0, 0.0, True, False),
+                   "rough": ("cm", 9.0, 10.0, False, True)}
+    assert moves["camp"]["allowance_basis"]["cites"] == ["ATT 8.B"]
+    assert "stops the unit" in moves["rough"]["allowance_basis"]["text"]
+    # the scenario's settings are the group's numbers: a shorter FP move is now exceeded
+    slower = _moves("attila", bases, script[:1], settings={"move_cm_fp": 8.0})
+    assert (slower["fp"]["allowance"], slower["fp"]["exceeded"]) == (8.0, True)
+
+
+def test_a_state_the_engine_rejects_is_measured_in_mm_without_allowance() -> None:
+    s0 = {**demo_scenario(), "ruleset": "chess"}
+    start = s0["bases"][0]
+    end = {**start, "y_mm": start["y_mm"] + 50.0}
+    got = measure_move(s0, start, end, [])
+    assert (got["unit"], got["distance"], got["allowance"], got["exceeded"]) == \
+        ("mm", 50.0, None, None)
+    assert "unknown ruleset 'chess'" in got["allowance_basis"]["why"]

@@ -3,6 +3,8 @@ and reports nothing on images without markers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -166,3 +168,21 @@ def test_no_phantoms_on_marker_free_clutter(seed, upsample, templates):
     if upsample > 1:
         settings = small_marker_settings(settings, upsample, 8)  # the loosest search Campo runs
     assert MarkerDetector("DICT_4X4_250", settings).detect(clutter(seed)) == []
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("upsample", [1.0, 2.0])
+def test_no_phantoms_on_dim_clutter_with_the_dim_light_settings(seed, upsample):
+    """The pipeline's dim-light search (constant 3, blurrier frame check) on darkened clutter."""
+    from calibration.pipeline import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT
+
+    img = clutter(seed)
+    rng = np.random.default_rng(seed + 100)
+    dim = np.clip(img.astype(np.float32) * 0.5 + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    settings = DetectorSettings(min_side_px=8, expected_ids=frozenset(range(250)), frame_blur_px=DIM_FRAME_BLUR_PX)
+    if upsample > 1:
+        settings = replace(small_marker_settings(settings, upsample, 8), adaptive_win_min=9, adaptive_win_max=9,
+                           adaptive_constant=DIM_STAGE_CONSTANT)
+    detector = MarkerDetector("DICT_4X4_250", settings)
+    assert detector.detect(img) == []
+    assert detector.detect(dim) == []

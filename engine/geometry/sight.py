@@ -29,7 +29,12 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.rect import Point
-from engine.geometry.segments import clipped_lengths, point_segment_distance, segments_near_quads
+from engine.geometry.segments import (
+    clipped_lengths,
+    convex_chords,
+    point_segment_distance,
+    segments_near_quads,
+)
 
 
 def sample_segment(p: Point, q: Point, n: int) -> list[Point]:
@@ -418,14 +423,42 @@ class SightField:
         if not len(idx):
             return
         # Only lines running more than max_depth inside an area's bounding box can run more than
-        # that inside the area: the exact (GEOS) depth is measured for those alone.
+        # that inside the area: the exact depth is measured for those alone (numpy for convex
+        # areas, GEOS for the others).
         xy = shapely.get_coordinates(lines[idx]).reshape(-1, 2, 2)
         deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
-        idx, areas = idx[deep], areas[deep]
+        idx, areas, xy = idx[deep], areas[deep], xy[deep]
         if not len(idx):
             return
-        depth = shapely.length(shapely.intersection(lines[idx], self.deep_areas[areas]))
+        depth = np.empty(len(idx))
+        convex = self._convex_area_edges
+        plain = np.array([convex[a] is None for a in range(len(convex))], dtype=bool)[areas]
+        if plain.any():
+            depth[plain] = shapely.length(shapely.intersection(lines[idx[plain]],
+                                                               self.deep_areas[areas[plain]]))
+        for a in np.unique(areas[~plain]).tolist():     # convex areas: the chord, in numpy
+            rows = np.nonzero(~plain & (areas == a))[0]
+            depth[rows] = convex_chords(xy[rows, 0], xy[rows, 1], convex[a])
         ok[idx[depth > self.max_depth + 1e-6]] = False
+
+    @property
+    def _convex_area_edges(self) -> list[np.ndarray | None]:
+        """Per deep area: (vertices, outward normals) as a (k, 4) array when it is a convex
+        polygon without holes, else None (measured by GEOS)."""
+        if not hasattr(self, "_convex_edges_cache"):
+            found: list[np.ndarray | None] = []
+            for poly in self.deep_areas:
+                if poly.geom_type != "Polygon" or poly.interiors or poly.is_empty or \
+                        not shapely.equals(poly, shapely.convex_hull(poly)):
+                    found.append(None)
+                    continue
+                v = np.asarray(poly.exterior.coords, dtype=float)[:-1]
+                e = np.roll(v, -1, axis=0) - v
+                sign = 1.0 if poly.exterior.is_ccw else -1.0
+                found.append(np.concatenate([v, np.stack([e[:, 1], -e[:, 0]], axis=1) * sign],
+                                            axis=1))
+            self._convex_edges_cache = found
+        return self._convex_edges_cache
 
     def _uncounted(self, queries: Sequence[SightQuery]) -> np.ndarray | None:
         """(question, area) -> the question does not count that area's depth; None if no

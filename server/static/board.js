@@ -139,9 +139,11 @@ export class Board {
             "data-target": ch.target }, g);
       }
     }
+    // Sight lines only to targets within range: every enemy in the arc is listed in the panel,
+    // but lines to the far ones would bury the table.
     for (const t of (analysis && analysis.targets) || []) {
       const other = basesById.get(t.id);
-      if (!other) continue;
+      if (!other || !t.in_range) continue;
       el("line", { x1: base.x_mm, y1: base.y_mm, x2: other.x_mm, y2: other.y_mm,
         class: `los ${t.line_of_sight ? "clear" : "blocked"}`, "data-target": t.id }, g);
     }

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.results import Allowance
 from engine.ruleset import Problem
 from engine.rulesets.attila.board import Board
 from engine.rulesets.attila.charges import Charge, candidates, judge_charge
@@ -76,6 +77,53 @@ class AttilaRuleset:
                           for c in (judge_charge(board, base_id, t)
                                     for t in candidates(board, base_id)) if c.path]
         return out
+
+    def movement_allowance(self, state: GameState, base_id: str,
+                           terrain_kinds: Sequence[str]) -> Allowance:
+        """The normal move (`units.Unit.move_cm`): the General's 24 cm (ATT 5.E; wounded 10 cm,
+        8.C), the Camp never (8.B), troops the group's ``move_cm_<type>`` setting — not in the
+        rulebook (AT11), so ``gap``. Terrain (ATT 5.B, 5.F) does not shorten the move, it stops
+        the unit on entering, so the allowance stays the normal move and the basis says so;
+        terrain the base may not enter (charges' reading, AT16) or water without a crossing
+        gives 0."""
+        from engine.rulesets.attila.board import CROSSINGS, WATER_LINES
+        from engine.rulesets.attila.charges import _forbidden_kinds, _stopping_kinds
+        from engine.rulesets.attila.settings import GAP_PREFIX
+
+        board = Board.of(state)
+        u, s = board.units[base_id], board.settings
+        if u.is_camp:
+            return Allowance(0.0, self.unit, "the Camp never moves", ("ATT 8.B",))
+        rate = u.move_cm(s)
+        kinds = set(terrain_kinds)
+        if u.is_general:
+            what, cites = (("wounded General", ["ATT 8.C"]) if u.wounded
+                           else ("General", ["ATT 5.E"]))
+        else:
+            what, cites = f"{u.type}", ["ATT 5", "ATT AT11"]
+        if s.at18_distance_scale != 1.0:
+            cites.append("ATT AT18")
+        forbidden = sorted(kinds & _forbidden_kinds(board, u.mounted))
+        water = sorted(kinds & WATER_LINES)
+        if forbidden or (water and not kinds & CROSSINGS):
+            why = (f"{'mounted units may not' if u.mounted else 'no unit may'} enter "
+                   f"{', '.join(forbidden)}" if forbidden
+                   else f"crosses {', '.join(water)} only at bridges or fords")
+            return Allowance(0.0, self.unit, f"{what}: {why}",
+                             ("ATT 5.B", "ATT AT16") if "rough" in forbidden else ("ATT 5.B",))
+        ground = ", ".join(sorted(kinds - {"open"})) or "open ground"
+        text = f"{what}, {ground}: {rate:g} cm"
+        if u.move_is_gap():
+            text += (f" (move_cm_{u.type.lower()}: {GAP_PREFIX}"
+                     f"{'; agreed by the group' if s.at11_rates_confirmed else ''})")
+        stops = sorted(kinds & _stopping_kinds(board, u.mounted))
+        if stops:
+            text += f"; entering {', '.join(stops)} stops the unit, a move inside is 1D6 less"
+            cites += ["ATT 5.B", "ATT 5.F"]
+        if "ford" in kinds:
+            text += "; reaching the ford stops the unit, its next move is 1D6 less"
+            cites.append("ATT 5.B")
+        return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
 
 def _coords(geom: Any) -> list[list[float]]:

@@ -30,7 +30,7 @@ ARC_HALF_DEG = 30.0       # ATT 6.A «L'angolo di tiro è di 30° per lato»
 SHORT_CM = 5.0            # ATT 6.A «La distanza breve è minore di 5 cm.»
 MEDIUM_CM = 10.0          # ATT 6.A «la media è tra 5 e 10 cm (inclusi)»
 SUMMARY_LONG_CM = 11.0    # ATT T «Lunga, 11cm o più» (AT6)
-REPORT_REACH_FACTOR = 2.0  # enemies in arc are listed out to twice the maximum range
+REPORT_REACH_FACTOR = 2.0  # in-arc parts are measured (and sighted) out to twice the range
 _EPS = 1e-6
 
 
@@ -200,6 +200,12 @@ def _judge_until_sight(board: Board, shooter: str, target: str) -> _Pending:
     tpoly = board.poly(target)
     part = shapely.intersection(arc, tpoly)
     in_arc = part.area > _EPS
+    if not in_arc and target in _whole_arc_hits(board, shooter):
+        # wholly beyond the near arc (twice the range): measured in the whole arc
+        whole = board.state.reach_all_mm
+        far_part = shapely.intersection(_shot_arc(board, shooter, whole), tpoly)
+        if far_part.area > _EPS:
+            in_arc, part, report = True, far_part, whole
     distance = _measure(board, shooter, target, part if in_arc else Polygon())
     in_range = distance <= su.max_range_cm(s) + _EPS
     band = band_of(distance, su.max_range_cm(s), board)
@@ -312,19 +318,31 @@ def _clear(pending: list[_Pending], board: Board) -> list[bool]:
 
 
 def _candidates(board: Board, shooter: str) -> list[str]:
-    """Present enemies near enough to be in the arc (out to twice the range) or in range."""
+    """Present enemies near enough to be in range (or in the arc out to twice the range), and
+    every present enemy meeting the whole arc, in id order."""
     su = board.units[shooter]
     if su.missile is None or su.absent:
         return []
     max_mm = board.mm(su.max_range_cm(board.settings))
     side = su.side
-    return [o for o in board.near(shooter, max_mm * REPORT_REACH_FACTOR +
-                                  board.rect(shooter).depth)
+    near = set(board.near(shooter, max_mm * REPORT_REACH_FACTOR + board.rect(shooter).depth))
+    near |= _whole_arc_hits(board, shooter)
+    return [o for o in sorted(near)
             if board.units[o].side != side and not board.units[o].absent]
 
 
+def _whole_arc_hits(board: Board, shooter: str) -> frozenset[str]:
+    """The bases meeting the shooter's whole arc (cut at a reach holding every base), cached."""
+    cache = board.__dict__.setdefault("_whole_arc_hits", {})
+    found = cache.get(shooter)
+    if found is None:
+        arc = _shot_arc(board, shooter, board.state.reach_all_mm)
+        found = cache[shooter] = frozenset(board.state.index.within(arc, 0.0))
+    return found
+
+
 def targets_of(board: Board, shooter: str) -> list[Target]:
-    """Every present enemy in the shooter's arc (out to twice its range) or within its range.
+    """Every present enemy in the shooter's arc (at any distance) or within its range.
 
     The plain path: one target at a time (the reference for `all_targets`)."""
     out = []

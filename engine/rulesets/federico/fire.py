@@ -46,7 +46,6 @@ class Target:
     cover: str | None = None
     legal: bool = False
     may_declare: bool = False
-    stale: bool = False
     reasons: list[str] = field(default_factory=list)
     modifiers: list[Modifier] = field(default_factory=list)
     dice: int = 0
@@ -63,8 +62,6 @@ class Target:
             "modifier_total": total(self.modifiers), "dice": self.dice,
             "odds": rounded(self.odds),
         }
-        if self.stale:
-            d["stale"] = True
         if self.reasons:
             d["reasons"] = list(self.reasons)
         return d
@@ -245,23 +242,36 @@ def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -
     return out
 
 
-def targets_of(board: Board, firer: str) -> list[Target]:
-    """Every enemy troop base in the firer's arc (out to 1.5x long range) or within long range.
+def far_arc(board: Board, firer: str) -> Polygon:
+    """The firer's arc cut at a reach holding the whole table and every base: the unbounded
+    arc ("every enemy base inside its arc of fire", shared/interfaces.md)."""
+    return fire_arc(board, firer, board.cm(board.state.reach_all_mm))
 
-    The plain path, one firer and one target at a time (the reference for `fire_batch`)."""
+
+def targets_of(board: Board, firer: str) -> list[Target]:
+    """Every present enemy troop base in the firer's arc (at any distance) or within long range.
+
+    The part measured to (and sighted) is the part within the arc cut at 1.5x the long range;
+    a target wholly beyond that is measured to its part in the whole arc. The plain path, one
+    firer and one target at a time (the reference for `fire_batch`)."""
     p = board.pieces[firer]
     if not p.can_fire or p.stale:
         return []
     _, long_cm = p.ranges_cm or (0.0, 0.0)
     arc = fire_arc(board, firer)
+    whole = far_arc(board, firer)
     fr = board.rect(firer)
-    near = set(board.state.index.within(arc, 0.0)) | set(
+    near = set(board.state.index.within(whole, 0.0)) | set(
         board.state.index.within(fr.front_edge, board.mm(long_cm) + 1e-6))
     out: list[Target] = []
     for other in sorted(near):
         if not is_candidate(board, firer, other):
             continue
         in_arc, dist, part = _measure(board, firer, other, arc)
+        if not in_arc:
+            far_in, far_dist, far_part = _measure(board, firer, other, whole)
+            if far_in:
+                in_arc, dist, part = far_in, far_dist, far_part
         if not in_arc and not dist <= long_cm + EPS_CM:
             continue
         out.append(verdict(board, firer, other, in_arc, dist,
@@ -271,21 +281,22 @@ def targets_of(board: Board, firer: str) -> list[Target]:
 
 
 def is_candidate(board: Board, firer: str, other: str) -> bool:
-    """An enemy troop base (commanders are never targets)."""
+    """A present enemy troop base: commanders are never targets, and a base not seen by the
+    camera (``stale``) is absent, so neither in arc nor in range (shared/interfaces.md)."""
     o = board.pieces[other]
-    return o.side != board.pieces[firer].side and not o.is_commander
+    return o.side != board.pieces[firer].side and not o.is_commander and not o.stale
 
 
 def verdict(board: Board, firer: str, other: str, in_arc: bool, dist: float,
             sight: bool) -> Target:
     """The target record once arc, distance (cm) and line of sight are known."""
-    p, o = board.pieces[firer], board.pieces[other]
+    p = board.pieces[firer]
     _, long_cm = p.ranges_cm or (0.0, 0.0)
     in_range = dist <= long_cm + EPS_CM
     band = band_of(board, firer, dist) if in_range else None
     t = Target(id=other, regiment=Regiments.of(board).of_base[other], distance=dist,
                in_arc=in_arc, in_range=in_range, band=band, line_of_sight=sight,
-               margin=long_cm - dist, stale=o.stale)
+               margin=long_cm - dist)
     t.enfilade = enfiladed(board, firer, other)
     t.cover = cover_of(board, firer, other)
     t.modifiers = fire_modifiers(board, firer, other, band, t.enfilade, t.cover)
@@ -296,8 +307,6 @@ def verdict(board: Board, firer: str, other: str, in_arc: bool, dist: float,
         reasons.append(f"out of range: {-t.margin:.1f} cm beyond long range")
     if not t.line_of_sight:
         reasons.append("no line of sight")
-    if t.stale:
-        reasons.append("target not seen (last known position)")
     t.reasons, t.legal = reasons, not reasons
     if t.legal:
         t.dice = p.dice

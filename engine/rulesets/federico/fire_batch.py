@@ -21,6 +21,7 @@ from engine.rulesets.federico.fire import (
     EPS_CM,
     INSET_MM,
     Target,
+    far_arc,
     fire_arc,
     is_candidate,
     mark_declarable,
@@ -40,9 +41,10 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     index = board.state.index
     ids = index.ids
     arcs = [fire_arc(board, i) for i in firers]
+    wholes = [far_arc(board, i) for i in firers]
     fronts = [board.rect(i).front_edge for i in firers]
     long_cm = np.array([(board.pieces[i].ranges_cm or (0.0, 0.0))[1] for i in firers])
-    a_s, a_b = index.query_many(arcs, 0.0)
+    a_s, a_b = index.query_many(wholes, 0.0)
     f_s, f_b = index.query_many(fronts, board.mm(long_cm) + 1e-6)
     pairs = sorted({(int(a), int(b)) for a, b in zip(a_s.tolist(), a_b.tolist())}
                    | {(int(a), int(b)) for a, b in zip(f_s.tolist(), f_b.tolist())})
@@ -52,6 +54,12 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     arc_arr = np.array([arcs[si] for si, _ in keep], dtype=object)
     poly_arr = np.array([board.rect(o).polygon for _, o in keep], dtype=object)
     in_arc = shapely.dwithin(arc_arr, poly_arr, 1e-6)
+    # wholly beyond the near arc (1.5x long range): measured in the whole arc (`fire.targets_of`)
+    beyond = np.nonzero(~in_arc)[0]
+    if len(beyond):
+        whole_arr = np.array([wholes[keep[k][0]] for k in beyond.tolist()], dtype=object)
+        in_arc[beyond] = shapely.dwithin(whole_arr, poly_arr[beyond], 1e-6)
+        arc_arr[beyond] = whole_arr
     parts = poly_arr.copy()
     mode = board.settings.f4_range_measure
     if mode == "front_edge_to_part_in_arc" and in_arc.any():

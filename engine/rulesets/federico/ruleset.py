@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import shapely
 
+from engine.results import Allowance
 from engine.ruleset import Problem
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import arc_drawing
@@ -105,6 +106,55 @@ class FedericoRuleset:
                           for c in (judge_attack(board, base_id, t)
                                     for t in candidates(board, base_id)) if c.path]
         return out
+
+    def movement_allowance(self, state: GameState, base_id: str,
+                           terrain_kinds: Sequence[str]) -> Allowance:
+        """Federico "Movimenti": the rate by arm and formation (`movement.base_rate_cm`), halved
+        on broken ground, across an obstacle or a fordable stream except for Light Infantry and
+        Indians (F16; the kinds are the settings ``broken_ground``, ``obstacles``,
+        ``stream_kinds``); woods and villages only in march column along a road (else 0)."""
+        from engine.rulesets.federico.movement import MOVES, base_rate_cm
+        from engine.rulesets.federico.settings import is_gap
+
+        board = Board.of(state)
+        p, s = board.pieces[base_id], board.settings
+        rate = base_rate_cm(board, base_id)
+        kinds = set(terrain_kinds)
+        gap = p.arm == "artillery" and p.formation == "line" \
+            and is_gap("artillery_in_battery_move_cm")
+        kind = ("light infantry" if p.light_infantry else "Indians" if p.skirmisher
+                else p.arm)
+        if p.is_commander:
+            what = "commander"
+        elif p.arm == "artillery":
+            what = {"line": "artillery in battery", "limbered": "limbered artillery"}.get(
+                p.formation, "artillery in march column")
+        else:
+            what = f"{kind} in {'march column' if p.march_column else 'line'}"
+        exempt = p.skirmisher or p.is_commander   # as `movement.allowance_cm`
+        gap_note = ("; artillery in battery limbers first (a turn): its move is the setting "
+                    "artillery_in_battery_move_cm, not in the rulebook: set for your group"
+                    if gap else "")
+        closed = sorted(kinds & {"wood", "village", "town"})
+        if closed and not exempt and not (p.march_column and "road" in kinds):
+            return Allowance(0.0, self.unit, f"{what}: may enter {', '.join(closed)} only in "
+                             "march column along a road", (MOVES,))
+        halving = kinds & (set(s.obstacles) | set(s.stream_kinds))
+        broken = kinds & set(s.broken_ground)
+        if s.f16_halved_move == "whole_move":
+            halving |= broken
+        ground = ", ".join(sorted(kinds - {"open"})) or "open ground"
+        if not halving:
+            text = f"{what}, {ground}: {rate:g} cm"
+        elif exempt:
+            text = f"{what}, {ground}: {rate:g} cm (not halved: {kind})"
+        else:
+            text = f"{what}, {ground}: half of {rate:g} cm"
+            rate /= 2
+        if broken and s.f16_halved_move == "portion_only" and not exempt:
+            text += " (F16 portion_only: the way on broken ground counts double, not applied here)"
+        cites = (MOVES, "Federico F16") if halving or broken else (MOVES,)
+        return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
 
 def _coords(geom: Any) -> list[list[float]]:

@@ -146,12 +146,12 @@ def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> 
     formation = "march_column" if info.march_column else "line"
     # one table lookup per kind of troops and ground (the settings are the board's)
     key = (base.type, arm, formation, known if isinstance(known, str) else tuple(known),
-           info.horse, info.rank)
+           info.moves_as_horse_artillery, info.rank)
     cache = board.__dict__.setdefault("_full_moves", {})
     found = cache.get(key)
     if found is None:
         found = cache[key] = movement_allowance_in(base.type, arm, formation, known,
-                                                   horse=info.horse, rank=info.rank,
+                                                   horse=info.moves_as_horse_artillery, rank=info.rank,
                                                    settings=board.settings)
     return found
 

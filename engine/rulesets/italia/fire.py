@@ -7,7 +7,6 @@ short (``0.6 short``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -11,6 +11,7 @@ import numpy as np
 import shapely
 
 from engine.geometry.arcs import arc_vertices
+from engine.geometry.rect import rotate
 from engine.rulesets.italia.board import REPORT_MARGIN_IN, Board
 from engine.rulesets.italia.fire import (
     EPS_IN,
@@ -70,7 +71,12 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     clip_arcs = arc_arr.copy()
     clip_arcs[beyond] = wholes[pair_s[beyond]]
     parts = poly_arr.copy()
-    inside = np.nonzero(in_arc)[0]
+    # a target wholly inside the whole arc is its own part in arc: no clipping needed
+    near_reach = np.array([board.mm(board.infos[i].fire_range_in + REPORT_MARGIN_IN)
+                           for i in shooters])[pair_s]
+    near_reach[beyond] = np.inf
+    whole_in = wholly_in_arcs(board, shooters, pair_s, pair_b, near_reach)
+    inside = np.nonzero(in_arc & ~whole_in)[0]
     parts[inside] = shapely.intersection(clip_arcs[inside], poly_arr[inside])
     for k in inside[shapely.is_empty(parts[inside])].tolist():
         parts[k] = part_in_arc(clip_arcs[k], poly_arr[k])   # touching in exact arithmetic only
@@ -124,6 +130,42 @@ def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool
 def _positions(ids: list[str], wanted: list[str]) -> list[int]:
     where = {i: k for k, i in enumerate(ids)}
     return [where[w] for w in wanted]
+
+
+def wholly_in_arcs(board: Board, shooters: list[str], shooter_at: np.ndarray,
+                   base_at: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """Whether each base (index position) lies wholly inside the arc of its shooter (position
+    in ``shooters``) cut at ``reach`` mm (inf: unbounded), with a 1e-6 mm margin: every corner
+    ahead of the front line, short of the reach and inside both side rays (numpy; the same
+    readings as `fire.arc_margins`)."""
+    if not len(shooter_at):
+        return np.zeros(0, dtype=bool)
+    params = []
+    for shooter in shooters:
+        f = board.front(shooter)
+        half = board.infos[shooter].arc_half_deg
+        left, right = f.left, f.right
+        if board.settings.a4_arc_origin == "front_centre":
+            left = right = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
+        dl, dr = rotate(f.facing, half), rotate(f.facing, -half)
+        params.append((*left, *right, dl[1], -dl[0], -dr[1], dr[0], *f.facing))
+    par = np.array(params, dtype=float)[shooter_at]                       # (n, 10)
+    corners = _corner_table(board)[base_at]                              # (n, 4, 2)
+    p = par[:, None, :]
+    depth_l = (corners[..., 0] - p[..., 0]) * p[..., 4] + (corners[..., 1] - p[..., 1]) * p[..., 5]
+    depth_r = (corners[..., 0] - p[..., 2]) * p[..., 6] + (corners[..., 1] - p[..., 3]) * p[..., 7]
+    ahead = (corners[..., 0] - p[..., 0]) * p[..., 8] + (corners[..., 1] - p[..., 1]) * p[..., 9]
+    return ((depth_l > 1e-6) & (depth_r > 1e-6) & (ahead > 1e-6)
+            & (ahead < reach[:, None] - 1e-6)).all(axis=1)
+
+
+def _corner_table(board: Board) -> np.ndarray:
+    """Every base's 4 corners, in index order (cached on the board)."""
+    found = board.__dict__.get("_corner_table")
+    if found is None:
+        found = np.array([board.rect(i).corners for i in board.state.index.ids], dtype=float)
+        board.__dict__["_corner_table"] = found
+    return found
 
 
 def fire_arcs(board: Board, shooters: list[str], reach_in: float | None = None) -> np.ndarray:

@@ -62,6 +62,11 @@ class UnitInfo:
         return self.kind == "gun"
 
     @property
+    def moves_as_horse_artillery(self) -> bool:
+        """Horse artillery, and rocket batteries (ISD Lists: «Batteria di Razzi, a cavallo»)."""
+        return self.horse or self.rockets
+
+    @property
     def can_fire(self) -> bool:
         """Infantry fires musketry (ISD §7); guns in battery bombard (ISD Intro, §6)."""
         if self.kind == "unit":

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import shapely
 
 from engine.geometry.arcs import arc_to_range, band_rings
+from engine.results import Allowance
 from engine.ruleset import Problem
 from engine.rulesets.italia.board import MM_PER_IN, Board
 from engine.rulesets.italia.charges import Charge, candidates, charge_arc, judge_charge
@@ -84,6 +85,49 @@ class ItaliaRuleset:
                               for c in (judge_charge(board, base_id, t)
                                         for t in candidates(board, base_id)) if c.path]
         return out
+
+    def movement_allowance(self, state: GameState, base_id: str,
+                           terrain_kinds: Sequence[str]) -> Allowance:
+        """ISD §8 movement table (`tables_movement.movement_allowance_in`, A19–A21 and A23
+        readings, weather ISD §13). Kinds the table does not know (crest, orchard ...) do not
+        change the move and are named in the basis; 0 where the table says «non può entrare»."""
+        from engine.rulesets.italia import tables_movement as tm
+
+        board = Board.of(state)
+        base, info, s = state.base(base_id), board.infos[base_id], board.settings
+        arm = info.arm if info.kind == "unit" else None
+        horse = info.moves_as_horse_artillery
+        formation = "march_column" if info.march_column else "line"
+        kinds = sorted({k for k in terrain_kinds if k in tm.TERRAIN_KIND_CLASS} - {"open"})
+        ignored = sorted({k for k in terrain_kinds if k not in tm.TERRAIN_KIND_CLASS})
+        amount = tm.movement_allowance_in(base.type, arm, formation, kinds or "open",
+                                          horse=horse, rank=info.rank, settings=s)
+        mover = tm.mover_for(base.type, arm, horse=horse, rank=info.rank, settings=s)
+        row = tm.movement_row(mover, s)
+        cites = [*row.cites.split(", ")] + (["ISD A23"] if info.is_general else [])
+        classes = {tm.terrain_class(k) for k in kinds}
+        cites += (["ISD A20"] if tm.TerrainClass.LINEAR in classes else []) + \
+            (["ISD A21"] if tm.TerrainClass.AREA in classes else [])
+        what = (f"{info.rank} general" if info.is_general else
+                f"{base.type} {mover.value.replace('_', ' ')}, {formation.replace('_', ' ')}")
+        ground = ", ".join(kinds) or "open ground"
+        blocked = [k for k in kinds if not tm.can_enter(mover, k, s)]
+        if blocked:
+            text = f"{what}: cannot enter {', '.join(blocked)} («non può entrare»)"
+        else:
+            row_text = [f"open {row.move_in:g}", f"road column {row.road_march_column_in:g}",
+                        f"obstacle -{row.linear_deduction_in:g}"]
+            row_text += [f"{name} ≤ {v:g}" for name, v in (("area", row.area_cap_in),
+                                                           ("marsh", row.marsh_cap_in))
+                         if v is not None]
+            text = f"{what}, {ground}: {amount:g} in (table row: {', '.join(row_text)})"
+            cut = tm.weather_deduction_in(mover, s.weather, on_hill="hill" in kinds, settings=s)
+            if cut:
+                text += f"; {s.weather}: -{cut:g}"
+                cites.append("ISD §13")
+        if ignored:
+            text += f"; no effect on moves: {', '.join(ignored)}"
+        return Allowance(amount, self.unit, text, tuple(dict.fromkeys(cites)))
 
 
 def _coords(geom: Any) -> list[list[float]]:
