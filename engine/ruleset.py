@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from engine.results import Allowance
     from engine.state import GameState
+    from engine.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,15 @@ class Problem:
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "message": self.message, "severity": self.severity,
                 "bases": list(self.bases)}
+
+
+def vocabulary_problems(state: GameState, vocab: Vocabulary) -> list[Problem]:
+    """Every base's type and traits checked against the ruleset's vocabulary, as errors."""
+    return [
+        Problem(f"bases[{n}]({b.id}).{key}", message, "error", (b.id,))
+        for n, b in enumerate(state.bases)
+        for key, message in vocab.base_problems(b.type, b.traits)
+    ]
 
 
 @runtime_checkable

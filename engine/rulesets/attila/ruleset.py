@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.results import Allowance
-from engine.ruleset import Problem
+from engine.ruleset import Problem, vocabulary_problems
 from engine.rulesets.attila.board import Board
 from engine.rulesets.attila.charges import Charge, candidates, judge_charge
 from engine.rulesets.attila.deployment import zones
@@ -31,11 +31,8 @@ class AttilaRuleset:
     def problems(self, state: GameState) -> list[Problem]:
         from engine.rulesets.attila.checks import state_problems
 
-        out: list[Problem] = []
-        for n, b in enumerate(state.bases):
-            for key, message in ATTILA.base_problems(b.type, b.traits):
-                out.append(Problem(f"bases[{n}]({b.id}).{key}", message, "error", (b.id,)))
-        if any(p.severity == "error" for p in out):
+        out = vocabulary_problems(state, ATTILA)
+        if out:
             return out
         return out + state_problems(Board.of(state))
 

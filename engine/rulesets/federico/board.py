@@ -20,6 +20,7 @@ from engine.geometry.sight import SightField
 from engine.rulesets.federico.settings import FedericoSettings
 from engine.rulesets.federico.units import MM_PER_CM, Piece, classify
 from engine.state import GameState
+from engine.terrain_shapes import terrain_shapes
 
 
 @dataclass
@@ -99,18 +100,15 @@ class Board:
     # --- terrain ---------------------------------------------------------------------------
     @cached_property
     def areas(self) -> list[tuple[str, str, Polygon]]:
-        return [(t.id, t.kind, Polygon(t.polygon_mm)) for t in self.state.scenario.terrain
-                if t.polygon_mm is not None]
+        return terrain_shapes(self.state).areas
 
     @cached_property
     def linears(self) -> list[tuple[str, str, LineString]]:
-        return [(t.id, t.kind, LineString(t.line_mm)) for t in self.state.scenario.terrain
-                if t.line_mm is not None]
+        return terrain_shapes(self.state).linears
 
     @cached_property
     def crests(self) -> list[tuple[str, LineString]]:
-        return [(t.id, LineString(t.crest_mm)) for t in self.state.scenario.terrain
-                if t.crest_mm is not None]
+        return terrain_shapes(self.state).crests
 
     def areas_under(self, base_id: str, kinds: Any) -> list[str]:
         """Ids of areas of the given kinds holding the base's centre."""

@@ -8,7 +8,7 @@ from typing import Any
 import shapely
 
 from engine.results import Allowance
-from engine.ruleset import Problem
+from engine.ruleset import Problem, vocabulary_problems
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import arc_drawing
 from engine.rulesets.federico.melee import Attack, candidates, judge_attack
@@ -31,11 +31,8 @@ class FedericoRuleset:
         return load_settings(values)
 
     def problems(self, state: GameState) -> list[Problem]:
-        out: list[Problem] = []
-        for n, b in enumerate(state.bases):
-            for key, message in FEDERICO.base_problems(b.type, b.traits):
-                out.append(Problem(f"bases[{n}]({b.id}).{key}", message, "error", (b.id,)))
-        if any(p.severity == "error" for p in out):
+        out = vocabulary_problems(state, FEDERICO)
+        if out:
             return out
         board = Board.of(state)
         for key, message in army_problems(board):

@@ -23,6 +23,7 @@ from engine.rulesets.italia.pieces import UnitInfo, classify
 from engine.scenario import TerrainFeature
 from engine.rulesets.italia.settings import ItaliaSettings
 from engine.state import GameState
+from engine.terrain_shapes import terrain_shapes
 
 MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
@@ -221,18 +222,15 @@ class Board:
     # --- terrain ---------------------------------------------------------------------------
     @cached_property
     def areas(self) -> list[tuple[str, str, Polygon]]:
-        return [(t.id, t.kind, Polygon(t.polygon_mm)) for t in self.state.scenario.terrain
-                if t.polygon_mm is not None]
+        return terrain_shapes(self.state).areas
 
     @cached_property
     def linears(self) -> list[tuple[str, str, LineString]]:
-        return [(t.id, t.kind, LineString(t.line_mm)) for t in self.state.scenario.terrain
-                if t.line_mm is not None]
+        return terrain_shapes(self.state).linears
 
     @cached_property
     def crests(self) -> list[tuple[str, LineString]]:
-        return [(t.id, LineString(t.crest_mm)) for t in self.state.scenario.terrain
-                if t.crest_mm is not None]
+        return terrain_shapes(self.state).crests
 
     @cached_property
     def _terrain(self) -> tuple[list, STRtree | None]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.rulesets.doc_common import block_pattern  # noqa: F401  (kept importable from here)
 from engine.rulesets.doc_common import cell, refresh_blocks, refresh_main, settings_table
 from engine.rulesets.italia.army_lists import ARMY_LISTS
 from engine.rulesets.italia.settings import describe_settings

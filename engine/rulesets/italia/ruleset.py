@@ -9,7 +9,7 @@ import shapely
 
 from engine.geometry.arcs import arc_to_range, band_rings
 from engine.results import Allowance
-from engine.ruleset import Problem
+from engine.ruleset import Problem, vocabulary_problems
 from engine.rulesets.italia.board import MM_PER_IN, Board
 from engine.rulesets.italia.charges import Charge, candidates, charge_arc, judge_charge
 from engine.rulesets.italia.fire import ARTILLERY_BANDS, MUSKETRY_BANDS, fire_arc
@@ -29,10 +29,8 @@ class ItaliaRuleset:
         return load_settings(values)
 
     def problems(self, state: GameState) -> list[Problem]:
-        out: list[Problem] = []
+        out = vocabulary_problems(state, ITALIA)
         for n, b in enumerate(state.bases):
-            for key, message in ITALIA.base_problems(b.type, b.traits):
-                out.append(Problem(f"bases[{n}]({b.id}).{key}", message, "error", (b.id,)))
             if b.type == "E" and "arm" not in b.traits:
                 out.append(Problem(f"bases[{n}]({b.id}).traits.arm",
                                    "letter E is infantry or cavalry: say which (read as infantry)",

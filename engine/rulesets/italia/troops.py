@@ -1,6 +1,6 @@
 """Troop data of "L'Italia s'è desta!": base sizes, efficacy, combat and fire factors, weapons, grades.
 
-Pure rulebook facts with their sections (``units.py``, owned by the geometry engine, reads a
+Pure rulebook facts with their sections (``pieces.py`` is the geometry engine's reading of a
 base's traits; this module holds the numbers). Readings of unclear text cite ISD A<n>. Roster
 vocabulary (interfaces.md): ``type`` is A–E, ``gun``, ``limber`` or ``general``; ``traits.arm``
 says infantry/cavalry/artillery (letter E exists for both).
