@@ -241,9 +241,14 @@ if __name__ == "__main__":
     write_snapshots()
 
 
+# Table coordinates as the tracker gives them (micrometre steps): hypothesis's own floats reach
+# 1e-90, where "on an edge" and "1e-90 mm outside it" cannot both match GEOS's exact predicates.
+_table_coord = st.integers(-300_000, 300_000).map(lambda um: um / 1000.0)
+
+
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(_coord, _coord), min_size=3, max_size=8),
-       st.lists(st.tuples(_coord, _coord, _coord, _coord), min_size=1, max_size=6))
+@given(st.lists(st.tuples(_table_coord, _table_coord), min_size=3, max_size=8),
+       st.lists(st.tuples(_table_coord, _table_coord, _table_coord, _table_coord), min_size=1, max_size=6))
 def test_convex_chords_equal_geos_lengths(points: list[tuple[float, float]],
                                           segs: list[tuple[float, ...]]) -> None:
     """`segments.convex_chords` (the numpy depth inside convex woods) = GEOS's length of the

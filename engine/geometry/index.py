@@ -12,7 +12,7 @@ a shapely STRtree. Both must give the same answers (tests/test_engine_properties
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import shapely
@@ -52,6 +52,20 @@ class BaseIndex:
             left, right = left[keep], right[keep]
         return sorted({(self.ids[i], self.ids[j]) for i, j in zip(left.tolist(), right.tolist())
                        if i < j})
+
+    def neighbours(self, distance: float, skip: Callable[[str], bool] = lambda _id: False
+                   ) -> dict[str, list[str]]:
+        """Every base -> the sorted bases closer than ``distance``, leaving out any base for
+        which ``skip`` is true on either side (e.g. generals, who touch nobody)."""
+        out: dict[str, list[str]] = {i: [] for i in self.ids}
+        for a, b in self.pairs_within(distance):
+            if skip(a) or skip(b):
+                continue
+            out[a].append(b)
+            out[b].append(a)
+        for found in out.values():
+            found.sort()
+        return out
 
     def query_many(self, shapes: Sequence[BaseGeometry], distance: float | np.ndarray = 0.0
                    ) -> tuple[np.ndarray, np.ndarray]:

@@ -127,6 +127,12 @@ def clipped_lengths(p0: np.ndarray, p1: np.ndarray, boxes: np.ndarray) -> np.nda
     return np.maximum(t1 - t0, 0.0) * np.hypot(d[:, 0], d[:, 1])
 
 
+_PARALLEL_EPS = 1e-12
+"""|sin| of the angle below which a segment is taken as parallel to a polygon edge."""
+_ON_EDGE_MM = 1e-9
+"""How far outside an edge (mm) a parallel segment may lie and still count as on it."""
+
+
 def convex_chords(p0: np.ndarray, p1: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Row-wise length of segment ``p0[i]``-``p1[i]`` inside one convex polygon given as
     (vertex, outward normal) rows ``edges`` (k, 4): Cyrus-Beck clipping, numpy.
@@ -136,12 +142,17 @@ def convex_chords(p0: np.ndarray, p1: np.ndarray, edges: np.ndarray) -> np.ndarr
     [5.0]
     """
     d = p1 - p0
+    length = np.hypot(d[:, 0], d[:, 1])
     v, nrm = edges[None, :, 0:2], edges[None, :, 2:4]
+    scale = np.hypot(nrm[..., 0], nrm[..., 1])
     num = ((v - p0[:, None, :]) * nrm).sum(axis=2)
     den = (d[:, None, :] * nrm).sum(axis=2)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # tiny den: t = +-inf
-        t = num / np.where(den != 0, den, 1.0)
-    t_in = np.where(den < 0, t, -np.inf).max(axis=1).clip(0.0, 1.0)
-    t_out = np.where(den > 0, t, np.inf).min(axis=1).clip(0.0, 1.0)
-    outside = ((den == 0) & (num < 0)).any(axis=1)
-    return np.where(outside, 0.0, np.maximum(t_out - t_in, 0.0) * np.hypot(d[:, 0], d[:, 1]))
+    # A segment parallel to an edge (to rounding) is cut by that edge only if it lies outside
+    # it; one lying along the edge counts as inside, as GEOS counts the boundary.
+    parallel = np.abs(den) <= _PARALLEL_EPS * length[:, None] * scale
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = num / np.where(parallel, 1.0, den)
+    t_in = np.where(~parallel & (den < 0), t, -np.inf).max(axis=1).clip(0.0, 1.0)
+    t_out = np.where(~parallel & (den > 0), t, np.inf).min(axis=1).clip(0.0, 1.0)
+    outside = (parallel & (num < -_ON_EDGE_MM * scale)).any(axis=1)
+    return np.where(outside, 0.0, np.maximum(t_out - t_in, 0.0) * length)

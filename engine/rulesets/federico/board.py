@@ -68,15 +68,7 @@ class Board:
     @cached_property
     def touching(self) -> dict[str, list[str]]:
         """Every base -> the troop bases within the contact tolerance (commanders excluded)."""
-        out: dict[str, list[str]] = {i: [] for i in self.pieces}
-        for a, b in self.state.index.pairs_within(self.contact_tol):
-            if self.pieces[a].is_commander or self.pieces[b].is_commander:
-                continue
-            out[a].append(b)
-            out[b].append(a)
-        for v in out.values():
-            v.sort()
-        return out
+        return self.state.index.neighbours(self.contact_tol, lambda i: self.pieces[i].is_commander)
 
     def edge_touched(self, a: str, b: str) -> str:
         """Edge of ``a`` that ``b`` touches: the longest shared segment, ties to the front (F1)."""

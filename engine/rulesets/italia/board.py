@@ -96,15 +96,7 @@ class Board:
     @cached_property
     def touching(self) -> dict[str, list[str]]:
         """Every base -> the bases within the contact tolerance of it (generals excluded)."""
-        out: dict[str, list[str]] = {i: [] for i in self.infos}
-        for a, b in self.state.index.pairs_within(self.contact_tol):
-            if self.infos[a].is_general or self.infos[b].is_general:
-                continue
-            out[a].append(b)
-            out[b].append(a)
-        for v in out.values():
-            v.sort()
-        return out
+        return self.state.index.neighbours(self.contact_tol, lambda i: self.infos[i].is_general)
 
     @cached_property
     def _neighbours(self) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
