@@ -43,6 +43,30 @@ def vocabulary_problems(state: GameState, vocab: Vocabulary) -> list[Problem]:
     ]
 
 
+OFF_TABLE_TOLERANCE_MM = 1.0
+"""A base may stick out over a table edge by this much before it is reported (tracking noise)."""
+OVERLAP_REPORTED_MM2 = 25.0
+"""Overlaps larger than 5 x 5 mm are reported; smaller ones are tracking noise."""
+
+
+def placement_problems(state: GameState) -> list[Problem]:
+    """Warnings every ruleset shares: a base partly off the table, two bases overlapping."""
+    import shapely
+
+    width, depth = state.scenario.table.width_mm, state.scenario.table.depth_mm
+    tol = OFF_TABLE_TOLERANCE_MM
+    table = shapely.box(-tol, -tol, width + tol, depth + tol)
+    shapely.prepare(table)
+    out = [Problem(f"bases({b.id})", "base lies partly off the table", "warning", (b.id,))
+           for b in state.bases if not table.covers(state.rect(b.id).polygon)]
+    for a, b in state.index.pairs_within(0.0):
+        inter = shapely.intersection(state.rect(a).polygon, state.rect(b).polygon)
+        if inter.area > OVERLAP_REPORTED_MM2:
+            out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {inter.area:.0f} mm²",
+                               "warning", (a, b)))
+    return out
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     """What the engine needs from a rulebook."""

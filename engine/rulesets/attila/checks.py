@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import shapely
 
-from engine.ruleset import Problem
+from engine.ruleset import Problem, placement_problems
 from engine.rulesets.attila.board import Board
 from engine.rulesets.attila.deployment import deployment_problems
 from engine.rulesets.attila.groups import Groups
@@ -12,17 +11,7 @@ from engine.rulesets.attila.morale import army_problems
 
 
 def state_problems(board: Board) -> list[Problem]:
-    out: list[Problem] = []
-    scen = board.state.scenario
-    table = shapely.box(0, 0, scen.table.width_mm, scen.table.depth_mm)
-    for i in board.ids:
-        if not table.buffer(1.0).covers(board.poly(i)):
-            out.append(Problem(f"bases({i})", "base lies partly off the table", "warning", (i,)))
-    for a, b in board.state.index.pairs_within(0.0):
-        inter = shapely.intersection(board.poly(a), board.poly(b))
-        if inter.area > 25.0:   # more than 5 x 5 mm: not tracking noise
-            out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {inter.area:.0f} mm²",
-                               "warning", (a, b)))
+    out = placement_problems(board.state)
     out += army_problems(board)
     out += group_problems(board)
     out += deployment_problems(board)

@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 from engine.ruleset import Problem
 from engine.rulesets.attila.board import Board
 from engine.rulesets.attila.morale import armies
+from engine.geometry.drawing import ring_coords
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def deployment(board: Board) -> dict[str, Any]:
         "figure_scale": board.settings.figure_scale,
         "order": deployment_order(board),
         "checked": board.state.scenario.phase == "deployment",
-        "zones": {s: {k: _coords(p) for k, p in z.items()} for s, z in zs.items()},
+        "zones": {s: {k: ring_coords(p) for k, p in z.items()} for s, z in zs.items()},
         "bases": bases,
         "terrain": terrain_placement(board, zs),
     }
@@ -175,7 +176,3 @@ def deployment_problems(board: Board) -> list[Problem]:
         for r in v["reasons"]:
             out.append(Problem(f"terrain({tid})", r, "warning"))
     return out
-
-
-def _coords(poly: Polygon) -> list[list[float]]:
-    return [[round(x, 1), round(y, 1)] for x, y in list(poly.exterior.coords)[:-1]]

@@ -16,6 +16,7 @@ from engine.rulesets.attila.shooting import arc_drawing
 from engine.rulesets.attila.units import MM_PER_CM
 from engine.state import GameState
 from engine.vocabulary import ATTILA
+from engine.geometry.drawing import ring_coords
 
 
 class AttilaRuleset:
@@ -52,23 +53,23 @@ class AttilaRuleset:
         deployment zone of one base (table mm)."""
         board = Board.of(state)
         u = board.units[base_id]
-        out: dict[str, Any] = {"id": base_id, "polygon": _coords(state.rect(base_id).polygon)}
+        out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
         if u.missile is not None:
             drawing = arc_drawing(board, base_id)
-            out["arc"] = _coords(drawing["arc"])
-            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": _coords(b["polygon"])}
+            out["arc"] = ring_coords(drawing["arc"])
+            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": ring_coords(b["polygon"])}
                             for b in drawing["bands"]]
         contacts = board.contacts(base_id)
         if contacts:
             # ATT 7.E: where this base retreats if it loses to each enemy touching it, and
             # where it advances if it wins (AT19, AT20).
-            out["retreats"] = [{"from": c.other, "polygon": _coords(
+            out["retreats"] = [{"from": c.other, "polygon": ring_coords(
                 retreat_pose(board, base_id, c.other).polygon)} for c in contacts]
-            out["advances"] = [{"into": c.other, "polygon": _coords(
+            out["advances"] = [{"into": c.other, "polygon": ring_coords(
                 advance_pose(board, base_id, c.other).polygon)} for c in contacts
                 if c.side == "front"]
         if u.is_troops:
-            out["deployment_zone"] = _coords(zones(board)[u.side]["legal"])
+            out["deployment_zone"] = ring_coords(zones(board)[u.side]["legal"])
         out["charges"] = [{"target": c.target, "legal": c.legal,
                            "path": [[round(x, 1), round(y, 1)] for x, y in c.path]}
                           for c in (judge_charge(board, base_id, t)
@@ -121,17 +122,6 @@ class AttilaRuleset:
             text += "; reaching the ford stops the unit, its next move is 1D6 less"
             cites.append("ATT 5.B")
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
-
-
-def _coords(geom: Any) -> list[list[float]]:
-    """Exterior ring of a polygon (largest part if several) as [[x, y], ...]."""
-    if geom is None or geom.is_empty:
-        return []
-    if hasattr(geom, "geoms"):
-        geom = max(geom.geoms, key=lambda g: g.area)
-    if geom.geom_type != "Polygon":
-        return []
-    return [[round(x, 1), round(y, 1)] for x, y in list(geom.exterior.coords)[:-1]]
 
 
 RULESET = AttilaRuleset()

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import shapely
 
 from engine.results import Allowance
-from engine.ruleset import Problem, vocabulary_problems
+from engine.ruleset import Problem, placement_problems, vocabulary_problems
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import arc_drawing
 from engine.rulesets.federico.melee import Attack, candidates, judge_attack
@@ -18,6 +17,7 @@ from engine.rulesets.federico.settings import FedericoSettings, load_settings
 from engine.rulesets.federico.units import MM_PER_CM
 from engine.state import GameState
 from engine.vocabulary import FEDERICO
+from engine.geometry.drawing import ring_coords
 
 
 class FedericoRuleset:
@@ -41,16 +41,7 @@ class FedericoRuleset:
             out.extend(self._base_warnings(board, n, b))
         for key, message, bases in Regiments.of(board).problems():
             out.append(Problem(key, message, "warning", bases))
-        table = shapely.box(0, 0, state.scenario.table.width_mm, state.scenario.table.depth_mm)
-        for b in state.bases:
-            if not table.buffer(1.0).covers(state.rect(b.id).polygon):
-                out.append(Problem(f"bases({b.id})", "base lies partly off the table",
-                                   "warning", (b.id,)))
-        for a, b in state.index.pairs_within(0.0):
-            inter = shapely.intersection(state.rect(a).polygon, state.rect(b).polygon)
-            if inter.area > 25.0:
-                out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by "
-                                   f"{inter.area:.0f} mm²", "warning", (a, b)))
+        out += placement_problems(state)
         return out
 
     @staticmethod
@@ -92,11 +83,11 @@ class FedericoRuleset:
         """Arc, range bands and attack paths of one base, table mm."""
         board = Board.of(state)
         p = board.pieces[base_id]
-        out: dict[str, Any] = {"id": base_id, "polygon": _coords(state.rect(base_id).polygon)}
+        out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
         if p.can_fire:
             drawing = arc_drawing(board, base_id)
-            out["arc"] = _coords(drawing["arc"])
-            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": _coords(b["polygon"])}
+            out["arc"] = ring_coords(drawing["arc"])
+            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": ring_coords(b["polygon"])}
                             for b in drawing["bands"]]
         out["charges"] = [{"target": c.target, "legal": c.legal,
                            "path": [[round(x, 1), round(y, 1)] for x, y in c.path]}
@@ -152,17 +143,6 @@ class FedericoRuleset:
             text += " (F16 portion_only: the way on broken ground counts double, not applied here)"
         cites = (MOVES, "Federico F16") if halving or broken else (MOVES,)
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
-
-
-def _coords(geom: Any) -> list[list[float]]:
-    """Exterior ring of a polygon (largest part if several) as [[x, y], ...]."""
-    if geom is None or geom.is_empty:
-        return []
-    if hasattr(geom, "geoms"):
-        geom = max(geom.geoms, key=lambda g: g.area)
-    if geom.geom_type != "Polygon":
-        return []
-    return [[round(x, 1), round(y, 1)] for x, y in list(geom.exterior.coords)[:-1]]
 
 
 RULESET = FedericoRuleset()
