@@ -17,7 +17,7 @@ GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "italia"
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
 
 # Members of the analysis that hold table-frame coordinates (they move with the table).
-POSITIONAL = {"path", "final_pose", "fall_back", "rout", "direction_deg", "rout_leaves_table"}
+POSITIONAL = {"path", "final_pose", "flush_pose", "intercepted_at", "fall_back", "rout", "direction_deg", "rout_leaves_table"}
 
 
 def load_golden(path: Path) -> dict[str, Any]:

@@ -92,6 +92,11 @@ def test_selecting_a_base_shows_its_arc_and_the_engines_numbers(page: Any, serve
         assert ("yes" if c["legal"] else "no") in row.text_content()
         path_class = page.locator(f'polyline.charge-path[data-target="{c["target"]}"]').get_attribute("class")
         assert ("legal" if c["legal"] else "illegal") in path_class.split()
+        # the charger's outline at contact, and the stop of an intercepted charge (ISD A29, A30)
+        if c["path"]:
+            assert page.locator(f'polygon.charge-contact[data-target="{c["target"]}"]').count() == 1
+        stop = page.locator(f'circle.charge-stop[data-target="{c["target"]}"]')
+        assert stop.count() == (1 if c.get("intercepted_at") else 0)
     # the drawn arc is the engine's polygon
     points = page.locator('[data-testid="arc"]').get_attribute("points").split()
     geometry = json.loads(page.evaluate("fetch('/api/geometry/pie-aosta').then(r => r.text())"))

@@ -83,6 +83,24 @@ class BaseIndex:
         order = np.lexsort((bi, si))
         return si[order], bi[order]
 
+    def meeting(self, shape: BaseGeometry) -> list[str]:
+        """Ids whose shape meets (intersects or touches) ``shape``, in index order: `within` at
+        distance 0, by GEOS's intersects predicate (about twice as fast as a distance test)."""
+        si, bi = self.meeting_many([shape])
+        return [self.ids[i] for i in bi.tolist()]
+
+    def meeting_many(self, shapes: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray]:
+        """(shape index, base index) of every base meeting each shape, sorted."""
+        shapes_arr = np.array(list(shapes), dtype=object)
+        if not len(shapes_arr) or not len(self.shapes):
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        if self._tree is not None:
+            si, bi = self._tree.query(shapes_arr, predicate="intersects")
+        else:
+            si, bi = np.nonzero(shapely.intersects(shapes_arr[:, None], self.shapes[None, :]))
+        order = np.lexsort((bi, si))
+        return si[order], bi[order]
+
     def candidate_pairs(self, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """(i, j) index pairs, sorted, that MAY lie within ``distance`` of each other (their
         envelopes grown by ``distance`` meet; i == j included): a cheap superset of

@@ -20,7 +20,7 @@ Bodies and lines sit in STRtrees so that one query tests every sampled line at o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -153,7 +153,7 @@ class SightField:
         if n == 0:
             return ok
         owners = np.asarray(owners)
-        quads = self._quads if len(self.bodies) else None
+        quads = self.quads if len(self.bodies) else None
         h_owner, h_body, h_reach = (np.asarray(h) for h in hints)
         if quads is not None and len(h_owner):
             # hints in rounds: each question's first hint against all its lines, then its second
@@ -199,11 +199,11 @@ class SightField:
         owners = np.asarray(owners)
         if self._bodies_tree is not None:
             nb = len(self.bodies)
-            index_of = self._body_index
+            index_of = self.body_index
             widths = np.array([q.corridor for q in queries])
             # (owner, body) pairs that never block, and those that only block the line itself
             skip, thin_only = self._skip_codes(queries, nb, index_of)
-            if self._quads is not None:
+            if self.quads is not None:
                 self._block_by_bodies_once(lines, owners, ok, widths, skip, thin_only, record)
                 widths = np.zeros(0)
             else:
@@ -231,7 +231,7 @@ class SightField:
             return
         nb = len(self.bodies)
         reach = widths[owners[live]]
-        quads = self._quads
+        quads = self.quads
         if quads is None:
             if wide:
                 li, bi = self._bodies_tree.query(lines[live], predicate="dwithin", distance=reach)
@@ -247,7 +247,7 @@ class SightField:
         keep = ~np.isin(owners[live[li]] * nb + bi, skip)
         li, bi = li[keep], bi[keep]
         p0, p1 = xy[li, 0], xy[li, 1]
-        centre, radius = self._quad_circles
+        centre, radius = self.quad_circles
         c = centre[bi]
         r = reach[li]
         near = point_segment_distance(c[:, 0], c[:, 1], p0[:, 0], p0[:, 1], p1[:, 0],
@@ -315,26 +315,27 @@ class SightField:
             thin = tables[1].ravel()[code] if tables is not None else np.isin(code, thin_only)
             r = np.where(thin, 0.0, r)
         p0, p1 = xy[li, 0], xy[li, 1]
-        centre, radius = self._quad_circles
+        centre, radius = self.quad_circles
         c = centre[bi]
         near = point_segment_distance(c[:, 0], c[:, 1], p0[:, 0], p0[:, 1], p1[:, 0],
                                       p1[:, 1]) <= radius[bi] + r + 1e-9
         li, bi, r = li[near], bi[near], r[near]
-        hit = segments_near_quads(p0[near], p1[near], self._quads[bi], r)
+        hit = segments_near_quads(p0[near], p1[near], self.quads[bi], r)
         ok[live[np.unique(li[hit])]] = False
         if record is not None:
             record.append((live[li[hit]], bi[hit], r[hit]))
 
     @property
-    def _quad_circles(self) -> tuple[np.ndarray, np.ndarray]:
+    def quad_circles(self) -> tuple[np.ndarray, np.ndarray]:
+        """(centre, radius) of a circle holding each rectangular body (a cheap first test)."""
         if not hasattr(self, "_circles_cache"):
-            centre = self._quads.mean(axis=1)
-            radius = np.linalg.norm(self._quads - centre[:, None, :], axis=2).max(axis=1)
+            centre = self.quads.mean(axis=1)
+            radius = np.linalg.norm(self.quads - centre[:, None, :], axis=2).max(axis=1)
             self._circles_cache = (centre, radius)
         return self._circles_cache
 
     @property
-    def _quads(self) -> np.ndarray | None:
+    def quads(self) -> np.ndarray | None:
         """Every body as 4 vertices (bases are rectangles), or None if some body is not."""
         if not hasattr(self, "_quads_cache"):
             coords = [np.asarray(b.exterior.coords)[:-1] if b.geom_type == "Polygon" else None
@@ -344,7 +345,8 @@ class SightField:
         return self._quads_cache
 
     @property
-    def _body_index(self) -> dict[str, int]:
+    def body_index(self) -> dict[str, int]:
+        """Body id -> its position in ``bodies``."""
         if not hasattr(self, "_body_index_cache"):
             self._body_index_cache = {bid: i for i, bid in enumerate(self.body_ids)}
         return self._body_index_cache
@@ -358,34 +360,56 @@ class SightField:
                  if i in index_of]
         return np.array(codes, dtype=np.int64)
 
+    def clear_of_terrain(self, lines: np.ndarray, widths: np.ndarray, end_keys: np.ndarray,
+                         end_shapes_of: Callable[[np.ndarray], np.ndarray],
+                         uncounted: np.ndarray | None, uncounted_rows: np.ndarray) -> np.ndarray:
+        """The wall and deep-area tests of `clear_many` alone (for lines already known clear of
+        bodies), with the questions given as arrays: per line its corridor half-width, the key
+        of its ``ends`` (``end_shapes_of(keys)``: their shapes, None for no ends) and its row of
+        the (row, area) ``uncounted`` table (None: every area counts)."""
+        ok = np.ones(len(lines), dtype=bool)
+        if not len(lines):
+            return ok
+        if self._walls_tree is not None:
+            self._block_walls_rows(lines, ok, np.asarray(widths, dtype=float),
+                                   np.asarray(end_keys), end_shapes_of)
+        if self._areas_tree is not None and np.isfinite(self.max_depth) and ok.any():
+            self._block_depth_rows(lines, ok, uncounted, np.asarray(uncounted_rows))
+        return ok
+
     def _block_walls(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
                      ok: np.ndarray) -> None:
         """Lines touching (or, with a corridor, coming within its width of) a wall are blocked;
-        the part of a wall inside the question's ``ends`` does not count. Vectorised: each
-        (question, wall) pair is trimmed once, then one GEOS call per predicate tests every hit."""
+        the part of a wall inside the question's ``ends`` does not count."""
+        widths = np.array([q.corridor for q in queries])[owners]
+        self._block_walls_rows(lines, ok, widths, owners, lambda keys: np.array(
+            [shapely.union_all(list(queries[o].ends)) if queries[o].ends else None
+             for o in keys.tolist()], dtype=object))
+
+    def _block_walls_rows(self, lines: np.ndarray, ok: np.ndarray, widths_all: np.ndarray,
+                          end_keys: np.ndarray,
+                          end_shapes_of: Callable[[np.ndarray], np.ndarray]) -> None:
+        """`_block_walls` on arrays (``end_shapes_of(keys)``: the ends of the lines of those
+        keys, None where there are none).
+        Vectorised: each (ends, wall) pair is trimmed once, then one GEOS call per predicate
+        tests every hit."""
         live = np.nonzero(ok)[0]
-        widths = np.array([q.corridor for q in queries])[owners[live]]
+        widths = widths_all[live]
         li, wi = self._walls_tree.query(lines[live], predicate="dwithin", distance=widths)
         if not len(li):
             return
         line_idx = live[li]
-        own = owners[line_idx]
+        own = end_keys[line_idx]
         keys = own.astype(np.int64) * len(self.walls) + wi
         uniq, inverse = np.unique(keys, return_inverse=True)
-        trimmed = np.empty(len(uniq), dtype=object)
-        cut_owner, cut_at = [], []
-        for k, key in enumerate(uniq.tolist()):
-            owner, w = divmod(key, len(self.walls))
-            trimmed[k] = self.walls[w]
-            if queries[owner].ends:
-                cut_owner.append(owner)
-                cut_at.append(k)
-        if cut_at:
-            ends_union = {o: shapely.union_all(list(queries[o].ends)) for o in set(cut_owner)}
-            at = np.array(cut_at)
-            ends = np.array([ends_union[o] for o in cut_owner], dtype=object)
-            meet = shapely.intersects(trimmed[at], ends)    # a wall clear of the ends stays whole
-            trimmed[at[meet]] = shapely.difference(trimmed[at[meet]], ends[meet])
+        trimmed = self.walls[uniq % len(self.walls)]
+        cut_key = uniq // len(self.walls)
+        keys_used, key_at = np.unique(cut_key, return_inverse=True)
+        ends = np.asarray(end_shapes_of(keys_used), dtype=object)[key_at]
+        at = np.nonzero(~np.equal(ends, None))[0]
+        if len(at):
+            meet = shapely.intersects(trimmed[at], ends[at])   # a wall clear of the ends stays whole
+            trimmed[at[meet]] = shapely.difference(trimmed[at[meet]], ends[at[meet]])
         walls = trimmed[inverse]
         corridor = widths[li]
         hit = np.zeros(len(li), dtype=bool)
@@ -399,10 +423,15 @@ class SightField:
 
     def _block_depth(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
                      ok: np.ndarray) -> None:
-        """Lines running more than ``max_depth`` inside one counted deep area are blocked.
+        """Lines running more than ``max_depth`` inside one counted deep area are blocked."""
+        self._block_depth_rows(lines, ok, self._uncounted(queries), owners)
 
-        Only a line running more than that inside the area's bounding box can (numpy, every
-        line against every area: there are few); GEOS measures the depth of those alone."""
+    def _block_depth_rows(self, lines: np.ndarray, ok: np.ndarray, uncounted: np.ndarray | None,
+                          rows: np.ndarray) -> None:
+        """`_block_depth` on arrays: ``uncounted[rows[line], area]`` marks an area whose depth
+        does not count for that line. Only a line running more than ``max_depth`` inside the
+        area's bounding box can block (numpy, every line against every area: there are few);
+        GEOS measures the depth of those alone."""
         live = np.nonzero(ok)[0]
         if len(self.deep_areas) > 32:
             li, ai = self._areas_tree.query(lines[live], predicate="intersects")
@@ -416,9 +445,8 @@ class SightField:
                 found_l.append(live[deep])
                 found_a.append(np.full(len(deep), a))
             idx, areas = np.concatenate(found_l), np.concatenate(found_a)
-        uncounted = self._uncounted(queries)
         if uncounted is not None and len(idx):
-            counted = ~uncounted[owners[idx], areas]
+            counted = ~uncounted[rows[idx], areas]
             idx, areas = idx[counted], areas[counted]
         if not len(idx):
             return

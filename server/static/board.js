@@ -137,6 +137,14 @@ export class Board {
         if (ch.path && ch.path.length > 1)
           el("polyline", { points: pts(ch.path), class: `charge-path ${ch.legal ? "legal" : "illegal"}`,
             "data-target": ch.target }, g);
+        // where the charger stands at contact (closed flush, ISD A30) and where an enemy's 2" zone
+        // stops it (ISD A29)
+        if (ch.contact_outline && ch.contact_outline.length > 2)
+          el("polygon", { points: pts(ch.contact_outline), class: `charge-contact ${ch.legal ? "legal" : "illegal"}`,
+            "data-target": ch.target }, g);
+        if (ch.intercepted_at)
+          el("circle", { cx: ch.intercepted_at[0], cy: ch.intercepted_at[1], r: 9, class: "charge-stop",
+            "data-target": ch.target }, g);
       }
     }
     // Sight lines only to targets within range: every enemy in the arc is listed in the panel,

@@ -47,7 +47,9 @@ class Charge:
     oblique_deg: float = 0.0
     path: list[list[float]] = field(default_factory=list)   # front-centre track, table mm
     final_pose: dict[str, float] | None = None
+    flush_pose: dict[str, float] | None = None   # after the pivot to close flush (ISD A30)
     intercepted_by: str | None = None
+    intercepted_at: list[float] | None = None    # front centre on entering its 2" zone (A29)
     hidden: str | None = None               # "wood" / "crest" (ISD §9 note 4, ISD A34)
     within_half_move: bool = False
     terrain: list[str] = field(default_factory=list)
@@ -67,8 +69,12 @@ class Charge:
             "within_half_move": self.within_half_move,
             "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
         }
-        if self.final_pose:
-            d["final_pose"] = {k: round(v, 1) for k, v in self.final_pose.items()}
+        for key in ("final_pose", "flush_pose"):
+            pose = getattr(self, key)
+            if pose:
+                d[key] = {k: round(v, 1) for k, v in pose.items()}
+        if self.intercepted_at:
+            d["intercepted_at"] = [round(c, 1) for c in self.intercepted_at]
         for key in ("intercepted_by", "hidden"):
             if getattr(self, key):
                 d[key] = getattr(self, key)
@@ -285,9 +291,11 @@ def _zone_entry(board: Board, p: _Path, other: str, not_after: float | None = No
     return p.wheel_mm + s
 
 
-def _interceptor(board: Board, charger: str, target: str, p: _Path) -> tuple[str | None, str | None]:
+def _interceptor(board: Board, charger: str, target: str, p: _Path
+                 ) -> tuple[str | None, str | None, float]:
     """ISD §9 / A29: the first other enemy whose 2" zone the path enters before the target's.
-    Returns (interceptor, reason for a start-inside-zone violation)."""
+    Returns (interceptor, reason for a start-inside-zone violation, mm along the path where its
+    zone is entered)."""
     own_side = board.infos[charger].side
     t_entry = _zone_entry(board, p, target)
     t_entry = p.length_mm if t_entry is None else t_entry
@@ -307,11 +315,11 @@ def _interceptor(board: Board, charger: str, target: str, p: _Path) -> tuple[str
             before = shapely.distance(p.start.polygon, board.rect(other).polygon)
             after = shapely.distance(p.final.polygon, board.rect(other).polygon)
             if after < before - 0.5:
-                return None, (f"starts inside {other}'s 2\" zone and would move closer to it")
+                return None, (f"starts inside {other}'s 2\" zone and would move closer to it"), 0.0
             continue
         if entry < t_entry - 1e-6 and (first is None or entry < first[0]):
             first = (entry, other)
-    return (first[1] if first else None), None
+    return (first[1], None, first[0]) if first else (None, None, 0.0)
 
 
 def _hidden(board: Board, charger: str, target: str) -> str | None:
@@ -403,20 +411,45 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     v.path = _track(p)
     v.final_pose = {"x_mm": p.final.cx, "y_mm": p.final.cy, "heading_deg": p.final.heading_deg}
     v.contact_aspect, v.flank_attack, v.notes = _aspect_struck(board, p, t)
+    flush = _flush_pose(board, p.final, t)
+    if flush is not None:
+        v.flush_pose = {"x_mm": flush.cx, "y_mm": flush.cy, "heading_deg": flush.heading_deg}
     if v.flank_attack and (cover := _in_cover(board, target)):
         v.flank_attack = False
         v.notes.append(f"no flank attack: {target} is in cover in {cover} (ISD §1)")
     if board.settings.a29_interception != "off":
-        interceptor, why = _interceptor(board, charger, target, p)
+        interceptor, why, entry = _interceptor(board, charger, target, p)
         if why:
             v.reasons.append(why)
         if interceptor:
             v.intercepted_by = interceptor
+            v.intercepted_at = _front_centre_after(p, entry)
             v.reasons.append(f"the path enters {interceptor}'s 2\" zone before {target}'s: "
                              f"{interceptor} must be charged instead")
     v.hidden = _hidden(board, charger, target)
     v.legal = not v.reasons
     return v
+
+
+def _front_centre_after(p: _Path, along_mm: float) -> list[float]:
+    """Where the front centre is after ``along_mm`` of the path (the wheel, then the slide)."""
+    if p.wheel_deg and p.wheel_mm > 0 and along_mm < p.wheel_mm:
+        pivot = p.start.front_left if p.wheel_deg > 0 else p.start.front_right
+        return list(p.start.pivoted(pivot, p.wheel_deg * along_mm / p.wheel_mm).front_centre)
+    s = along_mm - p.wheel_mm
+    return list(p.wheeled.moved(p.direction[0] * s, p.direction[1] * s).front_centre)
+
+
+def _flush_pose(board: Board, final: Rect, t: Rect) -> Rect | None:
+    """ISD A30: after contact the charger may pivot on the point of contact to close flush
+    against the edge it touched; None when it already is (within 0.5°)."""
+    edge = touched_edge(t, final, board.contact_tol + TOUCH_MM)
+    squarely = (t.heading_deg + _OUTWARD[edge] + 180.0) % 360.0
+    turn = angle_diff(squarely, final.heading_deg)
+    if abs(turn) <= 0.5:
+        return None
+    contact = shapely.shortest_line(final.front_edge, t.polygon).coords[0]
+    return final.pivoted(contact, turn)
 
 
 def _track(p: _Path) -> list[list[float]]:

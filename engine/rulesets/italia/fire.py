@@ -7,6 +7,7 @@ short (``0.6 short``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -254,19 +255,39 @@ def line_of_sight(board: Board, shooter: str, target: str, part: Polygon) -> boo
     return bool(ok.any())
 
 
-def _fired_over(board: Board, gun: str, target: str) -> set[str] | None:
-    """Bases a battery may fire over (ISD §6, ISD A18), or None."""
+class FiredOver:
+    """What a battery's shot passes over (`fired_over_kind`)."""
+
+    NONE = 0          # nothing: every base in the way blocks
+    FRIENDS = 1       # rockets: the friends at least 2" from the battery front
+    EVERYTHING = 2    # one hill level of difference, no friend within 2" of the battery
+
+
+def fired_over_kind(board: Board, gun: str, target: str) -> int:
+    """Which bases a battery may fire over at this target (ISD §6, ISD A18): a `FiredOver`."""
     info = board.infos[gun]
-    if not info.rockets and board.level(gun) == board.level(target):
-        return None
+    if info.rockets:
+        return FiredOver.FRIENDS
+    if board.level(gun) == board.level(target):
+        return FiredOver.NONE
+    return FiredOver.NONE if fire_over_facts(board, gun)[1] else FiredOver.EVERYTHING
+
+
+def fire_over_facts(board: Board, gun: str) -> tuple[set[str], bool]:
+    """(friends at least 2" from the battery front (rockets), whether any friend is within 2"
+    of the battery), cached per gun."""
     cache = board.__dict__.setdefault("_fire_over", {})
     if gun not in cache:
         cache[gun] = _over_for_gun(board, gun)
-    over_friends, any_friend_near = cache[gun]
-    if info.rockets:
-        return over_friends
-    # one hill level of difference and no friendly unit within 2" of the battery
-    return None if any_friend_near else set(board.infos)
+    return cache[gun]
+
+
+def _fired_over(board: Board, gun: str, target: str) -> set[str] | None:
+    """Bases a battery may fire over (ISD §6, ISD A18), or None."""
+    kind = fired_over_kind(board, gun, target)
+    if kind == FiredOver.FRIENDS:
+        return fire_over_facts(board, gun)[0]
+    return set(board.infos) if kind == FiredOver.EVERYTHING else None
 
 
 def _over_for_gun(board: Board, gun: str) -> tuple[set[str], bool]:
@@ -288,7 +309,7 @@ def _over_for_gun(board: Board, gun: str) -> tuple[set[str], bool]:
 def cover_of(board: Board, shooter: str, target: str) -> tuple[str | None, str | None]:
     """(cover class, terrain id) the target enjoys against this shooter (ISD §6, §7, §8):
     wholly inside area terrain, or its whole front along a linear obstacle the shot crosses."""
-    inside, along = _cover_terrain(board, target)
+    inside, along = cover_terrain_of(board, target)
     if not inside and not along:
         return None, None
     table = ARTILLERY_COVER if board.infos[shooter].is_gun else MUSKETRY_COVER
@@ -308,7 +329,7 @@ def cover_of(board: Board, shooter: str, target: str) -> tuple[str | None, str |
     return best
 
 
-def _cover_terrain(board: Board, target: str) -> tuple[list, list]:
+def cover_terrain_of(board: Board, target: str) -> tuple[list, list]:
     """Terrain wholly holding the target, and linear terrain along its whole front (cached)."""
     cache = board.__dict__.setdefault("_cover_terrain", {})
     if target not in cache:
@@ -375,7 +396,7 @@ def targets_of(board: Board, shooter: str) -> list[Target]:
     whole = far_arc(board, shooter)
     front = board.front(shooter)
     seg = LineString([front.left, front.right])
-    near = set(board.state.index.within(whole, 0.0)) | set(
+    near = set(board.state.index.meeting(whole)) | set(
         board.state.index.within(seg, board.mm(max_in) + 1e-6))
     out: list[Target] = []
     for other in sorted(near):
@@ -427,16 +448,9 @@ def arc_margins(board: Board, shooters: list[str], shapes: np.ndarray) -> np.nda
 
     min(depth inside either ray) is concave, so its maximum over a convex shape lies at a vertex
     or where the outline crosses the arc's axis (where both depths are equal)."""
-    params = []
-    for shooter in shooters:
-        f = board.front(shooter)
-        half = board.infos[shooter].arc_half_deg
-        left, right = f.left, f.right
-        if board.settings.a4_arc_origin == "front_centre":
-            left = right = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
-        dl, dr = rotate(f.facing, half), rotate(f.facing, -half)
-        params.append((*left, *right, dl[1], -dl[0], -dr[1], dr[0], *f.facing))
-    par = np.array(params, dtype=float).reshape(-1, 10)
+    unique = sorted(set(shooters))
+    row = {s: k for k, s in enumerate(unique)}
+    par = arc_params(board, unique)[[row[s] for s in shooters]].reshape(-1, 10)
     xy, owner = shapely.get_coordinates(shapes, return_index=True)
     p = par[owner]
     mid = (p[:, 0:2] + p[:, 2:4]) / 2
@@ -452,6 +466,23 @@ def arc_margins(board: Board, shooters: list[str], shapes: np.ndarray) -> np.nda
     out = np.full(len(shapes), -np.inf)
     np.maximum.at(out, owner, np.minimum(depth_l, depth_r))
     return out / board.mm(1.0)
+
+
+def arc_params(board: Board, shooters: Sequence[str]) -> np.ndarray:
+    """Per shooter, its arc as numbers (n, 10): the left and right origins, the inward normals
+    of the left and right side rays, and the facing (cached per shooter)."""
+    cache = board.__dict__.setdefault("_arc_params", {})
+    for shooter in shooters:
+        if shooter in cache:
+            continue
+        f = board.front(shooter)
+        half = board.infos[shooter].arc_half_deg
+        left, right = f.left, f.right
+        if board.settings.a4_arc_origin == "front_centre":
+            left = right = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
+        dl, dr = rotate(f.facing, half), rotate(f.facing, -half)
+        cache[shooter] = (*left, *right, dl[1], -dl[0], -dr[1], dr[0], *f.facing)
+    return np.array([cache[s] for s in shooters], dtype=float).reshape(-1, 10)
 
 
 def shot_modifiers(board: Board, shooter: str, target: str, t: Target) -> list[Any]:
@@ -487,47 +518,64 @@ def _flank_fire(board: Board, shooter: str, target: str) -> bool:
 
 
 def _judge(board: Board, shooter: str, t: Target) -> None:
+    t.reasons = fire_reasons(t.in_arc, t.in_range, t.margin, t.line_of_sight, t.arc_clear)
+    t.legal = not t.reasons
+
+
+def fire_reasons(in_arc: bool, in_range: bool, margin: float, sight: bool,
+                 clear: bool) -> list[str]:
+    """Why a shot is not allowed (empty: it is)."""
     reasons = []
-    if not t.in_arc:
+    if not in_arc:
         reasons.append("not in arc of fire")
-    if not t.in_range:
-        reasons.append(f"out of range: {-t.margin:.1f} in short")
-    if not t.line_of_sight:
+    if not in_range:
+        reasons.append(f"out of range: {-margin:.1f} in short")
+    if not sight:
         reasons.append("no line of sight")
-    if not t.arc_clear:
+    if not clear:
         reasons.append("arc of fire not clear of friends")
-    t.legal = not reasons
-    t.reasons = reasons
+    return reasons
 
 
 def mark_priority(board: Board, shooter: str, targets: list[Target]) -> None:
     """ISD §7 nearest legal target (A8); ISD §6 artillery fires first at units within charge
     distance (A9). Ties within ``equal_distance_tolerance_in`` are all marked."""
-    legal = [t for t in targets if t.legal]
-    if not legal:
-        return
+    flags = priority_flags(board, shooter, [t.id for t in targets],
+                           [t.distance for t in targets], [t.legal for t in targets])
+    for t, flag in zip(targets, flags):
+        if flag:
+            t.priority = True
+
+
+def priority_flags(board: Board, shooter: str, ids: Sequence[str], distances: Sequence[float],
+                   legal: Sequence[bool]) -> list[bool]:
+    """Which of a shooter's targets (as columns) `mark_priority` marks."""
+    flags = [False] * len(ids)
+    rows = [k for k, ok in enumerate(legal) if ok]
+    if not rows:
+        return flags
     tie = board.settings.equal_distance_tolerance_in
     info = board.infos[shooter]
-    pool = legal
+    pool = rows
     if info.is_gun and board.settings.a9_artillery_priority == "within_enemy_full_move":
         threats = []
-        for t in legal:
-            o = board.infos[t.id]
+        for k in rows:
+            o = board.infos[ids[k]]
             if o.is_unit:
                 full = 12.0 if o.arm == "cavalry" else 6.0
                 gap = board.inches(float(shapely.distance(board.rect(shooter).polygon,
-                                                           board.rect(t.id).polygon)))
+                                                           board.rect(ids[k]).polygon)))
                 if gap <= full + EPS_IN:
-                    threats.append(t)
-        if threats:
-            pool = threats
-        else:
-            for t in legal:
-                t.priority = True   # free choice on its front
-            return
+                    threats.append(k)
+        if not threats:
+            for k in rows:
+                flags[k] = True   # free choice on its front
+            return flags
+        pool = threats
     elif board.settings.a8_nearest_target == "nearest_enemy" and not info.is_gun:
-        pool = targets
-    nearest = min(t.distance for t in pool)
-    for t in pool:
-        if t.distance <= nearest + tie and t.legal:
-            t.priority = True
+        pool = list(range(len(ids)))
+    nearest = min(distances[k] for k in pool)
+    for k in pool:
+        if distances[k] <= nearest + tie and legal[k]:
+            flags[k] = True
+    return flags

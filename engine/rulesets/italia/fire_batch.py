@@ -11,33 +11,39 @@ import numpy as np
 import shapely
 
 from engine.geometry.arcs import arc_vertices
-from engine.geometry.rect import rotate
 from engine.rulesets.italia.board import REPORT_MARGIN_IN, Board
+from engine.rulesets.italia.sight_batch import sight_many
+from engine.results import Band
 from engine.rulesets.italia.fire import (
     EPS_IN,
-    Target,
+    arc_clear,
     arc_margins,
+    arc_params,
+    band_of,
+    cover_of,
+    cover_terrain_of,
     fire_arc,
-    mark_priority,
+    fire_reasons,
     part_in_arc,
+    priority_flags,
+    shot_modifiers,
     sight_ends_flat,
     sight_origins,
     sight_query,
     targets_of,
-    verdict,
 )
+from engine.rulesets.italia.target_table import TargetTable, group_spans
 
 
-def all_targets(board: Board) -> dict[str, list[Target]]:
-    """Shooter id -> its targets, for every base (empty lists for bases that cannot fire)."""
+def all_targets(board: Board) -> TargetTable:
+    """Every base's targets (none for bases that cannot fire), as one table."""
     s = board.settings
-    out: dict[str, list[Target]] = {i: [] for i in board.infos}
     shooters = sorted(i for i, info in board.infos.items() if info.can_fire and not info.stale)
     if (s.a5_in_arc_test != "any_part" or s.a6_range_measure != "front_edge_to_part_in_arc"
             or s.a14_line_of_sight != "any_line" or not shooters):
-        for i in shooters:   # readings the batch path does not vectorise: the plain path
-            out[i] = targets_of(board, i)
-        return out
+        # readings the batch path does not vectorise: the plain path
+        return TargetTable.from_lists(sorted(board.infos),
+                                      {i: targets_of(board, i) for i in shooters})
     index = board.state.index
     ids = index.ids
     arcs = fire_arcs(board, shooters)
@@ -45,7 +51,7 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     front_list = [board.front(i) for i in shooters]
     fronts = shapely.linestrings(np.array([[f.left, f.right] for f in front_list], dtype=float))
     ranges = np.array([board.mm(board.infos[i].fire_range_in) + 1e-6 for i in shooters])
-    a_s, a_b = index.query_many(wholes, 0.0)
+    a_s, a_b = index.meeting_many(wholes)
     f_s, f_b = index.query_many(fronts, ranges)
     nb = len(ids)
     codes = np.unique(np.concatenate([a_s * nb + a_b, f_s * nb + f_b]))   # sorted (si, bi)
@@ -58,7 +64,7 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     enemy = (sides[pair_b] != sides[shooter_pos[pair_s]]) & ~barred[pair_b]
     pair_s, pair_b = pair_s[enemy], pair_b[enemy]
     if not len(pair_s):
-        return out
+        return TargetTable.from_lists(sorted(board.infos), {})
     keep = [(si, ids[bi]) for si, bi in zip(pair_s.tolist(), pair_b.tolist())]
     arc_arr = arcs[pair_s]
     front_arr = fronts[pair_s]
@@ -83,19 +89,64 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     dist_in = shapely.distance(front_arr, parts) / board.mm(1.0)
     max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
     listed = np.nonzero(in_arc | (dist_in <= max_in + EPS_IN))[0]
-    sight = _sight_many(board, [(shooters[keep[k][0]], keep[k][1], parts[k]) for k in listed])
-    margins = arc_margins(board, [shooters[keep[k][0]] for k in listed],
+    shot_from = [shooters[keep[k][0]] for k in listed]
+    shot_to = [keep[k][1] for k in listed]
+    sight = sight_many(board, shot_from, shot_to, parts[listed])
+    if sight is None:
+        sight = _sight_many(board, [(a, b, parts[k]) for a, b, k in zip(shot_from, shot_to, listed)])
+    else:
+        sight = sight.tolist()
+    margins = arc_margins(board, shot_from,
                           np.where(in_arc[listed], parts[listed], poly_arr[listed]))
-    flanks = flank_fire_many(board, [shooters[keep[k][0]] for k in listed],
-                             [keep[k][1] for k in listed])
-    for k, seen, margin, flank in zip(listed.tolist(), sight, margins.tolist(), flanks):
-        shooter, other = shooters[keep[k][0]], keep[k][1]
-        out[shooter].append(verdict(board, shooter, other, bool(in_arc[k]), float(dist_in[k]),
-                                    parts[k], seen, margin, flank))
-    for i in shooters:
-        out[i].sort(key=lambda t: t.id)
-        mark_priority(board, i, out[i])
-    return out
+    flanks = flank_fire_many(board, shot_from, shot_to)
+    return verdict_table(board, shooters, pair_s[listed], shot_to, in_arc[listed],
+                         dist_in[listed], parts[listed], np.asarray(sight, dtype=bool),
+                         margins, np.asarray(flanks, dtype=bool))
+
+
+def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray, row_target: list[str],
+                  in_arc: np.ndarray, dist: np.ndarray, parts: np.ndarray, sight: np.ndarray,
+                  arc_margin: np.ndarray, flank: np.ndarray) -> TargetTable:
+    """`fire.verdict` of every row (row k: ``shooters[row_shooter[k]]`` at ``row_target[k]``),
+    as columns, rows grouped by shooter and sorted by target id; then `fire.mark_priority`."""
+    rank = {i: r for r, i in enumerate(sorted(board.infos))}
+    order = np.lexsort((np.array([rank[t] for t in row_target], dtype=np.int64), row_shooter))
+    row_shooter = row_shooter[order]
+    ids = [row_target[k] for k in order.tolist()]
+    in_arc, dist, parts, sight = in_arc[order], dist[order], parts[order], sight[order]
+    arc_margin, flank = arc_margin[order], flank[order]
+    max_in = np.array([board.infos[i].fire_range_in for i in shooters])[row_shooter]
+    gun = np.array([board.infos[i].is_gun for i in shooters], dtype=bool)[row_shooter]
+    in_range = dist <= max_in + EPS_IN
+    n = len(ids)
+    names = [shooters[p] for p in row_shooter.tolist()]
+    dist_l, in_range_l, margin_l = dist.tolist(), in_range.tolist(), (max_in - dist).tolist()
+    in_arc_l, sight_l, gun_l = in_arc.tolist(), sight.tolist(), gun.tolist()
+    band: list[Band | None] = [band_of(board, d, g) if r else None
+                               for d, r, g in zip(dist_l, in_range_l, gun_l)]
+    cover: list[str | None] = [None] * n
+    cover_terrain: list[str | None] = [None] * n
+    covered = {t for t in set(ids) if any(cover_terrain_of(board, t))}
+    for k in (k for k, t in enumerate(ids) if t in covered):
+        cover[k], cover_terrain[k] = cover_of(board, names[k], ids[k])
+    clear = [True] * n
+    for k in np.nonzero(~gun & in_arc & in_range)[0].tolist():
+        clear[k] = arc_clear(board, names[k], ids[k], parts[k])
+    reasons = [fire_reasons(a, r, m, v, c)
+               for a, r, m, v, c in zip(in_arc_l, in_range_l, margin_l, sight_l, clear)]
+    legal = [not r for r in reasons]
+    table = TargetTable(group_spans(shooters, row_shooter), ids, dist_l, in_arc_l, in_range_l,
+                        band, sight_l, margin_l, arc_margin.tolist(), legal, [False] * n,
+                        flank.tolist(), cover, cover_terrain, clear, reasons, [None] * n)
+    for k in (k for k in range(n) if legal[k]):
+        t = table._target(k)
+        table.modifiers[k] = [m.to_dict() for m in shot_modifiers(board, names[k], ids[k], t)]
+    for shooter, (first, end) in table.spans.items():
+        if any(legal[first:end]):
+            flags = priority_flags(board, shooter, ids[first:end], dist_l[first:end],
+                                   legal[first:end])
+            table.priority[first:end] = flags
+    return table
 
 
 def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool]:
@@ -140,16 +191,7 @@ def wholly_in_arcs(board: Board, shooters: list[str], shooter_at: np.ndarray,
     readings as `fire.arc_margins`)."""
     if not len(shooter_at):
         return np.zeros(0, dtype=bool)
-    params = []
-    for shooter in shooters:
-        f = board.front(shooter)
-        half = board.infos[shooter].arc_half_deg
-        left, right = f.left, f.right
-        if board.settings.a4_arc_origin == "front_centre":
-            left = right = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
-        dl, dr = rotate(f.facing, half), rotate(f.facing, -half)
-        params.append((*left, *right, dl[1], -dl[0], -dr[1], dr[0], *f.facing))
-    par = np.array(params, dtype=float)[shooter_at]                       # (n, 10)
+    par = arc_params(board, shooters)[shooter_at]                         # (n, 10)
     corners = _corner_table(board)[base_at]                              # (n, 4, 2)
     p = par[:, None, :]
     depth_l = (corners[..., 0] - p[..., 0]) * p[..., 4] + (corners[..., 1] - p[..., 1]) * p[..., 5]
@@ -189,14 +231,13 @@ def flank_fire_many(board: Board, shooters: list[str], targets: list[str]) -> li
     the same order (`Rect.to_local`, `Rect.ahead_of_front`), so the same answers."""
     if not shooters:
         return []
-    sr = [board.rect(i) for i in shooters]
-    tr = [board.rect(i) for i in targets]
-    fl = np.array([r.front_left for r in sr])
-    fr = np.array([r.front_right for r in sr])
-    cx = np.array([r.cx for r in tr])
-    cy = np.array([r.cy for r in tr])
-    f = np.array([r.front for r in tr])
-    half = np.array([r.depth / 2 for r in tr])
+    table = _rect_table(board)
+    position = table["position"]
+    s_at = np.array([position[i] for i in shooters])
+    t_at = np.array([position[i] for i in targets])
+    fl, fr = table["front_left"][s_at], table["front_right"][s_at]
+    cx, cy = table["cx"][t_at], table["cy"][t_at]
+    f, half = table["front"][t_at], table["half_depth"][t_at]
 
     def ahead(p: np.ndarray) -> np.ndarray:    # Rect.to_local(...)[1]
         return (p[:, 0] - cx) * f[:, 0] + (p[:, 1] - cy) * f[:, 1]
@@ -207,3 +248,21 @@ def flank_fire_many(board: Board, shooters: list[str], targets: list[str]) -> li
     if not board.settings.a3_rear_counts_as_flank:
         flank &= ~((v_left < -half) & (v_right < -half))
     return flank.tolist()
+
+
+def _rect_table(board: Board) -> dict:
+    """Every base's rectangle as arrays (index order), cached on the board."""
+    found = board.__dict__.get("_rect_table")
+    if found is None:
+        ids = board.state.index.ids
+        rects = [board.rect(i) for i in ids]
+        found = board.__dict__["_rect_table"] = {
+            "position": {i: k for k, i in enumerate(ids)},
+            "front_left": np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2),
+            "front_right": np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2),
+            "cx": np.array([r.cx for r in rects], dtype=float),
+            "cy": np.array([r.cy for r in rects], dtype=float),
+            "front": np.array([r.front for r in rects], dtype=float).reshape(-1, 2),
+            "half_depth": np.array([r.depth / 2 for r in rects], dtype=float),
+        }
+    return found

@@ -16,6 +16,7 @@ from engine.rulesets.italia.settings import ItaliaSettings, load_settings
 from engine.state import GameState
 from engine.vocabulary import ITALIA
 from engine.geometry.drawing import ring_coords
+from engine.geometry.rect import Rect
 
 
 class ItaliaRuleset:
@@ -68,7 +69,7 @@ class ItaliaRuleset:
                                                     else MUSKETRY_BANDS, rings)]
         if info.can_charge:
             out["charge_arc"] = ring_coords(charge_arc(board, base_id))
-            out["charges"] = [{"target": c.target, "legal": c.legal, "path": c.path}
+            out["charges"] = [_charge_drawing(state, base_id, c)
                               for c in (judge_charge(board, base_id, t)
                                         for t in candidates(board, base_id)) if c.path]
         return out
@@ -118,3 +119,17 @@ class ItaliaRuleset:
 
 
 RULESET = ItaliaRuleset()
+
+
+def _charge_drawing(state: GameState, charger: str, c: Charge) -> dict[str, Any]:
+    """A charge as the overlay draws it: its path, the charger's outline at contact (after the
+    flush pivot, ISD A30) and where an interception stops it (ISD A29)."""
+    out: dict[str, Any] = {"target": c.target, "legal": c.legal, "path": c.path}
+    pose = c.flush_pose or c.final_pose
+    if pose:
+        r = state.rect(charger)
+        at = Rect(pose["x_mm"], pose["y_mm"], pose["heading_deg"], r.width, r.depth)
+        out["contact_outline"] = ring_coords(at.polygon)
+    if c.intercepted_at:
+        out["intercepted_at"] = [round(v, 1) for v in c.intercepted_at]
+    return out

@@ -1,0 +1,179 @@
+"""Line of sight for every shot of an analysis at once (ISD §6, A14–A18): the fast path of
+`fire.line_of_sight`, with the same answers (tests/test_engine_properties.py).
+
+The sight questions become arrays (per shooter: its origins, own bodies, corridor; per shot: its
+target and what it fires over), compiled code finds each shot's first sampled line that no base
+blocks (`engine.geometry.sight_kernel`), and only those lines meet the terrain tests (crests,
+woods) in GEOS; a shot whose line fails there tries its next base-clear line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import shapely
+
+from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.fire import (
+    _areas_holding_centre,
+    _shooter_sight,
+    fire_over_facts,
+    fired_over_kind,
+    sight_ends_flat,
+    sight_origins,
+)
+
+CELL_MM = 40.0   # grid cell: about a base's depth
+
+
+def sight_many(board: Board, shooters: Sequence[str], targets: Sequence[str],
+               parts: np.ndarray) -> np.ndarray | None:
+    """Line of sight of each shot ``shooters[k]`` -> ``targets[k]`` (to the target's ``parts[k]``)
+    as a bool array, under ISD A14 "any line"; None when the bodies are not all rectangles (the
+    caller then asks `SightField` line by line)."""
+    # compiled on first use (a few seconds once per install, then cached): imported here so
+    # that only analyses that trace sight lines pay numba's import
+    from engine.geometry.sight_kernel import first_body_clear_lines
+
+    n = len(shooters)
+    field = board.sight_field
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    if field.quads is None:
+        return None
+    firers = _Firers(board, sorted(set(shooters)))
+    shots = _Shots(board, firers, shooters, targets)
+    ends, end_owner = sight_ends_flat(parts)
+    end_starts = np.searchsorted(end_owner, np.arange(n + 1)).astype(np.int64)
+    centres, radii = field.quad_circles
+    grid = _grid(board, field.quads, float(firers.reach.max()))
+    terrain = _TerrainQuestions(board, shooters, targets)
+    n_origins = firers.origins.shape[1]
+
+    seen = np.zeros(n, dtype=bool)
+    todo = np.arange(n, dtype=np.int64)
+    start = np.zeros(n, dtype=np.int64)
+    while len(todo):   # each shot's next line clear of bases, then its terrain test
+        line = first_body_clear_lines(
+            firers.origins, ends, end_starts, shots.firer, shots.target, shots.touch_row,
+            shots.reach, shots.ignore, todo, start, field.quads, centres, radii, firers.own,
+            firers.near_own, shots.touch, firers.over, *grid)
+        found = line >= 0
+        todo, line = todo[found], line[found]
+        if not len(todo):
+            break
+        origin = firers.origins[shots.firer[todo], line % n_origins]
+        end = ends[end_starts[todo] + line // n_origins]
+        ok = terrain.clear(shapely.linestrings(np.stack([origin, end], axis=1)), todo,
+                           shots.reach[todo])
+        seen[todo[ok]] = True
+        todo, start = todo[~ok], line[~ok] + 1
+    return seen
+
+
+class _Firers:
+    """Per shooter (row): its sight origins, its own bodies (its battery), the bodies touching
+    its battery (they block only the line, not the 1" corridor), the bodies its rockets fire
+    over, and its corridor half-width (ISD A18)."""
+
+    def __init__(self, board: Board, ids: list[str]) -> None:
+        body_of = board.sight_field.body_index
+        nb = len(body_of)
+        self.row = {s: r for r, s in enumerate(ids)}
+        self.origins = np.array([sight_origins(board, s) for s in ids], dtype=float)
+        self.own = np.zeros((len(ids), nb), dtype=bool)
+        self.near_own = np.zeros((len(ids), nb), dtype=bool)
+        self.over = np.zeros((len(ids), nb), dtype=bool)
+        self.reach = np.zeros(len(ids))
+        for r, s in enumerate(ids):
+            mine, corridor, near = _shooter_sight(board, s)
+            self.own[r, _bodies(body_of, mine)] = True
+            self.reach[r] = corridor
+            if corridor > 0:
+                self.near_own[r, _bodies(body_of, near)] = True
+                if board.infos[s].rockets:
+                    self.over[r, _bodies(body_of, fire_over_facts(board, s)[0])] = True
+
+
+class _Shots:
+    """Per shot: its firer's row, the target's body (-1: the target does not block sight), the
+    corridor, what it fires over (`fire.FiredOver`) and, for corridor shots, the row of
+    ``touch`` listing the bodies touching the target."""
+
+    def __init__(self, board: Board, firers: _Firers, shooters: Sequence[str],
+                 targets: Sequence[str]) -> None:
+        body_of = board.sight_field.body_index
+        n = len(shooters)
+        self.firer = np.array([firers.row[s] for s in shooters], dtype=np.int64)
+        self.target = np.array([body_of.get(t, -1) for t in targets], dtype=np.int64)
+        self.reach = firers.reach[self.firer]
+        wide = np.nonzero(self.reach > 0)[0].tolist()
+        touched = sorted({targets[k] for k in wide})
+        touch_row = {t: r for r, t in enumerate(touched)}
+        self.touch = np.zeros((max(1, len(touched)), len(body_of)), dtype=bool)
+        for t, r in touch_row.items():
+            self.touch[r, _bodies(body_of, board.touching[t])] = True
+        self.touch_row = np.full(n, -1, dtype=np.int64)
+        self.ignore = np.zeros(n, dtype=np.int64)
+        for k in wide:
+            self.touch_row[k] = touch_row[targets[k]]
+            self.ignore[k] = fired_over_kind(board, shooters[k], targets[k])
+
+
+def _bodies(body_of: dict[str, int], ids: object) -> list[int]:
+    return [body_of[i] for i in ids if i in body_of]
+
+
+def _grid(board: Board, quads: np.ndarray, reach: float
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bodies' cell grid, built once per board and widest corridor."""
+    from engine.geometry.sight_kernel import build_grid
+
+    cache = board.__dict__.setdefault("_sight_grid", {})
+    if reach not in cache:
+        cache[reach] = build_grid(quads, reach, CELL_MM)
+    return cache[reach]
+
+
+class _TerrainQuestions:
+    """The terrain parts of the shots' sight questions (`fire.sight_query`), as arrays: crests
+    count only strictly between firer and target (ISD A16), and the depth of woods or towns
+    holding either centre does not count when ISD A15 says so."""
+
+    def __init__(self, board: Board, shooters: Sequence[str], targets: Sequence[str]) -> None:
+        self.board = board
+        self.shooters = shooters
+        self.targets = targets
+        self.field = board.sight_field
+        self.uncounted: np.ndarray | None = None
+        areas = self.field.deep_area_ids
+        if not board.settings.a15_area_depth_counts_own and areas:
+            column = {a: c for c, a in enumerate(areas)}
+            per_base: dict[str, np.ndarray] = {}
+
+            def marks(base: str) -> np.ndarray:
+                found = per_base.get(base)
+                if found is None:
+                    found = per_base[base] = np.zeros(len(areas), dtype=bool)
+                    found[[column[a] for a in _areas_holding_centre(board, base)
+                           if a in column]] = True
+                return found
+
+            table = np.array([marks(s) | marks(t) for s, t in zip(shooters, targets)],
+                             dtype=bool).reshape(len(shooters), len(areas))
+            self.uncounted = table if table.any() else None
+        self.strictly_between = board.settings.a16_crest_blocks == "strictly_between"
+        self._positions = {i: k for k, i in enumerate(board.state.index.ids)}
+
+    def _ends(self, shots: np.ndarray) -> np.ndarray:
+        """The union of firer and target of each shot (None: crests count everywhere)."""
+        if not self.strictly_between:
+            return np.full(len(shots), None, dtype=object)
+        polygon = self.board.state.index.shapes
+        position = self._positions
+        return shapely.union(polygon[[position[self.shooters[k]] for k in shots.tolist()]],
+                             polygon[[position[self.targets[k]] for k in shots.tolist()]])
+
+    def clear(self, lines: np.ndarray, shots: np.ndarray, widths: np.ndarray) -> np.ndarray:
+        return self.field.clear_of_terrain(lines, widths, shots, self._ends, self.uncounted, shots)

@@ -1,0 +1,124 @@
+"""Every shooter's targets as one table of columns (a battle of 200 bases has some 7,000 rows).
+
+Building one `fire.Target` object per row, then one dict per object, costs more than measuring
+them; the table keeps columns, answers ``campo analyze``'s dicts straight from them, and builds
+`Target` objects only for the shooters a rule asks about (artillery support, priority).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.results import Band
+from engine.rulesets.italia.fire import Target
+
+
+@dataclass
+class TargetTable:
+    """Rows grouped by shooter (``spans[shooter]`` = (first, end)), each group sorted by
+    target id. Columns are Python lists (what the JSON dicts are made of)."""
+
+    spans: dict[str, tuple[int, int]]
+    ids: list[str]
+    distance: list[float]
+    in_arc: list[bool]
+    in_range: list[bool]
+    band: list[Band | None]
+    line_of_sight: list[bool]
+    margin: list[float]
+    arc_margin: list[float]
+    legal: list[bool]
+    priority: list[bool]
+    flank_fire: list[bool]
+    cover: list[str | None]
+    cover_terrain: list[str | None]
+    arc_clear: list[bool]
+    reasons: list[list[str]]
+    modifiers: list[list[dict[str, Any]] | None]
+    _objects: dict[str, list[Target]] = field(default_factory=dict, repr=False)
+
+    @staticmethod
+    def from_lists(shooters: Sequence[str], by_shooter: Mapping[str, list[Target]]) -> TargetTable:
+        """The table of `Target` lists (the plain path's answers); ``shooters``: every base."""
+        rows = [t for s in shooters for t in by_shooter.get(s, [])]
+        spans, at = {}, 0
+        for s in shooters:
+            n = len(by_shooter.get(s, []))
+            spans[s] = (at, at + n)
+            at += n
+        table = TargetTable(spans, *([getattr(t, name) for t in rows] for name in (
+            "id", "distance", "in_arc", "in_range", "band", "line_of_sight", "margin",
+            "arc_margin", "legal", "priority", "flank_fire", "cover", "cover_terrain",
+            "arc_clear", "reasons", "modifiers")))
+        table._objects = {s: list(by_shooter.get(s, [])) for s in shooters}
+        return table
+
+    def dicts(self, shooter: str) -> list[dict[str, Any]]:
+        """`Target.to_dict` of each of the shooter's rows."""
+        first, end = self.spans.get(shooter, (0, 0))
+        if first == end:
+            return []
+        cut = slice(first, end)
+        out = []
+        for (id_, distance, in_arc, in_range, band, sight, margin, arc_margin, legal, priority,
+             flank, cover, terrain, clear, reasons, modifiers) in zip(
+                self.ids[cut], self.distance[cut], self.in_arc[cut], self.in_range[cut],
+                self.band[cut], self.line_of_sight[cut], self.margin[cut], self.arc_margin[cut],
+                self.legal[cut], self.priority[cut], self.flank_fire[cut], self.cover[cut],
+                self.cover_terrain[cut], self.arc_clear[cut], self.reasons[cut],
+                self.modifiers[cut]):
+            d = {"id": id_, "distance": round(distance, 2), "in_arc": in_arc,
+                 "in_range": in_range, "band": band.value if band else None,
+                 "line_of_sight": sight, "margin": round(margin, 2),
+                 "arc_margin": round(arc_margin, 2), "legal": legal, "priority": priority,
+                 "flank_fire": flank, "cover": cover}
+            if terrain:
+                d["cover_terrain"] = terrain
+            if not clear:
+                d["arc_clear"] = False
+            if reasons:
+                d["reasons"] = list(reasons)
+            if modifiers is not None:
+                d["fire_modifiers"] = modifiers
+            out.append(d)
+        return out
+
+    def priority_ids(self, shooter: str) -> list[str]:
+        first, end = self.spans.get(shooter, (0, 0))
+        return [self.ids[k] for k in range(first, end) if self.priority[k]]
+
+    def of(self, shooter: str) -> list[Target]:
+        """The shooter's rows as `Target` objects (built on first request)."""
+        found = self._objects.get(shooter)
+        if found is None:
+            first, end = self.spans.get(shooter, (0, 0))
+            found = self._objects[shooter] = [self._target(k) for k in range(first, end)]
+        return found
+
+    def get(self, shooter: str, default: list[Target] | None = None) -> list[Target]:
+        """`of`, as a mapping's ``get`` (rules helpers take ``{shooter: targets}``)."""
+        return self.of(shooter) if shooter in self.spans else (default or [])
+
+    def __getitem__(self, shooter: str) -> list[Target]:
+        return self.of(shooter)
+
+    def _target(self, k: int) -> Target:
+        return Target(id=self.ids[k], distance=self.distance[k], in_arc=self.in_arc[k],
+                      in_range=self.in_range[k], band=self.band[k],
+                      line_of_sight=self.line_of_sight[k], margin=self.margin[k],
+                      flank_fire=self.flank_fire[k], cover=self.cover[k],
+                      cover_terrain=self.cover_terrain[k], arc_clear=self.arc_clear[k],
+                      legal=self.legal[k], priority=self.priority[k],
+                      reasons=list(self.reasons[k]), modifiers=self.modifiers[k],
+                      arc_margin=self.arc_margin[k])
+
+
+def group_spans(shooters: Sequence[str], row_shooter: np.ndarray) -> dict[str, tuple[int, int]]:
+    """(first, end) rows of each shooter (``shooters[row_shooter[k]]`` owns row k; rows grouped
+    by shooter in ``shooters`` order)."""
+    bounds = np.searchsorted(row_shooter, np.arange(len(shooters) + 1)).tolist()
+    return {s: (bounds[p], bounds[p + 1]) for p, s in enumerate(shooters)}
