@@ -27,7 +27,11 @@ WARN_COVERAGE = 0.60
 MAX_RMS_PX = 2.0  # refuse above: wrong board options, a bent board or blurred photos
 WARN_RMS_PX = 1.0
 COVERAGE_GRID = (8, 6)  # cells across, down
-MIN_TILT_DEG = 15.0
+MIN_TILT_DEG = 15.0   # warn when no photo is tilted more
+REFUSE_TILT_DEG = 4.0  # refuse: square-on photos leave the focal length undetermined (19 % off
+                       # at 0 degrees in the synthetic test, with a tiny reported uncertainty)
+MAX_FOCAL_UNCERTAINTY = 0.03   # refuse above (OpenCV's standard deviation of fx or fy, relative)
+WARN_FOCAL_UNCERTAINTY = 0.005  # every careful synthetic session stays under 0.2 %
 OUTLIER_FACTOR = 3.0
 
 
@@ -185,13 +189,24 @@ def calibrate(views: Sequence[BoardView], image_size: tuple[int, int], spec: Boa
         warnings.append(f"corners cover {coverage.fraction:.0%} of the picture; more photos near the "
                         f"{', '.join(where[:3]) if where else 'edges'} would pin down the lens distortion")
     tilts = [_tilt_deg(r) for r in rvecs]
+    if max(tilts) < REFUSE_TILT_DEG:
+        raise CalibrationRefused(
+            f"every photo faces the board squarely (within {max(tilts):.1f} degrees): the focal "
+            f"length cannot be told from the distance. Tilt the board 20-45 degrees in several photos")
     if max(tilts) < MIN_TILT_DEG:
         warnings.append(f"every photo faces the board within {max(tilts):.0f} degrees: tilt it 20-45 degrees "
                         "in some photos, or the focal length is poorly determined")
     std = np.asarray(std_int).reshape(-1)
     std_dev = {name: float(std[i]) for i, name in enumerate(("fx", "fy", "cx", "cy"))}
-    if std_dev["fx"] / k[0, 0] > 0.01 or std_dev["fy"] / k[1, 1] > 0.01:
-        warnings.append(f"focal length uncertain by {std_dev['fx'] / k[0, 0]:.1%}: add tilted photos")
+    uncertainty = max(std_dev["fx"] / k[0, 0], std_dev["fy"] / k[1, 1])
+    if uncertainty > MAX_FOCAL_UNCERTAINTY:
+        raise CalibrationRefused(
+            f"the photos do not pin down the focal length (uncertain by {uncertainty:.1%}, limit "
+            f"{MAX_FOCAL_UNCERTAINTY:.0%}) although they fit (RMS {rms:.2f} px): add photos of the "
+            f"whole board tilted 20-45 degrees, near the middle of the picture as well as its corners")
+    if uncertainty > WARN_FOCAL_UNCERTAINTY:
+        warnings.append(f"focal length uncertain by {uncertainty:.1%}: add tilted photos of the "
+                        f"whole board")
     ratio = k[0, 0] / k[1, 1]
     if not 0.9 < ratio < 1.1:
         warnings.append(f"fx/fy = {ratio:.3f}: unusual for a camera with square pixels; check the photos")

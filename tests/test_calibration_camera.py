@@ -92,6 +92,15 @@ def test_views_showing_too_little_of_the_board_are_refused() -> None:
     assert "more photos" in message
 
 
+def test_photos_that_all_face_the_board_squarely_are_refused() -> None:
+    """Without tilt the focal length trades off against the distance: OpenCV then returns a
+    focal length 19 % off with a tiny uncertainty, so only the tilt can tell."""
+    size, views, missed = detect_board_views(bad_views(SPEC, 6, "square_on", seed=2), SPEC)
+    assert not missed
+    with pytest.raises(CalibrationRefused, match="faces the board squarely"):
+        calibrate(views, size, SPEC)
+
+
 def test_poor_coverage_is_refused() -> None:
     # Six good views, all small and in the middle of the picture.
     size, views, missed = detect_board_views(bad_views(SPEC, 6, "centre_only", seed=5), SPEC)
@@ -205,3 +214,28 @@ def test_camera_json_that_is_not_json(written_camera: Path, tmp_path: Path) -> N
     bad.write_text(written_camera.read_text()[:-40])
     with pytest.raises(FileFormatError, match=rf"^{bad}:\d+: invalid JSON"):
         load_camera(bad)
+
+
+def _whole_picture_gap(intr, camera=TRUE_CAMERA) -> float:
+    """The largest distance (px) between where the true and the estimated camera put the same
+    ray, over a grid across the whole picture (corners included)."""
+    w, h = camera.image_size
+    grid = np.stack(np.meshgrid(np.linspace(0, w - 1, 33), np.linspace(0, h - 1, 25)), -1).reshape(-1, 2)
+    rays = camera.undistort(grid)
+    back = intr.project(np.column_stack([rays, np.ones(len(rays))]), np.zeros(3), np.zeros(3))
+    return float(np.linalg.norm(back - grid, axis=1).max())
+
+
+@pytest.mark.slow
+def test_boards_running_off_the_corners_pin_down_the_whole_picture(views_12) -> None:
+    """ChArUco corners are found on a board partly outside the picture, so photos can reach its
+    corners: the lens is then known over the whole picture, not extrapolated there."""
+    size, whole, _ = detect_board_views(views_12, SPEC)
+    size, reaching, missed = detect_board_views(good_views(SPEC, 12, seed=1, reach_corners=True), SPEC)
+    assert not missed
+    assert min(len(v.corner_ids) for v in reaching) < (SPEC.squares_x - 1) * (SPEC.squares_y - 1)
+    plain = calibrate(whole, size, SPEC).calibration.intrinsics
+    corners = calibrate(reaching, size, SPEC).calibration.intrinsics
+    errors = relative_errors(corners.camera_matrix, TRUE_CAMERA.camera_matrix)
+    assert max(errors.values()) < 0.002, errors
+    assert _whole_picture_gap(corners) < 0.5 * _whole_picture_gap(plain)

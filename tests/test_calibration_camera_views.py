@@ -28,10 +28,11 @@ NamedImage = tuple[str, np.ndarray]
 
 
 def good_views(spec: BoardSpec, n: int, seed: int = 0, effects: Effects | None = None,
-               camera: Intrinsics = TRUE_CAMERA) -> list[NamedImage]:
-    """A careful session: `n` photos of the whole board, tilted up to 45 degrees, swept over the picture."""
+               camera: Intrinsics = TRUE_CAMERA, reach_corners: bool = False) -> list[NamedImage]:
+    """A careful session: `n` photos of the whole board, tilted up to 45 degrees, swept over the
+    picture (with `reach_corners`, boards running off its corners and edges too)."""
     effects = Effects.typical() if effects is None else effects
-    views = render_charuco_views(spec, camera, n, seed=seed, effects=effects)
+    views = render_charuco_views(spec, camera, n, seed=seed, effects=effects, reach_corners=reach_corners)
     return [(f"view-{i:02d}", v.image) for i, v in enumerate(views)]
 
 
@@ -48,8 +49,8 @@ def _facing_pose(camera: Intrinsics, spec: BoardSpec, u: float, v: float, share:
 
 
 def bad_views(spec: BoardSpec, n: int, kind: str, seed: int = 0, camera: Intrinsics = TRUE_CAMERA) -> list[NamedImage]:
-    """A careless session: `kind` "off_frame" (mostly outside the picture, near its corners) or
-    "centre_only" (small, in the middle of the picture)."""
+    """A careless session: `kind` "off_frame" (mostly outside the picture, near its corners),
+    "centre_only" (small, in the middle of the picture) or "square_on" (never tilted)."""
     rng = np.random.default_rng(seed)
     w, h = camera.image_size
     images = []
@@ -58,6 +59,9 @@ def bad_views(spec: BoardSpec, n: int, kind: str, seed: int = 0, camera: Intrins
             left, top = i % 4 in (0, 3), i % 4 in (0, 1)
             pose = _facing_pose(camera, spec, (-0.17 if left else 1.17) * w, (-0.17 if top else 1.17) * h,
                                 0.5, rng.uniform(5, 30), rng)
+        elif kind == "square_on":   # all over the picture, but never tilted
+            u, v = [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7), (0.5, 0.5), (0.5, 0.3)][i % 6]
+            pose = _facing_pose(camera, spec, u * w, v * h, 0.55, 0.0, rng)
         elif kind == "centre_only":
             pose = _facing_pose(camera, spec, rng.uniform(0.46, 0.54) * w, rng.uniform(0.46, 0.54) * h,
                                 rng.uniform(0.2, 0.25), rng.uniform(5, 20), rng)

@@ -102,12 +102,20 @@ def _desk(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
 
 
 def random_board_pose(spec: BoardLike, intrinsics: Intrinsics, rng: np.random.Generator, target_px: np.ndarray,
-                      max_tilt_deg: float = 45.0) -> CameraPose | None:
-    """A pose showing the whole board, centred near `target_px`, tilted up to `max_tilt_deg`."""
+                      max_tilt_deg: float = 45.0, min_visible: float = 1.0) -> CameraPose | None:
+    """A pose with the board centred near `target_px`, tilted up to `max_tilt_deg`: the whole board
+    (paper included) in the picture, or with `min_visible` < 1 at least that share of its corners
+    (ChArUco's point: a board running off the picture still calibrates, and only such views
+    reach the image corners, where the lens distorts most)."""
     w, h = intrinsics.image_size
     bw, bh = spec.squares_x * spec.square_mm, spec.squares_y * spec.square_mm
     centre_obj = np.array([bw / 2, bh / 2, 0.0])
     f = intrinsics.focal_px
+    margin = spec.square_mm * PAPER_MARGIN_SQUARES
+    outline = np.array([[-margin, -margin, 0], [bw + margin, -margin, 0], [bw + margin, bh + margin, 0],
+                        [-margin, bh + margin, 0]])
+    inner = np.array([[x * spec.square_mm, y * spec.square_mm, 0.0] for y in range(1, spec.squares_y)
+                      for x in range(1, spec.squares_x)])
     for _ in range(60):
         tilt = np.radians(rng.uniform(5, max_tilt_deg))
         axis_a = rng.uniform(0, 2 * np.pi)
@@ -119,13 +127,18 @@ def random_board_pose(spec: BoardLike, intrinsics: Intrinsics, rng: np.random.Ge
         ray = np.linalg.solve(intrinsics.camera_matrix, np.array([target_px[0], target_px[1], 1.0]))
         t = ray / ray[2] * depth - rot @ centre_obj
         pose = CameraPose.from_matrix(rot, t)
-        margin = spec.square_mm * PAPER_MARGIN_SQUARES
-        outline = np.array([[-margin, -margin, 0], [bw + margin, -margin, 0], [bw + margin, bh + margin, 0],
-                            [-margin, bh + margin, 0]])
         if np.any(depth_mm(outline, pose) <= 0):
             continue
-        px = project_px(outline, intrinsics, pose)
-        if px[:, 0].min() >= 2 and px[:, 1].min() >= 2 and px[:, 0].max() <= w - 3 and px[:, 1].max() <= h - 3:
+        if min_visible >= 1.0:
+            px = project_px(outline, intrinsics, pose)
+            if px[:, 0].min() >= 2 and px[:, 1].min() >= 2 and px[:, 0].max() <= w - 3 and px[:, 1].max() <= h - 3:
+                return pose
+            continue
+        px = project_px(inner, intrinsics, pose)
+        square_px = float(np.linalg.norm(px[1] - px[0]))
+        edge = max(8.0, square_px)   # a corner this close to the edge is not found reliably
+        seen = (px[:, 0] >= edge) & (px[:, 1] >= edge) & (px[:, 0] <= w - edge) & (px[:, 1] <= h - edge)
+        if seen.mean() >= min_visible and not seen.all():
             return pose
     return None
 
@@ -149,19 +162,36 @@ def render_charuco_view(spec: BoardLike, intrinsics: Intrinsics, pose: CameraPos
     return deg.sensor(deg.static(canvas))
 
 
+# Where view centres are aimed, as shares of the image size, in the order a careful photographer
+# takes them: the middle and around it (the whole board), then the four corners and the edges
+# (the board running off the picture), then the rest.
+_EDGE = 0.18
+SWEEP: tuple[tuple[float, float, bool], ...] = (
+    (0.5, 0.5, False), (0.3, 0.3, False), (0.7, 0.7, False), (0.7, 0.3, False), (0.3, 0.7, False),
+    (_EDGE, _EDGE, True), (1 - _EDGE, 1 - _EDGE, True), (1 - _EDGE, _EDGE, True),
+    (_EDGE, 1 - _EDGE, True), (0.5, _EDGE, True), (0.5, 1 - _EDGE, True), (_EDGE, 0.5, True),
+    (1 - _EDGE, 0.5, True), (0.5, 0.3, False), (0.5, 0.7, False), (0.3, 0.5, False),
+    (0.7, 0.5, False))
+PARTIAL_SHARE = 0.8   # a view aimed at the picture's edge shows at least this share of the corners
+
+
 def render_charuco_views(spec: BoardLike, intrinsics: Intrinsics, n_views: int = 12, seed: int = 0, *,
-                         effects: Effects | None = None, max_tilt_deg: float = 45.0) -> list[CharucoView]:
-    """`n_views` photos of the board at varied poses whose centres sweep the image (corners too)."""
+                         effects: Effects | None = None, max_tilt_deg: float = 45.0,
+                         reach_corners: bool = False) -> list[CharucoView]:
+    """`n_views` photos of the board at varied poses whose centres sweep the image (`SWEEP`). With
+    `reach_corners` the views aimed at the picture's corners and edges let the board run off it
+    (at least `PARTIAL_SHARE` of its corners seen); without, every view shows the whole board."""
     rng = np.random.default_rng(seed)
     w, h = intrinsics.image_size
-    grid = [(0.5, 0.5)] + [(x, y) for y in (0.3, 0.5, 0.7) for x in (0.3, 0.5, 0.7) if (x, y) != (0.5, 0.5)]
+    sweep = SWEEP if reach_corners else tuple((x, y, False) for x, y, edge in SWEEP if not edge)
     views = []
     i = 0
     while len(views) < n_views and i < n_views * 10:
-        gx, gy = grid[i % len(grid)]
+        gx, gy, at_edge = sweep[i % len(sweep)]
         i += 1
-        target = np.array([gx * w + rng.normal(0, 0.05 * w), gy * h + rng.normal(0, 0.05 * h)])
-        pose = random_board_pose(spec, intrinsics, rng, target, max_tilt_deg)
+        target = np.array([gx * w + rng.normal(0, 0.03 * w), gy * h + rng.normal(0, 0.03 * h)])
+        pose = random_board_pose(spec, intrinsics, rng, target, max_tilt_deg,
+                                 PARTIAL_SHARE if at_edge else 1.0)
         if pose is None:
             continue
         views.append(CharucoView(render_charuco_view(spec, intrinsics, pose, effects=effects, seed=seed * 1000 + i), pose))
