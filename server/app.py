@@ -68,7 +68,7 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
         status_interval_s=settings.status_interval_s,
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
-    deck = UmpireDeck(rig.setup) if rig.roster.ruleset == "attila" else None
+    deck = UmpireDeck(rig.setup, settings.deck_seed) if rig.roster.ruleset == "attila" else None
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
                     CameraRenderer(rig.table, rig.roster, rig.intrinsics), deck)
 

@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 COALESCING_TOPICS = frozenset({"state", "status"})
 """Topics where only the newest message matters; a slow client gets the latest, not the backlog."""
 
-SUBSCRIBED_TOPICS = frozenset({"state", "event"})
-"""Topics handed to subscribers (the recorder): every real change of state and every umpire event."""
+SUBSCRIBED_TOPICS = frozenset({"state", "event", "deck"})
+"""Topics handed to subscribers (the recorder): every real change of state, every umpire event
+and every change of ATTILA's card deck."""
 
 QUEUE_LIMIT = 64
 """Non-coalescing messages kept per client; beyond this the oldest are dropped."""
@@ -192,7 +193,8 @@ class StateHub:
     # -- subscribers --------------------------------------------------------------------------
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call `callback(record)` for every `state` and `event`; returns the unsubscribe function."""
+        """Call `callback(record)` for every `state`, `event` and `deck` message (`SUBSCRIBED_TOPICS`);
+        returns the unsubscribe function."""
         self._subscribers.append(callback)
 
         def unsubscribe() -> None:

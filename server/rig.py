@@ -34,6 +34,7 @@ class ServerSettings:
     port: int = 8000
     token: str | None = None  # default on a non-loopback host: a fresh random token
     fps: float | None = None  # pacing of demo / folder / video sources
+    deck_seed: int | None = None  # ATTILA's umpire deck (default: random, shown on the page)
     status_interval_s: float = 0.5
 
 

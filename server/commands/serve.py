@@ -35,6 +35,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--token", help="the write token to require (default: a random one when not on loopback)")
     parser.add_argument("--fps", type=float, help="frames per second for demo, video and folder sources")
+    parser.add_argument("--deck-seed", type=int, metavar="N",
+                        help="ATTILA: seed of the umpire's card deck (default: a random one, shown on the page)")
     if _recording_available():
         parser.add_argument("--record", type=Path, metavar="GAME.db",
                             help="save every change of state and every umpire event to this SQLite file")
@@ -49,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
         raise CampoInputError(f"port {args.port} is not in 1..65535", key="--port")
     if args.fps is not None and not 0 < args.fps <= 120:
         raise CampoInputError(f"--fps {args.fps} is not in (0, 120]", key="--fps")
+    if args.deck_seed is not None and not 0 <= args.deck_seed < 10**9:
+        raise CampoInputError(f"--deck-seed {args.deck_seed} is not in 0..999999999", key="--deck-seed")
     settings = ServerSettings(
         source=args.source, table=args.table, roster=args.roster, camera=args.camera,
         setup_file=args.terrain, host=args.host, port=args.port, token=args.token, fps=args.fps,
+        deck_seed=args.deck_seed,
     )
     return serve(settings, record=getattr(args, "record", None))

@@ -34,9 +34,20 @@ def attach_recorder(hub: Any, path: Any) -> Recorder:
             body = {k: v for k, v in payload.items()
                     if k not in ("type", "kind", "seq", "t", "state")}
             recorder.record_event(str(payload["kind"]), body)
+        elif record.topic == "deck" and isinstance(payload, dict):
+            recorder.record_event(*deck_event(payload))
 
     recorder.on_close(hub.subscribe(on_record))
     return recorder
+
+
+def deck_event(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The event recorded for a change of ATTILA's umpire deck (`server.controller.UmpireDeck`):
+    ``card`` for a draw, ``shuffle`` for a new turn; the seed lets a review deal the same cards."""
+    if view.get("current"):
+        return "card", {"turn": view.get("turn"), "card": view["current"],
+                        "drawn": len(view.get("drawn") or []), "seed": view.get("seed")}
+    return "shuffle", {"turn": view.get("turn"), "cards": view.get("size"), "seed": view.get("seed")}
 
 
 def attach(app: Any, services: Any, path: Any) -> Recorder:

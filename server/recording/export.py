@@ -54,6 +54,11 @@ def summary(entry: Entry) -> str:
         return f"{d['base']} losses {d.get('previous')} -> {d.get('losses')}"
     if k == "note":
         return str(d.get("text", ""))
+    if k == "card":
+        card = d.get("card") or {}
+        return f"card {d.get('drawn')} of turn {d.get('turn')}: {card.get('text', '?')}"
+    if k == "shuffle":
+        return f"deck shuffled for turn {d.get('turn')} ({d.get('cards')} cards, seed {d.get('seed')})"
     return json.dumps(d, ensure_ascii=False, sort_keys=True)[:200]
 
 
