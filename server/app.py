@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,7 +31,14 @@ from server.messages import MAX_MESSAGE_BYTES
 from server.overlay import geometry_for
 from server.reference import rules_info
 from server.rig import Rig, ServerSettings, load_rig
-from server.security import TOKEN_HEADER, TOKEN_QUERY, AccessPolicy, host_header_allowed, same_origin
+from server.security import (
+    TOKEN_HEADER,
+    TOKEN_QUERY,
+    AccessPolicy,
+    RateLimit,
+    host_header_allowed,
+    same_origin,
+)
 from vision.errors import CampoInputError
 
 STATIC = Path(__file__).parent / "static"
@@ -50,6 +57,11 @@ class Services:
     policy: AccessPolicy
     camera: CameraRenderer
     deck: UmpireDeck | None = None  # ATTILA's card deck, the umpire's helper (None for other rulesets)
+    # per WebSocket connection, every message (a page sends a few a minute; a runaway script
+    # sending in a loop is refused, the others are unaffected)
+    ws_messages: RateLimit = field(default_factory=lambda: RateLimit(rate=20, burst=40))
+    # per client address, HTTP writes (terrain, settings, events, deck)
+    http_writes: RateLimit = field(default_factory=lambda: RateLimit(rate=10, burst=20))
 
 
 def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services:
@@ -186,6 +198,9 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         can_write = s.policy.allows_write(presented_token(request))
         if not can_write:
             return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"), status_code=403)
+        if not s.http_writes.allow(request.client.host if request.client else "?"):
+            return JSONResponse(refused(f"too many changes: {s.http_writes.describe()}, slow down"),
+                                status_code=429)
         body = await read_limited_json_body(request)
         try:
             data = json.loads(body)
@@ -271,5 +286,9 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
+        if not s.ws_messages.allow(client.id):
+            s.hub.send_to(client, "reply", refused(f"too many messages: {s.ws_messages.describe()}, "
+                                                   "slow down (this one was ignored)"))
+            continue
         reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, deck=s.deck)
         s.hub.send_to(client, "reply", reply)

@@ -16,6 +16,9 @@ from __future__ import annotations
 import ipaddress
 import secrets
 import socket
+import threading
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -111,3 +114,45 @@ def _local_addresses() -> list[str]:
     except OSError:
         pass
     return sorted(a for a in found if not a.startswith("127."))
+
+
+class RateLimit:
+    """At most ``rate`` messages a second per client, in bursts of up to ``burst`` (a token
+    bucket per key), so one page or script sending in a loop cannot keep the server busy
+    saving terrain or re-judging the table for everyone else.
+
+    >>> t = [0.0]
+    >>> limit = RateLimit(rate=2, burst=3, clock=lambda: t[0])
+    >>> [limit.allow("tablet") for _ in range(4)]
+    [True, True, True, False]
+    >>> t[0] = 0.5; limit.allow("tablet"), limit.allow("phone")
+    (True, True)
+    """
+
+    MAX_KEYS = 1024   # idle buckets beyond this are forgotten (they would be full anyway)
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self._clock = rate, burst, clock
+        self._buckets: dict[Hashable, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: Hashable) -> bool:
+        """Take one message from ``key``'s bucket; False when it is empty (refuse the message)."""
+        now = self._clock()
+        with self._lock:
+            tokens, then = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            allowed = tokens >= 1.0
+            self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+            if len(self._buckets) > self.MAX_KEYS:
+                self._forget_idle(now)
+            return allowed
+
+    def _forget_idle(self, now: float) -> None:
+        full_after = self.burst / self.rate
+        for key, (_, then) in list(self._buckets.items()):
+            if now - then > full_after:
+                del self._buckets[key]
+
+    def describe(self) -> str:
+        return f"at most {self.rate:g} a second"

@@ -19,6 +19,7 @@ from server.hub import HubRecord
 from server.messages import MAX_MESSAGE_BYTES
 from server.overlay import scenario_of
 from server.rig import ServerSettings
+from server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 BASE = "http://127.0.0.1"  # the Host header a loopback server accepts (see server/security.py)
@@ -113,6 +114,30 @@ def test_bad_messages_are_answered_and_the_connection_survives(live: tuple[TestC
         assert _receive_until(ws, "reply")["payload"] == {"ok": True, "type": "pong",
                                                          "time_unix": pytest.approx(0, abs=1e12)}
     assert client.get("/api/status").status_code == 200
+
+
+def test_a_flooding_client_is_slowed_down_and_the_others_are_not(live: tuple[TestClient, Services]) -> None:
+    """A script sending in a loop gets refusals past the burst; another page is unaffected, and
+    HTTP writes from one address are limited the same way (429)."""
+    client, services = live
+    burst = int(services.ws_messages.burst)
+    with client.websocket_connect(WS) as flood, client.websocket_connect(WS) as calm:
+        for _ in range(burst + 10):
+            flood.send_text('{"type": "ping"}')
+        replies = [_receive_until(flood, "reply")["payload"] for _ in range(burst + 10)]
+        refused = [r for r in replies if not r["ok"]]
+        assert len(replies) - len(refused) >= burst and refused
+        assert all("too many messages" in r["error"] for r in refused)
+        calm.send_text('{"type": "ping"}')
+        assert _receive_until(calm, "reply")["payload"]["ok"] is True
+    limits = services.http_writes
+    try:
+        codes = [client.post("/api/events", json={"kind": "note", "text": f"n{i}"}).status_code
+                 for i in range(int(limits.burst) + 5)]
+        assert codes[0] == 200 and codes[-1] == 429
+        assert client.get("/api/status").status_code == 200
+    finally:   # the other tests of this module write from the same address
+        services.http_writes = RateLimit(limits.rate, limits.burst)
 
 
 def test_umpire_events_reach_other_clients_and_subscribers(live: tuple[TestClient, Services]) -> None:

@@ -64,3 +64,11 @@ def test_host_header_on_loopback(host_header: str | None, bind: str, ok: bool) -
     from server.security import host_header_allowed
 
     assert host_header_allowed(host_header, bind) is ok
+
+
+def test_rate_limit_doctest() -> None:
+    import doctest
+
+    import server.security as security
+
+    assert doctest.testmod(security).failed == 0
