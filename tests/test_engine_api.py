@@ -175,3 +175,15 @@ def test_legal_shots_carry_the_tables_modifiers() -> None:
     assert shot["flank_fire"] is True
     labels = [m["label"] for m in shot["fire_modifiers"]]
     assert any(m["dice_multiplier"] == 2 for m in shot["fire_modifiers"]), labels
+
+
+def test_cli_summary_gives_each_melee_score(run_campo, tmp_path: Path) -> None:
+    """Two line infantry bases front to front (hand-derived: combat factor +2 each, and +1 for a
+    regular unit: no grade given reads as regular, and the entry lists it as assumed)."""
+    p = tmp_path / "melee.json"
+    p.write_text(json.dumps(scenario(base("a", "A", "B", 500, 500, 90),
+                                     base("b", "B", "B", 500, 540, 270))))
+    code, out, _ = run_campo("analyze", p)
+    assert code == 0
+    assert "in melee against b: score d6 +3 (combat factor, unit B in contact: +2; regular unit: +1)" in out
+    assert "in melee against a: score d6 +3" in out

@@ -28,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def summary(result: dict[str, Any]) -> str:
-    """A human summary: per base, legal shots, contacts, legal charges, support and command."""
+    """A human summary: per base, legal shots, contacts, legal charges, melee modifiers, support
+    and command."""
     unit = result["unit"]
     unit_name = {"in": "inches", "cm": "centimetres"}.get(unit, unit)
     lines = [f"{result['ruleset']} — distances in {unit_name} of {result['mm_per_unit']:g} mm"]
@@ -51,6 +52,10 @@ def summary(result: dict[str, Any]) -> str:
                              f"{ch['contact_aspect']} ({ch['margin']:.1f} {unit} to spare)")
             else:
                 lines.append(f"  may not charge {ch['target']}: {'; '.join(ch['reasons'])}")
+        melee = b.get("melee")
+        if melee and "modifiers" in melee:
+            lines.append(f"  in melee against {melee['against']}: score d6 {melee['total']:+d} "
+                         f"({'; '.join(m['label'] for m in melee['modifiers']) or 'no modifier'})")
         if b["supported_by"]:
             lines.append(f"  supported by {', '.join(b['supported_by'])}")
         if b["commanded_by"]:

@@ -9,6 +9,8 @@ from engine.rulesets.italia.charges import candidates, judge_charge
 from engine.rulesets.italia.conduct import hidden_of, manoeuvre_of, movement_of, pursuit_of, retreat_of
 from engine.rulesets.italia.fire import targets_of
 from engine.rulesets.italia.fire_batch import all_targets
+from engine.rulesets.italia.melee import melee_of
+from engine.rulesets.italia.target_table import TargetTable
 from engine.rulesets.italia.relations import (
     command_of,
     contacts_of,
@@ -25,7 +27,7 @@ def analyze_board(board: Board, *, details: bool = True) -> dict[str, Any]:
     if board.state.use_index:
         targets = all_targets(board)
     else:   # the plain reference path, shooter by shooter
-        targets = {i: targets_of(board, i) for i in ids}
+        targets = TargetTable.from_lists(ids, {i: targets_of(board, i) for i in ids})
     group_list = groups(board)
     group_of = {m: g for g in group_list for m in g}
     bases: dict[str, Any] = {}
@@ -33,7 +35,7 @@ def analyze_board(board: Board, *, details: bool = True) -> dict[str, Any]:
         info = board.infos[i]
         command = command_of(board, i)
         entry: dict[str, Any] = {
-            "targets": [t.to_dict() for t in targets[i]],
+            "targets": targets.dicts(i),
             "contacts": contacts_of(board, i),
             "charges": [judge_charge(board, i, t).to_dict() for t in candidates(board, i)],
             "supported_by": supported_by(board, i, targets),
@@ -41,7 +43,7 @@ def analyze_board(board: Board, *, details: bool = True) -> dict[str, Any]:
         }
         if details:
             entry["command"] = command
-            entry["fire_priority"] = [t.id for t in targets[i] if t.priority]
+            entry["fire_priority"] = targets.priority_ids(i)
             if i in group_of:
                 entry["group"] = group_of[i]
                 entry["group_leader"] = group_leader(board, group_of[i])
@@ -51,7 +53,8 @@ def analyze_board(board: Board, *, details: bool = True) -> dict[str, Any]:
                                ("movement", movement_of(board, i)),
                                ("retreat", retreat_of(board, i)),
                                ("pursuit", pursuit_of(board, i)),
-                               ("hidden", hidden_of(board, i))):
+                               ("hidden", hidden_of(board, i)),
+                               ("melee", melee_of(board, i))):
                 if value:
                     entry[key] = value
             if info.stale:

@@ -322,8 +322,9 @@ def _interceptor(board: Board, charger: str, target: str, p: _Path
     return (first[1], None, first[0]) if first else (None, None, 0.0)
 
 
-def _hidden(board: Board, charger: str, target: str) -> str | None:
-    """ISD §9 note 4: wholly inside a wood (-2) or wholly behind a crest (-1) (ISD A34)."""
+def hidden_from(board: Board, charger: str, target: str) -> str | None:
+    """Whether ``target`` is hidden from ``charger`` (ISD §9 note 4, ISD A34): "wood" when wholly
+    inside a wood (-2), "crest" when wholly behind a crest (-1), else None."""
     t = board.rect(target)
     for feat, poly in board.terrain_on(target):
         if feat.kind == "wood" and feat.polygon_mm is not None and poly.covers(t.polygon):
@@ -338,7 +339,7 @@ def _hidden(board: Board, charger: str, target: str) -> str | None:
     return None
 
 
-def _in_cover(board: Board, target: str) -> str | None:
+def flank_cover_of(board: Board, target: str) -> str | None:
     """Area or linear terrain giving the target cover (no flank attack then, ISD §1)."""
     t = board.rect(target)
     front = LineString([t.front_left, t.front_right])
@@ -414,7 +415,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     flush = _flush_pose(board, p.final, t)
     if flush is not None:
         v.flush_pose = {"x_mm": flush.cx, "y_mm": flush.cy, "heading_deg": flush.heading_deg}
-    if v.flank_attack and (cover := _in_cover(board, target)):
+    if v.flank_attack and (cover := flank_cover_of(board, target)):
         v.flank_attack = False
         v.notes.append(f"no flank attack: {target} is in cover in {cover} (ISD §1)")
     if board.settings.a29_interception != "off":
@@ -426,7 +427,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
             v.intercepted_at = _front_centre_after(p, entry)
             v.reasons.append(f"the path enters {interceptor}'s 2\" zone before {target}'s: "
                              f"{interceptor} must be charged instead")
-    v.hidden = _hidden(board, charger, target)
+    v.hidden = hidden_from(board, charger, target)
     v.legal = not v.reasons
     return v
 

@@ -91,7 +91,7 @@ def fire_arc(board: Board, shooter: str, reach_in: float | None = None) -> Polyg
     return board.arc(shooter, info.arc_half_deg, reach)
 
 
-def _measure(board: Board, shooter: str, target: str, arc: Polygon) -> tuple[bool, float, Polygon]:
+def measure_target(board: Board, shooter: str, target: str, arc: Polygon) -> tuple[bool, float, Polygon]:
     """(in arc, distance in inches, the part of the target measured to) per ISD A5, A6."""
     tr = board.rect(target)
     front = board.front(shooter)
@@ -402,9 +402,9 @@ def targets_of(board: Board, shooter: str) -> list[Target]:
     for other in sorted(near):
         if not is_candidate(board, shooter, other):
             continue
-        in_arc, dist, part = _measure(board, shooter, other, arc)
+        in_arc, dist, part = measure_target(board, shooter, other, arc)
         if not in_arc:
-            far_in, far_dist, far_part = _measure(board, shooter, other, whole)
+            far_in, far_dist, far_part = measure_target(board, shooter, other, whole)
             if far_in:
                 in_arc, dist, part = far_in, far_dist, far_part
         if not in_arc and dist > max_in + EPS_IN:
