@@ -332,3 +332,27 @@ def test_status_bar_shows_unknown_markers_and_a_lost_camera(browser: Any, tmp_pa
         pg.wait_for_function("document.querySelector('#st-signal').textContent.startsWith('no signal')", timeout=10000)
         assert pg.locator('[data-testid="base-aus-47"]').count() == 1  # the last state stays on screen
         pg.close()
+
+
+def test_base_panel_shows_the_melee_modifiers(page: Any) -> None:
+    """The panel code, in Chromium, on the engine's own analysis of two bases front to front."""
+    import engine
+
+    sc = {"ruleset": "italia-se-desta", "table": {"width_mm": 1200, "depth_mm": 800}, "bases": [
+        {"id": "a", "side": "A", "type": "B", "x_mm": 500, "y_mm": 500, "heading_deg": 90,
+         "width_mm": 80, "depth_mm": 40, "traits": {"quality": "veteran"}},
+        {"id": "b", "side": "B", "type": "B", "x_mm": 500, "y_mm": 540, "heading_deg": 270,
+         "width_mm": 80, "depth_mm": 40, "traits": {}}]}
+    info = engine.analyze(sc)["bases"]["a"]
+    melee = info["melee"]
+    shown = page.evaluate("""async ([base, info]) => {
+        const panels = await import('/static/panels.js');
+        const root = document.createElement('div');
+        panels.renderBasePanel(root, base, info, 'in', new Map());
+        const box = root.querySelector('[data-testid="melee"]');
+        return {total: box.querySelector('[data-field="total"]').textContent,
+                items: [...box.querySelectorAll('li')].map((li) => li.textContent)};
+    }""", [sc["bases"][0], info])
+    assert shown["total"] == f"score d6 +{melee['total']}"
+    assert shown["items"] == [m["label"] for m in melee["modifiers"]]
+    assert any("veteran" in label for label in shown["items"])

@@ -66,6 +66,17 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, all
       h("td", {}, (c.reasons || []).join("; ")))), "charges")
     : h("p", { class: "hint", "data-testid": "charges" }, "none"));
 
+  // ISD: the melee this base fights, with the modifiers the board makes applicable (the d6 is
+  // rolled at the table); "assumed" lists what the camera cannot know
+  const melee = info.melee;
+  if (melee && melee.modifiers) {
+    root.appendChild(h("h3", {}, `Melee against ${nameOf(melee.against, basesById)}`));
+    root.appendChild(h("div", { "data-testid": "melee" },
+      h("p", { "data-field": "total" }, `score d6 ${melee.total >= 0 ? "+" : ""}${melee.total}`),
+      h("ul", {}, melee.modifiers.map((m) => h("li", {}, m.label))),
+      (melee.assumed || []).length ? h("p", { class: "hint" }, `assumed: ${melee.assumed.join("; ")}`) : null));
+  }
+
   const contacts = info.contacts || [];
   root.appendChild(h("h3", {}, "Contacts"));
   root.appendChild(h("p", { "data-testid": "contacts" },
