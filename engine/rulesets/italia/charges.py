@@ -233,16 +233,25 @@ def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
 
 
 def _aspect_struck(board: Board, p: _Path, t: Rect) -> tuple[Aspect, bool, list[str]]:
-    """ISD §1 flank attack (A2, A3, A31) from the pose at first contact.
+    """ISD §1 flank attack (A2, A3, A31) from the pose at first contact."""
+    f = p.final
+    touch = board.contact_tol + TOUCH_MM
+    edge = touched_edge(t, f, touch)
+    aspect = aspect_from_pose(board, f, t, edge, shared_lengths(t, f, touch)[edge], touch)
+    flank_attack = aspect is Aspect.FLANK or (aspect is Aspect.REAR
+                                              and board.settings.a3_rear_counts_as_flank)
+    return aspect, flank_attack, []
+
+
+def aspect_from_pose(board: Board, f: Rect, t: Rect, edge: str, shared_mm: float,
+                     touch: float) -> Aspect:
+    """The aspect of target ``t`` that attacker ``f``'s front strikes, ``edge`` being the edge of
+    ``t`` touched along ``shared_mm`` (ISD §1, A2, A31; the rear by its own edge).
 
     Flank when the whole attacker front is beyond the target's front line, or when the centre of
     its front is beyond it and the contact is on a side edge and not only at the front corner."""
-    f = p.final
     tol = board.beyond_tol
-    touch = board.contact_tol + TOUCH_MM
-    lengths = shared_lengths(t, f, touch)
-    edge = touched_edge(t, f, touch)
-    corner_only = lengths[edge] <= 2 * touch + 1e-6
+    corner_only = shared_mm <= 2 * touch + 1e-6
     contact = shapely.shortest_line(f.front_edge, t.polygon).coords[1]
     at_front_corner = corner_only and min(math.dist(contact, t.front_left),
                                           math.dist(contact, t.front_right)) <= touch
@@ -254,10 +263,8 @@ def _aspect_struck(board: Board, p: _Path, t: Rect) -> tuple[Aspect, bool, list[
         span = sorted(t.to_local(*q)[1] for q in (f.front_left, f.front_right))
         flank_edge = span[0] <= lo + touch and span[1] >= hi - touch
     if not (whole_beyond or (centre_beyond and flank_edge)):
-        return Aspect.FRONT, False, []
-    aspect = Aspect.REAR if edge == "rear" else Aspect.FLANK
-    flank_attack = aspect is Aspect.FLANK or board.settings.a3_rear_counts_as_flank
-    return aspect, flank_attack, []
+        return Aspect.FRONT
+    return Aspect.REAR if edge == "rear" else Aspect.FLANK
 
 
 def _crossed_kinds(board: Board, p: _Path) -> list[str]:

@@ -21,16 +21,21 @@ Readings not in the digest (docs/rulesets/italia-se-desta.md section 10):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Any
 
 import shapely
 
 from engine.geometry.rect import Rect
-from engine.geometry.zones import beyond_front_line
 from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.charges import Charge, candidates, flank_cover_of, hidden_from, judge_charge
+from engine.rulesets.italia.charges import (
+    Charge,
+    aspect_from_pose,
+    candidates,
+    flank_cover_of,
+    hidden_from,
+    judge_charge,
+)
 from engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
 from engine.rulesets.italia.fire import MUSKETRY_COVER, cover_terrain_of
 from engine.rulesets.italia.modifier import Modifier, score_total
@@ -97,23 +102,9 @@ def aspect_struck(board: Board, attacker: str, target: str) -> str | None:
     a flank attack by ISD A3."""
     if board.edge_touched(attacker, target) != "front":
         return None
-    t, f = board.rect(target), board.rect(attacker)
-    tol, touch = board.beyond_tol, board.contact_tol
     edge = board.edge_touched(target, attacker)
-    corner_only = board.shared_lengths(target, attacker)[edge] <= 2 * touch + 1e-6
-    contact = shapely.shortest_line(f.front_edge, t.polygon).coords[1]
-    at_front_corner = corner_only and min(math.dist(contact, t.front_left),
-                                          math.dist(contact, t.front_right)) <= touch
-    whole_beyond = beyond_front_line(t, f.front_left, tol) and beyond_front_line(t, f.front_right, tol)
-    centre_beyond = beyond_front_line(t, f.front_centre, tol)
-    flank_edge = edge in ("left", "right") and not at_front_corner
-    if flank_edge and board.settings.a31_flank_contact == "whole_side":
-        lo, hi = sorted(t.to_local(*q)[1] for q in t.edge(edge))
-        span = sorted(t.to_local(*q)[1] for q in (f.front_left, f.front_right))
-        flank_edge = span[0] <= lo + touch and span[1] >= hi - touch
-    if not (whole_beyond or (centre_beyond and flank_edge)):
-        return "front"
-    return "rear" if edge == "rear" else "flank"
+    return aspect_from_pose(board, board.rect(attacker), board.rect(target), edge,
+                            board.shared_lengths(target, attacker)[edge], board.contact_tol).value
 
 
 def melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
