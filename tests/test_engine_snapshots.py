@@ -143,10 +143,10 @@ def test_slide_nearly_parallel_edges_raise_no_overflow() -> None:
 @given(st.lists(_rects(), min_size=1, max_size=8),
        st.lists(st.tuples(_coord, _coord, _coord, _coord), min_size=2, max_size=30),
        st.floats(0.0, 20.0))
-def test_hinted_sight_equals_plain(bodies: list[Rect], segs: list[tuple[float, ...]],
-                                   corridor: float) -> None:
-    """`clear_segments_hinted`, fed the blockers of each question's first line, gives exactly
-    `clear_many` (and so does the one-pass body test behind both)."""
+def test_bulk_sight_equals_plain(bodies: list[Rect], segs: list[tuple[float, ...]],
+                                 corridor: float) -> None:
+    """`clear_many` (its one-pass body test on rectangles) gives exactly the rule tested one
+    shapely call at a time."""
     field = SightField([r.polygon for r in bodies], [f"b{i}" for i in range(len(bodies))],
                        deep_areas=[Rect(0.0, 0.0, 0.0, 150.0, 90.0).polygon], max_depth=50.0,
                        graze=0.5)
@@ -154,10 +154,7 @@ def test_hinted_sight_equals_plain(bodies: list[Rect], segs: list[tuple[float, .
                SightQuery(frozenset(), 0.0)]
     xy = np.array(segs, dtype=float).reshape(-1, 2, 2)
     owners = np.arange(len(xy)) % 2
-    first = shapely.linestrings(xy[:2])
-    ok, hints = field.clear_many_blockers(first, np.arange(2), queries)
-    assert ok.tolist() == field.clear_many(first, np.arange(2), queries).tolist()
-    fast = field.clear_segments_hinted(xy, owners, queries, hints)
+    fast = field.clear_many(shapely.linestrings(xy), owners, queries)
 
     def plain(line: Any, q: SightQuery) -> bool:   # the rule itself, one shapely call at a time
         for body, bid in zip(field.bodies, field.body_ids):

@@ -119,79 +119,10 @@ class SightField:
         Every obstacle kind is one STRtree query over all the lines (the work is in C); Python
         only looks at the hits.
         """
-        return self._clear_many(lines, owners, queries, None)
+        return self._clear_many(lines, owners, queries)
 
-    def clear_many_blockers(self, lines: np.ndarray, owners: np.ndarray,
-                            queries: Sequence[SightQuery]
-                            ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """`clear_many`, plus the bodies found blocking the lines: (line, body, reach) arrays,
-        every body that blocks each blocked line (none for a line stopped only by a wall or an
-        area) and the reach it was tested at.
-
-        Feed them to `clear_segments_hinted` for the other lines of the same questions: the
-        bodies in front of a gun usually block all of its lines, and a few numpy tests per line
-        find that out."""
-        found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        ok = self._clear_many(lines, owners, queries, found)
-        if found:
-            line, body, reach = (np.concatenate(parts) for parts in zip(*found))
-        else:
-            line, body, reach = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
-        return ok, (line, body, reach)
-
-    def clear_segments_hinted(self, segments: np.ndarray, owners: np.ndarray,
-                              queries: Sequence[SightQuery],
-                              hints: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-        """`clear_many` of the lines ``segments`` ((n, 2, 2) coordinates), exactly; faster when
-        ``hints`` = (question, body, reach) arrays name bodies known to block some line of a
-        question at that reach (from `clear_many_blockers`): they are tried first against every
-        line of their question (numpy on the coordinates), and only the lines none of them
-        blocks become shapely lines for the full test."""
-        segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
-        n = len(segments)
-        ok = np.ones(n, dtype=bool)
-        if n == 0:
-            return ok
-        owners = np.asarray(owners)
-        quads = self.quads if len(self.bodies) else None
-        h_owner, h_body, h_reach = (np.asarray(h) for h in hints)
-        if quads is not None and len(h_owner):
-            # hints in rounds: each question's first hint against all its lines, then its second
-            # against the lines still clear, ... (a few rounds; the full test does the rest)
-            order = np.lexsort((np.arange(len(h_owner)), h_owner))
-            h_owner, h_body, h_reach = h_owner[order], h_body[order], h_reach[order]
-            rank = np.arange(len(h_owner)) - np.searchsorted(h_owner, h_owner, side="left")
-            for r in range(min(int(rank.max()) + 1, 4)):
-                pick = rank == r
-                live = np.nonzero(ok)[0]
-                if not len(live):
-                    break
-                self._hint_round(segments, owners, live, ok, h_owner[pick], h_body[pick],
-                                 h_reach[pick].astype(float), quads)
-        rest = np.nonzero(ok)[0]
-        if len(rest):
-            ok[rest] = self._clear_many(shapely.linestrings(segments[rest]), owners[rest],
-                                        queries, None)
-        return ok
-
-    @staticmethod
-    def _hint_round(segments: np.ndarray, owners: np.ndarray, live: np.ndarray, ok: np.ndarray,
-                    h_owner: np.ndarray, h_body: np.ndarray, h_reach: np.ndarray,
-                    quads: np.ndarray) -> None:
-        """Block the ``live`` lines that the hint of their question (at most one each, sorted
-        by question) blocks."""
-        k = np.searchsorted(h_owner, owners[live])
-        k = np.minimum(k, len(h_owner) - 1)
-        has = h_owner[k] == owners[live]
-        lines, k = live[has], k[has]
-        if not len(lines):
-            return
-        xy = segments[lines]
-        hit = segments_near_quads(xy[:, 0], xy[:, 1], quads[h_body[k]], h_reach[k])
-        ok[lines[hit]] = False
-
-    def _clear_many(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
-                    record: list | None) -> np.ndarray:
+    def _clear_many(self, lines: np.ndarray, owners: np.ndarray,
+                    queries: Sequence[SightQuery]) -> np.ndarray:
         n = len(lines)
         ok = np.ones(n, dtype=bool)
         if n == 0:
@@ -204,14 +135,14 @@ class SightField:
             # (owner, body) pairs that never block, and those that only block the line itself
             skip, thin_only = self._skip_codes(queries, nb, index_of)
             if self.quads is not None:
-                self._block_by_bodies_once(lines, owners, ok, widths, skip, thin_only, record)
+                self._block_by_bodies_once(lines, owners, ok, widths, skip, thin_only)
                 widths = np.zeros(0)
             else:
-                self._block_by_bodies(lines, owners, ok, np.zeros(len(queries)), skip, record)
+                self._block_by_bodies(lines, owners, ok, np.zeros(len(queries)), skip)
             if (widths > 0).any() and ok.any():
                 skip_wide = self._codes(queries, nb, index_of, lambda q: (
                     q.exclude | q.ignore_bodies | q.corridor_exclude))
-                self._block_by_bodies(lines, owners, ok, widths, skip_wide, record)
+                self._block_by_bodies(lines, owners, ok, widths, skip_wide)
         if self._walls_tree is not None and ok.any():
             self._block_walls(lines, owners, queries, ok)
         if self._areas_tree is not None and np.isfinite(self.max_depth) and ok.any():
@@ -219,8 +150,7 @@ class SightField:
         return ok
 
     def _block_by_bodies(self, lines: np.ndarray, owners: np.ndarray, ok: np.ndarray,
-                         widths: np.ndarray, skip: np.ndarray,
-                         record: list | None = None) -> None:
+                         widths: np.ndarray, skip: np.ndarray) -> None:
         """Clear lines (``ok``) coming within ``widths[owner]`` of a body their owner does not
         skip become blocked. Candidates: one STRtree envelope query over all lines (grown by
         their width); the exact test is vectorised numpy against the bodies' rectangles (GEOS
@@ -256,8 +186,6 @@ class SightField:
         r = r[near]
         hit = segments_near_quads(p0[near], p1[near], quads[bi], r)
         ok[live[np.unique(li[hit])]] = False
-        if record is not None:
-            record.append((live[li[hit]], bi[hit], r[hit]))
 
     def _skip_codes(self, queries: Sequence[SightQuery], nb: int,
                     index_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -291,8 +219,7 @@ class SightField:
         return tables
 
     def _block_by_bodies_once(self, lines: np.ndarray, owners: np.ndarray, ok: np.ndarray,
-                              widths: np.ndarray, skip: np.ndarray, thin_only: np.ndarray,
-                              record: list | None) -> None:
+                              widths: np.ndarray, skip: np.ndarray, thin_only: np.ndarray) -> None:
         """Both body tests of `clear_many` in one pass (rectangular bodies): a clear line is
         blocked by a body its owner does not skip that it touches, or comes within the
         owner's corridor of (unless the body only blocks the line itself). The same answers as
@@ -322,8 +249,6 @@ class SightField:
         li, bi, r = li[near], bi[near], r[near]
         hit = segments_near_quads(p0[near], p1[near], self.quads[bi], r)
         ok[live[np.unique(li[hit])]] = False
-        if record is not None:
-            record.append((live[li[hit]], bi[hit], r[hit]))
 
     @property
     def quad_circles(self) -> tuple[np.ndarray, np.ndarray]:

@@ -1,8 +1,9 @@
 """Every shooter's targets at once (the fast path of `fire.targets_of`).
 
-Candidate pairs come from one STRtree query over all arcs and one over all fronts; arc, range and
-sight are measured with vectorised shapely calls over all pairs; Python only assembles records.
-The answers are exactly those of `fire.targets_of` (tests/test_engine_properties.py).
+Candidate pairs come from one STRtree query over all arcs and one over all fronts; arc and range
+are measured with vectorised shapely calls over all pairs, sight by compiled code
+(`sight_batch`); the verdicts are columns (`target_table`). The answers are exactly those of
+`fire.targets_of` (tests/test_engine_properties.py, tests/test_engine_snapshots.py).
 """
 
 from __future__ import annotations
@@ -24,12 +25,10 @@ from engine.rulesets.italia.fire import (
     cover_terrain_of,
     fire_arc,
     fire_reasons,
+    line_of_sight,
     part_in_arc,
     priority_flags,
     shot_modifiers,
-    sight_ends_flat,
-    sight_origins,
-    sight_query,
     targets_of,
 )
 from engine.rulesets.italia.target_table import TargetTable, group_spans
@@ -92,15 +91,14 @@ def all_targets(board: Board) -> TargetTable:
     shot_from = [shooters[keep[k][0]] for k in listed]
     shot_to = [keep[k][1] for k in listed]
     sight = sight_many(board, shot_from, shot_to, parts[listed])
-    if sight is None:
-        sight = _sight_many(board, [(a, b, parts[k]) for a, b, k in zip(shot_from, shot_to, listed)])
-    else:
-        sight = sight.tolist()
+    if sight is None:   # some base too small to be a rectangle once grazes are allowed for
+        sight = np.array([line_of_sight(board, a, b, parts[k])
+                          for a, b, k in zip(shot_from, shot_to, listed.tolist())], dtype=bool)
     margins = arc_margins(board, shot_from,
                           np.where(in_arc[listed], parts[listed], poly_arr[listed]))
     flanks = flank_fire_many(board, shot_from, shot_to)
     return verdict_table(board, shooters, pair_s[listed], shot_to, in_arc[listed],
-                         dist_in[listed], parts[listed], np.asarray(sight, dtype=bool),
+                         dist_in[listed], parts[listed], sight,
                          margins, np.asarray(flanks, dtype=bool))
 
 
@@ -147,35 +145,6 @@ def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray, ro
                                    legal[first:end])
             table.priority[first:end] = flags
     return table
-
-
-def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool]:
-    """Line of sight for many shots: the middle line of each first, then every sampled line of
-    the shots whose middle line is blocked (ISD A14: any clear line will do). The body found
-    blocking a middle line is tried first against the other lines of its shot (it usually
-    blocks them all); only the lines it leaves clear get the full test."""
-    if not shots:
-        return []
-    queries = [sight_query(board, a, b) for a, b, _ in shots]
-    shooter_origins = {a: sight_origins(board, a) for a in {a for a, _, _ in shots}}
-    origins = np.array([shooter_origins[a] for a, _, _ in shots], dtype=float)   # (n, 3, 2)
-    ends, end_owner = sight_ends_flat(np.array([part for _, _, part in shots], dtype=object))
-    middle = ends[np.searchsorted(end_owner, np.arange(len(shots)))]
-    field = board.sight_field
-    first = np.stack([origins[:, 0], middle], axis=1)
-    seen, hints = field.clear_many_blockers(shapely.linestrings(first),
-                                            np.arange(len(shots)), queries)
-    if seen.all():
-        return seen.tolist()
-    rows = np.nonzero(~seen[end_owner])[0]          # the ends of the blocked shots
-    n_origins = origins.shape[1]
-    end_rows = np.repeat(rows, n_origins)            # end by end, every origin
-    owners = end_owner[end_rows]
-    which = np.tile(np.arange(n_origins), len(rows))
-    segments = np.stack([origins[owners, which], ends[end_rows]], axis=1)
-    ok = field.clear_segments_hinted(segments, owners, queries, hints)   # line k of shot k
-    seen[np.unique(owners[ok])] = True
-    return seen.tolist()
 
 
 def _positions(ids: list[str], wanted: list[str]) -> list[int]:
