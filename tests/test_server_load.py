@@ -21,6 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from server.hub import COALESCING_TOPICS, QUEUE_LIMIT
 from server.rig import ServerSettings
 from server.runner import ServerThread, free_port
+from server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 pytestmark = [pytest.mark.slow]
@@ -98,6 +99,9 @@ def test_twenty_clients_one_slow_memory_stays_bounded(tmp_path: Path) -> None:
         published0 = srv.services.tracker.analyses
         max_pending = 0
         end = time.monotonic() + RUN_S
+        # this test floods on purpose (the hub's memory under load): lift the per-connection
+        # rate limit that would otherwise refuse most of the umpire's notes
+        srv.services.ws_messages = RateLimit(rate=1e6, burst=1e6)
         umpire = stack.enter_context(connect(ws_url))
         umpire_reader = Reader(umpire)  # reads its replies, so it is not a second slow client
         umpire_reader.start()

@@ -16,10 +16,11 @@ from engine.rulesets.federico.contacts import (
 )
 from engine.rulesets.federico.fire import targets_of
 from engine.rulesets.federico.fire_batch import all_targets
-from engine.rulesets.federico.melee import candidates, engagements, judge_attack
+from engine.rulesets.federico.melee import engagements, judge_attack
 from engine.rulesets.federico.morale import army_morale
 from engine.rulesets.federico.movement import fall_back, movement_of
 from engine.rulesets.federico.objectives import initiative, objectives
+from engine.rulesets.federico.reach import candidates, prepare_reaches
 from engine.rulesets.federico.regiments import Regiments
 
 
@@ -28,7 +29,8 @@ def analyze_board(board: Board) -> dict[str, Any]:
     ids = sorted(board.pieces)
     if board.state.use_index:
         targets = all_targets(board)
-    else:   # the plain reference path, firer by firer
+        prepare_reaches(board, [(i, t) for i in ids for t in candidates(board, i)])
+    else:   # the plain reference path, firer by firer, attack by attack
         targets = {i: targets_of(board, i) for i in ids}
     bases: dict[str, Any] = {}
     for i in ids:

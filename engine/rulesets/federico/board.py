@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
+from shapely.strtree import STRtree
 
 from engine.geometry.contact import in_contact, shared_lengths, touched_edge
 from engine.geometry.rect import Rect
@@ -86,6 +88,25 @@ class Board:
             return False
         return max(shared_lengths(ra, rb, tolerance_mm).values()) > 2 * tolerance_mm + 1.0
 
+    def meeting(self, shapes: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(shape index, base index in the spatial index) of every base meeting each shape,
+        sorted: `BaseIndex.query_many(shapes, 0.0)` by the "intersects" predicate, which GEOS
+        answers several times faster than a zero distance for the same pairs (the plain path,
+        without the index, tests every pair)."""
+        index = self.state.index
+        shapes = np.asarray(shapes, dtype=object)
+        if not len(shapes) or not len(index.shapes):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        if self.state.use_index:
+            tree = self.__dict__.get("_meeting_tree")
+            if tree is None:
+                tree = self.__dict__["_meeting_tree"] = STRtree(index.shapes)
+            si, bi = tree.query(shapes, predicate="intersects")
+        else:
+            si, bi = np.nonzero(shapely.intersects(shapes[:, None], index.shapes[None, :]))
+        order = np.lexsort((bi, si))
+        return si[order], bi[order]
+
     def in_melee(self, base_id: str) -> bool:
         return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
 
@@ -109,7 +130,18 @@ class Board:
 
     def areas_holding_centre(self, base_id: str) -> frozenset[str]:
         """Ids of every area (any kind) holding the base's centre (cached per base)."""
-        cache = self.__dict__.setdefault("_areas_holding", {})
+        cache = self.__dict__.get("_areas_holding")
+        if cache is None:
+            cache = self.__dict__["_areas_holding"] = {}
+            if self.state.use_index and self.areas:     # every base at once
+                ids = list(self.pieces)
+                rects = [self.rect(i) for i in ids]
+                inside = shapely.covers(
+                    np.array([poly for _, _, poly in self.areas], dtype=object)[:, None],
+                    shapely.points([(r.cx, r.cy) for r in rects])[None, :])
+                tids = [tid for tid, _, _ in self.areas]
+                for i, col in zip(ids, inside.T.tolist()):
+                    cache[i] = frozenset(t for t, hit in zip(tids, col) if hit)
         found = cache.get(base_id)
         if found is None:
             r = self.rect(base_id)
@@ -125,7 +157,11 @@ class Board:
     def cover_area(self, base_id: str) -> str | None:
         """Federico F7: the first cover area (``cover_areas``) holding at least
         ``cover_area_share`` of the base (cached per base: it does not depend on the firer)."""
-        cache = self.__dict__.setdefault("_cover_area", {})
+        cache = self.__dict__.get("_cover_area")
+        if cache is None:
+            cache = self.__dict__["_cover_area"] = {}
+            if self.state.use_index:
+                cache.update(self._cover_areas_all())
         if base_id not in cache:
             s = self.settings
             poly = self.rect(base_id).polygon
@@ -134,6 +170,26 @@ class Board:
                  shapely.intersection(area, poly).area >= s.cover_area_share * poly.area - 1e-6),
                 None)
         return cache[base_id]
+
+    def _cover_areas_all(self) -> dict[str, str | None]:
+        """`cover_area` of every base, the areas measured against all bases at once (the same
+        intersections, only those that are not empty computed)."""
+        s = self.settings
+        cover = [(tid, area) for tid, kind, area in self.areas if kind in s.cover_areas]
+        ids = list(self.pieces)
+        if not cover or not ids:
+            return {i: None for i in ids}
+        polys = np.array([self.rect(i).polygon for i in ids], dtype=object)
+        areas = np.array([a for _, a in cover], dtype=object)
+        meet_a, meet_b = np.nonzero(shapely.intersects(areas[:, None], polys[None, :]))
+        shared = np.zeros((len(cover), len(ids)))
+        shared[meet_a, meet_b] = shapely.area(shapely.intersection(areas[meet_a],
+                                                                   polys[meet_b]))
+        need = s.cover_area_share * shapely.area(polys) - 1e-6
+        ok = shared >= need[None, :]
+        first = ok.argmax(axis=0)
+        return {i: (cover[first[k]][0] if ok[first[k], k] else None)
+                for k, i in enumerate(ids)}
 
     def line_between(self, near: str, far: str, kinds: Any) -> str | None:
         """A linear feature of ``kinds`` along ``near``'s front, crossed by the line from
@@ -153,6 +209,8 @@ class Board:
         depend on the other base)."""
         cache = self.__dict__.setdefault("_front_lines_cache", {})
         key = (near, kinds)
+        if key not in cache and not any(kind in kinds for _, kind, _ in self.linears):
+            cache[key] = []       # no feature of these kinds anywhere on the table
         if key not in cache:
             n = self.rect(near)
             front = LineString([n.front_left, n.front_right])

@@ -57,7 +57,11 @@ def supported_by(board: Board, base_id: str) -> list[str]:
 def attached_commanders(board: Board, base_id: str) -> list[str]:
     """Friendly commanders touching this base (F27 «aggregato»); cached per base, and only the
     commanders near the base are measured (spatial index)."""
-    cache = board.__dict__.setdefault("_attached_commanders", {})
+    cache = board.__dict__.get("_attached_commanders")
+    if cache is None:
+        cache = board.__dict__["_attached_commanders"] = {}
+        if board.state.use_index:
+            _all_attached(board, cache)
     if base_id not in cache:
         p = board.pieces[base_id]
         r = board.rect(base_id).polygon
@@ -71,10 +75,34 @@ def attached_commanders(board: Board, base_id: str) -> list[str]:
     return cache[base_id]
 
 
+def _all_attached(board: Board, cache: dict[str, list[str]]) -> None:
+    """`attached_commanders` of every base from one index query (the same ``dwithin`` test
+    as `BaseIndex.within`)."""
+    index = board.state.index
+    ids = index.ids
+    if not ids:
+        return
+    found: dict[str, list[str]] = {i: [] for i in ids}
+    si, bi = index.query_many([board.rect(i).polygon for i in ids], board.contact_tol)
+    for s, b in zip(si.tolist(), bi.tolist()):
+        c = board.pieces[ids[b]]
+        if c.is_commander and c.side == board.pieces[ids[s]].side:
+            found[ids[s]].append(ids[b])
+    for i, cids in found.items():
+        cache[i] = sorted(cids)
+
+
 def regiment_commanders(board: Board, base_id: str) -> list[str]:
-    """Commanders attached to any base of this base's regiment."""
+    """Commanders attached to any base of this base's regiment (cached per regiment)."""
     regs = Regiments.of(board)
-    return sorted({c for m in regs.mates(base_id) for c in attached_commanders(board, m)})
+    cache = board.__dict__.setdefault("_regiment_commanders", {})
+    name = regs.of_base.get(base_id)
+    if name is None or name not in cache:
+        found = sorted({c for m in regs.mates(base_id) for c in attached_commanders(board, m)})
+        if name is None:
+            return found
+        cache[name] = found
+    return list(cache[name])
 
 
 def commanded_by(board: Board, base_id: str) -> list[str]:

@@ -132,9 +132,13 @@ def sight_problem(board: Board, firer: str, target: str, part: Polygon
 def sight_query(board: Board, firer: str, target: str) -> SightQuery:
     """What a sight line from ``firer`` to ``target`` ignores: the two bases themselves (and a
     crest crossed inside them), and any area holding either centre (F5)."""
-    own = board.areas_holding_centre(firer) | board.areas_holding_centre(target)
-    return SightQuery(frozenset((firer, target)), 0.0, frozenset(),
-                      (board.rect(firer).polygon, board.rect(target).polygon), frozenset(), own)
+    a, b = board.areas_holding_centre(firer), board.areas_holding_centre(target)
+    own = a | b if a and b else a or b
+    return SightQuery(frozenset((firer, target)), 0.0, _NONE,
+                      (board.rect(firer).polygon, board.rect(target).polygon), _NONE, own)
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def sight_end_shape(part: Polygon) -> Polygon:
@@ -194,7 +198,18 @@ def fired_before(board: Board, firer: str) -> bool:
 
 def fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enfilade: bool,
                    cover: str | None) -> list[Modifier]:
-    """Federico "Modificatori", each row once, as geometry and traits decide them."""
+    """Federico "Modificatori", each row once, as geometry and traits decide them (cached per
+    firer and kind of target: arm, formation, Light Infantry; band, enfilade and cover)."""
+    t = board.pieces[target]
+    cache = board.__dict__.setdefault("_fire_modifiers", {})
+    key = (firer, t.arm, t.formation, t.march_column, t.light_infantry, band, enfilade, cover)
+    if key not in cache:
+        cache[key] = _fire_modifiers(board, firer, target, band, enfilade, cover)
+    return list(cache[key])
+
+
+def _fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enfilade: bool,
+                    cover: str | None) -> list[Modifier]:
     f, t = board.pieces[firer], board.pieces[target]
     s = board.settings
     out: list[Modifier] = []
@@ -228,10 +243,20 @@ def fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enf
 
 def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -> dict[str, float]:
     """Per die: 'hit' (= firer's class: one base eliminated), 'halt' (lower: halts and drops a
-    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11)."""
+    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11).
+    The odds depend only on the classes, the modifier and the dice: computed once per board
+    for each such case (callers do not change the dict)."""
     c = board.pieces[firer].klass or 4
     low = c if board.settings.f10_low_result_compares == "firer_class" \
         else (board.pieces[target].klass or 4)
+    cache = board.__dict__.setdefault("_fire_odds", {})
+    key = (c, low, modifier, dice)
+    if key not in cache:
+        cache[key] = _odds(board, c, low, modifier, dice)
+    return cache[key]
+
+
+def _odds(board: Board, c: int, low: int, modifier: int, dice: int) -> dict[str, float]:
     hit = probability(lambda r: r == c, modifier)
     halt = probability(lambda r: r != c and r < low, modifier)
     out = {"hit": hit, "halt": halt, "none": 1.0 - hit - halt, "expected_hits": hit * dice}

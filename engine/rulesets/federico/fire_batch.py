@@ -2,11 +2,12 @@
 
 Candidate pairs come from one spatial-index query over all arcs and one over all fronts (reach:
 the long range); arc, part in arc and distance are vectorised shapely calls over all pairs; line
-of sight is two batched `SightField.clear_many` calls: first the shortest line of every shot,
-then every sampled line of the shots whose shortest line is blocked, less the lines
-`sight_certain` proves blocked (F5 "any line": one clear line is enough; "all lines": one blocked
-line is enough to fail). Sample points are computed for all shots at once with numpy (same
-arithmetic as `sample_outline`). Python only assembles records.
+of sight is a few batched `SightField.clear_many` calls: first the shortest line of every shot,
+then, for the shots whose shortest line is blocked, their sampled lines less those
+`sight_certain` proves blocked: under F5 "any line" one such line per shot first (the likeliest
+clear, `_one_line_each`), then the rest of the shots still unseen ("any line": one clear line is
+enough; "all lines": one blocked line is enough to fail). Sample points are computed for all
+shots at once with numpy (same arithmetic as `sample_outline`). Python only assembles records.
 The answers are exactly those of `fire.targets_of` (tests/test_rulesets_fast_path.py).
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from engine.geometry.sight import sample_outline
+from engine.geometry.sight import SightField, SightQuery, sample_outline
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import (
     EPS_CM,
@@ -44,7 +45,7 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     wholes = [far_arc(board, i) for i in firers]
     fronts = [board.rect(i).front_edge for i in firers]
     long_cm = np.array([(board.pieces[i].ranges_cm or (0.0, 0.0))[1] for i in firers])
-    a_s, a_b = index.query_many(wholes, 0.0)
+    a_s, a_b = board.meeting(wholes)
     f_s, f_b = index.query_many(fronts, board.mm(long_cm) + 1e-6)
     pairs = sorted({(int(a), int(b)) for a, b in zip(a_s.tolist(), a_b.tolist())}
                    | {(int(a), int(b)) for a, b in zip(f_s.tolist(), f_b.tolist())})
@@ -96,7 +97,9 @@ def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool
     field = board.sight_field
     n, k, m = len(shots), origins.shape[1], ends.shape[1]
     # Stage 1: the shortest line of every shot.
-    d2 = ((origins[:, :, None, :] - ends[:, None, :, :]) ** 2).sum(axis=3)  # NaN: padding
+    dx = origins[:, :, None, 0] - ends[:, None, :, 0]
+    dy = origins[:, :, None, 1] - ends[:, None, :, 1]
+    d2 = dx * dx + dy * dy                                                   # NaN: padding
     best = np.where(np.isnan(d2), np.inf, d2).reshape(n, -1).argmin(axis=1)
     rows = np.arange(n)
     first = np.stack([origins[rows, best // m], ends[rows, best % m]], axis=1)
@@ -109,6 +112,8 @@ def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool
         wanted = np.broadcast_to(~np.isnan(e[:, None, :, 0]), (len(todo), k, m))
         if mode == "any_line":
             wanted = wanted & ~surely_blocked(board, o, e, [queries[i] for i in todo])
+            _one_line_each(field, queries, todo, o, e, ends[todo, (best % m)[todo]], wanted,
+                           seen)
         t, i, j = np.nonzero(wanted)
         if len(t):
             lines = shapely.linestrings(np.stack([o[t, i], e[t, j]], axis=1))
@@ -121,6 +126,30 @@ def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool
     return seen.tolist()
 
 
+def _one_line_each(field: SightField, queries: list[SightQuery], todo: np.ndarray,
+                   o: np.ndarray, e: np.ndarray, first_end: np.ndarray, wanted: np.ndarray,
+                   seen: np.ndarray) -> None:
+    """F5 "any line", before every remaining line is measured: one line per shot, the one
+    ending farthest from where its blocked shortest line ended (the target's other side, the
+    likeliest to be clear). A shot seen along it is settled (``seen``; its other lines dropped
+    from ``wanted``); a blocked one is dropped from ``wanted``. Same answers, fewer lines."""
+    flat = wanted.reshape(len(todo), -1)
+    has = np.nonzero(flat.any(axis=1))[0]
+    if not len(has):
+        return
+    m = e.shape[1]
+    sx, sy = e[..., 0] - first_end[:, None, 0], e[..., 1] - first_end[:, None, 1]
+    spread = sx * sx + sy * sy                                                   # (t, m)
+    score = np.where(wanted, spread[:, None, :], -1.0).reshape(len(todo), -1)
+    pick = score[has].argmax(axis=1)
+    i, j = pick // m, pick % m
+    ok = field.clear_many(shapely.linestrings(np.stack([o[has, i], e[has, j]], axis=1)),
+                          todo[has], queries)
+    seen[todo[has[ok]]] = True
+    wanted[has[ok]] = False
+    wanted[has[~ok], i[~ok], j[~ok]] = False
+
+
 def _sight_points(board: Board, shots: list[tuple[str, str, object]]
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Origins (n, k, 2) and ends (n, m, 2, NaN-padded) of every shot's sight lines: the
@@ -130,31 +159,49 @@ def _sight_points(board: Board, shots: list[tuple[str, str, object]]
         ends = np.array([[(board.rect(b).cx, board.rect(b).cy)] for _, b, _ in shots],
                         dtype=float)
         return origins, ends
-    origins = np.array([sight_origins(board, a) for a, _, _ in shots], dtype=float)
+    firers = sorted({a for a, _, _ in shots})
+    row = {a: k for k, a in enumerate(firers)}
+    origins = np.array([sight_origins(board, a) for a in firers], dtype=float)[
+        [row[a] for a, _, _ in shots]]
     parts = np.array([part for _, _, part in shots], dtype=object)
     shrunk = parts.copy()     # `fire.sight_end_shape` of every part
     big = np.nonzero(shapely.area(parts) > 4 * INSET_MM ** 2)[0]
-    inner = shapely.buffer(parts[big], -INSET_MM, quad_segs=16)
+    inner = _buffer_once(parts[big], -INSET_MM)
     filled = ~shapely.is_empty(inner)
     shrunk[big[filled]] = inner[filled]
-    outlines = _outline_points(shrunk)
-    centres = [(c.x, c.y) for c in shapely.centroid(parts)]
-    m = max(len(p) for p in outlines) + 1
-    ends = np.full((len(shots), m, 2), np.nan)
-    for k, (pts, centre) in enumerate(zip(outlines, centres)):
-        ends[k, :len(pts)] = pts
-        ends[k, len(pts)] = centre
+    pts, owner, rank, counts = _outline_points(shrunk)
+    ends = np.full((len(shots), int(counts.max()) + 1, 2), np.nan)
+    ends[owner, rank] = pts
+    ends[np.arange(len(shots)), counts] = shapely.get_coordinates(shapely.centroid(parts))
     return origins, ends
 
 
-def _outline_points(shapes: np.ndarray) -> list[np.ndarray]:
-    """`sample_outline(shape, per_edge=2)` of every shape: polygons vectorised (each vertex,
-    then the points at 1/3 and 2/3 of the edge after it, with the same arithmetic), other
-    shapes one by one."""
-    out: list[np.ndarray] = [np.zeros((0, 2))] * len(shapes)
+def _buffer_once(shapes: np.ndarray, distance: float) -> np.ndarray:
+    """``shapely.buffer(shapes, distance, quad_segs=16)``, each distinct shape buffered once:
+    a target wholly inside several arcs is the same part (the same coordinates, so the same
+    buffer) for every firer."""
+    first: dict[bytes, int] = {}
+    which = [first.setdefault(key, len(first)) for key in shapely.to_wkb(shapes).tolist()]
+    if len(first) == len(shapes):
+        return shapely.buffer(shapes, distance, quad_segs=16)
+    rows = np.zeros(len(first), dtype=np.int64)
+    rows[which] = np.arange(len(shapes))       # any shape of each kind (they are equal)
+    return shapely.buffer(shapes[rows], distance, quad_segs=16)[which]
+
+
+def _outline_points(shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                  np.ndarray]:
+    """`sample_outline(shape, per_edge=2)` of every shape, as flat arrays: the points, the
+    shape each belongs to, its rank in that shape's list, and the count per shape. Polygons
+    are vectorised (each vertex, then the points at 1/3 and 2/3 of the edge after it, with the
+    same arithmetic); other shapes are sampled one by one."""
+    n = len(shapes)
     simple = np.nonzero((shapely.get_type_id(shapes) == 3) & ~shapely.is_empty(shapes))[0]
-    for k in np.setdiff1d(np.arange(len(shapes)), simple).tolist():
-        out[k] = np.asarray(sample_outline(shapes[k], per_edge=2), dtype=float).reshape(-1, 2)
+    parts_pts, parts_owner = [np.zeros((0, 2))], [np.zeros(0, dtype=np.int64)]
+    for k in np.setdiff1d(np.arange(n), simple).tolist():
+        found = np.asarray(sample_outline(shapes[k], per_edge=2), dtype=float).reshape(-1, 2)
+        parts_pts.append(found)
+        parts_owner.append(np.full(len(found), k, dtype=np.int64))
     if len(simple):
         xy, ring = shapely.get_coordinates(shapely.get_exterior_ring(shapes[simple]),
                                            return_index=True)
@@ -167,7 +214,12 @@ def _outline_points(shapes: np.ndarray) -> list[np.ndarray]:
         nxt[wrap] = start[wrap]
         b = a[nxt]
         pts = np.stack([a, a + (b - a) * (1 / 3), a + (b - a) * (2 / 3)], axis=1)
-        counts = np.bincount(ring, minlength=len(simple)) * 3
-        for k, chunk in zip(simple.tolist(), np.split(pts.reshape(-1, 2), np.cumsum(counts)[:-1])):
-            out[k] = chunk
-    return out
+        parts_pts.append(pts.reshape(-1, 2))
+        parts_owner.append(np.repeat(simple[ring], 3))
+    pts = np.concatenate(parts_pts)
+    owner = np.concatenate(parts_owner)
+    order = np.argsort(owner, kind="stable")       # each shape's points together, in order
+    pts, owner = pts[order], owner[order]
+    counts = np.bincount(owner, minlength=n)
+    rank = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return pts, owner, rank, counts

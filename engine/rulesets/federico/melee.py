@@ -1,287 +1,35 @@
-"""Melee (Federico "Mischie"): whether distance and space permit an attack (F18), the aspect it
-strikes (F19), the defender's morale test, the melee roll's modifiers with outnumbering (F20),
-and the odds of each result (F21). Also the engagements already on the table.
+"""Melee (Federico "Mischie"): the defender's morale test, the melee roll's modifiers with
+outnumbering (F20), and the odds of each result (F21), for attacks judged by `reach` (distance,
+space and aspect: F15, F18, F19). Also the engagements already on the table.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from functools import cached_property
+import functools
 from typing import Any
 
-import shapely
-
-from engine.geometry.contact import shared_lengths, touched_edge
-from engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
-from engine.geometry.rect import Rect, angle_diff
-from engine.geometry.zones import beyond_front_line, zone_of
-from engine.results import Aspect, Zone
+from engine.results import Aspect
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.contacts import regiment_commanders, supports
 from engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
-from engine.rulesets.federico.movement import (
-    allowance_cm,
-    base_rate_cm,
-    broken_track_cm,
-    fall_back,
-    woods_problem,
-)
+from engine.rulesets.federico.movement import fall_back
+from engine.rulesets.federico.reach import Attack, candidates, reach
 from engine.rulesets.federico.regiments import Regiments
 
 MELEE = 'Federico "Mischie"'
-TOUCH_MM = 0.5        # first contact counts as made by the front if within this of it
-CANDIDATE_SLACK_CM = 5.0
-_EDGE_OF_ZONE = {Zone.FRONT: "front", Zone.LEFT: "left", Zone.RIGHT: "right", Zone.REAR: "rear",
-                 Zone.INSIDE: "front"}
-_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}
-
-
-@dataclass
-class _Path:
-    start: Rect
-    wheeled: Rect
-    final: Rect
-    wheel_deg: float
-    wheel_mm: float
-    slide_mm: float
-
-    @property
-    def length_mm(self) -> float:
-        return self.wheel_mm + self.slide_mm
-
-    @cached_property
-    def swept(self) -> Any:
-        poses = wheel_poses(self.start, self.wheel_deg) if self.wheel_deg else [self.start]
-        return swept_area(poses + [self.final])
-
-
-@dataclass
-class Attack:
-    """The verdict on one base attacking one enemy base."""
-
-    attacker: str
-    target: str
-    legal: bool = False
-    distance: float | None = None
-    allowance: float | None = None
-    contact_aspect: Aspect | None = None
-    wheel_deg: float = 0.0
-    path: list[list[float]] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    morale: dict[str, Any] | None = None
-    melee: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "target": self.target, "legal": self.legal,
-            "distance": None if self.distance is None else round(self.distance, 2),
-            "contact_aspect": self.contact_aspect.value if self.contact_aspect else None,
-            "reasons": list(self.reasons),
-            "allowance": None if self.allowance is None else round(self.allowance, 2),
-            "margin": None if self.distance is None or self.allowance is None
-            else round(self.allowance - self.distance, 2),
-            "wheel_deg": round(self.wheel_deg, 1),
-            "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
-        }
-        if self.notes:
-            d["notes"] = list(self.notes)
-        if self.morale is not None:
-            d["defender_morale"] = self.morale
-        if self.melee is not None:
-            d["melee"] = self.melee
-        return d
-
-
-# --- reaching the target (F15, F18) ---------------------------------------------------------
-def _front_first_slide(body: Rect, target: Rect, direction: tuple[float, float]) -> float | None:
-    """Slide distance when the front edge makes first contact (corners included), else None."""
-    corners = target.corners
-    s_front = slide_convex((body.front_left, body.front_right), None, corners, target.polygon,
-                           direction)
-    if not math.isfinite(s_front):
-        return None
-    if slide_convex(body.corners, None, corners, target.polygon, direction) < s_front - TOUCH_MM:
-        return None
-    final = body.moved(direction[0] * s_front, direction[1] * s_front)
-    shared = shared_lengths(final, target, TOUCH_MM)
-    if max(shared["left"], shared["right"], shared["rear"]) > 2 * TOUCH_MM + 1e-6:
-        return None
-    return s_front
-
-
-def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
-    """Straight ahead; or one wheel (to face the struck edge squarely, or to face the target's
-    nearest point) then straight ahead (F15, F18)."""
-    zone = zone_of(t, c.front_centre[0], c.front_centre[1], board.settings.f1_zones)
-    squarely = (t.heading_deg + _OUTWARD[_EDGE_OF_ZONE[zone]] + 180.0) % 360.0
-    turns = [0.0, angle_diff(squarely, c.heading_deg)]
-    (x0, y0), (x1, y1) = shapely.shortest_line(c.front_edge, t.polygon).coords
-    if math.hypot(x1 - x0, y1 - y0) > 1e-6:
-        turns.append(angle_diff(math.degrees(math.atan2(y1 - y0, x1 - x0)), c.heading_deg))
-    out: list[_Path] = []
-    seen: set[float] = set()
-    free = board.settings.f15_wheels == "free_turn"
-    for turn in turns:
-        if abs(turn) < 0.5:
-            turn = 0.0
-        if round(turn, 1) in seen or abs(turn) > 90.0 + 1e-9:
-            continue
-        seen.add(round(turn, 1))
-        body = wheel(c, turn) if turn else c
-        if turn and _wheel_strikes(c, turn, t):
-            continue
-        s = _front_first_slide(body, t, body.front)
-        if s is None:
-            continue
-        final = body.moved(body.front[0] * s, body.front[1] * s)
-        out.append(_Path(c, body, final, turn, 0.0 if free else wheel_cost(c, turn), s))
-    return out
-
-
-def _wheel_strikes(c: Rect, turn: float, t: Rect) -> bool:
-    """The wheel itself sweeps over the target. The area swept lies within the bounding box of
-    the poses' corners: when that box misses the target's, the union is not built."""
-    poses = wheel_poses(c, turn)
-    xs = [x for q in poses for x, _ in q.corners]
-    ys = [y for q in poses for _, y in q.corners]
-    txs = [x for x, _ in t.corners]
-    tys = [y for _, y in t.corners]
-    if max(xs) < min(txs) or max(txs) < min(xs) or max(ys) < min(tys) or max(tys) < min(ys):
-        return False
-    return bool(shapely.intersects(swept_area(poses), t.polygon))
-
-
-def _shrunk(board: Board, base_id: str) -> Any:
-    """The base less the contact tolerance (touching is not blocking), cached per base."""
-    cache = board.__dict__.setdefault("_shrunk_bases", {})
-    if base_id not in cache:
-        cache[base_id] = board.rect(base_id).polygon.buffer(-max(board.contact_tol, TOUCH_MM))
-    return cache[base_id]
-
-
-def _blockers(board: Board, attacker: str, target: str, p: _Path) -> list[str]:
-    """Other bases the path runs through (no room, F18); touching does not count."""
-    regs = Regiments.of(board)
-    mates = set(regs.mates(attacker))
-    area = p.swept
-    out = []
-    for other in board.state.index.within(area, 0.0):
-        o = board.pieces[other]
-        if other in mates or other == target or o.is_commander:
-            continue
-        shrunk = _shrunk(board, other)
-        if not shrunk.is_empty and shapely.intersection(area, shrunk).area > 1.0:
-            out.append(other)
-    return sorted(out)
-
-
-def aspect_struck(board: Board, final: Rect, t: Rect) -> Aspect:
-    """F19: flank if the attacker's front centre is beyond the defender's front line and it
-    touches a side edge; rear if it touches the rear edge from the rear zone. The zone is read
-    a little behind the attacker's front (its front lies on the edge it touches)."""
-    probe = final.from_local(0.0, final.depth / 2 - max(board.contact_tol, 1.0))
-    if board.settings.f19_flank_attack == "attacker_zone":
-        return zone_of(t, *probe, board.settings.f1_zones).aspect
-    edge = touched_edge(t, final, board.contact_tol + TOUCH_MM)
-    if edge in ("left", "right") and beyond_front_line(t, final.front_centre, board.beyond_tol):
-        return Aspect.FLANK
-    if edge == "rear" and zone_of(t, *probe, board.settings.f1_zones) is Zone.REAR:
-        return Aspect.REAR
-    return Aspect.FRONT
-
-
-def candidates(board: Board, attacker: str) -> list[str]:
-    """Enemy troop bases within the attacker's full move (+5 cm) of it (cached)."""
-    cache = board.__dict__.setdefault("_candidates", {})
-    if attacker not in cache:
-        cache[attacker] = _candidates(board, attacker)
-    return cache[attacker]
-
-
-def _candidates(board: Board, attacker: str) -> list[str]:
-    p = board.pieces[attacker]
-    if not p.can_attack or p.stale:
-        return []
-    reach = board.mm(base_rate_cm(board, attacker) + CANDIDATE_SLACK_CM)
-    return sorted(o for o in board.state.index.within(board.rect(attacker).polygon, reach)
-                  if board.pieces[o].side != p.side and board.pieces[o].is_troop)
-
-
-def reach(board: Board, attacker: str, target: str) -> Attack:
-    """Distance, space and aspect of an attack, without the melee modifiers (cached)."""
-    cache = board.__dict__.setdefault("_reach", {})
-    key = (attacker, target)
-    if key not in cache:
-        cache[key] = _reach(board, attacker, target)
-    return cache[key]
-
-
-def _reach(board: Board, attacker: str, target: str) -> Attack:
-    a, t = board.pieces[attacker], board.pieces[target]
-    v = Attack(attacker, target)
-    if not a.can_attack:
-        v.reasons.append("artillery does not attack" if a.arm == "artillery"
-                         else "commanders do not attack")
-        return v
-    if t.side == a.side:
-        v.reasons.append(f"{target} is a friend")
-        return v
-    if t.is_commander:
-        v.reasons.append(f"{target} is a commander, not a unit")
-        return v
-    if a.stale:
-        v.reasons.append(f"{attacker} not seen (last known position)")
-    if t.stale:
-        v.reasons.append(f"{target} not seen (last known position)")
-    if target in board.touching[attacker]:
-        v.reasons.append(f"already in contact with {target}")
-        return v
-    c, tr = board.rect(attacker), board.rect(target)
-    paths = _paths(board, c, tr)
-    if board.settings.f18_attack_reach == "distance_only":
-        gap = float(shapely.distance(c.polygon, tr.polygon))
-        v.distance = board.cm(gap)
-        v.allowance, v.notes = allowance_cm(board, attacker, None)
-        if paths:
-            best = min(paths, key=lambda q: q.length_mm)
-            v.contact_aspect = aspect_struck(board, best.final, tr)
-            v.path = [list(best.start.front_centre), list(best.final.front_centre)]
-        if v.distance > v.allowance + 1e-6:
-            v.reasons.append(f"out of reach: {v.distance:.1f} cm, may move {v.allowance:.1f} cm")
-        v.legal = not v.reasons
-        return v
-    if not paths:
-        v.reasons.append(f"{attacker} cannot bring its front into contact with {target} moving "
-                         "straight ahead or after one wheel")
-        return v
-    best = min(paths, key=lambda q: (round(q.length_mm, 2), abs(q.wheel_deg)))
-    v.wheel_deg = best.wheel_deg
-    v.distance = board.cm(best.length_mm)
-    v.contact_aspect = aspect_struck(board, best.final, tr)
-    v.path = [list(q.front_centre) for q in (wheel_poses(c, best.wheel_deg)
-                                             if best.wheel_deg else [c])]
-    v.path.append(list(best.final.front_centre))
-    v.allowance, v.notes = allowance_cm(board, attacker, best.swept)
-    if (extra := broken_track_cm(board, attacker, v.path)) > 0:
-        v.distance += extra
-        v.notes.append(f"{extra:.1f} cm of the way on broken ground counts double "
-                       '(Federico "Movimenti"; Federico F16)')
-    if v.distance > v.allowance + 1e-6:
-        v.reasons.append(f"out of reach: needs {v.distance:.1f} cm, may move "
-                         f"{v.allowance:.1f} cm ({v.distance - v.allowance:.1f} cm short)")
-    if blocked := _blockers(board, attacker, target, best):
-        v.reasons.append(f"no room: {', '.join(blocked)} in the way")
-    if why := woods_problem(board, attacker, best.swept):
-        v.reasons.append(why)
-    v.legal = not v.reasons
-    return v
-
 
 # --- the defender's morale test and the melee roll ---------------------------------------------
 def favourable(board: Board, defender: str, attacker: str) -> str | None:
-    """«terreno favorevole (su collina o dietro torrente guadabile)»."""
+    """«terreno favorevole (su collina o dietro torrente guadabile)» (cached per pair: the
+    morale test and the melee roll both ask)."""
+    cache = board.__dict__.setdefault("_favourable", {})
+    key = (defender, attacker)
+    if key not in cache:
+        cache[key] = _favourable(board, defender, attacker)
+    return cache[key]
+
+
+def _favourable(board: Board, defender: str, attacker: str) -> str | None:
     hill = board.on_hill(defender)
     if hill and board.on_hill(attacker) != hill:
         return f"on hill {hill}"
@@ -367,6 +115,11 @@ def melee_modifiers(board: Board, attacker: str, defender: str, aspect: Aspect |
 def melee_odds(modifier: int) -> dict[str, float]:
     """Per attacker die: 1-2 (or less, F21) defender eliminated; 3-4 defender falls back; 5-6
     attacker falls back; 7+ attacker eliminated."""
+    return dict(_melee_odds(modifier))
+
+
+@functools.lru_cache(maxsize=64)
+def _melee_odds(modifier: int) -> dict[str, float]:
     return rounded({
         "defender_eliminated": probability(lambda r: r <= 2, modifier),
         "defender_falls_back": probability(lambda r: 3 <= r <= 4, modifier),
@@ -389,6 +142,30 @@ def _regiment_side(board: Board, base_id: str) -> set[str]:
     return set(next(g for g in reg.groups if base_id in g))
 
 
+def _attacking_numbers(board: Board, attacker: str, target: str) -> tuple[int, list[str]]:
+    """F20 estimate for an attack not yet made: the bases of the attacker's regiment that can
+    reach the defender's regiment, with their supports (cached per attacker and regiment)."""
+    regs = Regiments.of(board)
+    cache = board.__dict__.setdefault("_attacking_numbers", {})
+    key = (attacker, regs.of_base[target])
+    if key not in cache:
+        d_bases = set(regs.regiment(target).bases)
+        engaged = {attacker} | {m for m in regs.mates(attacker) if m != attacker and any(
+            reach(board, m, t).legal for t in d_bases if t in candidates(board, m))}
+        cache[key] = _with_supports(board, engaged)
+    n, sup = cache[key]
+    return n, list(sup)
+
+
+def _defending_numbers(board: Board, target: str) -> tuple[int, list[str]]:
+    """F20: the defender's group with its supports (cached per base)."""
+    cache = board.__dict__.setdefault("_defending_numbers", {})
+    if target not in cache:
+        cache[target] = _with_supports(board, _regiment_side(board, target))
+    n, sup = cache[target]
+    return n, list(sup)
+
+
 def judge_attack(board: Board, attacker: str, target: str) -> Attack:
     """The full verdict: reach, aspect, defender's morale test and the melee roll (estimate)."""
     cache = board.__dict__.setdefault("_attacks", {})
@@ -397,12 +174,8 @@ def judge_attack(board: Board, attacker: str, target: str) -> Attack:
         return cache[key]
     v = reach(board, attacker, target)
     if v.distance is not None and v.reasons[:1] != [f"already in contact with {target}"]:
-        regs = Regiments.of(board)
-        d_bases = set(regs.regiment(target).bases)
-        engaged = {attacker} | {m for m in regs.mates(attacker) if m != attacker and any(
-            reach(board, m, t).legal for t in d_bases if t in candidates(board, m))}
-        n_att, a_sup = _with_supports(board, engaged)
-        n_def, d_sup = _with_supports(board, _regiment_side(board, target))
+        n_att, a_sup = _attacking_numbers(board, attacker, target)
+        n_def, d_sup = _defending_numbers(board, target)
         v.morale = morale_test(board, target, v.contact_aspect, [attacker])
         mods = melee_modifiers(board, attacker, target, v.contact_aspect, (n_att, n_def))
         v.melee = {"modifiers": [m.to_dict() for m in mods], "modifier_total": total(mods),

@@ -5,8 +5,10 @@ and the fall-back «spalle al nemico» of a beaten unit (Federico "Mischie", F22
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -49,16 +51,102 @@ def terrain_touched(board: Board, shape: BaseGeometry) -> dict[str, list[str]]:
     return out
 
 
-def allowance_cm(board: Board, base_id: str, path: BaseGeometry | None) -> tuple[float, list[str]]:
+def terrain_touched_many(board: Board, parts: list[np.ndarray],
+                         wholes: list[Callable[[], BaseGeometry]]) -> list[dict[str, list[str]]]:
+    """`terrain_touched` of many swept paths, each the union of convex ``parts`` (``wholes[k]``
+    builds path k's union, only when some area meets one of its parts: a path touching no area
+    never pays for the union). One vectorised test of every part against every area and line;
+    the same ids in the same order as `terrain_touched` of the union."""
+    s = board.settings
+    out: list[dict[str, list[str]]] = [
+        {"broken": [], "obstacle": [], "stream": [], "wood_or_village": []} for _ in parts]
+    if not parts:
+        return out
+    flat = np.concatenate(parts)
+    owner = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+    area_arr, line_arr = _terrain_arrays(board)
+    if len(area_arr):
+        part_i, area_i = np.nonzero(shapely.intersects(flat[:, None], area_arr[None, :]))
+        pieces = shapely.area(shapely.intersection(flat[part_i], area_arr[area_i]))
+        found = union_area_bounds(owner[part_i] * len(area_arr) + area_i, pieces,
+                                  lambda k, a: shapely.intersection(wholes[k](),
+                                                                    area_arr[a]).area,
+                                  len(area_arr))
+        for k, a, area in zip(*found):
+            tid, kind, poly = board.areas[a]
+            if area > 1.0:
+                if kind in s.broken_ground:
+                    out[k]["broken"].append(tid)
+                if kind in ("wood", "village", "town"):
+                    out[k]["wood_or_village"].append(tid)
+    if len(line_arr):
+        crossed = np.zeros((len(parts), len(line_arr)), dtype=bool)
+        np.logical_or.at(crossed, owner, shapely.intersects(flat[:, None], line_arr[None, :]))
+        for k, n in zip(*(x.tolist() for x in np.nonzero(crossed))):
+            tid, kind, _ = board.linears[n]
+            if kind in s.obstacles:
+                out[k]["obstacle"].append(tid)
+            if kind in s.stream_kinds:
+                out[k]["stream"].append(tid)
+    return out
+
+
+UNION_MARGIN_MM2 = 1e-6   # far above GEOS's rounding of an area, far below the 1 mm² tests
+
+
+def union_area_bounds(key: np.ndarray, pieces: np.ndarray, exact: Callable[[int, int], float],
+                      n: int) -> tuple[list[int], list[int], list[float]]:
+    """(path, shape, area) for each distinct key = path * n + shape, where ``pieces`` are the
+    areas each hull of the path shares with the shape. The area shared with the union of the
+    hulls is at least the largest piece and at most their sum: when the largest already exceeds
+    1 mm² by a margin, or the sum stays under it by one, that bound decides every "more than
+    1 mm²" test the same way as the exact area; else ``exact(path, shape)`` measures the union
+    itself."""
+    order = np.argsort(key, kind="stable")
+    key, pieces = key[order], pieces[order]
+    uniq, first = np.unique(key, return_index=True)
+    if not len(uniq):
+        return [], [], []
+    biggest = np.maximum.reduceat(pieces, first)
+    total = np.add.reduceat(pieces, first)
+    ks, bs, areas = [], [], []
+    for u, big, tot in zip(uniq.tolist(), biggest.tolist(), total.tolist()):
+        k, b = divmod(u, n)
+        if big > 1.0 + UNION_MARGIN_MM2:
+            area = big
+        elif tot < 1.0 - UNION_MARGIN_MM2:
+            area = tot
+        else:
+            area = exact(k, b)
+        ks.append(k)
+        bs.append(b)
+        areas.append(area)
+    return ks, bs, areas
+
+
+def _terrain_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The board's area polygons and linear features as shapely arrays (cached)."""
+    found = board.__dict__.get("_terrain_arrays")
+    if found is None:
+        found = (np.array([poly for _, _, poly in board.areas], dtype=object),
+                 np.array([line for _, _, line in board.linears], dtype=object))
+        board.__dict__["_terrain_arrays"] = found
+    return found
+
+
+def allowance_cm(board: Board, base_id: str, path: BaseGeometry | None,
+                 touched: dict[str, list[str]] | None = None) -> tuple[float, list[str]]:
     """(allowance in cm, notes) for a move over ``path`` (the area swept), F16 halving: the
     whole move when any part touches broken ground, an obstacle or a stream; with
-    'portion_only' only obstacles and streams halve it (see `broken_track_cm`)."""
+    'portion_only' only obstacles and streams halve it (see `broken_track_cm`). ``touched``:
+    the path's `terrain_touched`, when the caller has it already."""
     p = board.pieces[base_id]
     rate = base_rate_cm(board, base_id)
     notes: list[str] = []
-    if path is None:
+    if path is None and touched is None:
         return rate, notes
-    touched = terrain_touched(board, path)
+    if touched is None:
+        touched = terrain_touched(board, path)
     halving = touched["obstacle"] + touched["stream"]
     if board.settings.f16_halved_move == "whole_move":
         halving += touched["broken"]
@@ -81,17 +169,26 @@ def broken_track_cm(board: Board, base_id: str, track: list[list[float]]) -> flo
     return board.cm(inside)
 
 
-def woods_problem(board: Board, base_id: str, path: BaseGeometry) -> str | None:
+def woods_problem(board: Board, base_id: str,
+                  path: BaseGeometry | Callable[[], BaseGeometry],
+                  touched: dict[str, list[str]] | None = None) -> str | None:
     """«Nei Villaggi e nei Boschi solo in colonna di marcia lungo le strade», except Light
-    Infantry and Indians: a reason when the move enters one otherwise."""
+    Infantry and Indians: a reason when the move enters one otherwise (``touched``: the path's
+    `terrain_touched`, when the caller has it already; ``path`` may be a function building the
+    area swept, called only when it is needed)."""
     p = board.pieces[base_id]
     if p.skirmisher or p.is_commander:
         return None
-    inside = set(terrain_touched(board, path)["wood_or_village"])
+    def area() -> BaseGeometry:
+        return path() if callable(path) else path
+
+    if touched is None:
+        touched = terrain_touched(board, area())
+    inside = set(touched["wood_or_village"])
     inside -= set(board.areas_under(base_id, ("wood", "village", "town")))
     if not inside:
         return None
-    if p.march_column and _on_road(board, path):
+    if p.march_column and _on_road(board, area()):
         return None
     return (f"may enter {', '.join(sorted(inside))} only in march column along a road "
             f"({MOVES})")
@@ -106,7 +203,7 @@ def movement_of(board: Board, base_id: str) -> dict[str, Any]:
     """The base's move this turn as the rules give it (rates in cm)."""
     p = board.pieces[base_id]
     rate = base_rate_cm(board, base_id)
-    here = terrain_touched(board, board.rect(base_id).polygon)
+    here = _terrain_under(board)[base_id]
     halving = sorted(set(here["broken"] + here["obstacle"] + here["stream"]))
     out: dict[str, Any] = {"rate_cm": rate, "formation": p.formation,
                            "halved_if_crossing": not (p.skirmisher or p.is_commander)}
@@ -118,6 +215,22 @@ def movement_of(board: Board, base_id: str) -> dict[str, Any]:
     if p.arm == "artillery" and p.formation == "line":
         out["note"] = "artillery in battery limbers before moving (one turn)"
     return out
+
+
+def _terrain_under(board: Board) -> dict[str, dict[str, list[str]]]:
+    """`terrain_touched` of every base's own rectangle, measured all at once (cached)."""
+    found = board.__dict__.get("_terrain_under")
+    if found is None:
+        ids = list(board.pieces)
+        polys = [board.rect(i).polygon for i in ids]
+        touched = terrain_touched_many(board, [np.array([poly], dtype=object) for poly in polys],
+                                       [_constant(poly) for poly in polys])
+        found = board.__dict__["_terrain_under"] = dict(zip(ids, touched))
+    return found
+
+
+def _constant(shape: BaseGeometry) -> Callable[[], BaseGeometry]:
+    return lambda: shape
 
 
 def fall_back(board: Board, base_id: str, enemy: str) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import shapely
 
 from engine.rulesets.federico.board import Board
@@ -17,14 +18,20 @@ from engine.rulesets.federico.morale import chief_of
 
 
 def _occupants(board: Board, geom: Any, is_area: bool) -> dict[str, list[str]]:
+    """Troop bases on the objective by side: an area holding the base's centre, or a line
+    (bridge) the base touches; every base tested in one vectorised call."""
     out: dict[str, list[str]] = {"A": [], "B": []}
-    for i in board.troops():
-        r = board.rect(i)
-        if is_area:
-            on = geom.covers(shapely.Point(r.cx, r.cy))
-        else:
-            on = shapely.dwithin(r.polygon, geom, board.contact_tol)
-        if on:
+    troops = board.troops()
+    if not troops:
+        return out
+    rects = [board.rect(i) for i in troops]
+    if is_area:
+        on = shapely.covers(geom, shapely.points([(r.cx, r.cy) for r in rects]))
+    else:
+        on = shapely.dwithin(np.array([r.polygon for r in rects], dtype=object), geom,
+                             board.contact_tol)
+    for i, hit in zip(troops, on.tolist()):
+        if hit:
             out[board.pieces[i].side].append(i)
     return out
 

@@ -10,8 +10,9 @@ from engine.results import Allowance
 from engine.ruleset import Problem, placement_problems, vocabulary_problems
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import arc_drawing
-from engine.rulesets.federico.melee import Attack, candidates, judge_attack
+from engine.rulesets.federico.melee import judge_attack
 from engine.rulesets.federico.morale import army_problems
+from engine.rulesets.federico.reach import Attack, candidates
 from engine.rulesets.federico.regiments import Regiments
 from engine.rulesets.federico.settings import FedericoSettings, load_settings
 from engine.rulesets.federico.units import MM_PER_CM

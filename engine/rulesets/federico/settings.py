@@ -317,6 +317,16 @@ class FedericoSettings(RulesetSettings):
         description=_gap('Federico "Movimenti" («da traino a batteria» takes a turn): how far '
                          "artillery in battery may move (it normally limbers first)."),
     )
+    oblique_attack_max_deg: float = Field(
+        0.0, ge=0.0, le=90.0,
+        description=_gap('Federico F15, F18 (Federico "Movimenti" describes no oblique move; F15 '
+                         "proposes straight ahead and wheels only): an attack may also slide "
+                         "obliquely, keeping its facing, up to this many degrees from straight "
+                         "ahead (toward the target's nearest point, or at the limit), from where "
+                         "it stands or after its wheel; the slide's length counts against the "
+                         "move. 0 = no oblique moves (F15's proposal); 45 is the usual "
+                         "horse-and-musket limit."),
+    )
 
 
 def ambiguity_number(field_name: str) -> int | None:
