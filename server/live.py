@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from server.capture import Capture
+from server.group_memory import GroupMemory
 from server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
 from server.hub import StateHub
 from server.sources import Frame
@@ -115,6 +116,8 @@ class LiveTracker:
         self.status_interval_s = status_interval_s
         self.mode = mode
         self.analyses = 0  # how many times the engine ran (tests check it stays low)
+        # ATTILA: groups that split stay split (ATT 4.M), though the engine sees one moment
+        self.groups = GroupMemory() if roster.ruleset == "attila" else None
         self.frames = 0
         self.view: CameraView | None = None
         self.state: dict[str, Any] | None = None
@@ -178,18 +181,23 @@ class LiveTracker:
         self._frame_error = ""
         self._tracked = list(result.tracked)
         keys = pose_keys(self._tracked)
-        if self.setup.version != self._setup_version or poses_changed(self._published, keys, self.tolerance):
+        if (self.setup.version != self._setup_version or poses_changed(self._published, keys, self.tolerance)
+                or (self.groups is not None and self.groups.due(time.monotonic()))):
             self._publish_state(frame)
 
     def _publish_state(self, frame: Frame | None) -> None:
         version, terrain, settings = self.setup.snapshot()
         scenario = scenario_from_tracking(self.roster, self.table_size, self._tracked, terrain, settings)
+        if self.groups is not None:
+            self.groups.apply(scenario)
         t0 = time.perf_counter()
         try:
             analysis = self.analyze(scenario)
         except CampoInputError as exc:  # e.g. a setting the engine rejects: show it, keep running
             log.warning("analysis failed: %s", exc)
             analysis = {"ruleset": scenario["ruleset"], "bases": {}, "error": str(exc)}
+        if self.groups is not None and (split := self.groups.learn(analysis, time.monotonic())):
+            log.info("groups split for good (ATT 4.M): %s", ", ".join(sorted(set(split.values()))))
         self._analysis_ms = (time.perf_counter() - t0) * 1000
         self.analyses += 1
         self._setup_version = version
