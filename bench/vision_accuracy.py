@@ -20,7 +20,8 @@ counted as stale while visible (the live server's field report).
 
 Usage: .venv/bin/python bench/vision_accuracy.py [--scenario NAME ...] [--repeat N]
 ms/frame is wall-clock (median of --repeat runs), cpu_ms the CPU time of all this process's
-threads; on a shared machine wall-clock is inflated by the other load, CPU time much less.
+threads; on a shared machine wall-clock is inflated by the other load, CPU time much less. The
+peer and campo-cold are timed in turn, round by round, so both see the same load.
 """
 
 from __future__ import annotations
@@ -177,13 +178,22 @@ def score(report: PoseReport, truth: GroundTruth, ms: float, cpu_ms: float) -> S
 
 def timed(fn, repeat: int):
     """Result, median wall-clock ms and median CPU ms (all threads of this process) of `fn()`."""
-    times, cpu, out = [], [], None
+    return timed_together([fn], repeat)[0]
+
+
+def timed_together(fns, repeat: int):
+    """`timed` for several functions run in turn, `repeat` rounds: on a shared machine the load
+    changes from second to second, and alternating puts the same load on each."""
+    times = [[] for _ in fns]
+    cpu = [[] for _ in fns]
+    out = [None] * len(fns)
     for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
-    return out, float(np.median(times)), float(np.median(cpu))
+        for i, fn in enumerate(fns):
+            t0, c0 = time.perf_counter(), time.process_time()
+            out[i] = fn()
+            times[i].append((time.perf_counter() - t0) * 1000)
+            cpu[i].append((time.process_time() - c0) * 1000)
+    return [(o, float(np.median(t)), float(np.median(c))) for o, t, c in zip(out, times, cpu)]
 
 
 def run_scenario(sc: Scenario, repeat: int) -> list[tuple[str, str, Score, float]]:
@@ -202,10 +212,11 @@ def run_scenario(sc: Scenario, repeat: int) -> list[tuple[str, str, Score, float
         moved = nudge(placed, seed=5)
         frame = cam.render(moved, pose=frame_pose, effects=effects)
         peer = PeerPipeline(table, roster, intr)
-        report, ms, cpu = timed(lambda: peer.process(frame.image), repeat)
+        (report, ms, cpu), (cold, cold_ms, cold_cpu) = timed_together(
+            [lambda: peer.process(frame.image), lambda: FramePipeline(table, roster, intr).process(frame.image, 0.0)],
+            repeat)
         rows.append((cond, "peer", score(report, frame.truth, ms, cpu), px_mm))
-        cold, ms, cpu = timed(lambda: FramePipeline(table, roster, intr).process(frame.image, 0.0), repeat)
-        rows.append((cond, "campo-cold", score(cold.report, frame.truth, ms, cpu), px_mm))
+        rows.append((cond, "campo-cold", score(cold.report, frame.truth, cold_ms, cold_cpu), px_mm))
         pipe = FramePipeline(table, roster, intr)
         pipe.process(warm.image, 0.0)
         tracked = pipe.process(frame.image, 0.1)

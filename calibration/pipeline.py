@@ -7,7 +7,8 @@ followed from where their image velocity puts them, lost ones are searched in wi
 with the time since they were seen, with a full scan every `full_scan_every` frames or
 `full_scan_every_s` seconds, whichever comes first (new bases),
 whenever the anchors are lost (a bumped camera) and when the lost windows would cover much of the
-table. Full scans run cheapest first and stop once every expected marker is read (`_full_scan`).
+table. Full scans find the anchors first in the halved frame, then run cheapest first and stop
+once every expected marker is read (`_full_scan`).
 In dim light, when single frames are not enough, markers are read from the average of the still
 frames (the live frame wherever anything moved; `calibration/integration.py`).
 """
@@ -28,11 +29,47 @@ from vision.camera_model import Intrinsics
 from vision.detection import Detection, DetectorSettings, MarkerDetector, Window, merge_windows, to_gray
 from vision.detection.bits import read_cells
 from vision.detection.detector import small_marker_settings
+from vision.detection.regions import marker_windows
 from vision.errors import CampoInputError
 from vision.tabletop import Roster, TableConfig
 
 CAMERA_MOVED_PX = 1.5
 """Anchors that moved further than this in the image mean the camera moved: search everywhere."""
+
+ANCHOR_SCAN_SIDE_PX = 1000
+"""Full scans look for the anchors first in the frame halved until its longer side is at most this
+(anchors are the table's largest markers): a few ms, and then the scale of the markers, where
+the table is and the light are known before the costly stages run."""
+
+ANCHOR_MIN_SIDE_PX = 12.0
+"""... reading squares of at least this side in the halved frame (smaller squares are most of
+the candidates and the cost); smaller anchors are left to the full-size stages, which run as
+before when the anchor scan does not locate the table."""
+
+ANCHOR_SCAN_WINDOWS = (13, 23)
+"""... with these adaptive-threshold windows (halved pixels), one at a time until the table is
+located: the first alone reads 3 or 4 of the 4 anchors at 1080p and 4K, in typical and dim
+light and from a bumped camera (bench/vision_accuracy.py frames); anchors it misses are read
+by the stages after it."""
+
+TYPICAL_LIGHT_FINDER = "contours"
+DIM_LIGHT_FINDER = "aruco"
+"""Who proposes candidate squares (vision/detection/quads.py): in typical light contours and
+vectorised bit reading, about half of ArucoDetector's time (1080p: 7 against 13 ms); in dim light sensor noise makes
+hundreds of thousands of specks whose contours cost more in Python than ArucoDetector, which
+keeps them in C++. The anchor scan (halved frames, less noise) always uses contours."""
+
+TYPICAL_LIGHT_CONSTANT = 0.055
+"""In typical light the full-size stages threshold at this share of the anchors' black-to-white
+step below the local mean (at least the configured constant, 7): the cloth's texture then makes
+a third fewer contours (1080p 120 x 80 cm: 8.3 -> 5.7 ms for contours and squares; 4K: 27 ->
+23 ms), and every marker is still read (bench/vision_accuracy.py)."""
+
+CONTOUR_EDGE_FIT_REACH = 0.8
+"""Squares proposed by contours start within about half a pixel of the edges (grown to undo the
+threshold's inset, quads.py), so one edge-fitting pass reaching 0.8 cell fits them as well as
+two passes from ArucoDetector's corners (1080p 120x80 cm: 0.029 px median centre error, 4K:
+0.019 px, against 0.028 and 0.018) at half the cost."""
 
 SMALL_SIDE_PX = 15.0
 """Markers smaller than this (in the image) are hard to find at full size: upsample the search."""
@@ -148,6 +185,8 @@ class FramePipeline:
         wins.insert(0, wins.pop(len(wins) // 2))  # the middle window first: it reads in dim light too
         self._stages = [self.detector.with_settings(replace(settings, adaptive_win_min=w, adaptive_win_max=w))
                         for w in wins]
+        self._anchor_stages: dict[float, list[MarkerDetector]] = {}  # the anchor scan, by downsampling scale
+        self._variants: dict[tuple[DetectorSettings, str, float], MarkerDetector] = {}  # see `_variant`
         self._small_stage: MarkerDetector | None = None  # the upsampled stage, for markers under SMALL_SIDE_PX
         self._small_stage_dim: MarkerDetector | None = None  # ... and its dim-light variant
         self._expected = frozenset(table.anchor_ids | set(roster.by_marker()))
@@ -197,6 +236,11 @@ class FramePipeline:
         self._upsample = up
         sizes = [b.marker_size_mm for b in self.roster.bases] + [a.size_mm for a in self.table.anchors]
         self._side_range = (0.7 * side_px, 2.0 * side_px * max(sizes) / min(sizes))
+        if up == 1.0:
+            # the full-size stages need not look at squares much smaller than any marker of ours
+            # (most candidates are small clutter): a third of their time at 4K
+            self._stages = [s.with_settings(replace(s.settings, min_side_px=max(s.settings.min_side_px, self._side_range[0])))
+                            for s in self._stages]
         if up > 1.0:
             settings = small_marker_settings(self.base_settings, up, 0.7 * side_px, self._side_range[1])
             self._scaled = self.detector.with_settings(settings)
@@ -243,18 +287,23 @@ class FramePipeline:
                    width: int, height: int) -> tuple[list[Detection], TableLocation]:
         """Search the whole table, cheapest stage first, stopping once every marker is read.
 
-        Each stage is one adaptive-threshold window (the middle one first: it reads nearly every
-        marker of 16 px or more, in dim light too, for a third of the cost of all three); what it
-        reads is refined and confirmed by its bits, the anchors first. Once the table is located
-        the marker scale and the light are known: unread squares of a marker's size are read
-        from templates, later stages search only the table (and skip the smallest window in dim
-        light), and markers under `SMALL_SIDE_PX` get the upsampled stage (its dim-light variant
-        in dim light) instead of more full-size windows.
+        First the anchors, in the halved frame (`_anchor_scan`): once they locate the table the
+        marker scale and the light are known before any costly stage runs. Each stage is then
+        one adaptive-threshold window (the middle one first: it reads nearly every marker of
+        16 px or more, in dim light too, for a third of the cost of all three), searching only
+        the table, for squares of our markers' sizes, proposed by contours in typical light
+        (`TYPICAL_LIGHT_FINDER`); what it reads is refined and confirmed by its bits. Unread
+        squares of a marker's size are read from templates, dim light skips the smallest window,
+        and markers under `SMALL_SIDE_PX` get the upsampled stage (its dim-light variant in dim
+        light), searched only in windows around places with marker black and quiet-zone white
+        (vision/detection/regions.py), instead of more full-size windows. When the anchor scan
+        does not locate the table, the full-size stages run on the whole frame, as before.
         """
-        dets: list[Detection] = []
-        location = TableLocation.not_located("no markers")
+        dets, location = self._anchor_scan(gray, roi, intr, width, height)
         where = roi
         order = list(self._stages)
+        if location.located:
+            where, order = self._on_located(gray, dets, location, intr, width, height, order)
         while order:
             stage = order.pop(0)
             read, unread = stage.scan(gray, where)
@@ -267,17 +316,7 @@ class FramePipeline:
                 read = [r for r in read if r[0] not in anchors]
                 location = locate_table(dets, self.table, intr)
                 if location.located:
-                    if self._upsample is None:
-                        # First lock: now the marker scale is known.
-                        self._choose_scale(self._smallest_marker_px(location, intr, width, height))
-                    table_roi = self._table_window(location, intr, width, height)
-                    where = [table_roi] if table_roi else None
-                    dim = self._dim = _light_contrast(gray, dets, anchors, self.detector.cells) < DIM_CONTRAST
-                    if self._small_stage is not None:
-                        order = [self._small_stage_dim if dim else self._small_stage]
-                    elif dim:  # the smallest window reads nothing in dim light
-                        smallest = min(self._stages, key=lambda s: s.settings.adaptive_win_min)
-                        order = [_dimmed(s) for s in order if s is not smallest]
+                    where, order = self._on_located(gray, dets, location, intr, width, height, order)
             if not (location.located and self._small_stage is not None and stage in self._stages):
                 dets = _merge(dets, stage.finish(gray, read, []))
             if not location.located:
@@ -286,13 +325,80 @@ class FramePipeline:
             if self._missing(dets) and unread and self._side_range is not None and not small_next:
                 # (full-size squares of markers too small to read are left to the upsampled stage)
                 low, high = self._side_range
-                sized = [q for q in unread if low <= _side(q) <= high]
+                sides = _sides(np.stack(unread))
+                sized = [q for q, side in zip(unread, sides) if low <= side <= high]
                 dets = _merge(dets, stage.finish(gray, [], sized))
             if not self._missing(dets):
                 break
         if location.located:
             location = locate_table(dets, self.table, intr)
         return dets, location
+
+    def _anchor_scan(self, gray: np.ndarray, roi: list[Window] | None, intr: Intrinsics | None,
+                     width: int, height: int) -> tuple[list[Detection], TableLocation]:
+        """The anchors read from the frame halved (`ANCHOR_SCAN_SIDE_PX`), refined at full size."""
+        halvings = 0
+        while max(width, height) / 2**halvings > ANCHOR_SCAN_SIDE_PX:
+            halvings += 1
+        scale = 0.5**halvings
+        stages = self._anchor_stages.get(scale)
+        if stages is None:
+            stages = self._anchor_stages[scale] = [self.detector.with_settings(replace(
+                self.base_settings, upsample=scale, min_side_px=ANCHOR_MIN_SIDE_PX / scale, expected_ids=frozenset(),
+                adaptive_win_min=w, adaptive_win_max=w, finder=TYPICAL_LIGHT_FINDER)) for w in ANCHOR_SCAN_WINDOWS]
+        anchors = self.table.anchor_ids
+        dets: list[Detection] = []
+        location = TableLocation.not_located("no anchors")
+        # refined (one pass, as for every contour-proposed square: `CONTOUR_EDGE_FIT_REACH`) and
+        # confirmed by the full-size detector, its template check included
+        finisher = self._variant(self.detector, TYPICAL_LIGHT_FINDER, 0.0)
+        for stage in stages:
+            read, _ = stage.scan(gray, roi)
+            known = {d.marker_id for d in dets}
+            dets = _merge(dets, finisher.finish(gray, [r for r in read if r[0] in anchors and r[0] not in known], []))
+            location = locate_table(dets, self.table, intr)
+            if location.located:
+                break
+        return dets, location
+
+    def _on_located(self, gray: np.ndarray, dets: list[Detection], location: TableLocation,
+                    intr: Intrinsics | None, width: int, height: int,
+                    order: list[MarkerDetector]) -> tuple[list[Window] | None, list[MarkerDetector]]:
+        """Once the anchors locate the table: where to search and which stages are still to run.
+
+        The marker scale is known now (chosen at the first lock), and the light from the anchors.
+        """
+        if self._upsample is None:
+            self._choose_scale(self._smallest_marker_px(location, intr, width, height))
+        # (the stages still to run, as sized for the markers by `_choose_scale`)
+        wins = [s.settings.adaptive_win_min for s in order]
+        order = [s for w in wins for s in self._stages if s.settings.adaptive_win_min == w]
+        table_roi = self._table_window(location, intr, width, height)
+        where = [table_roi] if table_roi else None
+        black, white = _light_levels(gray, dets, self.table.anchor_ids, self.detector.cells)
+        dim = self._dim = white - black < DIM_CONTRAST
+        lit = bool(np.isfinite(white))  # (the levels are known: anchors were read)
+        if self._small_stage is not None:
+            order = [self._small_stage_dim if dim else self._small_stage]
+            if self._side_range is not None and lit:
+                # the upsampled search only where a marker can be (vision/detection/regions.py)
+                region = table_roi or Window(0, 0, width, height)
+                where = marker_windows(gray, region, black, white, self._side_range[0] / 0.7)
+        elif dim:  # the smallest window reads nothing in dim light
+            smallest = min(self._stages, key=lambda s: s.settings.adaptive_win_min)
+            order = [_dimmed(s) for s in order if s.settings.adaptive_win_min != smallest.settings.adaptive_win_min]
+        finder = DIM_LIGHT_FINDER if dim else TYPICAL_LIGHT_FINDER
+        constant = float(round(TYPICAL_LIGHT_CONSTANT * (white - black))) if not dim and lit else 0.0
+        return where, [self._variant(s, finder, constant if s.settings.upsample == 1.0 else 0.0) for s in order]
+
+    def _variant(self, detector: MarkerDetector, finder: str, constant: float) -> MarkerDetector:
+        """`detector` with `finder` and at least `constant` (`_with_finder`, `_with_constant`),
+        made once: the light and the scale change rarely, and settings are costly to copy."""
+        key = (detector.settings, finder, constant)
+        found = self._variants.get(key)
+        if found is None:
+            found = self._variants[key] = _with_constant(_with_finder(detector, finder), constant)
+        return found
 
     # -- dim light: integrating still frames --------------------------------------------------
 
@@ -457,19 +563,37 @@ def _dimmed(detector: MarkerDetector) -> MarkerDetector:
     return detector.with_settings(replace(detector.settings, frame_blur_px=DIM_FRAME_BLUR_PX))
 
 
-def _light_contrast(gray: np.ndarray, dets: list[Detection], anchor_ids: set[int], cells: int) -> float:
-    """Grey levels between the anchors' black border and white quiet zone (median): how lit the table is."""
+def _with_finder(detector: MarkerDetector, finder: str) -> MarkerDetector:
+    """`detector` proposing candidate squares with `finder` (see `TYPICAL_LIGHT_FINDER`)."""
+    if detector.settings.finder == finder:
+        return detector
+    fit = detector.settings.edge_fit
+    if finder == "contours":
+        fit = replace(fit, passes=1, first_reach_cells=CONTOUR_EDGE_FIT_REACH)
+    return detector.with_settings(replace(detector.settings, finder=finder, edge_fit=fit))
+
+
+def _with_constant(detector: MarkerDetector, constant: float) -> MarkerDetector:
+    """`detector` thresholding at least `constant` below the local mean (`TYPICAL_LIGHT_CONSTANT`)."""
+    if constant <= detector.settings.adaptive_constant:
+        return detector
+    return detector.with_settings(replace(detector.settings, adaptive_constant=constant))
+
+
+def _light_levels(gray: np.ndarray, dets: list[Detection], anchor_ids: set[int], cells: int) -> tuple[float, float]:
+    """Grey levels of the anchors' black border and white quiet zone (medians): how lit the table is."""
     corners = [d.corners_px for d in dets if d.marker_id in anchor_ids]
     if not corners:
-        return float("inf")
+        return 0.0, float("inf")
     grid, ring = read_cells(gray, np.stack(corners), cells)
     border = np.ones((cells, cells), bool)
     border[1:-1, 1:-1] = False
-    return float(np.median(np.median(ring, axis=1) - np.median(grid[:, border], axis=1)))
+    return float(np.median(grid[:, border])), float(np.median(ring))
 
 
-def _side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+def _sides(quads: np.ndarray) -> np.ndarray:
+    """Mean side of each quad (K,4,2)."""
+    return np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).mean(axis=1)
 
 
 def _with_remembered(report: PoseReport, unknown: set[int], duplicates: set[int]) -> PoseReport:

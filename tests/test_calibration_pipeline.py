@@ -258,3 +258,46 @@ def test_full_scans_come_every_few_seconds_at_a_low_frame_rate(camera):
     assert flags == [True, False, False, False, False, True, False]
     fast = FramePipeline(TABLE, ROSTER, INTR, full_scan_every=3)
     assert [fast.process(image, t / 30).full_scan for t in range(5)] == [True, False, False, False, True]
+
+
+def small_marker_scene(effects: Effects, seed: int = 5):
+    rng = np.random.default_rng(seed)
+    bases = [roster_base(i, marker_size_mm=15.0, marker_offset_mm=[0.0, 0.0]) for i in range(40)]
+    scene = [PlacedBase(b, 150 + (i % 8) * 125 + rng.uniform(-10, 10), 140 + (i // 8) * 130 + rng.uniform(-10, 10),
+                        float(rng.uniform(0, 360))) for i, b in enumerate(bases)]
+    cam = SyntheticCamera(TABLE, INTR, overhead(TABLE, INTR, tilt_deg=8.0, margin=1.05), effects=effects, seed=2)
+    return cam.render(scene), Roster(ruleset="italia-se-desta", bases=bases)
+
+
+def test_small_markers_are_searched_only_where_a_marker_can_be(monkeypatch):
+    """In typical light the upsampled stage runs on windows around dark-and-light places: it reads
+    what the upsampled search of the whole table reads."""
+    import calibration.pipeline as pipeline
+
+    render, roster = small_marker_scene(Effects.typical())
+    windowed = analyse_image(render.image, TABLE, roster, INTR)
+    seen = []
+    real = pipeline.marker_windows
+    monkeypatch.setattr(pipeline, "marker_windows", lambda *a, **k: seen.append(real(*a, **k)) or [a[1]])
+    whole = analyse_image(render.image, TABLE, roster, INTR)
+    assert len(seen) == 1 and 1 < len(seen[0])  # windows were found (then replaced by the whole table)
+    assert sum(w.area for w in seen[0]) < 0.5 * 1280 * 720
+    assert sorted(b.id for b in windowed.report.bases) == sorted(b.id for b in whole.report.bases)
+    assert len(windowed.report.bases) >= 38 and windowed.report.unknown_markers == []
+    for b in windowed.report.bases:
+        truth = render.truth.bases[b.id]
+        assert np.hypot(b.x_mm - truth.x_mm, b.y_mm - truth.y_mm) < 1.0
+
+
+def test_table_is_located_by_the_full_size_stages_when_the_anchor_scan_cannot(camera, monkeypatch):
+    """Anchors too small for the halved frame: the full-size stages find them, as before."""
+    import calibration.pipeline as pipeline
+
+    frame = camera.render(placed())
+    monkeypatch.setattr(pipeline, "ANCHOR_MIN_SIDE_PX", 400.0)  # no anchor is this large in the halved frame
+    pipe = FramePipeline(TABLE, ROSTER, INTR)
+    assert not pipe._anchor_scan(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), None, INTR, 1280, 720)[1].located
+    result = pipe.process(frame.image, 0.0)
+    assert result.location.located and result.location.anchors_seen == 4
+    assert sorted(b.id for b in result.report.bases) == sorted(b.id for b in BASES)
+    check_poses(result.report.bases, frame.truth)

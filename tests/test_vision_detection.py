@@ -162,9 +162,10 @@ def clutter(seed: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("upsample", [1.0, 2.5])
 @pytest.mark.parametrize("templates", [False, True])
-def test_no_phantoms_on_marker_free_clutter(seed, upsample, templates):
+@pytest.mark.parametrize("finder", ["aruco", "contours"])
+def test_no_phantoms_on_marker_free_clutter(seed, upsample, templates, finder):
     expected = frozenset(range(250)) if templates else frozenset()  # templates for every id: the worst case
-    settings = DetectorSettings(min_side_px=8, expected_ids=expected)
+    settings = DetectorSettings(min_side_px=8, expected_ids=expected, finder=finder)
     if upsample > 1:
         settings = small_marker_settings(settings, upsample, 8)  # the loosest search Campo runs
     assert MarkerDetector("DICT_4X4_250", settings).detect(clutter(seed)) == []
@@ -172,14 +173,16 @@ def test_no_phantoms_on_marker_free_clutter(seed, upsample, templates):
 
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("upsample", [1.0, 2.0])
-def test_no_phantoms_on_dim_clutter_with_the_dim_light_settings(seed, upsample):
+@pytest.mark.parametrize("finder", ["aruco", "contours"])
+def test_no_phantoms_on_dim_clutter_with_the_dim_light_settings(seed, upsample, finder):
     """The pipeline's dim-light search (constant 3, blurrier frame check) on darkened clutter."""
     from calibration.pipeline import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT
 
     img = clutter(seed)
     rng = np.random.default_rng(seed + 100)
     dim = np.clip(img.astype(np.float32) * 0.5 + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
-    settings = DetectorSettings(min_side_px=8, expected_ids=frozenset(range(250)), frame_blur_px=DIM_FRAME_BLUR_PX)
+    settings = DetectorSettings(min_side_px=8, expected_ids=frozenset(range(250)), frame_blur_px=DIM_FRAME_BLUR_PX,
+                                finder=finder)
     if upsample > 1:
         settings = replace(small_marker_settings(settings, upsample, 8), adaptive_win_min=9, adaptive_win_max=9,
                            adaptive_constant=DIM_STAGE_CONSTANT)

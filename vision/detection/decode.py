@@ -92,8 +92,9 @@ class TemplateDecoder:
 
     def sample(self, gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Canonical patches (K, P) of the squares `quads` (K,4,2), zero-mean and unit-norm."""
-        src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-        hom = np.stack([cv2.getPerspectiveTransform(src, q.astype(np.float32)) for q in quads])
+        from vision.detection.bits import unit_homographies  # bits imports nothing of ours; no cycle
+
+        hom = unit_homographies(quads)
         pts = np.stack([self._u, self._v, np.ones_like(self._u)])
         img = np.einsum("kij,jp->kip", hom, pts)
         xy = (img[:, :2] / img[:, 2:3]).astype(np.float32)

@@ -1,6 +1,7 @@
 """Finding and reading markers in a grey image, tuned for small markers on a big table.
 
-OpenCV's ArucoDetector finds the candidate squares and reads their bits; Campo then refines the
+OpenCV's ArucoDetector, or contours and a vectorised bit reader (`quads.py`, about half the
+time on a cluttered table), find the candidate squares and read their bits; Campo then refines the
 corners with lines fitted to the whole edges (`edges.py`), which is what makes headings good on
 markers only 15-25 px wide. Small markers are found in upsampled windows (an upsampled 12 px
 marker is a readable 24-36 px one), and once the tracker knows where the markers are, only
@@ -19,9 +20,14 @@ import numpy as np
 from vision.detection.bits import code_bits, verify_markers
 from vision.detection.decode import TemplateDecoder, TemplateMatch
 from vision.detection.edges import EdgeFitSettings, refine_by_edges
+from vision.detection.quads import clockwise, find_quads, identify, rotated_codes
 from vision.detection.types import Detection, Window, merge_windows
 
 Refinement = Literal["edges", "subpix", "contour", "none"]
+Finder = Literal["aruco", "contours"]
+
+MOSAIC_GAP_PX = 4
+"""White pixels between the windows packed into one image for a single detector call."""
 
 _CV_REFINE = {
     "edges": cv2.aruco.CORNER_REFINE_NONE,
@@ -36,8 +42,10 @@ class DetectorSettings:
     """Knobs of the detector; the defaults are the measured choices (docs/vision.md)."""
 
     refinement: Refinement = "edges"
+    finder: Finder = "aruco"  # who proposes squares and ids: ArucoDetector, or contours + vectorised bits (quads.py)
     min_side_px: float = 9.0  # smallest marker side (in the image as given) worth reading
-    upsample: float = 1.0  # scale the search image by this before reading (small markers)
+    max_side_px: float = float("inf")  # largest square (in the image as given) worth trying to read
+    upsample: float = 1.0  # scale the search image by this before reading (small markers; 1/2, 1/4: big ones)
     error_correction_rate: float = 0.6
     expected_ids: frozenset[int] = frozenset()  # ids worth reading from templates (anchors, roster)
     template_min_score: float = 0.6  # see decode.py: correlation with the expected marker
@@ -103,6 +111,7 @@ class MarkerDetector:
         self.cells = int(self.dictionary.markerSize) + 2
         self._codes = _all_codes(dictionary_name)
         self._templates = _decoder(self.dictionary, self.settings.expected_ids)
+        self._rotated = rotated_codes(self._codes)
 
     def with_settings(self, settings: DetectorSettings) -> MarkerDetector:
         """A detector of the same dictionary with other settings, sharing the built tables."""
@@ -117,7 +126,7 @@ class MarkerDetector:
         s = self.settings
         p = cv2.aruco.DetectorParameters()
         p.minMarkerPerimeterRate = min(1.0, 4 * s.min_side_px * scale / max(longest_side_px, 1))
-        p.maxMarkerPerimeterRate = 4.0
+        p.maxMarkerPerimeterRate = min(4.0, 4 * s.max_side_px * scale / max(longest_side_px, 1))
         p.cornerRefinementMethod = _CV_REFINE[s.refinement]
         p.errorCorrectionRate = s.error_correction_rate
         # threshold windows scale with the image, so upsampling does not lose the big markers
@@ -138,29 +147,74 @@ class MarkerDetector:
             p.relativeCornerRefinmentWinSize = 0.3
         return p
 
-    def _read(self, gray: np.ndarray, offset: tuple[int, int]) -> list[tuple[int, np.ndarray]]:
-        """ArucoDetector on one region (upsampled as configured); corners in full-image pixels.
+    def _candidates(self, img: np.ndarray, tiles: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
+        """Candidate squares in an image already scaled as configured: (id, corners in its pixels),
+        from ArucoDetector or from contours (`DetectorSettings.finder`).
 
-        Squares it found but could not read come back with id -1 (when templates are enabled).
+        Squares found but not read come back with id -1 (when templates are enabled).
+        `tiles` (T,4): the packed windows of a mosaic (`_read_mosaic`); contours outside them
+        are dropped before they are read.
         """
-        scale = self.settings.upsample
-        img = gray
-        if scale != 1.0:
-            img = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        det = cv2.aruco.ArucoDetector(self.dictionary, self._parameters(max(img.shape[:2]), scale))
+        if self.settings.finder == "contours":
+            return self._contour_candidates(img, tiles)
+        det = cv2.aruco.ArucoDetector(self.dictionary, self._parameters(max(img.shape[:2]), self.settings.upsample))
         corners, ids, rejected = det.detectMarkers(img)
         ids = [] if ids is None else np.asarray(ids).reshape(-1).tolist()
         corners = list(corners)
         if self._templates is not None:
             ids += [-1] * len(rejected)
             corners += list(rejected)
-        out = []
-        for marker_id, c in zip(ids, corners):
-            c = np.asarray(c, dtype=np.float64).reshape(4, 2)
-            if scale != 1.0:
-                c = (c + 0.5) / scale - 0.5
-            out.append((int(marker_id), c + np.array(offset, dtype=np.float64)))
-        return out
+        return [(int(m), np.asarray(c, dtype=np.float64).reshape(4, 2)) for m, c in zip(ids, corners)]
+
+    def _contour_candidates(self, img: np.ndarray, tiles: np.ndarray | None) -> list[tuple[int, np.ndarray]]:
+        """`_candidates` by contours and vectorised bit reading (quads.py), window by window."""
+        s = self.settings
+        longest = float(max(img.shape[:2]))
+        found: list[tuple[int, np.ndarray]] = []
+        for window in range(s.adaptive_win_min, s.adaptive_win_max + 1, max(s.adaptive_win_step, 1)):
+            quads = find_quads(img, window=window, constant=s.adaptive_constant,
+                               min_side_px=s.min_side_px * s.upsample, max_side_px=min(s.max_side_px * s.upsample, longest),
+                               accuracy=s.polygon_accuracy)
+            if tiles is not None:
+                quads = quads[_tile_of(quads, tiles)[0]]
+            # (the threshold's inset is a pixel or two of the image searched: see `identify`)
+            grow = (1.0, s.upsample) if s.upsample > 1.0 else 1.0
+            ids, corners = identify(img, quads, self._rotated, min_contrast=s.min_contrast, grow_px=grow,
+                                    centres_only=True)
+            found += [(int(m), c) for m, c in zip(ids, corners) if m >= 0]
+            if self._templates is not None:
+                found += [(-1, c) for m, c in zip(ids, corners) if m < 0]
+        return found
+
+    def _read(self, gray: np.ndarray, offset: tuple[int, int]) -> list[tuple[int, np.ndarray]]:
+        """`_candidates` of one region (scaled as configured); corners in full-image pixels."""
+        scale = self.settings.upsample
+        origin = np.array(offset, dtype=np.float64)
+        return [(m, _unscaled(c, scale) + origin) for m, c in self._candidates(_scaled(gray, scale))]
+
+    def _read_mosaic(self, gray: np.ndarray, windows: list[Window]) -> list[tuple[int, np.ndarray]]:
+        """One search of the (scaled) windows packed side by side; corners in image pixels.
+
+        One call instead of one per window: an ArucoDetector call costs about 0.2 ms beyond its
+        pixels, which for a hundred small windows (one per marker) is more than the pixels.
+        Squares not wholly inside one window's tile are dropped (a window searched alone could
+        not see them either).
+        """
+        scale = self.settings.upsample
+        tiles = [_scaled(gray[w.y0:w.y1, w.x0:w.x1], scale) for w in windows]
+        boxes = _pack([t.shape[:2] for t in tiles], MOSAIC_GAP_PX)
+        height, width = int(boxes[:, 3].max()) + MOSAIC_GAP_PX, int(boxes[:, 2].max()) + MOSAIC_GAP_PX
+        canvas = np.full((height, width), 255, np.uint8)
+        for t, (x0, y0, x1, y1) in zip(tiles, boxes):
+            canvas[y0:y1, x0:x1] = t
+        found = self._candidates(canvas, boxes)
+        if not found:
+            return []
+        c = np.stack([q for _, q in found])
+        inside, tile = _tile_of(c, boxes)
+        origins = np.array([(w.x0, w.y0) for w in windows], np.float64)
+        mapped = _unscaled(c - boxes[tile, None, :2], scale) + origins[tile, None]
+        return [(found[i][0], mapped[i]) for i in np.flatnonzero(inside)]
 
     def track(self, image: np.ndarray, previous: list[Detection]) -> tuple[list[Detection], list[Detection]]:
         """Follow markers from their last corners: refit the edges here, then check the bits.
@@ -205,7 +259,10 @@ class MarkerDetector:
             found = self._read(gray, (0, 0))
         else:
             wins = merge_windows([c for c in (wi.clipped(w, h) for wi in windows) if c.area > 0])
-            found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0))]
+            if len(wins) > 1:
+                found = self._read_mosaic(gray, wins)
+            else:
+                found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0))]
         read = _dedupe([f for f in found if f[0] >= 0])
         unread = _separate([c for m, c in found if m < 0], [c for _, c in read], self.settings.min_side_px,
                            self.settings.template_max_side_px)
@@ -257,39 +314,118 @@ class MarkerDetector:
                 how = label if (label != "edges" or refined[i]) else "none"
                 dets.append(Detection(marker_id, corners[i], float(rms[i]), int(errors[i]), how))
         if unread and self._templates is not None:
-            quads = _clockwise(np.stack(unread))
-            corners, rms, refined = refine_by_edges(fine, quads, self.cells, self.settings.edge_fit)
-            s = self.settings
-            matches = self._templates.match(gray, corners[refined], blur_px=s.template_blur_px,
-                                            min_score=s.template_min_score, min_margin=s.template_min_margin)
-            matches = _best_per_place(matches)
-            framed = self._templates.frame_fits(gray, matches, blur_px=s.frame_blur_px,
-                                                max_bad=s.template_max_bad_cells,
-                                                min_contrast=s.template_min_contrast)
-            for m, ok in zip(matches, framed):
-                if not ok:
-                    continue
-                dets.append(Detection(m.marker_id, m.corners_px, float(rms[refined][m.index]), 0, "edges+template"))
+            dets += self._read_unread(fine, gray, unread)
+        return dets
+
+    def _read_unread(self, fine: np.ndarray, gray: np.ndarray, unread: list[np.ndarray]) -> list[Detection]:
+        """Squares nobody read: refined, then read by their bits (any id), else from templates.
+
+        Under refined corners the bits of a square too ragged to read from its rough polygon read
+        cleanly (contour-proposed squares of 13-px markers, upsampled: most of them).
+        """
+        s = self.settings
+        quads = clockwise(np.stack(unread))
+        corners, rms, refined = refine_by_edges(fine, quads, self.cells, s.edge_fit)
+        idx = np.flatnonzero(refined)
+        ids, rolled = identify(gray, corners[idx], self._rotated, min_contrast=s.min_contrast)
+        read = np.flatnonzero(ids >= 0)
+        read = read[_first_reads([(int(ids[j]), rolled[j]) for j in read])]
+        # confirmed like every other reading (`_confirm`): the ring of quiet zone too
+        confirmed, errors = self._confirm(gray, rolled[read], [int(ids[j]) for j in read]) if len(read) else ([], [])
+        dets = [Detection(int(ids[j]), rolled[j], float(rms[idx[j]]), int(e), "edges")
+                for j, ok, e in zip(read, confirmed, errors) if ok]
+        rest = idx[ids < 0]
+        if len(dets) and len(rest):
+            # squares nested in or next to a marker read by its bits are that marker's outlines
+            rest = rest[_apart(corners[rest], np.stack([d.corners_px for d in dets]))]
+        if not len(rest):
+            return dets
+        matches = self._templates.match(gray, corners[rest], blur_px=s.template_blur_px,
+                                        min_score=s.template_min_score, min_margin=s.template_min_margin)
+        matches = _best_per_place(matches)
+        framed = self._templates.frame_fits(gray, matches, blur_px=s.frame_blur_px,
+                                            max_bad=s.template_max_bad_cells,
+                                            min_contrast=s.template_min_contrast)
+        for m, ok in zip(matches, framed):
+            if ok:
+                dets.append(Detection(m.marker_id, m.corners_px, float(rms[rest][m.index]), 0, "edges+template"))
         return dets
 
 
-def _clockwise(quads: np.ndarray) -> np.ndarray:
-    """Quads (K,4,2) in clockwise image order (like a marker's corners seen upright)."""
-    a = quads[:, 1] - quads[:, 0]
-    b = quads[:, 2] - quads[:, 1]
-    cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    return np.where((cross < 0)[:, None, None], quads[:, ::-1], quads)
+def _scaled(gray: np.ndarray, scale: float) -> np.ndarray:
+    """`gray` scaled for reading: up by bicubic interpolation, down by halving (`_halved`)."""
+    if scale > 1.0:
+        return cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return _halved(gray, scale) if scale < 1.0 else gray
+
+
+def _unscaled(corners: np.ndarray, scale: float) -> np.ndarray:
+    """Corners found in an image scaled by `scale`, in the pixels of the image it was made from."""
+    return corners if scale == 1.0 else (corners + 0.5) / scale - 0.5
+
+
+def _tile_of(quads: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For quads (K,4,2) in a mosaic of tiles `boxes` (T,4): which lie wholly inside one tile
+    (a pixel clear of its edges, like `minDistanceToBorder`), and in which (K,)."""
+    if len(quads) == 0:
+        return np.zeros(0, bool), np.zeros(0, int)
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    inside = (boxes[None, :, 0] + 1 <= lo[:, None, 0]) & (boxes[None, :, 1] + 1 <= lo[:, None, 1]) \
+        & (hi[:, None, 0] <= boxes[None, :, 2] - 2) & (hi[:, None, 1] <= boxes[None, :, 3] - 2)  # (K, T)
+    return inside.any(axis=1), inside.argmax(axis=1)
+
+
+def _pack(shapes: list[tuple[int, int]], gap: int) -> np.ndarray:
+    """Places (x0, y0, x1, y1; x1, y1 exclusive) for tiles of `shapes` (h, w) packed in rows
+    (tallest first, into a roughly square image), `gap` apart and from the image's edges."""
+    order = sorted(range(len(shapes)), key=lambda i: -shapes[i][0])
+    area = sum((h + gap) * (w + gap) for h, w in shapes)
+    limit = max(max(w for _, w in shapes), int(1.2 * np.sqrt(area)))
+    boxes = np.zeros((len(shapes), 4), int)
+    x = y = gap
+    row_h = 0
+    for i in order:
+        h, w = shapes[i]
+        if x > gap and x + w > limit:
+            y, x, row_h = y + row_h + gap, gap, 0
+        boxes[i] = (x, y, x + w, y + h)
+        x += w + gap
+        row_h = max(row_h, h)
+    return boxes
+
+
+def _halved(gray: np.ndarray, scale: float) -> np.ndarray:
+    """`gray` shrunk to `scale` (a power of 1/2) by averaging 2x2 blocks: OpenCV's fast path,
+    and pixel (i, j) of the result covers exactly pixels 2i..2i+1, 2j..2j+1 of the input."""
+    halvings = int(round(-np.log2(scale)))
+    if halvings < 1 or abs(scale - 0.5**halvings) > 1e-9:
+        raise ValueError(f"a downsampling scale must be a power of 1/2, not {scale}")
+    img = gray
+    for _ in range(halvings):
+        h, w = img.shape[:2]
+        img = cv2.resize(img[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return img
 
 
 def _best_per_place(matches: list[TemplateMatch]) -> list[TemplateMatch]:
-    """One template reading per place: the best scoring of squares whose centres are close."""
-    out: list[TemplateMatch] = []
-    for m in sorted(matches, key=lambda m: -m.score):
-        c = m.corners_px.mean(axis=0)
-        side = float(np.linalg.norm(m.corners_px[1] - m.corners_px[0]))
-        if all(np.linalg.norm(o.corners_px.mean(axis=0) - c) >= side for o in out):
-            out.append(m)
-    return out
+    """One template reading per place: the best scoring of squares whose centres are close.
+
+    Greedy, best score first: a reading is kept unless a kept one lies within its own side.
+    """
+    if len(matches) < 2:
+        return list(matches)
+    ranked = sorted(matches, key=lambda m: -m.score)
+    c = np.stack([m.corners_px for m in ranked])
+    centres = c.mean(axis=1)
+    sides = np.linalg.norm(c[:, 1] - c[:, 0], axis=1)
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < sides[None, :]  # near[i, j]: i too close for j
+    taken = np.zeros(len(ranked), bool)
+    blocked = np.zeros(len(ranked), bool)
+    for i in range(len(ranked)):
+        if not blocked[i]:
+            taken[i] = True
+            blocked |= near[i]
+    return [m for m, t in zip(ranked, taken) if t]
 
 
 def _separate(quads: list[np.ndarray], read: list[np.ndarray], min_side_px: float,
@@ -298,25 +434,35 @@ def _separate(quads: list[np.ndarray], read: list[np.ndarray], min_side_px: floa
     if not quads:
         return []
     q = np.stack(quads)
-    centres = q.mean(axis=1)
     sides = np.linalg.norm(q - q[:, [1, 2, 3, 0]], axis=2).mean(axis=1)
     keep = (sides >= min_side_px) & (sides <= max_side_px)
     if read:
-        r = np.stack(read)
-        rc = r.mean(axis=1)
-        rs = np.linalg.norm(r[:, 1] - r[:, 0], axis=1)
-        dist = np.linalg.norm(centres[:, None] - rc[None], axis=2)
-        # two markers, each with its one-cell quiet zone, have centres at least 4/3 of a side apart
-        keep &= ~np.any(dist < 1.3 * np.maximum(sides[:, None], rs[None]), axis=1)
+        keep &= _apart(q, np.stack(read))
     # Several squares often nest at one place (the black square, the quiet zone's outline):
     # all are kept, and the template match picks the one that reads best.
     return [q[i] for i in np.flatnonzero(keep)]
 
 
+def _apart(quads: np.ndarray, read: np.ndarray) -> np.ndarray:
+    """Which squares (K,4,2) lie clear of every marker read (R,4,2): not one of its outlines."""
+    centres = quads.mean(axis=1)
+    sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2).mean(axis=1)
+    rc = read.mean(axis=1)
+    rs = np.linalg.norm(read[:, 1] - read[:, 0], axis=1)
+    dist = np.linalg.norm(centres[:, None] - rc[None], axis=2)
+    # two markers, each with its one-cell quiet zone, have centres at least 4/3 of a side apart
+    return ~np.any(dist < 1.3 * np.maximum(sides[:, None], rs[None]), axis=1)
+
+
 def _dedupe(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
     """Drop second reads of one marker (same id, centres within half a side)."""
+    return [f for f, k in zip(found, _first_reads(found)) if k]
+
+
+def _first_reads(found: list[tuple[int, np.ndarray]]) -> np.ndarray:
+    """Which readings (id, corners) are not a second reading of a marker read before them."""
     if len(found) < 2:
-        return list(found)
+        return np.ones(len(found), bool)
     ids = np.array([m for m, _ in found])
     c = np.stack([q for _, q in found])
     centres = c.mean(axis=1)
@@ -327,4 +473,4 @@ def _dedupe(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]
     keep = np.ones(len(found), bool)
     for i in np.flatnonzero(dup.any(axis=1)):  # (rare) a reading is dropped only for a kept one
         keep[i] = not np.any(dup[i] & keep)
-    return [f for f, k in zip(found, keep) if k]
+    return keep

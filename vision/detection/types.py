@@ -68,18 +68,32 @@ class Window:
 
 def merge_windows(windows: list[Window]) -> list[Window]:
     """Merge overlapping windows so no pixel is searched twice (and no marker is split)."""
-    merged = list(windows)
-    changed = True
-    while changed:
-        changed = False
-        out: list[Window] = []
-        for w in merged:
-            for i, o in enumerate(out):
-                if w.overlaps(o):
-                    out[i] = o.union(w)
-                    changed = True
-                    break
-            else:
-                out.append(w)
-        merged = out
-    return merged
+    if len(windows) < 2:
+        return list(windows)
+    boxes = merge_boxes(np.array([(w.x0, w.y0, w.x1, w.y1) for w in windows], dtype=np.int64))
+    return [Window(*(int(v) for v in b)) for b in boxes]
+
+
+def merge_boxes(boxes: np.ndarray) -> np.ndarray:
+    """Boxes (N,4: x0,y0,x1,y1, x1 y1 exclusive) merged until none overlap (vectorised `merge_windows`)."""
+    b = np.asarray(boxes).reshape(-1, 4)
+    while len(b) > 1:
+        over = (b[:, None, 0] < b[None, :, 2]) & (b[None, :, 0] < b[:, None, 2]) \
+            & (b[:, None, 1] < b[None, :, 3]) & (b[None, :, 1] < b[:, None, 3])
+        if over.sum() == len(b):  # each box overlaps only itself
+            break
+        # groups of boxes joined by overlaps (connected components of the overlap graph)
+        group = np.arange(len(b))
+        changed = True
+        while changed:
+            reach = np.where(over, group[None, :], len(b)).min(axis=1)
+            changed = bool(np.any(reach < group))
+            group = np.minimum(group, reach)
+            group = group[group]
+        labels = np.unique(group, return_inverse=True)[1]
+        merged = np.empty((labels.max() + 1, 4), b.dtype)
+        for i in range(len(merged)):
+            sel = b[labels == i]
+            merged[i] = (sel[:, 0].min(), sel[:, 1].min(), sel[:, 2].max(), sel[:, 3].max())
+        b = merged
+    return b
