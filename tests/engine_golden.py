@@ -17,7 +17,11 @@ GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "italia"
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
 
 # Members of the analysis that hold table-frame coordinates (they move with the table).
-POSITIONAL = {"path", "final_pose", "flush_pose", "intercepted_at", "fall_back", "rout", "direction_deg", "rout_leaves_table"}
+# Answers in table-frame coordinates, or that depend on where the table's edges are (a rout
+# leaving the table; a router squeezed between an enemy and the edge, ISD A39): the turned and
+# shifted runs move the bases and terrain but not the table.
+POSITIONAL = {"path", "final_pose", "flush_pose", "intercepted_at", "fall_back", "rout",
+              "direction_deg", "rout_leaves_table", "rout_captured"}
 
 
 def load_golden(path: Path) -> dict[str, Any]:

@@ -123,3 +123,64 @@ def test_doc_generated_tables_are_current() -> None:
 def test_doc_refresh_rejects_a_doc_without_blocks() -> None:
     with pytest.raises(ValueError, match="generated:settings"):
         refresh("# no blocks here\n")
+
+
+def test_a39_enemy_only_ignores_the_edge_and_the_water() -> None:
+    """tests/data/engine/italia/router_gap.json under the other reading of ISD A39: the table
+    edge and the water no longer narrow the way, so r1 and r3 squeeze through."""
+    import json
+    from pathlib import Path
+
+    import engine
+
+    golden = json.loads((Path(__file__).parent / "data" / "engine" / "italia" / "router_gap.json").read_text())
+    scenario = {**golden["scenario"], "settings": {"a39_router_gap": "enemy_only"}}
+    bases = engine.analyze(scenario)["bases"]
+    assert [bases[r]["retreat"]["rout_captured"] for r in ("r1", "r2", "r3")] == [False, False, False]
+
+
+def _retreat_and_pursuit(settings: dict) -> dict:
+    """A (east-facing, at 500, 400), B facing it at an angle: touching A's front, 40 mm of it."""
+    import engine
+
+    return engine.analyze({
+        "ruleset": "italia-se-desta", "table": {"width_mm": 1200, "depth_mm": 800}, "settings": settings,
+        "bases": [{"id": "a", "side": "A", "type": "B", "x_mm": 500, "y_mm": 400, "heading_deg": 90,
+                   "width_mm": 80, "depth_mm": 40, "traits": {}},
+                  {"id": "b", "side": "B", "type": "B", "x_mm": 540, "y_mm": 440, "heading_deg": 270,
+                   "width_mm": 80, "depth_mm": 40, "traits": {}},
+                  {"id": "c", "side": "B", "type": "B", "x_mm": 1000, "y_mm": 400, "heading_deg": 0,
+                   "width_mm": 80, "depth_mm": 40, "traits": {}}]})["bases"]
+
+
+def test_a38_falling_back_toward_the_own_edge() -> None:
+    """ISD A38: straight back keeping facing (default) or toward the side's own table edge
+    (A: y = 0, B: y = depth), keeping facing. c faces east: straight back is west (180°)."""
+    plain = _retreat_and_pursuit({})["c"]["retreat"]
+    assert plain["direction_deg"] == 180.0 and plain["fall_back"][1] == [925.0, 400.0]
+    edge = _retreat_and_pursuit({"a38_fall_back_direction": "toward_own_edge"})
+    assert edge["c"]["retreat"]["direction_deg"] == 90.0
+    assert edge["c"]["retreat"]["fall_back"][1] == [1000.0, 475.0]
+    assert edge["a"]["retreat"]["fall_back"][1] == [500.0, 325.0]
+    assert edge["a"]["retreat"]["rout"][1] == [500.0, 250.0]      # 6" = 150 mm toward y = 0
+
+
+def test_a40_pursuit_toward_the_enemy() -> None:
+    """ISD A40: straight ahead 3" (default), or toward the enemy on the front: b's centre is
+    40 mm right and 40 mm ahead of a's, so a pursues at 45°: 75 mm / sqrt(2) each way."""
+    assert _retreat_and_pursuit({})["a"]["pursuit"]["path"][1] == [500.0, 475.0]
+    toward = _retreat_and_pursuit({"a40_pursuit_direction": "toward_enemy"})["a"]["pursuit"]
+    assert toward["path"][1] == [553.0, 453.0]
+
+
+def test_a30_no_flush_pivot() -> None:
+    import json
+
+    import engine
+
+    golden = json.loads((Path(__file__).parent / "data" / "engine" / "italia" / "charges.json").read_text())
+    flushes = [c for b in engine.analyze(golden["scenario"])["bases"].values() for c in b["charges"]
+               if "flush_pose" in c]
+    assert flushes   # some charge in the catalogue closes flush after contact
+    off = {**golden["scenario"], "settings": {"a30_close_flush_after_contact": False}}
+    assert not [c for b in engine.analyze(off)["bases"].values() for c in b["charges"] if "flush_pose" in c]

@@ -419,7 +419,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     v.path = _track(p)
     v.final_pose = {"x_mm": p.final.cx, "y_mm": p.final.cy, "heading_deg": p.final.heading_deg}
     v.contact_aspect, v.flank_attack, v.notes = _aspect_struck(board, p, t)
-    flush = _flush_pose(board, p.final, t)
+    flush = _flush_pose(board, p.final, t) if board.settings.a30_close_flush_after_contact else None
     if flush is not None:
         v.flush_pose = {"x_mm": flush.cx, "y_mm": flush.cy, "heading_deg": flush.heading_deg}
     if v.flank_attack and (cover := flank_cover_of(board, target)):

@@ -4,6 +4,7 @@ proximity modifiers (ISD A25), hidden units (ISD §9 note 4), fall-back, rout an
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -85,13 +86,55 @@ def hidden_of(board: Board, base_id: str) -> str | None:
     return None
 
 
-def _straight(board: Board, base_id: str, distance_in: float, backward: bool) -> tuple[Any, Any]:
-    """(end pose, the rectangle swept) of a straight move forward or back."""
+def _straight(board: Board, base_id: str, distance_in: float, backward: bool,
+              direction: tuple[float, float] | None = None) -> tuple[Rect, Rect | Polygon]:
+    """(end pose, the area swept) of a straight move keeping facing: forward or back along the
+    base's own axis (a rectangle), or along ``direction`` (a unit vector; the convex hull of
+    start and end)."""
     r = board.rect(base_id)
-    d = board.mm(distance_in) * (-1.0 if backward else 1.0)
-    end = r.moved(r.front[0] * d, r.front[1] * d)
-    swept = Rect((r.cx + end.cx) / 2, (r.cy + end.cy) / 2, r.heading_deg, r.width, r.depth + abs(d))
-    return end, swept
+    if direction is None:
+        d = board.mm(distance_in) * (-1.0 if backward else 1.0)
+        end = r.moved(r.front[0] * d, r.front[1] * d)
+        swept = Rect((r.cx + end.cx) / 2, (r.cy + end.cy) / 2, r.heading_deg, r.width, r.depth + abs(d))
+        return end, swept
+    d = board.mm(distance_in)
+    end = r.moved(direction[0] * d, direction[1] * d)
+    return end, shapely.convex_hull(shapely.MultiPoint([*r.corners, *end.corners]))
+
+
+def _retreat_direction(board: Board, base_id: str) -> tuple[float, float] | None:
+    """Where falling back and routing go (ISD A26, A38): None for straight back along the
+    base's axis; with "toward_own_edge", straight toward its side's table edge (side A's edge is
+    y = 0, shared/interfaces.md)."""
+    if board.settings.a38_fall_back_direction != "toward_own_edge":
+        return None
+    return (0.0, -1.0) if board.infos[base_id].side == "A" else (0.0, 1.0)
+
+
+def _pursuit_direction(board: Board, base_id: str) -> tuple[float, float] | None:
+    """Where a pursuit goes (ISD A40): None for straight ahead; with "toward_enemy", toward the
+    centre of the enemy touching its front along the longest stretch (straight ahead if none)."""
+    if board.settings.a40_pursuit_direction != "toward_enemy":
+        return None
+    foes = [(board.shared_lengths(base_id, o)["front"], o) for o in board.touching[base_id]
+            if board.is_enemy(base_id, o) and not board.infos[o].is_general]
+    foes = [f for f in foes if f[0] > 0]
+    if not foes:
+        return None
+    r, t = board.rect(base_id), board.rect(max(foes)[1])
+    dx, dy = t.cx - r.cx, t.cy - r.cy
+    norm = (dx * dx + dy * dy) ** 0.5
+    return None if norm == 0 else (dx / norm, dy / norm)
+
+
+def _inner_shapes(board: Board, swept: list[Rect | Polygon]) -> list[Polygon]:
+    """Each swept area shrunk by the contact tolerance and the graze: bases merely touching it
+    do not count (rectangles by arithmetic, hulls by GEOS)."""
+    shrink = board.contact_tol + GRAZE_MM
+    if all(isinstance(sw, Rect) for sw in swept):
+        return _polygons([_inner_rect(sw, shrink).corners for sw in swept])
+    return [_inner(sw, shrink) if isinstance(sw, Rect)
+            else sw.buffer(-shrink, join_style="mitre") for sw in swept]
 
 
 def _inner_rect(rect: Rect, shrink: float) -> Rect:
@@ -128,14 +171,14 @@ def _bulk_hits(board: Board, key: str, build: Any) -> dict[str, list[str]]:
     return cache[key]
 
 
-def _rout_geometry(board: Board) -> dict[str, tuple[float, Rect, Rect]]:
+def _rout_geometry(board: Board) -> dict[str, tuple[float, Rect, Rect | Polygon]]:
     """Base id -> (rout distance, end pose, swept rectangle) for units and guns (cached)."""
     cache = board.__dict__.setdefault("_rout_geometry", {})
     if not cache:
         for i, info in board.infos.items():
             if info.is_unit or info.is_gun:
                 rout_in = full_move_in(board, i)
-                end, swept = _straight(board, i, rout_in, True)
+                end, swept = _straight(board, i, rout_in, True, _retreat_direction(board, i))
                 cache[i] = (rout_in, end, swept)
     return cache
 
@@ -147,30 +190,35 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
     if not (info.is_unit or info.is_gun):
         return None
     r = board.rect(base_id)
-    fb_end, _ = _straight(board, base_id, FALL_BACK_IN, True)
+    direction = _retreat_direction(board, base_id)
+    fb_end, _ = _straight(board, base_id, FALL_BACK_IN, True, direction)
     routs = _rout_geometry(board)
     rout_in, rt_end, swept = routs[base_id]
-    shrink = board.contact_tol + GRAZE_MM
-    hits = _bulk_hits(board, "rout", lambda: dict(zip(routs, _polygons(
-        [_inner_rect(sw, shrink).corners for _, _, sw in routs.values()]))))
+    hits = _bulk_hits(board, "rout", lambda: dict(zip(routs, _inner_shapes(
+        board, [sw for _, _, sw in routs.values()]))))
+    corridor = swept.polygon if isinstance(swept, Rect) else swept
     enemies, friends = [], []
     for other in hits[base_id]:
         if other == base_id or board.infos[other].is_general:
             continue
         (friends if board.infos[other].side == info.side else enemies).append(other)
-    captured = False
-    if enemies:
-        # A39: the router squeezes through if the enemies met leave a 2" wide way
-        blocked = shapely.union_all([board.rect(e).polygon.buffer(board.mm(ROUTER_GAP_IN) / 2)
-                                     for e in enemies])
-        way = shapely.difference(swept.polygon, blocked)
-        captured = not any(g.intersects(rt_end.polygon.buffer(-1)) and g.intersects(r.polygon)
-                           for g in getattr(way, "geoms", [way]) if not g.is_empty)
     table = board.state.scenario.table
     on_table = all(-1.0 <= x <= table.width_mm + 1.0 and -1.0 <= y <= table.depth_mm + 1.0
                    for x, y in rt_end.corners)
+    captured = False
+    if enemies:
+        # A39: the router squeezes through if the enemies met leave a 2" wide way, between
+        # themselves and (by the default reading) the table edge and ground it cannot enter
+        half_gap = board.mm(ROUTER_GAP_IN) / 2
+        walls = [board.rect(e).polygon.buffer(half_gap) for e in enemies]
+        if board.settings.a39_router_gap == "enemy_or_edge":
+            walls += _router_walls(board, base_id, corridor, half_gap, on_table)
+        way = shapely.difference(corridor, shapely.union_all(walls))
+        captured = not any(g.intersects(rt_end.polygon.buffer(-1)) and g.intersects(r.polygon)
+                           for g in getattr(way, "geoms", [way]) if not g.is_empty)
     return {
-        "direction_deg": round((r.heading_deg + 180.0) % 360.0, 1),
+        "direction_deg": round((r.heading_deg + 180.0) % 360.0 if direction is None
+                               else math.degrees(math.atan2(direction[1], direction[0])) % 360.0, 1),
         "fall_back": [[round(r.cx, 1), round(r.cy, 1)], [round(fb_end.cx, 1), round(fb_end.cy, 1)]],
         "rout": [[round(r.cx, 1), round(r.cy, 1)], [round(rt_end.cx, 1), round(rt_end.cy, 1)]],
         "rout_distance": rout_in,
@@ -181,27 +229,43 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
     }
 
 
+def _router_walls(board: Board, base_id: str, corridor: Polygon, half_gap: float,
+                  on_table: bool) -> list[Polygon]:
+    """What narrows a router's way besides the enemies (ISD A39, "enemy_or_edge"): the table
+    edge (unless the rout leaves the table anyway: `rout_leaves_table` says so) and area terrain
+    its troops may not enter (ISD §8 table: no move there), each grown by half the 2" gap."""
+    table = board.state.scenario.table
+    walls = []
+    if on_table:
+        inside = shapely.box(half_gap, half_gap, table.width_mm - half_gap, table.depth_mm - half_gap)
+        walls.append(shapely.difference(corridor, inside))
+    for feature, shape in board.terrain_near(corridor, half_gap):
+        if feature.polygon_mm is not None and full_move_in(board, base_id, [feature.kind]) <= 0:
+            walls.append(shape.buffer(half_gap))
+    return walls
+
+
 def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polygon]]:
     """Unit id -> (distance, end pose, shrunk corridor, 30° arc to that distance) (cached)."""
     cache = board.__dict__.setdefault("_pursuit_shapes", {})
     if not cache:
-        shrink = board.contact_tol + GRAZE_MM
         found = []
         for i, info in board.infos.items():
             if not info.is_unit:
                 continue
             dist = PURSUIT_IN["cavalry" if info.arm == "cavalry" else "infantry"]
             r = board.rect(i)
-            end, swept = _straight(board, i, dist, False)
+            direction = _pursuit_direction(board, i)
+            end, swept = _straight(board, i, dist, False, direction)
             # the 30° arc out to the pursuit distance (a trapezoid ahead of the front, ISD A27)
-            reach = arc_vertices(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG,
+            facing = r.front if direction is None else direction
+            reach = arc_vertices(r.front_left, r.front_right, facing, CHARGE_ARC_HALF_DEG,
                                  board.mm(dist))
-            found.append((i, dist, end, _inner_rect(swept, shrink).corners, reach))
+            found.append((i, dist, end, swept, reach))
+        corridors = _inner_shapes(board, [f[3] for f in found])
         if found and all(len(f[4]) == 4 for f in found):
-            corridors = _polygons([f[3] for f in found])
             reaches = _polygons([f[4] for f in found])
         else:
-            corridors = _polygons([f[3] for f in found])
             reaches = [Polygon(f[4]) for f in found]
         for (i, dist, end, _, _), corridor, reach in zip(found, corridors, reaches):
             cache[i] = (dist, end, corridor, reach)

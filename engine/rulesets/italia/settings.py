@@ -152,7 +152,7 @@ class ItaliaSettings(RulesetSettings):
         "whole_move_capped",
         description="ISD A21 (ISD §8): in a move in which part of the front is in, enters or leaves "
         "area terrain, the whole move is capped at the table value; woods, towns and other area "
-        "terrain use the 'Area terrain / Hills' column.",
+        "terrain use the 'Area terrain / Hills' column. Not yet used by the engine: its answers follow the default reading.",
     )
     a22_wheel_cost: Literal["outer_corner_distance", "free"] = Field(
         "outer_corner_distance",
@@ -181,7 +181,9 @@ class ItaliaSettings(RulesetSettings):
     a26_retire_direction: Literal["straight_back", "toward_own_edge"] = Field(
         "straight_back",
         description="ISD A26 (ISD ManTab): 'Retired', 'Moved away' and 'falls back' go straight "
-        "back, perpendicular to the unit's rear edge, keeping facing.",
+        "back, perpendicular to the unit's rear edge, keeping facing. A reading for the umpire "
+        "moving units after the manoeuvre roll: the engine does not draw manoeuvre results (the "
+        "melee fall-back and the rout follow a38).",
     )
 
     # --- Charges and contact --------------------------------------------------------------------
@@ -205,7 +207,8 @@ class ItaliaSettings(RulesetSettings):
     a30_close_flush_after_contact: bool = Field(
         True,
         description="ISD A30 (ISD §9): first contact must be on the charger's front edge (corners "
-        "included); after contact the charger pivots to close flush against the touched edge.",
+        "included); after contact the charger pivots to close flush against the touched edge "
+        "(each charge's flush_pose). false: it stays as it touched.",
     )
     a31_flank_contact: Literal["flush_segment", "whole_side"] = Field(
         "flush_segment",
@@ -250,7 +253,8 @@ class ItaliaSettings(RulesetSettings):
     a38_fall_back_direction: Literal["straight_back", "toward_own_edge"] = Field(
         "straight_back",
         description="ISD A38 (ISD §1, §9): 'perpendicolarmente alla linea del proprio retro' = "
-        "straight back along the unit's rearward axis without turning (rout: full move; melee: 3\").",
+        "straight back along the unit's rearward axis without turning (rout: full move; melee: 3\"). "
+        "'toward_own_edge': straight toward the side's own table edge, keeping facing.",
     )
     a39_router_gap: Literal["enemy_or_edge", "enemy_only"] = Field(
         "enemy_or_edge",
@@ -260,12 +264,14 @@ class ItaliaSettings(RulesetSettings):
     a40_pursuit_direction: Literal["straight_ahead", "toward_enemy"] = Field(
         "straight_ahead",
         description="ISD A40 (ISD §9): pursuit goes straight ahead up to 3\" (infantry) / 6\" "
-        "(cavalry); new enemies with any part in the 30° arc (ISD A27) on that path may be hit.",
+        "(cavalry); new enemies with any part in the 30° arc (ISD A27) on that path may be hit. "
+        "'toward_enemy': toward the centre of the enemy touching its front along the longest "
+        "stretch, keeping facing.",
     )
     a41_melee_dice: Literal["one_die_per_side", "one_die_per_unit"] = Field(
         "one_die_per_side",
         description="ISD A41 (ISD §9): each side scores 1d6 + factors in contact + (factor - 1, min "
-        "0) of up to 2 supports not in contact + modifiers; difference = higher - lower.",
+        "0) of up to 2 supports not in contact + modifiers; difference = higher - lower. Procedure for the umpire: no answer of the engine depends on it.",
     )
 
     # --- Morale ---------------------------------------------------------------------------------
@@ -282,14 +288,14 @@ class ItaliaSettings(RulesetSettings):
     )
     a44_impulse_order: Literal["a_first_every_turn", "reroll_each_turn"] = Field(
         "a_first_every_turn",
-        description="ISD A44 (ISD §3, §5): Player A moves first in every turn; impulses alternate.",
+        description="ISD A44 (ISD §3, §5): Player A moves first in every turn; impulses alternate. Procedure for the umpire: no answer of the engine depends on it.",
     )
 
     # --- Artillery details ----------------------------------------------------------------------
     a45_artillery_falls_back_limbered: bool = Field(
         True,
         description="ISD A45 (ISD §6): artillery hit by a 'falls back 3\"' result limbers up and "
-        "falls back 3\".",
+        "falls back 3\". Procedure for the umpire: no answer of the engine depends on it.",
     )
     a46_reduced_ammunition: Literal["no_fire_until_rested", "minus_1", "no_effect"] = Field(
         "no_fire_until_rested",
@@ -300,23 +306,23 @@ class ItaliaSettings(RulesetSettings):
         Field(
             "move_unlimber_or_unlimber_support",
             description="ISD A47 (ISD §8, §9): ordinary horse artillery may move+unlimber or "
-            "unlimber+support in one impulse (§9); 'move_unlimber': never support (§8).",
+            "unlimber+support in one impulse (§9); 'move_unlimber': never support (§8). Procedure for the umpire: no answer of the engine depends on it.",
         )
     )
     a48_orientation_pivot: Literal["either_front_corner", "centre"] = Field(
         "either_front_corner",
         description="ISD A48 (ISD §8): a battery in battery turns up to 30° once a turn, pivoting on "
-        "either front corner.",
+        "either front corner. Procedure for the umpire: no answer of the engine depends on it.",
     )
     a49_assault_column_start: Literal["within_half_move", "at_least_half_move"] = Field(
         "within_half_move",
         description="ISD A49 (ISD §9): an assault column must start its move no farther from the "
-        "bridge/ford/gate/breach than half its move allowance.",
+        "bridge/ford/gate/breach than half its move allowance. Procedure for the umpire: no answer of the engine depends on it.",
     )
     a50_about_face_result: Literal["any_move_result", "full_move_result"] = Field(
         "any_move_result",
         description="ISD A50 (ISD §8, ManTab): an about face needs a result that lets the unit move "
-        "(ordered: 'Slowed' or better; disordered: 'Rallied' or better) and uses no distance.",
+        "(ordered: 'Slowed' or better; disordered: 'Rallied' or better) and uses no distance. Procedure for the umpire: no answer of the engine depends on it.",
     )
     a51_low_artillery_rolls: Literal["natural_double_1_only", "modified_2_or_less"] = Field(
         "natural_double_1_only",
@@ -346,7 +352,7 @@ class ItaliaSettings(RulesetSettings):
         5.0,
         ge=0.0,
         le=45.0,
-        description="ISD A31 (ISD §1): edges count as flush (parallel) within this many degrees.",
+        description="ISD A31 (ISD §1): edges count as flush (parallel) within this many degrees. Not yet used by the engine: its answers follow the default reading.",
     )
     equal_distance_tolerance_in: float = Field(
         0.25,
