@@ -36,7 +36,7 @@ def in_contact(a: Rect, b: Rect, tolerance: float) -> bool:
     return bool(shapely.dwithin(a.polygon, b.polygon, tolerance))
 
 
-def _clip_length(p: tuple[float, float], q: tuple[float, float], box: Rect, grow: float) -> float:
+def clip_length(p: tuple[float, float], q: tuple[float, float], box: Rect, grow: float) -> float:
     """Length of segment p-q inside ``box`` grown by ``grow`` on every side (Liang–Barsky)."""
     (u0, v0), (u1, v1) = box.to_local(*p), box.to_local(*q)
     du, dv = u1 - u0, v1 - v0
@@ -60,7 +60,7 @@ def shared_lengths(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
     """For each edge of ``a``, the length of it lying within ``tolerance`` of ``b`` (``b`` grown
     into a rectangle ``tolerance`` larger on every side)."""
     grow = max(tolerance, 1e-6)
-    return {name: _clip_length(*a.edge(name), b, grow) for name in EDGE_NAMES}
+    return {name: clip_length(*a.edge(name), b, grow) for name in EDGE_NAMES}
 
 
 def touched_edge(a: Rect, b: Rect, tolerance: float, method: str = "longest_shared_segment",
@@ -99,7 +99,7 @@ def edge_aspect(edge: str) -> str:
 def shared_lengths_many(a: Sequence[Rect], b: Sequence[Rect], tolerance: float) -> np.ndarray:
     """`shared_lengths` of many pairs at once: (n, 4) in EDGE_NAMES order (front, right, rear,
     left), each edge of ``a[i]`` clipped to ``b[i]`` grown by ``tolerance``. The clipping is
-    `_clip_length`'s, operation for operation in numpy, and the edge lengths come from
+    `clip_length`'s, operation for operation in numpy, and the edge lengths come from
     `math.hypot` as there, so the numbers are the same floats.
 
     >>> x, y = Rect(0.0, 0.0, 90.0, 80.0, 40.0), Rect(0.0, 40.5, 270.0, 80.0, 40.0)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -19,7 +20,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.rect import Point, Rect
+from engine.geometry.rect import Point, Rect, angle_diff
 
 _INF = float("inf")
 
@@ -171,3 +172,238 @@ def swept_area(poses: list[Rect]) -> Polygon:
     corners = np.array([p.corners for p in poses], dtype=float)            # (n, 4, 2)
     pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)            # (n-1, 8, 2)
     return shapely.union_all(shapely.convex_hull(shapely.multipoints(pairs)))
+
+
+_CERTAIN_MM = 1e-6   # certain answers need this much to spare (plus 5 % of the shrink, far more
+# than GEOS's polygonal arcs round a concave corner: 0.5 % of it); closer calls go to GEOS
+
+
+class SweptArea:
+    """`swept_area(poses)` shrunk by ``tol`` ("inner": what a shape must reach to be in the way),
+    answered without building it when the answer is certain.
+
+    Certainly not: the shape's bounding box misses the box of every pose shrunk by ``tol``; or
+    the shape is apart from every piece of the swept area (the hull of two consecutive poses,
+    separating axes in plain floats); or, moved 0.9 ``tol`` away, it is apart from every piece
+    (so each of its points has a point outside the area closer than ``tol``: a neighbour in the
+    line touching the path's edge). Certainly yes: the shape overlaps one pose, or the straight
+    run after the wheel, shrunk by ``tol`` (a rectangle shrunk by a distance is exactly the
+    smaller rectangle, and each lies inside the swept area). Margins of ``_CERTAIN_MM`` + 5 % of
+    ``tol`` keep every certain answer clear of float noise and of GEOS's polygonal arcs; the few
+    close calls left ask the exact shapely area (`inner`, built only then), so the answers are
+    those of ``shapely.intersects(swept_area(poses).buffer(-tol), shape)``
+    (tests/test_attila_swept_area.py).
+    """
+
+    def __init__(self, poses: list[Rect], tol: float) -> None:
+        self.poses = poses
+        self.tol = tol
+        self._spare = _CERTAIN_MM + 0.05 * tol
+        xs = [x for p in poses for x, _ in p.corners]
+        ys = [y for p in poses for _, y in p.corners]
+        shrink = tol - self._spare       # the inner area lies inside the shrunk box (with
+        # the spare for GEOS's rounding: clear means clear of the box grown back by it)
+        self._box = (min(xs) + shrink, min(ys) + shrink, max(xs) - shrink, max(ys) - shrink)
+
+    @functools.cached_property
+    def inner(self) -> BaseGeometry:
+        """The exact inner area (GEOS), built on first use."""
+        return swept_area(self.poses).buffer(-self.tol)
+
+    @functools.cached_property
+    def _inner_rects(self) -> list[tuple[Point, Point, Point, float, float]]:
+        """(centre, front, right, half-width, half-depth) of rectangles lying inside the inner
+        area with the spare: the straight run (the last two poses, same heading), then each pose
+        from the last, shrunk by ``tol`` and the spare."""
+        shrink = self.tol + self._spare
+        rows = []
+        a, b = (self.poses[-2], self.poses[-1]) if len(self.poses) >= 2 else (None, None)
+        if a is not None and b is not None and \
+                abs(angle_diff(a.heading_deg, b.heading_deg)) < 1e-9:
+            run = math.hypot(b.cx - a.cx, b.cy - a.cy)
+            rows.append((((a.cx + b.cx) / 2, (a.cy + b.cy) / 2), b.front, b.right,
+                         b.width / 2 - shrink, b.depth / 2 + run / 2 - shrink))
+        rows += [((p.cx, p.cy), p.front, p.right, p.width / 2 - shrink, p.depth / 2 - shrink)
+                 for p in reversed(self.poses)]
+        return [r for r in rows if r[3] > 0 and r[4] > 0]
+
+    @functools.cached_property
+    def _piece_shapes(self) -> np.ndarray:
+        """The hull of each consecutive pair of poses (the pieces `swept_area` unites)."""
+        if len(self.poses) == 1:
+            return np.array([self.poses[0].polygon])
+        corners = np.array([p.corners for p in self.poses], dtype=float)
+        pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)
+        return shapely.convex_hull(shapely.multipoints(pairs))
+
+    def box_clear(self, xs: Sequence[float], ys: Sequence[float]) -> bool:
+        """Certainly clear: the shape's bounding box misses the inner area's."""
+        x0, y0, x1, y1 = self._box
+        return max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1
+
+    def box_misses(self, box: tuple[float, float, float, float]) -> bool:
+        """`box_clear` of a shape's bounding box (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = self._box
+        return box[2] < x0 or box[0] > x1 or box[3] < y0 or box[1] > y1
+
+    def meets_rect(self, rect: Rect) -> bool:
+        """``shapely.intersects(self.inner, rect.polygon)``, certain answers first."""
+        corners = rect.corners
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        if self.box_misses(box):
+            return False
+        inside = self._inner_rects
+        if any(_rects_overlap(corners, piece) for piece in inside[:2]):
+            return True                        # in the straight run or the final pose
+        own = [rect.front, rect.right]
+        if all(_separated(corners, box, own, piece) for piece in self._piece_parts):
+            return False
+        if any(_rects_overlap(corners, piece) for piece in inside[2:]):
+            return True
+        if "inner" not in self.__dict__ and self._clear_moved_away(rect):
+            return False
+        return bool(shapely.intersects(self.inner, rect.polygon))
+
+    def certainly_meets_rect(self, rect: Rect) -> bool:
+        """`meets_rect` is certainly True (plain-float tests only, no GEOS)."""
+        return any(_rects_overlap(rect.corners, piece) for piece in self._inner_rects)
+
+    def _clear_moved_away(self, rect: Rect) -> bool:
+        """The base moved 0.9 ``tol`` straight away from the start pose (along its own axis
+        closest to that direction, or the next) misses every piece: each of its points then has
+        a point outside the swept area closer than ``tol`` (a neighbour in the line). Plain-float
+        separating axes (the base's, the piece's poses' and the corner tracks' normals); no
+        separation found = not certain."""
+        if self.tol <= 0:
+            return False
+        st = self.poses[0]
+        dx, dy = rect.cx - st.cx, rect.cy - st.cy
+        away = [rect.front, (-rect.front[0], -rect.front[1]), rect.right,
+                (-rect.right[0], -rect.right[1])]
+        away.sort(key=lambda a: -(a[0] * dx + a[1] * dy))
+        shift = 0.9 * self.tol
+        own = [rect.front, rect.right]
+        for ax, ay in away[:2]:
+            moved = [(x + shift * ax, y + shift * ay) for x, y in rect.corners]
+            xs, ys = [x for x, _ in moved], [y for _, y in moved]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            if all(_separated(moved, box, own, piece) for piece in self._piece_parts):
+                return True
+        return False
+
+    @functools.cached_property
+    def _piece_parts(self) -> list[tuple[list[Point], tuple[float, float, float, float],
+                                          list[tuple[float, float, float, float]]]]:
+        """Per piece (the hull of two consecutive poses): its corners, their bounding box and
+        candidate separating axes (the poses' axes, the corners' tracks' normals), each with
+        the piece's extent along it (ax, ay, lowest, highest)."""
+        pairs = list(zip(self.poses, self.poses[1:])) or [(self.poses[0], self.poses[0])]
+        out = []
+        for a, b in pairs:
+            pts = list(a.corners) + list(b.corners)
+            xs, ys = [x for x, _ in pts], [y for _, y in pts]
+            axes = [a.front, a.right]
+            if abs(angle_diff(a.heading_deg, b.heading_deg)) > 1e-9:
+                axes += [b.front, b.right]
+                for (x0, y0), (x1, y1) in zip(a.corners, b.corners):
+                    ex, ey = x1 - x0, y1 - y0
+                    n = math.hypot(ex, ey)
+                    if n > 1e-9:
+                        axes.append((-ey / n, ex / n))
+            extents = []
+            for ax, ay in axes:
+                proj = [x * ax + y * ay for x, y in pts]
+                extents.append((ax, ay, min(proj), max(proj)))
+            out.append((pts, (min(xs), min(ys), max(xs), max(ys)), extents))
+        return out
+
+    def certainly_meets(self, shape: BaseGeometry) -> bool:
+        """`meets` is certainly True: the shape reaches a pose or the straight run shrunk by
+        ``tol`` and the spare (one vectorised GEOS call, no swept area built)."""
+        rects = self._inner_rects
+        return bool(rects) and bool(shapely.intersects(shape, _rect_shapes(rects)).any())
+
+    def meets(self, vertices: np.ndarray, shape: BaseGeometry) -> bool:
+        """``shapely.intersects(self.inner, shape)`` for any polygon or line (``vertices``: its
+        outline, closing point included, or its line points), certain answers first."""
+        v = np.asarray(vertices, dtype=float)
+        if self.box_clear(v[:, 0].tolist(), v[:, 1].tolist()):
+            return False
+        if self.certainly_meets(shape):
+            return True
+        if self._clear_when_moved(v, shape):
+            return False
+        return bool(shapely.intersects(self.inner, shape))
+
+    def _clear_when_moved(self, v: np.ndarray, shape: BaseGeometry) -> bool:
+        """The shape moved 0.9 ``tol`` along some edge normal (either way) or axis misses every
+        piece of the swept area (GEOS, all directions in one call)."""
+        if self.tol <= 0:
+            return False
+        e = np.diff(v, axis=0)
+        length = np.linalg.norm(e, axis=1)
+        e, length = e[length > 1e-9], length[length > 1e-9]
+        n = np.stack([e[:, 1], -e[:, 0]], axis=1) / length[:, None]
+        dirs = [n, -n, np.array([(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)])]
+        moved_v = v[None, :, :] + (0.9 * self.tol * np.concatenate(dirs))[:, None, :]
+        moved = shapely.polygons(moved_v) if shape.geom_type == "Polygon" \
+            else shapely.linestrings(moved_v)
+        hits = shapely.intersects(moved[:, None], self._piece_shapes[None, :])
+        return bool((~hits.any(axis=1)).any())
+
+
+def _separated(quad: Sequence[Point], box: tuple[float, float, float, float],
+               own_axes: list[Point],
+               piece: tuple[list[Point], tuple[float, float, float, float],
+                            list[tuple[float, float, float, float]]]) -> bool:
+    """A quad (``box``: its bounding box) is certainly apart from a piece's hull (a gap along
+    some tried axis: the piece's own, then the quad's)."""
+    pts, (x0, y0, x1, y1), extents = piece
+    if box[2] < x0 or box[0] > x1 or box[3] < y0 or box[1] > y1:
+        return True
+    for ax, ay, lo, hi in extents:
+        q = [x * ax + y * ay for x, y in quad]
+        if max(q) < lo or hi < min(q):
+            return True
+    for ax, ay in own_axes:
+        q = [x * ax + y * ay for x, y in quad]
+        p = [x * ax + y * ay for x, y in pts]
+        if max(q) < min(p) or max(p) < min(q):
+            return True
+    return False
+
+
+def _rects_overlap(corners: Sequence[Point],
+                   piece: tuple[Point, Point, Point, float, float]) -> bool:
+    """A convex quad and a rectangle (centre, front, right, half-width, half-depth) overlap
+    (separating axes of both, strictly)."""
+    (cx, cy), (fx, fy), (rx, ry), hw, hd = piece
+    for ax, ay, half in ((fx, fy, hd), (rx, ry, hw)):
+        mid = cx * ax + cy * ay
+        proj = [x * ax + y * ay for x, y in corners]
+        if max(proj) <= mid - half or min(proj) >= mid + half:
+            return False
+    (x0, y0), (x1, y1), (x2, y2) = corners[0], corners[1], corners[2]
+    for ex, ey in ((x1 - x0, y1 - y0), (x2 - x1, y2 - y1)):
+        norm = math.hypot(ex, ey)
+        if norm < 1e-12:
+            return False
+        ax, ay = ex / norm, ey / norm
+        mid = cx * ax + cy * ay
+        ext = hw * abs(rx * ax + ry * ay) + hd * abs(fx * ax + fy * ay)
+        proj = [x * ax + y * ay for x, y in corners]
+        if max(proj) <= mid - ext or min(proj) >= mid + ext:
+            return False
+    return True
+
+
+def _rect_shapes(rects: list[tuple[Point, Point, Point, float, float]]) -> np.ndarray:
+    quads = []
+    for (cx, cy), (fx, fy), (rx, ry), hw, hd in rects:
+        quads.append([(cx - hw * rx + hd * fx, cy - hw * ry + hd * fy),
+                      (cx + hw * rx + hd * fx, cy + hw * ry + hd * fy),
+                      (cx + hw * rx - hd * fx, cy + hw * ry - hd * fy),
+                      (cx - hw * rx - hd * fx, cy - hw * ry - hd * fy)])
+    return shapely.polygons(np.array(quads, dtype=float))
+

@@ -18,6 +18,7 @@ from engine.rulesets.attila.deployment import deployment
 from engine.rulesets.attila.groups import Groups, supported_by
 from engine.rulesets.attila.mandatory import mandatory_charges
 from engine.rulesets.attila.morale import army_morale, victory
+from engine.rulesets.attila.moves import move_budget
 from engine.rulesets.attila.settings import GAP_PREFIX
 from engine.rulesets.attila.shooting import all_targets, targets_of
 
@@ -56,6 +57,8 @@ def analyze_board(board: Board) -> dict[str, Any]:
             "supported_by": supported_by(board, i),
             "commanded_by": commanded_by(board, i),
         }
+        if u.is_troops:
+            entry["move"] = move_budget(board, i).to_dict(board.rect(i).width)
         g = groups.group_of.get(i)
         if g is not None:
             entry["group"] = g.id

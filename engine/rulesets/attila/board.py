@@ -76,6 +76,16 @@ class Board:
     def poly(self, base_id: str) -> Polygon:
         return self.state.rect(base_id).polygon
 
+    def box(self, base_id: str) -> tuple[float, float, float, float]:
+        """The base's bounding box (x0, y0, x1, y1), cached."""
+        cache = self.__dict__.setdefault("_boxes", {})
+        found = cache.get(base_id)
+        if found is None:
+            corners = self.rect(base_id).corners
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            found = cache[base_id] = (min(xs), min(ys), max(xs), max(ys))
+        return found
+
     @cached_property
     def ids(self) -> list[str]:
         return sorted(self.units)
@@ -99,6 +109,15 @@ class Board:
             return [i for gap, i in self._neighbours[base_id] if gap <= distance_mm]
         return sorted(i for i in self.state.index.within(self.poly(base_id), distance_mm)
                       if i != base_id)
+
+    @property
+    def near_limit_mm(self) -> float:
+        """The widest distance `near` answers from its bulk query (fast path)."""
+        return self._near_mm
+
+    def neighbours_with_gaps(self, base_id: str) -> list[tuple[float, str]]:
+        """(gap mm, id) of every other base within `near_limit_mm`, in id order (fast path)."""
+        return self._neighbours[base_id]
 
     @cached_property
     def _near_mm(self) -> float:
@@ -187,12 +206,20 @@ class Board:
         return [t for t in self.state.scenario.terrain if t.kind in kinds]
 
     def area_holding(self, base_id: str, kinds: frozenset[str]) -> str | None:
-        """The area feature of those kinds the base stands in (its centre inside), if any."""
+        """The area feature of those kinds the base stands in (its centre inside), if any
+        (cached per base and kinds)."""
+        cache = self.__dict__.setdefault("_area_holding", {})
+        key = (base_id, kinds)
+        if key in cache:
+            return cache[key]
         holding = self._holding(base_id)
+        found = None
         for t in self.features(kinds):
             if t.is_area and t.id in holding:
-                return t.id
-        return None
+                found = t.id
+                break
+        cache[key] = found
+        return found
 
     def height(self, base_id: str) -> int:
         """The level of the highest hill holding the base's centre (0 off hills, AT23)."""

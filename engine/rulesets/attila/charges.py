@@ -1,9 +1,9 @@
 """Charges: can this base reach that enemy with one move (ATT 5, 7, 13; reading AT26)?
 
 A charge is one optional forward wheel on a front corner (at most half the normal move measured
-along the moving corner's arc, AT15) then a straight move until the front edge lies along an edge
-of the target (AT2: a shared segment, not a corner). Terrain stops (ATT 5.B, 5.F, AT16), water
-(ATT 5.B) and enemy bases (ATT 5.C) block; friends are passed through and disordered (ATT 5.C).
+along the moving corner's arc, ATT 5.G, 5.I, AT15: `moves.MoveBudget`) then a straight move until
+the front edge lies along an edge of the target (AT2: a shared segment, not a corner). What the
+path runs into (terrain, water, enemies, friends) is `paths`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import shapely
-
-from engine.geometry.contact import edge_aspect, shared_lengths, touched_edge
-from engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
+from engine.geometry.contact import clip_length, edge_aspect, touched_edge
+from engine.geometry.motion import slide_convex, wheel, wheel_cost, wheel_poses
 from engine.geometry.rect import Rect, angle_diff
 from engine.results import Aspect
-from engine.rulesets.attila.board import (
-    CROSSINGS, MARSHES, ROUGH, WATER_AREAS, WATER_LINES, WOODS, Board,
-)
+from engine.rulesets.attila.board import Board
+from engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
+from engine.rulesets.attila.paths import enemy_blocks, path_checks, terrain_blocks
 from engine.rulesets.attila.settings import GAP_PREFIX
 
 _INF = float("inf")
@@ -67,25 +65,6 @@ class Charge:
         return d
 
 
-def _stopping_kinds(board: Board, mounted: bool) -> frozenset[str]:
-    """Features whose entry stops the unit (ATT 5.B «devono arrestarsi immediatamente», 5.F)."""
-    kinds = WOODS | MARSHES
-    if board.settings.at17_broken_is_difficult or not mounted:
-        kinds = kinds | ROUGH
-    return kinds
-
-
-def _forbidden_kinds(board: Board, mounted: bool) -> frozenset[str]:
-    """Features the unit may not enter: mounted units and woods/marshes (ATT 5.B), and difficult
-    terrain unless at16_mounted_enter_difficult."""
-    if not mounted:
-        return WATER_AREAS
-    kinds = WATER_AREAS | WOODS | MARSHES
-    if not board.settings.at16_mounted_enter_difficult:
-        kinds = kinds | ROUGH
-    return kinds
-
-
 @dataclass
 class _Try:
     total_mm: float
@@ -101,12 +80,16 @@ class _Try:
     wheeled: Rect | None = None
     d_front: float = 0.0
     checked: bool = False
+    blocked: bool = False      # certainly not clear (enemy, terrain); reasons not listed yet
+    owner: tuple[Board, str] | None = None   # (board, charger): where its wheel is cached
 
     @cached_property
     def poses(self) -> list[Rect]:
         """The wheel's intermediate poses then the final one (built only for the tries whose
         path is checked or reported)."""
         turn = self.wheel_deg
+        if self.owner is not None:
+            return _wheel_path(*self.owner, turn) + [self.final]
         return (wheel_poses(self.start, turn) if abs(turn) > 1e-9 else [self.start]) + [self.final]
 
 
@@ -128,37 +111,56 @@ def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
     return out
 
 
-def _attempt(board: Board, charger: str, target: str, turn: float, allowance_mm: float) -> _Try | None:
+def _attempt(board: Board, charger: str, target: str, turn: float,
+             budget: MoveBudget) -> _Try | None:
     s = board.settings
     start, goal = board.rect(charger), board.rect(target)
-    if _lane_misses(start, turn, goal):
+    wheeled = _wheeled(board, charger, turn)
+    lane = _lane(wheeled, goal)
+    if lane is None:
         return None                    # the front, moving straight on, never meets the target
     cost = wheel_cost(start, turn)
-    wheeled = wheel(start, turn) if abs(turn) > 1e-9 else start
     reasons: list[str] = []
-    limit = allowance_mm / 2.0
-    if cost > limit + 1e-6:
-        reasons.append(f"the wheel of {abs(turn):.0f}° costs {board.cm(cost):.1f} cm, more than "
-                       f"half the move ({board.cm(limit):.1f} cm) (ATT 5.I, AT15)")
+    limit = board.mm(budget.wheel_limit_cm)
+    wheel_ok = cost <= limit + 1e-6
+    if not wheel_ok:
+        reasons.append(f"needs a wheel of {abs(turn):.0f}° ({board.cm(cost):.1f} cm along the "
+                       f"moving corner's arc), wider than the "
+                       f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
+                       f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) ({WHEEL_CITES})")
     d = wheeled.front
     corners = goal.corners
-    # slide_convex builds the wheeled shapes (None) only when the bounding boxes meet
-    d_front = slide_convex((wheeled.front_left, wheeled.front_right), None, corners,
-                           goal.polygon, d)
+    # the wheeled base is cached per charger and turn, and so are its shapes
+    d_front = slide_convex((wheeled.front_left, wheeled.front_right), wheeled.front_edge,
+                           corners, goal.polygon, d)
     if not math.isfinite(d_front):
         return None
-    d_rect = slide_convex(wheeled.corners, None, corners, goal.polygon, d)
-    if d_rect < d_front - 0.5:
-        return None                                   # its flank or a corner would strike first
+    # Its flank or a rear corner strikes first? Only a target reaching behind the front line can
+    # be met by anything but the front (the base moving straight on covers just its lane).
+    if lane < 0.0 and slide_convex(wheeled.corners, wheeled.polygon, corners, goal.polygon,
+                                   d) < d_front - 0.5:
+        return None
     final = wheeled.moved(d[0] * d_front, d[1] * d_front)
-    flush = shared_lengths(final, goal, board.contact_tol)["front"] > s.contact_min_shared_mm
+    flush = clip_length(final.front_left, final.front_right, goal,
+                         max(board.contact_tol, 1e-6)) > s.contact_min_shared_mm  # AT2
     square = any(abs(angle_diff(final.heading_deg, goal.heading_deg + n + 180.0)) < 0.5
                  for n in _OUTWARD.values())
     total = cost + d_front
-    if total > allowance_mm + 1e-6:
+    allowance_mm = board.mm(budget.available_cm)
+    if wheel_ok and cost > allowance_mm + 1e-6:
+        # ATT 5.G: the wheel is made in full even though the reduced move is shorter; nothing
+        # is left for the straight part
+        if d_front > 1e-6:
+            reasons.append(f"after its wheel of {board.cm(cost):.1f} cm (allowed in full, ATT "
+                           f"5.G) no move is left for the {board.cm(d_front):.1f} cm straight on: "
+                           f"its move is {budget.available_cm:g} cm after the 1D6 (ATT 5.B)")
+    elif total > allowance_mm + 1e-6:
         reasons.append(f"needs {board.cm(total):.1f} cm, more than its move of "
-                       f"{board.cm(allowance_mm):.1f} cm")
-    t = _Try(total, turn, final, start, reasons, [], [], [], flush, square, wheeled, d_front)
+                       f"{board.cm(allowance_mm):.1f} cm"
+                       + ("" if budget.roll is None else
+                          f" ({budget.normal_cm:g} cm less the 1D6 of {budget.roll}, ATT 5.B)"))
+    t = _Try(total, turn, final, start, reasons, [], [], [], flush, square, wheeled, d_front,
+             owner=(board, charger))
     if not flush:
         t.notes.append("its front edge meets the target at an angle: line the bases up to "
                        "fight (AT2, AT26)")
@@ -168,91 +170,44 @@ def _attempt(board: Board, charger: str, target: str, turn: float, allowance_mm:
 MISS_MARGIN_MM = 1e-4   # far above float error and the slide's own tolerances (1e-9)
 
 
-def _lane_misses(start: Rect, turn: float, goal: Rect) -> bool:
-    """A cheap, certain "no": after the wheel, the front edge moving straight ahead sweeps a lane
-    as wide as the front; when every corner of the target lies beyond one side of that lane, or
-    behind the front, by MISS_MARGIN_MM, the slide would find no contact (``_attempt`` returns
-    None). Most of the sweep's wheels point away like this; they skip building the wheeled base.
-    Otherwise (maybe) the exact slide decides."""
-    if abs(turn) > 1e-9:
-        px, py = start.front_left if turn > 0 else start.front_right
-        a = math.radians(turn)
-        c, s = math.cos(a), math.sin(a)
-        (lx, ly), (rx, ry) = start.front_left, start.front_right
-        fl = (px + (lx - px) * c - (ly - py) * s, py + (lx - px) * s + (ly - py) * c)
-        fr = (px + (rx - px) * c - (ry - py) * s, py + (rx - px) * s + (ry - py) * c)
-        h = math.radians(start.heading_deg + turn)
-        d = (math.cos(h), math.sin(h))
-    else:
-        fl, fr, d = start.front_left, start.front_right, start.front
+def _lane(wheeled: Rect, goal: Rect) -> float | None:
+    """A cheap, certain "no" (None): after the wheel, the front edge moving straight ahead sweeps
+    a lane as wide as the front; when every corner of the target lies beyond one side of that
+    lane, or behind the front, by MISS_MARGIN_MM, the slide would find no contact (``_attempt``
+    returns None). Most of the sweep's wheels point away like this. Otherwise (maybe) the exact
+    slide decides, and the answer is how far ahead of the front line the target's nearest
+    corner lies (negative: the target reaches behind the front line)."""
+    fl, fr, d = wheeled.front_left, wheeled.front_right, wheeled.front
     r = (d[1], -d[0])                                  # to the base's right, along the front
     width = (fr[0] - fl[0]) * r[0] + (fr[1] - fl[1]) * r[1]
     across = [(x - fl[0]) * r[0] + (y - fl[1]) * r[1] for x, y in goal.corners]
     if max(across) < -MISS_MARGIN_MM or min(across) > width + MISS_MARGIN_MM:
-        return True
+        return None
     ahead = [(x - fl[0]) * d[0] + (y - fl[1]) * d[1] for x, y in goal.corners]
-    return max(ahead) < -MISS_MARGIN_MM
+    if max(ahead) < -MISS_MARGIN_MM:
+        return None
+    return min(ahead)
 
 
-def _path_checks(board: Board, charger: str, target: str, wheeled: Rect, d_front: float,
-                 t: _Try) -> None:
-    cu = board.units[charger]
-    swept = swept_area(t.poses)
-    inner = swept.buffer(-board.contact_tol)
-    for other in board.near(charger, t.total_mm + board.contact_tol):
-        if other in (charger, target) or board.units[other].absent:
-            continue
-        if not shapely.intersects(inner, board.poly(other)):
-            continue
-        if board.units[other].side != cu.side:
-            t.reasons.append(f"enemy {other} is in the way: enemies cannot be passed through "
-                             "(ATT 5.C)")
-        else:
-            t.passes.append(other)
-    if t.passes:
-        t.notes.append(f"passes through {', '.join(t.passes)}, disordering "
-                       f"{'it' if len(t.passes) == 1 else 'them'} (ATT 5.C)")
-    terrain = board.state.scenario.terrain
-    crossings = [f for f in terrain if f.kind in CROSSINGS]
-    for f in terrain:
-        if f.kind in WATER_LINES and board.lines[f.id].intersects(inner):
-            if not any(shapely.intersects(_shape(board, c.id), inner) for c in crossings):
-                t.reasons.append(f"cannot cross {f.kind} {f.id!r} except at bridges or fords "
-                                 "(ATT 5.B)")
-            elif any(c.kind == "ford" and shapely.intersects(_shape(board, c.id), inner)
-                     for c in crossings):
-                t.reasons.append(f"reaching the ford on {f.id!r} stops the unit (ATT 5.B)")
-        if not f.is_area:
-            continue
-        poly = board.areas[f.id]
-        start_front = board.rect(charger).front_edge
-        if not poly.intersects(inner) and not poly.intersects(start_front):
-            continue                   # the path does not go into it (beyond the tolerance)
-        if f.kind in _forbidden_kinds(board, cu.mounted) and poly.intersects(inner):
-            t.reasons.append(f"{'mounted units' if cu.mounted else 'no unit'} may not enter "
-                             f"{f.kind} {f.id!r} (ATT 5.B)")
-            continue
-        if f.kind not in _stopping_kinds(board, cu.mounted):
-            continue
-        if poly.intersects(start_front):
-            t.terrain.append(f.id)
-            t.notes.append(f"front line on {f.kind} {f.id!r}: the move is reduced by 1D6 "
-                           "(ATT 5.B, 5.F)")
-            continue
-        if abs(t.wheel_deg) > 0 and any(poly.intersects(p.front_edge) for p in t.poses[1:-1]):
-            t.reasons.append(f"the wheel enters {f.kind} {f.id!r} and stops there (ATT 5.B)")
-            continue
-        entry = slide_convex((wheeled.front_left, wheeled.front_right), wheeled.front_edge,
-                             board.area_vertices(f.id), poly, wheeled.front)
-        if entry < d_front - board.contact_tol:
-            t.reasons.append(f"stops on entering {f.kind} {f.id!r} before reaching the target "
-                             "(ATT 5.B, 5.F, AT16)")
-        elif poly.intersects(t.final.polygon.buffer(-board.contact_tol)):
-            t.terrain.append(f.id)
+def _wheel_path(board: Board, charger: str, turn: float) -> list[Rect]:
+    """The wheel's poses (`wheel_poses`), cached per charger and turn (its targets share them)."""
+    cache = board.__dict__.setdefault("_wheel_paths", {})
+    path = cache.get((charger, turn))
+    if path is None:
+        start = board.rect(charger)
+        path = cache[(charger, turn)] = wheel_poses(start, turn) if abs(turn) > 1e-9 else [start]
+    return path
 
 
-def _shape(board: Board, fid: str) -> Any:
-    return board.areas.get(fid) or board.lines[fid]
+def _wheeled(board: Board, charger: str, turn: float) -> Rect:
+    """The charger wheeled by ``turn`` (the same wheels recur for each of its targets)."""
+    cache = board.__dict__.setdefault("_wheeled", {})
+    key = (charger, turn)
+    found = cache.get(key)
+    if found is None:
+        start = board.rect(charger)
+        found = cache[key] = wheel(start, turn) if abs(turn) > 1e-9 else start
+    return found
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
@@ -266,11 +221,16 @@ def judge_charge(board: Board, charger: str, target: str) -> Charge:
 def _judge(board: Board, charger: str, target: str) -> Charge:
     cu = board.units[charger]
     s = board.settings
-    allowance_cm = cu.move_cm(s)
-    c = Charge(charger, target, allowance=allowance_cm)
+    budget = move_budget(board, charger)
+    allowance_cm = budget.normal_cm
+    c = Charge(charger, target, allowance=budget.available_cm)
     c.reasons = _static_reasons(board, charger, target)
     if cu.is_troops and not s.at11_rates_confirmed:
         c.notes.append(f"move {allowance_cm:g} cm for {cu.type}: {GAP_PREFIX} (ATT AT11)")
+    if budget.roll is not None:
+        c.notes.append(f"its move is {budget.available_cm:g} cm: {allowance_cm:g} cm less the 1D6 "
+                       f"rolled ({budget.roll}) (ATT 5.B); it may wheel up to "
+                       f"{budget.wheel_limit_cm:g} cm, {budget.wheel_phrase()} ({WHEEL_CITES})")
     if any(con.other == target for con in board.contacts(charger)) and cu.side != board.units[target].side:
         c.distance = 0.0
         c.contact_aspect = Aspect(edge_aspect(board.side_touched(target, charger)))
@@ -279,7 +239,6 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     if c.reasons and (cu.is_general or cu.is_camp or cu.side == board.units[target].side):
         return c
     start, goal = board.rect(charger), board.rect(target)
-    allowance = board.mm(allowance_cm)
     square_turns = [0.0]
     sweep: list[float] = []
     # ATT 5.L: a phalanx may change front, wheel OR move in a turn, never wheel and then move.
@@ -289,7 +248,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
             if 1e-6 < abs(turn) <= 90.0 + 1e-9:
                 square_turns.append(turn)
         # and a sweep of wheels within the limit, for targets met at an angle (AT26 "touch")
-        limit_deg = min(90.0, math.degrees(allowance / 2.0 / start.width))
+        limit_deg = budget.wheel_limit_deg(start.width)
         steps = int(limit_deg // SWEEP_STEP_DEG)
         # wheels away from the target's side cannot bring the front to it (beyond a few degrees)
         fx, fy = start.front_centre
@@ -298,10 +257,10 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
         sweep = [k * SWEEP_STEP_DEG * sign for k in range(1, steps + 1) for sign in (1, -1)
                  if k * SWEEP_STEP_DEG <= 10.0 or sign * bearing > -10.0]
     # The square wheels first; the sweep only when none of them gives a clear legal path.
-    tries = _tries(board, charger, target, square_turns, allowance)
-    best = _first_clear(board, charger, target, tries)
+    tries = _tries(board, charger, target, square_turns, budget)
+    best = _first_clear(board, charger, target, tries, fallback=False)
     if best is None or best.reasons or not best.flush:
-        tries = sorted(tries + _tries(board, charger, target, sweep, allowance), key=_preference)
+        tries = sorted(tries + _tries(board, charger, target, sweep, budget), key=_preference)
         best = _first_clear(board, charger, target, tries)
     if best is None:
         c.reasons.append("a phalanx cannot wheel and then move in one turn (ATT 5.L)" if cu.phalanx
@@ -324,34 +283,45 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
 
 
 def _preference(t: _Try) -> tuple[Any, ...]:
-    """Legal first, then edge to edge, then squarely met, then the shortest (to 0.01 mm, so that
-    mirror-image paths tie whatever the float noise), then the smaller wheel, left before right."""
-    return (bool(t.reasons), not t.flush, not t.square, round(t.total_mm, 2),
+    """Legal (and not blocked) first, then edge to edge, then squarely met, then the shortest
+    (to 0.01 mm, so that mirror-image paths tie whatever the float noise), then the smaller
+    wheel, left before right."""
+    return (bool(t.reasons) or t.blocked, not t.flush, not t.square, round(t.total_mm, 2),
             round(abs(t.wheel_deg), 6), -math.copysign(1.0, t.wheel_deg))
 
 
 def _tries(board: Board, charger: str, target: str, turns: list[float],
-           allowance: float) -> list[_Try]:
-    return sorted((t for t in (_attempt(board, charger, target, turn, allowance)
+           budget: MoveBudget) -> list[_Try]:
+    return sorted((t for t in (_attempt(board, charger, target, turn, budget)
                                for turn in turns) if t is not None), key=_preference)
 
 
-def _first_clear(board: Board, charger: str, target: str, tries: list[_Try]) -> _Try | None:
+def _first_clear(board: Board, charger: str, target: str, tries: list[_Try],
+                 fallback: bool = True) -> _Try | None:
     """The preferred try whose path is clear (path checks are the costly part, so they run in
-    order of preference and stop at the first clear one); else the preferred try, checked."""
+    order of preference and stop at the first clear one); else the preferred try, checked
+    (``fallback``), or None: the square wheels' search leaves that to the sweep, which always
+    follows when no square wheel is clear, and the check would not change the order."""
     if not tries:
         return None
     for t in tries:
+        if t.blocked:
+            continue
         if t.reasons and not t.checked:
             break                      # sorted: every later try is also too long or too wide
         if not t.checked:
-            _path_checks(board, charger, target, t.wheeled, t.d_front, t)
+            if enemy_blocks(board, charger, target, t) or terrain_blocks(board, charger, t):
+                t.blocked = True       # not clear: checked in full only if reported (below)
+                continue
+            path_checks(board, charger, target, t.wheeled, t.d_front, t)
             t.checked = True
         if not t.reasons:
             return t
+    if not fallback:
+        return None
     best = tries[0]
     if not best.checked:
-        _path_checks(board, charger, target, best.wheeled, best.d_front, best)
+        path_checks(board, charger, target, best.wheeled, best.d_front, best)
         best.checked = True
     return best
 

@@ -58,8 +58,10 @@ def zones(board: Board) -> dict[str, dict[str, Polygon]]:
 
 
 def base_placement(board: Board, base_id: str, zs: dict[str, dict[str, Polygon]]) -> dict[str, Any]:
-    """Is this base deployed legally (AT32)?"""
+    """Is this base deployed legally (AT32; a Camp: setting camp_placement)?"""
     u = board.units[base_id]
+    if u.is_camp and board.settings.camp_placement != "like_units":
+        return camp_placement(board, base_id, zs)
     legal_zone = zs[u.side]["legal"]
     poly = board.poly(base_id)
     how = board.settings.at32_deploy_inside
@@ -76,6 +78,26 @@ def base_placement(board: Board, base_id: str, zs: dict[str, dict[str, Polygon]]
         reasons.append(f"outside {u.side}'s Deployment Area: within {d.area_cm:g} cm of its own "
                        f"edge, not within {d.side_cm:g} cm of a side edge nor {d.own_edge_cm:g} cm "
                        "of its own edge (ATT 11.C-E, AT32)")
+    return {"legal": ok, "reasons": reasons}
+
+
+def camp_placement(board: Board, base_id: str, zs: dict[str, dict[str, Polygon]]
+                   ) -> dict[str, Any]:
+    """The Camp (camp_placement = 'deployment_area'): its whole base inside its army's
+    Deployment Area (ATT 11.C) and clear of the side-edge strips (11.D); the own-edge strip
+    (11.E, for bodies of troops that could flee) does not apply to a Camp, which never moves
+    (8.B). 'anywhere': always legal."""
+    if board.settings.camp_placement == "anywhere":
+        return {"legal": True, "reasons": []}
+    u = board.units[base_id]
+    d = SCALES[board.settings.figure_scale]
+    w = board.state.scenario.table.width_mm
+    side = board.mm(d.side_cm)
+    zone = zs[u.side]["area"].intersection(shapely.box(side, -1e9, max(side, w - side), 1e9))
+    ok = zone.buffer(1.0, join_style="mitre").covers(board.poly(base_id))   # 1 mm of noise
+    reasons = [] if ok else [
+        f"the Camp lies outside {u.side}'s Deployment Area: within {d.area_cm:g} cm of its own "
+        f"edge and not within {d.side_cm:g} cm of a side edge (ATT 11.C, 11.D, 8.B)"]
     return {"legal": ok, "reasons": reasons}
 
 
@@ -133,8 +155,7 @@ def _box_sides(poly: Polygon) -> tuple[float, float]:
 def deployment(board: Board) -> dict[str, Any]:
     """The ``deployment`` member: zones (table mm), each base's placement, each terrain piece."""
     zs = zones(board)
-    bases = {i: base_placement(board, i, zs) for i in board.ids
-             if not board.units[i].is_camp}
+    bases = {i: base_placement(board, i, zs) for i in board.ids}
     return {
         "figure_scale": board.settings.figure_scale,
         "order": deployment_order(board),

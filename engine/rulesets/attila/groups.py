@@ -22,6 +22,9 @@ _SIDE_PAIRS = (("left", "right"), ("right", "left"))
 _COLUMN_PAIRS = (("front", "rear"), ("rear", "front"))
 
 
+COLUMN_FEATURES = frozenset({"road", "tree_lined_road", "bridge", "ford"})   # ATT 4.B
+
+
 @dataclass(frozen=True)
 class Group:
     id: str
@@ -30,10 +33,17 @@ class Group:
     kind: str | None          # "light"/"heavy" (ATT 4.G-H) or the 4.B classes
     split: bool               # the deployment group has broken into several (ATT 4.M)
     aligned: bool             # every front on one line: may wheel as a whole (ATT 5.I)
+    on_column_features: tuple[str, ...] = ()   # roads, bridges, fords under its bases (4.B)
+    in_column: bool = True    # one base wide: every link front to rear (ATT 4.B)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "members": list(self.members),
-                "kind": self.kind, "split": self.split, "aligned": self.aligned}
+        d: dict[str, Any] = {"id": self.id, "label": self.label, "members": list(self.members),
+                             "kind": self.kind, "split": self.split, "aligned": self.aligned}
+        if self.on_column_features:
+            d["column"] = {"on": list(self.on_column_features), "in_column": self.in_column,
+                           "note": "moving along a road, over a bridge or a ford, a group moves "
+                                   "in column (ATT 4.B)"}
+        return d
 
 
 def same_facing(board: Board, a: str, b: str) -> bool:
@@ -125,8 +135,27 @@ class Groups:
                     split = len(parts) > 1
                 out.append(Group(gid, label, tuple(comp),
                                  b.units[comp[0]].group_class(b.settings), split,
-                                 self._aligned(comp)))
+                                 self._aligned(comp), self._column_features(comp),
+                                 self._in_column(comp)))
         return sorted(out, key=lambda g: g.id)
+
+    def _column_features(self, members: list[str]) -> tuple[str, ...]:
+        """Roads, bridges and fords (ATT 4.B) passing under any base of the group."""
+        b = self.board
+        found = []
+        for f in b.state.scenario.terrain:
+            if f.kind not in COLUMN_FEATURES:
+                continue
+            shape = b.areas.get(f.id) or b.lines.get(f.id)
+            if shape is not None and any(shape.intersects(b.poly(m)) for m in members):
+                found.append(f.id)
+        return tuple(sorted(found))
+
+    def _in_column(self, members: list[str]) -> bool:
+        """ATT 4.B «devono muovere in colonna»: no two bases of the group side by side."""
+        b = self.board
+        return not any(edge_link(b, x, y) == "side"
+                       for x in members for y in self.links[x] if x < y)
 
     def _aligned(self, members: list[str]) -> bool:
         """ATT 5.I «Se le unità del Gruppo non sono allineate»: all front edges on one line."""

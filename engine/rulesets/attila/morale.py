@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine.ruleset import Problem
 from engine.rulesets.attila.board import Board
@@ -42,10 +42,25 @@ class Army(BaseModel):
     camp_lost: bool = False
     general_killed: bool = False
     demoralised: bool = Field(False, description="once Demoralised, always (ATT 10.B)")
+    move_rolls: dict[str, int] = Field(
+        default_factory=dict, description="base id -> the 1D6 rolled this turn and subtracted "
+        "from its move: in a wood, marsh or difficult terrain, or the move after a ford "
+        "(ATT 5.B, AT16)")
+
+    @field_validator("move_rolls")
+    @classmethod
+    def _d6(cls, rolls: dict[str, int]) -> dict[str, int]:
+        bad = sorted(k for k, v in rolls.items() if not 1 <= v <= 6)
+        if bad:
+            raise ValueError(f"a 1D6 roll is 1 to 6 (bases {', '.join(bad)})")
+        return rolls
 
 
 def armies(board: Board) -> dict[str, Army]:
     """Both armies' facts; invalid entries fall back to defaults (reported by army_problems)."""
+    cached = board.__dict__.get("_armies")
+    if cached is not None:
+        return cached
     raw = board.state.scenario.armies or {}
     out = {}
     for side in ("A", "B"):
@@ -53,6 +68,7 @@ def armies(board: Board) -> dict[str, Army]:
             out[side] = Army.model_validate(raw.get(side) or {})
         except ValidationError:
             out[side] = Army()
+    board.__dict__["_armies"] = out
     return out
 
 
@@ -69,6 +85,12 @@ def army_problems(board: Board) -> list[Problem]:
             for e in exc.errors():
                 key = ".".join(str(p) for p in e["loc"])
                 out.append(Problem(f"armies.{side}.{key}", e["msg"]))
+    for side in ("A", "B"):
+        for base_id in sorted(armies(board)[side].move_rolls):
+            u = board.units.get(base_id)
+            if u is None or u.side != side:
+                out.append(Problem(f"armies.{side}.move_rolls.{base_id}",
+                                   f"no base {base_id!r} of side {side} on the table", "warning"))
     for side in ("A", "B"):
         if not armies(board)[side].general_killed and not _general_on_table(board, side) and \
                 any(u.side == side for u in board.units.values()):

@@ -11,6 +11,7 @@ from engine.rulesets.attila.board import Board
 from engine.rulesets.attila.charges import Charge, candidates, judge_charge
 from engine.rulesets.attila.deployment import zones
 from engine.rulesets.attila.melee import advance_pose, retreat_pose
+from engine.rulesets.attila.moves import move_budget
 from engine.rulesets.attila.settings import AttilaSettings, load_settings
 from engine.rulesets.attila.shooting import arc_drawing
 from engine.rulesets.attila.units import MM_PER_CM
@@ -85,7 +86,7 @@ class AttilaRuleset:
         terrain the base may not enter (charges' reading, AT16) or water without a crossing
         gives 0."""
         from engine.rulesets.attila.board import CROSSINGS, WATER_LINES
-        from engine.rulesets.attila.charges import _forbidden_kinds, _stopping_kinds
+        from engine.rulesets.attila.paths import forbidden_kinds, stopping_kinds
         from engine.rulesets.attila.settings import GAP_PREFIX
 
         board = Board.of(state)
@@ -101,7 +102,7 @@ class AttilaRuleset:
             what, cites = f"{u.type}", ["ATT 5", "ATT AT11"]
         if s.at18_distance_scale != 1.0:
             cites.append("ATT AT18")
-        forbidden = sorted(kinds & _forbidden_kinds(board, u.mounted))
+        forbidden = sorted(kinds & forbidden_kinds(board, u.mounted))
         water = sorted(kinds & WATER_LINES)
         if forbidden or (water and not kinds & CROSSINGS):
             why = (f"{'mounted units may not' if u.mounted else 'no unit may'} enter "
@@ -114,13 +115,22 @@ class AttilaRuleset:
         if u.move_is_gap():
             text += (f" (move_cm_{u.type.lower()}: {GAP_PREFIX}"
                      f"{'; agreed by the group' if s.at11_rates_confirmed else ''})")
-        stops = sorted(kinds & _stopping_kinds(board, u.mounted))
+        stops = sorted(kinds & stopping_kinds(board, u.mounted))
         if stops:
             text += f"; entering {', '.join(stops)} stops the unit, a move inside is 1D6 less"
             cites += ["ATT 5.B", "ATT 5.F"]
         if "ford" in kinds:
             text += "; reaching the ford stops the unit, its next move is 1D6 less"
             cites.append("ATT 5.B")
+        budget = move_budget(board, base_id)
+        if budget.roll is not None:
+            rate = budget.available_cm
+            text += f"; {rate:g} cm after the 1D6 rolled ({budget.roll})"
+            cites.append("ATT 5.B")
+        if u.is_troops:
+            text += (f"; wheels up to {budget.wheel_limit_cm:g} cm of the moving corner's arc "
+                     f"({budget.wheel_phrase()}), forwards only")
+            cites += ["ATT 5.G", "ATT 5.I", "ATT AT15"]
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
 

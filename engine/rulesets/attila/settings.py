@@ -134,7 +134,9 @@ class AttilaSettings(RulesetSettings):
     at15_wheel_limit: Literal["half_normal_move", "half_available_move"] = Field(
         "half_normal_move",
         description="ATT AT15 (ATT 5.G, 5.I): a wheel is the arc travelled by the moving front "
-        "corner, at most half the unit's normal move; forwards only.",
+        "corner, at most half the unit's normal move, even when a 1D6 cuts the move (ATT 5.G; "
+        "the roll is recorded in armies.<side>.move_rolls); forwards only. "
+        "'half_available_move': at most half the move left after the roll.",
     )
     at16_mounted_enter_difficult: bool = Field(
         True,
@@ -297,6 +299,14 @@ class AttilaSettings(RulesetSettings):
     heavy_types: tuple[str, ...] = Field(
         ("FP", "CP", "chariot_heavy"),
         description="ATT AT9 (ATT 6.C): the 'Heavy units' that save against shooting on 4-6.",
+    )
+    camp_placement: Literal["deployment_area", "like_units", "anywhere"] = Field(
+        "deployment_area",
+        description="ATT 11.C-E, ATT 8.B: the rules never say where the Camp goes. "
+        "'deployment_area': its whole base inside its army's Deployment Area (ATT 11.C) and out "
+        "of the side-edge strips (11.D), but it may stand in the own-edge strip: 11.E forbids "
+        "«reparti» (bodies of troops) there to stop flight to the edge, and a Camp never moves "
+        "(8.B). 'like_units': the troops' rule (AT32) in full; 'anywhere': not checked.",
     )
     terrain_size_tolerance_cm: float = Field(
         1.0, ge=0.0,

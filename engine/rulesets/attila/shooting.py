@@ -148,11 +148,20 @@ def _measure(board: Board, shooter: str, target: str, part_in_arc: Polygon) -> f
     how = board.settings.at5_range_measure
     if how == "centre_to_centre":
         return board.cm(((r.cx - t.cx) ** 2 + (r.cy - t.cy) ** 2) ** 0.5)
-    left, right = front_segment(board, shooter)
-    front = LineString([left, right]) if left != right else ShPoint(left)
+    front = _front_shape(board, shooter)
     shape = part_in_arc if (how == "front_edge_to_part_in_arc" and not part_in_arc.is_empty) \
         else t.polygon
     return board.cm(float(front.distance(shape)))
+
+
+def _front_shape(board: Board, shooter: str) -> LineString | ShPoint:
+    """Where range is measured from (AT4, AT5): the front edge, or its centre; cached."""
+    cache = board.__dict__.setdefault("_front_shapes", {})
+    found = cache.get(shooter)
+    if found is None:
+        left, right = front_segment(board, shooter)
+        found = cache[shooter] = LineString([left, right]) if left != right else ShPoint(left)
+    return found
 
 
 def _cover(board: Board, target: str, shooter: str) -> bool:
@@ -191,7 +200,10 @@ def judge_target(board: Board, shooter: str, target: str) -> Target:
     return _finish(board, pending, sight)
 
 
-def _judge_until_sight(board: Board, shooter: str, target: str) -> _Pending:
+def _judge_until_sight(board: Board, shooter: str, target: str,
+                       listed_only: bool = False) -> _Pending:
+    """Everything but the line of sight; with ``listed_only``, a target neither in the arc nor
+    in range (never listed) skips the sight lines too."""
     su = board.units[shooter]
     s = board.settings
     max_mm = board.mm(su.max_range_cm(s))
@@ -210,8 +222,10 @@ def _judge_until_sight(board: Board, shooter: str, target: str) -> _Pending:
     in_range = distance <= su.max_range_cm(s) + _EPS
     band = band_of(distance, su.max_range_cm(s), board)
     reasons: list[str] = []
-    lines = sight_problem(board, shooter, target, report, part if in_arc else tpoly, max_mm,
-                          reasons)
+    lines = None
+    if in_arc or in_range or not listed_only:
+        lines = sight_problem(board, shooter, target, report, part if in_arc else tpoly, max_mm,
+                              reasons)
     t = Target(target, distance, in_arc, in_range, band, False,
                margin=su.max_range_cm(s) - distance)
     return _Pending(shooter, t, reasons, lines)
@@ -281,9 +295,30 @@ def sight_problem(board: Board, shooter: str, target: str, report_mm: float, par
             if max_mm > 0 else part
         goal = reach if reach.area > _EPS else part
         origins = sample_segment(left, right, 5) if left != right else [left]
-        ends = sample_outline(goal, per_edge=3)
+        ends = _outline_points(goal, per_edge=3)
     return origins, ends, SightQuery(frozenset((shooter, target)), 0.0, frozenset(), (),
                                      frozenset(), frozenset(uncounted))
+
+
+def _outline_points(shape: Polygon, per_edge: int) -> list[Point]:
+    """`engine.geometry.sight.sample_outline`, the same points from the same arithmetic, read
+    with one ``get_coordinates`` per ring (shapely's ``coords`` property dominated it)."""
+    if shape.is_empty:
+        return []
+    polys = list(getattr(shape, "geoms", [shape]))
+    if any(poly.geom_type != "Polygon" for poly in polys):
+        return sample_outline(shape, per_edge)
+    points: list[Point] = []
+    fractions = [k / (per_edge + 1) for k in range(1, per_edge + 1)]
+    for poly in polys:
+        coords = shapely.get_coordinates(poly.exterior).tolist()[:-1]
+        n = len(coords)
+        for i, (ax, ay) in enumerate(coords):
+            bx, by = coords[(i + 1) % n]
+            points.append((ax, ay))
+            for t in fractions:
+                points.append((ax + (bx - ax) * t, ay + (by - ay) * t))
+    return points
 
 
 def _clear(pending: list[_Pending], board: Board) -> list[bool]:
@@ -355,7 +390,9 @@ def targets_of(board: Board, shooter: str) -> list[Target]:
 
 def all_targets(board: Board) -> dict[str, list[Target]]:
     """Every base's targets at once: the lines of sight of all shots in one batch."""
-    pendings = {i: [_judge_until_sight(board, i, o) for o in _candidates(board, i)]
+    pendings = {i: [p for p in (_judge_until_sight(board, i, o, listed_only=True)
+                                for o in _candidates(board, i))
+                    if p.target.in_arc or p.target.in_range]
                 for i in board.ids}
     flat = [p for i in board.ids for p in pendings[i]]
     seen = _clear(flat, board)
