@@ -156,7 +156,7 @@ def sight_ends_flat(parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def sight_query(board: Board, shooter: str, target: str) -> SightQuery:
     """What one shot's sight lines ignore and need (ISD §6, ISD A15–A18)."""
-    own, corridor, near_own = _shooter_sight(board, shooter)
+    own, corridor, near_own = shooter_sight(board, shooter)
     sr, tr = board.rect(shooter), board.rect(target)
     corridor_exclude: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
@@ -165,7 +165,7 @@ def sight_query(board: Board, shooter: str, target: str) -> SightQuery:
         ignore = frozenset(_fired_over(board, shooter, target) or ())
     uncounted: frozenset[str] = frozenset()
     if not board.settings.a15_area_depth_counts_own:
-        uncounted = _areas_holding_centre(board, shooter) | _areas_holding_centre(board, target)
+        uncounted = areas_holding_centre(board, shooter) | areas_holding_centre(board, target)
     ends_shapes = (sr.polygon, tr.polygon) if board.settings.a16_crest_blocks == "strictly_between" else ()
     return SightQuery(own | {target}, corridor, corridor_exclude, ends_shapes, ignore, uncounted)
 
@@ -178,7 +178,7 @@ def _touching_set(board: Board, base_id: str) -> frozenset[str]:
     return found
 
 
-def _areas_holding_centre(board: Board, base_id: str) -> frozenset[str]:
+def areas_holding_centre(board: Board, base_id: str) -> frozenset[str]:
     """Ids of the area terrain covering the base's centre (ISD A15), cached per base."""
     cache = board.__dict__.setdefault("_areas_holding_centre", {})
     found = cache.get(base_id)
@@ -190,7 +190,7 @@ def _areas_holding_centre(board: Board, base_id: str) -> frozenset[str]:
     return found
 
 
-def _shooter_sight(board: Board, shooter: str) -> tuple[frozenset[str], float, frozenset[str]]:
+def shooter_sight(board: Board, shooter: str) -> tuple[frozenset[str], float, frozenset[str]]:
     """(the firer and its battery, corridor half-width, bases touching the battery), cached."""
     cache = board.__dict__.setdefault("_shooter_sight", {})
     if shooter not in cache:

@@ -16,8 +16,8 @@ import shapely
 
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.fire import (
-    _areas_holding_centre,
-    _shooter_sight,
+    areas_holding_centre,
+    shooter_sight,
     fire_over_facts,
     fired_over_kind,
     sight_ends_flat,
@@ -87,7 +87,7 @@ class _Firers:
         self.over = np.zeros((len(ids), nb), dtype=bool)
         self.reach = np.zeros(len(ids))
         for r, s in enumerate(ids):
-            mine, corridor, near = _shooter_sight(board, s)
+            mine, corridor, near = shooter_sight(board, s)
             self.own[r, _bodies(body_of, mine)] = True
             self.reach[r] = corridor
             if corridor > 0:
@@ -156,7 +156,7 @@ class _TerrainQuestions:
                 found = per_base.get(base)
                 if found is None:
                     found = per_base[base] = np.zeros(len(areas), dtype=bool)
-                    found[[column[a] for a in _areas_holding_centre(board, base)
+                    found[[column[a] for a in areas_holding_centre(board, base)
                            if a in column]] = True
                 return found
 
