@@ -272,13 +272,13 @@ def small_marker_scene(effects: Effects, seed: int = 5):
 def test_small_markers_are_searched_only_where_a_marker_can_be(monkeypatch):
     """In typical light the upsampled stage runs on windows around dark-and-light places: it reads
     what the upsampled search of the whole table reads."""
-    import calibration.pipeline as pipeline
+    import calibration.table_scan as table_scan
 
     render, roster = small_marker_scene(Effects.typical())
     windowed = analyse_image(render.image, TABLE, roster, INTR)
     seen = []
-    real = pipeline.marker_windows
-    monkeypatch.setattr(pipeline, "marker_windows", lambda *a, **k: seen.append(real(*a, **k)) or [a[1]])
+    real = table_scan.marker_windows
+    monkeypatch.setattr(table_scan, "marker_windows", lambda *a, **k: seen.append(real(*a, **k)) or [a[1]])
     whole = analyse_image(render.image, TABLE, roster, INTR)
     assert len(seen) == 1 and 1 < len(seen[0])  # windows were found (then replaced by the whole table)
     assert sum(w.area for w in seen[0]) < 0.5 * 1280 * 720
@@ -291,10 +291,10 @@ def test_small_markers_are_searched_only_where_a_marker_can_be(monkeypatch):
 
 def test_table_is_located_by_the_full_size_stages_when_the_anchor_scan_cannot(camera, monkeypatch):
     """Anchors too small for the halved frame: the full-size stages find them, as before."""
-    import calibration.pipeline as pipeline
+    import calibration.table_scan as table_scan
 
     frame = camera.render(placed())
-    monkeypatch.setattr(pipeline, "ANCHOR_MIN_SIDE_PX", 400.0)  # no anchor is this large in the halved frame
+    monkeypatch.setattr(table_scan, "ANCHOR_MIN_SIDE_PX", 400.0)  # no anchor is this large in the halved frame
     pipe = FramePipeline(TABLE, ROSTER, INTR)
     assert not pipe._anchor_scan(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), None, INTR, 1280, 720)[1].located
     result = pipe.process(frame.image, 0.0)

@@ -1,0 +1,83 @@
+"""Detector variants for the light and the marker scale: who proposes squares, how hard to threshold.
+
+The pipeline runs one `MarkerDetector` per adaptive-threshold window; once the anchors tell the
+light (`calibration/table_light.py`), each is swapped for a variant made here: contours or
+ArucoDetector as the square finder, a threshold constant scaled to the anchors' contrast, the
+dim-light frame check. Variants are made once and kept (`VariantCache`): settings are costly to
+copy and the light changes rarely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from vision.detection import DetectorSettings, MarkerDetector
+
+TYPICAL_LIGHT_FINDER = "contours"
+DIM_LIGHT_FINDER = "aruco"
+"""Who proposes candidate squares (vision/detection/quads.py): in typical light contours and
+vectorised bit reading, about half of ArucoDetector's time (1080p: 7 against 13 ms); in dim light sensor noise makes
+hundreds of thousands of specks whose contours cost more in Python than ArucoDetector, which
+keeps them in C++. The anchor scan (halved frames, less noise) always uses contours."""
+
+TYPICAL_LIGHT_CONSTANT = 0.055
+"""In typical light the full-size stages threshold at this share of the anchors' black-to-white
+step below the local mean (at least the configured constant, 7): the cloth's texture then makes
+a third fewer contours (1080p 120 x 80 cm: 8.3 -> 5.7 ms for contours and squares; 4K: 27 ->
+23 ms), and every marker is still read (bench/vision_accuracy.py)."""
+
+CONTOUR_EDGE_FIT_REACH = 0.8
+"""Squares proposed by contours start within about half a pixel of the edges (grown to undo the
+threshold's inset, quads.py), so one edge-fitting pass reaching 0.8 cell fits them as well as
+two passes from ArucoDetector's corners (1080p 120x80 cm: 0.029 px median centre error, 4K:
+0.019 px, against 0.028 and 0.018) at half the cost."""
+
+DIM_STAGE_WINDOW = 0.6
+DIM_STAGE_CONSTANT = 3.0
+"""In dim light small markers are searched with a wider threshold window (upsampled marker
+sides) and a lower constant ..."""
+
+DIM_FRAME_BLUR_PX = 1.5
+"""... and template readings' frames are checked against markers blurred this much (1.2 in good
+light): dim frames are softer. At 1080p over 180 x 120 cm, from the true corners, 70 instead of
+59 of 104 markers pass on a single dim frame (78 instead of 69 on 16 averaged ones), with no
+wrong id; marker-free clutter, dim or not, still gives no marker (tests/test_vision_detection.py)."""
+
+
+def dimmed(detector: MarkerDetector) -> MarkerDetector:
+    """`detector` with the dim-light frame check (`DIM_FRAME_BLUR_PX`)."""
+    if detector.settings.frame_blur_px == DIM_FRAME_BLUR_PX:
+        return detector
+    return detector.with_settings(replace(detector.settings, frame_blur_px=DIM_FRAME_BLUR_PX))
+
+
+def with_finder(detector: MarkerDetector, finder: str) -> MarkerDetector:
+    """`detector` proposing candidate squares with `finder` (see `TYPICAL_LIGHT_FINDER`)."""
+    if detector.settings.finder == finder:
+        return detector
+    fit = detector.settings.edge_fit
+    if finder == "contours":
+        fit = replace(fit, passes=1, first_reach_cells=CONTOUR_EDGE_FIT_REACH)
+    return detector.with_settings(replace(detector.settings, finder=finder, edge_fit=fit))
+
+
+def with_constant(detector: MarkerDetector, constant: float) -> MarkerDetector:
+    """`detector` thresholding at least `constant` below the local mean (`TYPICAL_LIGHT_CONSTANT`)."""
+    if constant <= detector.settings.adaptive_constant:
+        return detector
+    return detector.with_settings(replace(detector.settings, adaptive_constant=constant))
+
+
+class VariantCache:
+    """`with_finder` + `with_constant` variants of detectors, each made once per settings."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[DetectorSettings, str, float], MarkerDetector] = {}
+
+    def get(self, detector: MarkerDetector, finder: str, constant: float) -> MarkerDetector:
+        """`detector` with `finder` and at least `constant`: the same object for the same request."""
+        key = (detector.settings, finder, constant)
+        found = self._made.get(key)
+        if found is None:
+            found = self._made[key] = with_constant(with_finder(detector, finder), constant)
+        return found
