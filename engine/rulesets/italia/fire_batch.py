@@ -1,24 +1,28 @@
 """Every shooter's targets at once (the fast path of `fire.targets_of`).
 
-Candidate pairs come from one STRtree query over all arcs and one over all fronts; arc and range
-are measured with vectorised shapely calls over all pairs, sight by compiled code
-(`sight_batch`); the verdicts are columns (`target_table`). The answers are exactly those of
+Candidate pairs, arcs, parts in arc, ranges, sight-line ends and arc margins are measured by
+compiled code (`engine.geometry.arc_kernel`), the pairs it cannot call with certainty by
+vectorised shapely calls (`geos_measure`); sight by compiled code (`sight_batch`); the verdicts
+are columns (`target_table`). The answers are exactly those of
 `fire.targets_of` (tests/test_engine_properties.py, tests/test_engine_snapshots.py).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 
 from engine.geometry.arcs import arc_vertices
-from engine.rulesets.italia.board import REPORT_MARGIN_IN, Board
+from engine.rulesets.italia.board import GRAZE_MM, REPORT_MARGIN_IN, Board
 from engine.rulesets.italia.sight_batch import sight_many
 from engine.results import Band
 from engine.rulesets.italia.fire import (
+    ARTILLERY_BANDS,
     EPS_IN,
+    MUSKETRY_BANDS,
     arc_clear,
-    arc_margins,
     arc_params,
     band_of,
     cover_of,
@@ -50,21 +54,147 @@ def all_targets(board: Board) -> TargetTable:
     front_list = [board.front(i) for i in shooters]
     fronts = shapely.linestrings(np.array([[f.left, f.right] for f in front_list], dtype=float))
     ranges = np.array([board.mm(board.infos[i].fire_range_in) + 1e-6 for i in shooters])
+    pair_s, pair_b = find_pairs(board, shooters, wholes, fronts, ranges)
+    if not len(pair_s):
+        return TargetTable.from_lists(sorted(board.infos), {})
+    pairs = measure_all_pairs(board, shooters, arcs, wholes, fronts, pair_s, pair_b)
+    max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
+    listed = np.nonzero(pairs.in_arc | (pairs.dist_in <= max_in + EPS_IN))[0]
+    shot_from = [shooters[si] for si in pair_s[listed].tolist()]
+    shot_to = [ids[bi] for bi in pair_b[listed].tolist()]
+    from engine.geometry.arc_kernel import arc_margins_of_rings, sight_ends_of_rings
+
+    xy, starts, centres = pairs.coordinates(listed)
+    sight = sight_many(board, shot_from, shot_to, None,
+                       ends=sight_ends_of_rings(xy, starts, centres, 2 * GRAZE_MM))
+    if sight is None:   # some base too small to be a rectangle once grazes are allowed for
+        sight = np.array([line_of_sight(board, a, b, pairs.part(k))
+                          for a, b, k in zip(shot_from, shot_to, listed.tolist())], dtype=bool)
+    # the shape measured for the arc margin is the part in arc, or the whole base (its part)
+    par = arc_params(board, shooters)[pair_s[listed]]
+    margins = arc_margins_of_rings(xy, starts, par) / board.mm(1.0)
+    flanks = flank_fire_many(board, shot_from, shot_to)
+    in_arc = pairs.in_arc[listed]
+    dist_in = pairs.dist_in[listed]
+    parts = np.full(len(listed), None, dtype=object)   # needed for the clear-arc test only
+    gun = np.array([board.infos[i].is_gun for i in shooters], dtype=bool)[pair_s[listed]]
+    for r in np.nonzero(in_arc & ~gun & (dist_in <= max_in[listed] + EPS_IN))[0].tolist():
+        parts[r] = pairs.part(int(listed[r]))
+    return verdict_table(board, shooters, pair_s[listed], shot_to, in_arc, dist_in, parts,
+                         sight, margins, np.asarray(flanks, dtype=bool))
+
+
+def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np.ndarray,
+               ranges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(shooter position, base index position) of every present enemy, generals excepted
+    (`fire.is_candidate`), meeting the shooter's whole arc or within ``ranges`` mm of its
+    front, sorted: by compiled code (GEOS for the pairs too close to call) where the arcs are
+    quads, else by STRtree queries."""
+    index = board.state.index
+    ids = index.ids
+    sides = np.array([board.infos[i].side for i in ids])
+    barred = np.array([board.infos[i].is_general or board.infos[i].stale for i in ids],
+                      dtype=bool)
+    shooter_pos = np.array(_positions(ids, shooters))
+    whole_rings = arc_rings(board, shooters, board.inches(board.state.reach_all_mm))
+    if whole_rings is not None:
+        from engine.geometry.arc_kernel import candidate_pairs
+
+        eligible = (sides[None, :] != sides[shooter_pos][:, None]) & ~barred[None, :]
+        pair_s, pair_b, unsure = candidate_pairs(whole_rings, _front_ends(board, shooters),
+                                                 ranges, _corner_table(board), eligible)
+        ask = np.nonzero(unsure)[0]
+        if len(ask):
+            s_at, b_at = pair_s[ask], pair_b[ask]
+            kept = (shapely.intersects(wholes[s_at], index.shapes[b_at])
+                    | shapely.dwithin(fronts[s_at], index.shapes[b_at], ranges[s_at]))
+            mask = np.ones(len(pair_s), dtype=bool)
+            mask[ask[~kept]] = False
+            pair_s, pair_b = pair_s[mask], pair_b[mask]
+        return pair_s, pair_b
     a_s, a_b = index.meeting_many(wholes)
     f_s, f_b = index.query_many(fronts, ranges)
     nb = len(ids)
     codes = np.unique(np.concatenate([a_s * nb + a_b, f_s * nb + f_b]))   # sorted (si, bi)
     pair_s, pair_b = codes // nb, codes % nb
-    # present enemies of the shooter, generals excepted (`fire.is_candidate`)
-    sides = np.array([board.infos[i].side for i in ids])
-    barred = np.array([board.infos[i].is_general or board.infos[i].stale for i in ids],
-                      dtype=bool)
-    shooter_pos = np.array(_positions(ids, shooters))
     enemy = (sides[pair_b] != sides[shooter_pos[pair_s]]) & ~barred[pair_b]
-    pair_s, pair_b = pair_s[enemy], pair_b[enemy]
-    if not len(pair_s):
-        return TargetTable.from_lists(sorted(board.infos), {})
-    keep = [(si, ids[bi]) for si, bi in zip(pair_s.tolist(), pair_b.tolist())]
+    return pair_s[enemy], pair_b[enemy]
+
+
+class PairParts:
+    """Every candidate pair's measures: in arc, distance (inches) and the part measured to,
+    the part as the kernel's vertices or, for pairs left to GEOS, a shapely geometry."""
+
+    def __init__(self, in_arc: np.ndarray, dist_in: np.ndarray, geos: np.ndarray,
+                 count: np.ndarray, verts: np.ndarray, centre: np.ndarray) -> None:
+        self.in_arc, self.dist_in = in_arc, dist_in
+        self.geos = geos            # object array: the GEOS part, or None (the kernel's)
+        self.count, self.verts, self.centre = count, verts, centre
+
+    def part(self, k: int) -> Any:
+        """Pair k's part as a shapely geometry."""
+        found = self.geos[k]
+        return found if found is not None else shapely.polygons(self.verts[k, :self.count[k]])
+
+    def coordinates(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The parts of pairs ``rows`` as ``shapely.get_coordinates`` lists them (coordinates,
+        row i's at ``starts[i]:starts[i + 1]``) and their centroids (one per row)."""
+        from engine.geometry.arc_kernel import ring_coordinates
+
+        by_geos = np.array([g is not None for g in self.geos[rows]], dtype=bool)
+        counts = np.where(by_geos, 0, self.count[rows] + 1)
+        centres = self.centre[rows].copy()
+        g_rows = np.nonzero(by_geos)[0]
+        if len(g_rows):
+            g_parts = self.geos[rows[g_rows]]
+            g_xy, g_owner = shapely.get_coordinates(g_parts, return_index=True)
+            counts[g_rows] = np.bincount(g_owner, minlength=len(g_rows))
+            centres[g_rows] = shapely.get_coordinates(shapely.centroid(g_parts))
+        offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        xy = np.empty((int(offsets[-1]), 2))
+        mine = np.nonzero(~by_geos)[0]
+        ring_coordinates(rows[mine].astype(np.int64), self.count, self.verts, offsets[mine], xy)
+        if len(g_rows):
+            first = np.searchsorted(g_owner, g_owner)
+            xy[offsets[g_rows][g_owner] + np.arange(len(g_owner)) - first] = g_xy
+        return xy, offsets, centres
+
+
+def measure_all_pairs(board: Board, shooters: list[str], arcs: np.ndarray, wholes: np.ndarray,
+                      fronts: np.ndarray, pair_s: np.ndarray, pair_b: np.ndarray) -> PairParts:
+    """In arc, distance and part measured to of every pair (`fire.measure_target` in the
+    near arc, else in the whole arc): compiled (`engine.geometry.arc_kernel`) where the arcs
+    are quads, GEOS for the pairs the kernel leaves (too close to a boundary to call)."""
+    n = len(pair_s)
+    near_rings = arc_rings(board, shooters)
+    whole_rings = arc_rings(board, shooters, board.inches(board.state.reach_all_mm))
+    geos = np.full(n, None, dtype=object)
+    if near_rings is None or whole_rings is None:
+        todo = np.arange(n)
+        in_arc, dist_in = np.zeros(n, dtype=bool), np.zeros(n)
+        count, verts, centre = np.zeros(n, dtype=np.int64), np.zeros((n, 0, 2)), np.zeros((n, 2))
+    else:
+        from engine.geometry.arc_kernel import OK, measure_pairs
+
+        status, in_arc, dist_mm, count, verts, centre = measure_pairs(
+            pair_s.astype(np.int64), pair_b.astype(np.int64), near_rings, whole_rings,
+            _front_ends(board, shooters),
+            _corner_table(board), board.mm(1.0), _thresholds(board, shooters))
+        dist_in = dist_mm / board.mm(1.0)
+        todo = np.nonzero(status != OK)[0]
+    if len(todo):
+        g_in, g_parts, g_dist = geos_measure(board, shooters, arcs, wholes, fronts,
+                                             pair_s[todo], pair_b[todo])
+        in_arc[todo], dist_in[todo] = g_in, g_dist
+        geos[todo] = g_parts
+    return PairParts(in_arc, dist_in, geos, count, verts, centre)
+
+
+def geos_measure(board: Board, shooters: list[str], arcs: np.ndarray, wholes: np.ndarray,
+                 fronts: np.ndarray, pair_s: np.ndarray, pair_b: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(in arc, part measured to, distance in inches) of pairs by vectorised GEOS calls."""
+    index = board.state.index
     arc_arr = arcs[pair_s]
     front_arr = fronts[pair_s]
     poly_arr = index.shapes[pair_b]
@@ -86,20 +216,26 @@ def all_targets(board: Board) -> TargetTable:
     for k in inside[shapely.is_empty(parts[inside])].tolist():
         parts[k] = part_in_arc(clip_arcs[k], poly_arr[k])   # touching in exact arithmetic only
     dist_in = shapely.distance(front_arr, parts) / board.mm(1.0)
-    max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
-    listed = np.nonzero(in_arc | (dist_in <= max_in + EPS_IN))[0]
-    shot_from = [shooters[keep[k][0]] for k in listed]
-    shot_to = [keep[k][1] for k in listed]
-    sight = sight_many(board, shot_from, shot_to, parts[listed])
-    if sight is None:   # some base too small to be a rectangle once grazes are allowed for
-        sight = np.array([line_of_sight(board, a, b, parts[k])
-                          for a, b, k in zip(shot_from, shot_to, listed.tolist())], dtype=bool)
-    margins = arc_margins(board, shot_from,
-                          np.where(in_arc[listed], parts[listed], poly_arr[listed]))
-    flanks = flank_fire_many(board, shot_from, shot_to)
-    return verdict_table(board, shooters, pair_s[listed], shot_to, in_arc[listed],
-                         dist_in[listed], parts[listed], sight,
-                         margins, np.asarray(flanks, dtype=bool))
+    return in_arc, parts, dist_in
+
+
+def _front_ends(board: Board, shooters: list[str]) -> np.ndarray:
+    """Each shooter's firing front as (left, right): (n, 2, 2)."""
+    return np.array([[board.front(i).left, board.front(i).right] for i in shooters], dtype=float)
+
+
+def _thresholds(board: Board, shooters: list[str]) -> np.ndarray:
+    """Per shooter, the distances (inches) a verdict turns on: its range and its band edges
+    (either reading of `band_of`), padded with nan."""
+    rows = []
+    for i in shooters:
+        info = board.infos[i]
+        bands = ARTILLERY_BANDS if info.is_gun else MUSKETRY_BANDS
+        row = [info.fire_range_in + EPS_IN]
+        row += [u + e for u, _ in bands for e in (EPS_IN, -EPS_IN)]
+        rows.append(row)
+    width = max(len(r) for r in rows)
+    return np.array([r + [np.nan] * (width - len(r)) for r in rows], dtype=float)
 
 
 def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray, row_target: list[str],
@@ -182,17 +318,33 @@ def _corner_table(board: Board) -> np.ndarray:
 def fire_arcs(board: Board, shooters: list[str], reach_in: float | None = None) -> np.ndarray:
     """`fire_arc` of every shooter (out to ``reach_in``, by default 3" beyond its range), built
     by one vectorised shapely call."""
-    if board.settings.a4_arc_origin == "front_centre":
+    rings = arc_rings(board, shooters, reach_in)
+    if rings is None:
         return np.array([fire_arc(board, i, reach_in) for i in shooters], dtype=object)
-    rings = []
-    for i in shooters:
-        info = board.infos[i]
-        f = board.front(i)
-        reach = reach_in if reach_in is not None else info.fire_range_in + REPORT_MARGIN_IN
-        rings.append(arc_vertices(f.left, f.right, f.facing, info.arc_half_deg, board.mm(reach)))
-    if any(len(r) != 4 for r in rings):
-        return np.array([fire_arc(board, i, reach_in) for i in shooters], dtype=object)
-    return shapely.polygons(np.array(rings, dtype=float))
+    return shapely.polygons(rings)
+
+
+def arc_rings(board: Board, shooters: list[str], reach_in: float | None = None
+              ) -> np.ndarray | None:
+    """The outlines of `fire_arcs` as (n, 4, 2) vertices (cached per reach), or None when some
+    arc is not a quad (a point front, or arcs from the front centre)."""
+    cache = board.__dict__.setdefault("_arc_rings", {})
+    key = (tuple(shooters), reach_in)
+    if key in cache:
+        return cache[key]
+    found = None
+    if board.settings.a4_arc_origin != "front_centre":
+        rings = []
+        for i in shooters:
+            info = board.infos[i]
+            f = board.front(i)
+            reach = reach_in if reach_in is not None else info.fire_range_in + REPORT_MARGIN_IN
+            rings.append(arc_vertices(f.left, f.right, f.facing, info.arc_half_deg,
+                                      board.mm(reach)))
+        if all(len(r) == 4 for r in rings):
+            found = np.array(rings, dtype=float)
+    cache[key] = found
+    return found
 
 
 def flank_fire_many(board: Board, shooters: list[str], targets: list[str]) -> list[bool]:

@@ -28,10 +28,12 @@ CELL_MM = 40.0   # grid cell: about a base's depth
 
 
 def sight_many(board: Board, shooters: Sequence[str], targets: Sequence[str],
-               parts: np.ndarray) -> np.ndarray | None:
+               parts: np.ndarray | None,
+               ends: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
     """Line of sight of each shot ``shooters[k]`` -> ``targets[k]`` (to the target's ``parts[k]``)
     as a bool array, under ISD A14 "any line"; None when the bodies are not all rectangles (the
-    caller then asks `SightField` line by line)."""
+    caller then asks `SightField` line by line). ``ends``: `fire.sight_ends_flat` of the parts
+    when the caller has it already (``parts`` is then not read)."""
     # compiled on first use (a few seconds once per install, then cached): imported here so
     # that only analyses that trace sight lines pay numba's import
     from engine.geometry.sight_kernel import first_body_clear_lines
@@ -44,7 +46,7 @@ def sight_many(board: Board, shooters: Sequence[str], targets: Sequence[str],
         return None
     firers = _Firers(board, sorted(set(shooters)))
     shots = _Shots(board, firers, shooters, targets)
-    ends, end_owner = sight_ends_flat(parts)
+    ends, end_owner = ends if ends is not None else sight_ends_flat(parts)
     end_starts = np.searchsorted(end_owner, np.arange(n + 1)).astype(np.int64)
     centres, radii = field.quad_circles
     grid = _grid(board, field.quads, float(firers.reach.max()))
