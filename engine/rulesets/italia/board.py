@@ -16,8 +16,9 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.arcs import arc_polygon
-from engine.geometry.contact import edge_of_lengths, in_contact, shared_lengths, touched_edge
-from engine.geometry.rect import Point, Rect, angle_diff
+from engine.geometry.contact import (edge_of_lengths, in_contact, shared_lengths,
+                                     shared_lengths_many, touched_edge)
+from engine.geometry.rect import EDGE_NAMES, Point, Rect, angle_diff
 from engine.geometry.sight import SightField
 from engine.rulesets.italia.pieces import UnitInfo, classify
 from engine.scenario import TerrainFeature
@@ -121,6 +122,19 @@ class Board:
         names = self.state.index.ids
         return [names[b] for b in others[lo:hi][gaps[lo:hi] <= distance].tolist()]
 
+    def near_gaps(self, base_id: str, distance: float) -> list[tuple[str, float]]:
+        """`near` with each base's gap (mm, `shapely.distance` of the two rectangles, measured
+        in the one bulk call): (id, gap) in index order; ``distance`` at most NEAR_MM."""
+        if distance > NEAR_MM:
+            raise ValueError(f"near_gaps reaches {NEAR_MM} mm at most, not {distance}")
+        position, starts, others, gaps = self._neighbours
+        k = position[base_id]
+        lo, hi = starts[k], starts[k + 1]
+        names = self.state.index.ids
+        keep = gaps[lo:hi] <= distance
+        return [(names[b], g) for b, g in zip(others[lo:hi][keep].tolist(),
+                                                gaps[lo:hi][keep].tolist())]
+
     def edge_touched(self, a: str, b: str) -> str:
         """Edge of ``a`` that ``b`` touches (ISD A33)."""
         key = ("edge", a, b)
@@ -140,8 +154,26 @@ class Board:
         cache = self._edge_cache
         found = cache.get(key)
         if found is None:
-            found = cache[key] = shared_lengths(self.rect(a), self.rect(b), self.contact_tol)
+            if "_shared_filled" not in self.__dict__:
+                self._fill_shared_lengths()
+                found = cache.get(key)
+            if found is None:
+                found = cache[key] = shared_lengths(self.rect(a), self.rect(b), self.contact_tol)
         return found
+
+    def _fill_shared_lengths(self) -> None:
+        """`shared_lengths` of every touching pair, both ways, in one numpy call (the same
+        floats as one by one, `shared_lengths_many`): groups, supports, melees and pursuits
+        ask about most of them."""
+        self.__dict__["_shared_filled"] = True
+        pairs = [(a, b) for a, others in self.touching.items() for b in others]
+        if not pairs:
+            return
+        rows = shared_lengths_many([self.rect(a) for a, _ in pairs],
+                                   [self.rect(b) for _, b in pairs], self.contact_tol).tolist()
+        cache = self._edge_cache
+        for (a, b), row in zip(pairs, rows):
+            cache.setdefault(("shared", a, b), dict(zip(EDGE_NAMES, row)))
 
     @cached_property
     def _edge_cache(self) -> dict:
@@ -240,6 +272,16 @@ class Board:
         hits = tree.query(geom, predicate="dwithin", distance=distance) if distance > 0 \
             else tree.query(geom, predicate="intersects")
         return [feats[i] for i in sorted(hits.tolist())]
+
+    def grown(self, geom: object, distance: float) -> object:
+        """``geom.buffer(distance)`` of a terrain shape from `terrain_near`/`terrain_on` (the
+        board keeps them), cached: charges and melees test the same few features again."""
+        cache = self.__dict__.setdefault("_grown", {})
+        key = (id(geom), distance)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = (geom, geom.buffer(distance))   # geom kept: its id stays unique
+        return found[1]
 
     def terrain_on(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
         """`terrain_near` of the base's rectangle (what it stands on or touches), for every base

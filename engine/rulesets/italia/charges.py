@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
@@ -21,7 +22,7 @@ from engine.geometry.motion import outline, slide_convex, swept_area, wheel, whe
 from engine.geometry.rect import Rect, angle_diff, rotate
 from engine.geometry.zones import beyond_front_line, zone_of
 from engine.results import Aspect, Zone
-from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.board import NEAR_MM, Board
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
 
 OBLIQUE_MAX_DEG = 45.0    # ISD §8 «Movimento obliquo … fino a 45°»
@@ -125,7 +126,52 @@ def _charge_arc(board: Board, charger: str) -> Polygon:
 
 
 def candidates(board: Board, charger: str) -> list[str]:
-    """Enemy units and guns within the charger's full move (+2") of it."""
+    """Enemy units and guns within the charger's full move (+2") of it (worked out for every
+    base at once and cached: the analysis and each melee entry ask; a copy, so callers may
+    keep or change it)."""
+    found = _all_candidates(board).get(charger)
+    if found is None:
+        found = _candidates(board, charger)
+    return list(found)
+
+
+def _all_candidates(board: Board) -> dict[str, list[str]]:
+    """`_candidates` of every base at once (cached): the gaps of the board's one bulk neighbour
+    query compared with each charger's reach in one numpy pass (`Board.near`'s own test);
+    a reach beyond the neighbourhood asks `_candidates`."""
+    found = board.__dict__.get("_all_candidates")
+    if found is not None:
+        return found
+    _, starts, others, gaps = board._neighbours
+    names = board.state.index.ids
+    infos = board.infos
+    reach = np.full(len(names), -1.0)        # -1: charges nobody (gaps are >= 0)
+    far = []
+    for k, i in enumerate(names):
+        if infos[i].can_charge:
+            r = board.mm(full_move_in(board, i) + ZONE_IN)
+            if r > NEAR_MM:
+                far.append(i)
+            else:
+                reach[k] = r
+    sides = {side: n for n, side in enumerate(sorted({infos[i].side for i in names}))}
+    side = np.array([sides[infos[i].side] for i in names], dtype=int)
+    general = np.array([infos[i].is_general for i in names], dtype=bool)
+    rows = np.repeat(np.arange(len(names)), np.diff(starts))
+    keep = (gaps <= reach[rows]) & (side[others] != side[rows]) & ~general[others] \
+        if len(others) else np.zeros(0, dtype=bool)
+    found = {i: [] for i in names}
+    for k, b in zip(rows[keep].tolist(), others[keep].tolist()):
+        found[names[k]].append(names[b])
+    for targets in found.values():
+        targets.sort()
+    for i in far:
+        found[i] = _candidates(board, i)
+    board.__dict__["_all_candidates"] = found
+    return found
+
+
+def _candidates(board: Board, charger: str) -> list[str]:
     info = board.infos[charger]
     if not info.can_charge:
         return []
@@ -140,7 +186,16 @@ def candidates(board: Board, charger: str) -> list[str]:
 
 def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> float:
     """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; A19–A21 via the
-    tables module)."""
+    tables module). Cached per base and kinds (asked by charges, movement, routs)."""
+    per_base = board.__dict__.setdefault("_full_moves_of", {})
+    key = (base_id, tuple(kinds) if kinds else ())
+    found = per_base.get(key)
+    if found is None:
+        found = per_base[key] = _full_move_in(board, base_id, kinds)
+    return found
+
+
+def _full_move_in(board: Board, base_id: str, kinds: list[str] | None) -> float:
     from engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
 
     info = board.infos[board.state.base(base_id).id]
@@ -353,10 +408,11 @@ def flank_cover_of(board: Board, target: str) -> str | None:
     for feat, geom in board.terrain_around(target):
         if feat.polygon_mm is not None:
             if feat.kind in ("wood", "town", "village", "farm", "fortification", "orchard") and \
-                    geom.buffer(board.contact_tol).covers(t.polygon):
+                    board.grown(geom, board.contact_tol).covers(t.polygon):
                 return feat.id
         elif feat.kind in ("hedge", "wall", "stone_wall", "low_wall", "parapet",
-                           "fortification_line") and geom.buffer(board.mm(0.5)).covers(front):
+                           "fortification_line") and \
+                board.grown(geom, board.mm(0.5)).covers(front):
             return feat.id
     return None
 

@@ -5,7 +5,7 @@ proximity modifiers (ISD A25), hidden units (ISD §9 note 4), fall-back, rout an
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
@@ -13,7 +13,7 @@ from shapely.geometry import Polygon
 
 from engine.geometry.rect import Rect
 from engine.geometry.sight import sample_outline, sample_segment, sight_lines
-from engine.rulesets.italia.board import GRAZE_MM, Board
+from engine.rulesets.italia.board import GRAZE_MM, NEAR_MM, Board
 from engine.geometry.arcs import arc_vertices
 from engine.rulesets.italia.charges import full_move_in
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
@@ -49,6 +49,28 @@ def _cavalry_sees(board: Board, cav: str, unit: str) -> bool:
                                         ends=[cr.polygon, ur.polygon]).any())
 
 
+def _foes_near(board: Board, reach: float) -> dict[str, list[tuple[str, float | None]]]:
+    """Base id -> (enemy, gap mm) of the enemies (generals and unseen bases left out) within
+    ``reach`` (at most NEAR_MM), in index order: `Board.near_gaps` filtered for all bases in
+    one numpy pass (cached per reach)."""
+    cache = board.__dict__.setdefault("_foes_near", {})
+    found = cache.get(reach)
+    if found is None:
+        found = cache[reach] = {}
+        _, starts, others, gaps = board._neighbours
+        names = board.state.index.ids
+        infos = board.infos
+        sides = {side: n for n, side in enumerate(sorted({infos[i].side for i in names}))}
+        side = np.array([sides[infos[i].side] for i in names], dtype=int)
+        skip = np.array([infos[i].is_general or infos[i].stale for i in names], dtype=bool)
+        rows = np.repeat(np.arange(len(names)), np.diff(starts))
+        keep = (gaps <= reach) & (side[others] != side[rows]) & ~skip[others] \
+            if len(others) else np.zeros(0, dtype=bool)
+        for k, b, gap in zip(rows[keep].tolist(), others[keep].tolist(), gaps[keep].tolist()):
+            found.setdefault(names[k], []).append((names[b], gap))
+    return found
+
+
 def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
     and, for infantry, enemy cavalry in sight within charge distance."""
@@ -58,12 +80,17 @@ def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
     poly = board.rect(base_id).polygon
     cav_in = board.settings.a25_cavalry_charge_distance_in
     reach = board.mm(max(NEAR_INFANTRY_IN, cav_in))
+    if reach + 1e-6 <= NEAR_MM:   # the gaps of the board's one bulk neighbour query
+        near = _foes_near(board, reach + 1e-6).get(base_id, [])
+    else:
+        near = [(o, None) for o in board.near(base_id, reach + 1e-6)]
     inf, art, cav = [], [], []
-    for other in board.near(base_id, reach + 1e-6):
+    for other, gap in near:
         o = board.infos[other]
         if o.side == info.side or o.is_general or o.stale:
             continue
-        d = board.inches(float(shapely.distance(poly, board.rect(other).polygon)))
+        d = board.inches(float(shapely.distance(poly, board.rect(other).polygon))
+                         if gap is None else gap)
         if o.is_unit and o.arm == "infantry" and d <= NEAR_INFANTRY_IN + 1e-6:
             inf.append(other)
         if o.arm == "artillery" and d <= NEAR_ARTILLERY_IN + 1e-6:
@@ -86,20 +113,48 @@ def hidden_of(board: Board, base_id: str) -> str | None:
     return None
 
 
+class _Band(NamedTuple):
+    """A straight move's swept rectangle, not built: its `Rect` arguments, and the unit vectors
+    of the base that moved (the same heading, so the same vectors as the rectangle's)."""
+
+    cx: float
+    cy: float
+    heading_deg: float
+    width: float
+    depth: float
+    front: tuple[float, float]
+    right: tuple[float, float]
+
+    def rect(self) -> Rect:
+        return Rect(self.cx, self.cy, self.heading_deg, self.width, self.depth)
+
+
 def _straight(board: Board, base_id: str, distance_in: float, backward: bool,
-              direction: tuple[float, float] | None = None) -> tuple[Rect, Rect | Polygon]:
+              direction: tuple[float, float] | None = None) -> tuple[Rect, _Band | Polygon]:
     """(end pose, the area swept) of a straight move keeping facing: forward or back along the
-    base's own axis (a rectangle), or along ``direction`` (a unit vector; the convex hull of
-    start and end)."""
+    base's own axis (a rectangle, as a `_Band`), or along ``direction`` (a unit vector; the
+    convex hull of start and end)."""
     r = board.rect(base_id)
     if direction is None:
         d = board.mm(distance_in) * (-1.0 if backward else 1.0)
         end = r.moved(r.front[0] * d, r.front[1] * d)
-        swept = Rect((r.cx + end.cx) / 2, (r.cy + end.cy) / 2, r.heading_deg, r.width, r.depth + abs(d))
+        swept = _Band((r.cx + end.cx) / 2, (r.cy + end.cy) / 2, r.heading_deg, r.width,
+                      r.depth + abs(d), r.front, r.right)
         return end, swept
     d = board.mm(distance_in)
     end = r.moved(direction[0] * d, direction[1] * d)
     return end, shapely.convex_hull(shapely.MultiPoint([*r.corners, *end.corners]))
+
+
+def _end_centre(board: Board, base_id: str, distance_in: float, backward: bool,
+                direction: tuple[float, float] | None = None) -> tuple[float, float]:
+    """The centre of `_straight`'s end pose (the same arithmetic), without building it."""
+    r = board.rect(base_id)
+    if direction is None:
+        d = board.mm(distance_in) * (-1.0 if backward else 1.0)
+        return r.cx + r.front[0] * d, r.cy + r.front[1] * d
+    d = board.mm(distance_in)
+    return r.cx + direction[0] * d, r.cy + direction[1] * d
 
 
 def _retreat_direction(board: Board, base_id: str) -> tuple[float, float] | None:
@@ -127,14 +182,31 @@ def _pursuit_direction(board: Board, base_id: str) -> tuple[float, float] | None
     return None if norm == 0 else (dx / norm, dy / norm)
 
 
-def _inner_shapes(board: Board, swept: list[Rect | Polygon]) -> list[Polygon]:
+def _inner_shapes(board: Board, swept: list[Rect | _Band | Polygon]) -> list[Polygon]:
     """Each swept area shrunk by the contact tolerance and the graze: bases merely touching it
     do not count (rectangles by arithmetic, hulls by GEOS)."""
     shrink = board.contact_tol + GRAZE_MM
-    if all(isinstance(sw, Rect) for sw in swept):
-        return _polygons([_inner_rect(sw, shrink).corners for sw in swept])
-    return [_inner(sw, shrink) if isinstance(sw, Rect)
+    if swept and all(isinstance(sw, (Rect, _Band)) for sw in swept):
+        return list(shapely.polygons(_inner_corners(swept, shrink)))
+    return [_inner(sw.rect() if isinstance(sw, _Band) else sw, shrink)
+            if isinstance(sw, (Rect, _Band))
             else sw.buffer(-shrink, join_style="mitre") for sw in swept]
+
+
+def _inner_corners(rects: list[Rect | _Band], shrink: float) -> np.ndarray:
+    """(n, 4, 2) corners of `_inner_rect` of each rectangle, for all at once: the same heading,
+    so the same unit vectors, and `Rect`'s corner arithmetic operation for operation (the same
+    floats), without building the rectangles."""
+    cx, cy, f0, f1, r0, r1, w, d = np.array(
+        [(r.cx, r.cy, r.front[0], r.front[1], r.right[0], r.right[1], r.width, r.depth)
+         for r in rects], dtype=float).T
+    hw = np.maximum(w - 2 * shrink, 0.1) / 2
+    hd = np.maximum(d - 2 * shrink, 0.1) / 2
+    xs = [cx - hw * r0 + hd * f0, cx + hw * r0 + hd * f0, cx + hw * r0 - hd * f0,
+          cx - hw * r0 - hd * f0]
+    ys = [cy - hw * r1 + hd * f1, cy + hw * r1 + hd * f1, cy + hw * r1 - hd * f1,
+          cy - hw * r1 - hd * f1]
+    return np.stack([np.stack(xs, axis=1), np.stack(ys, axis=1)], axis=2)
 
 
 def _inner_rect(rect: Rect, shrink: float) -> Rect:
@@ -171,7 +243,7 @@ def _bulk_hits(board: Board, key: str, build: Any) -> dict[str, list[str]]:
     return cache[key]
 
 
-def _rout_geometry(board: Board) -> dict[str, tuple[float, Rect, Rect | Polygon]]:
+def _rout_geometry(board: Board) -> dict[str, tuple[float, Rect, _Band | Polygon]]:
     """Base id -> (rout distance, end pose, swept rectangle) for units and guns (cached)."""
     cache = board.__dict__.setdefault("_rout_geometry", {})
     if not cache:
@@ -191,12 +263,11 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
         return None
     r = board.rect(base_id)
     direction = _retreat_direction(board, base_id)
-    fb_end, _ = _straight(board, base_id, FALL_BACK_IN, True, direction)
+    fb_x, fb_y = _end_centre(board, base_id, FALL_BACK_IN, True, direction)
     routs = _rout_geometry(board)
     rout_in, rt_end, swept = routs[base_id]
     hits = _bulk_hits(board, "rout", lambda: dict(zip(routs, _inner_shapes(
         board, [sw for _, _, sw in routs.values()]))))
-    corridor = swept.polygon if isinstance(swept, Rect) else swept
     enemies, friends = [], []
     for other in hits[base_id]:
         if other == base_id or board.infos[other].is_general:
@@ -210,6 +281,7 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
         # A39: the router squeezes through if the enemies met leave a 2" wide way, between
         # themselves and (by the default reading) the table edge and ground it cannot enter
         half_gap = board.mm(ROUTER_GAP_IN) / 2
+        corridor = swept.rect().polygon if isinstance(swept, _Band) else swept
         walls = [board.rect(e).polygon.buffer(half_gap) for e in enemies]
         if board.settings.a39_router_gap == "enemy_or_edge":
             walls += _router_walls(board, base_id, corridor, half_gap, on_table)
@@ -219,7 +291,7 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
     return {
         "direction_deg": round((r.heading_deg + 180.0) % 360.0 if direction is None
                                else math.degrees(math.atan2(direction[1], direction[0])) % 360.0, 1),
-        "fall_back": [[round(r.cx, 1), round(r.cy, 1)], [round(fb_end.cx, 1), round(fb_end.cy, 1)]],
+        "fall_back": [[round(r.cx, 1), round(r.cy, 1)], [round(fb_x, 1), round(fb_y, 1)]],
         "rout": [[round(r.cx, 1), round(r.cy, 1)], [round(rt_end.cx, 1), round(rt_end.cy, 1)]],
         "rout_distance": rout_in,
         "rout_passes_through": sorted(friends),
@@ -274,13 +346,19 @@ def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polyg
 
 def _pursuit_arc_hits(board: Board, in_corridor: dict[str, list[str]],
                       in_reach: dict[str, list[str]]) -> dict[str, set[str]]:
-    """Unit -> the bases its pursuit arc overlaps by more than 1 mm² (one vectorised
-    intersection for every unit and base), those in its corridor left out (cached)."""
+    """Unit -> the enemies (generals and those it touches left out) its pursuit arc overlaps by
+    more than 1 mm² (one vectorised intersection for every pair), those in its corridor left
+    out (cached)."""
     cache = board.__dict__.setdefault("_pursuit_arc_hits", {})
     if not cache:
         shapes = _pursuit_shapes(board)
-        pairs = [(u, o) for u, hits in in_reach.items() for o in hits
-                 if o not in set(in_corridor[u])]
+        # only enemies (not generals) it does not touch yet: `pursuit_of` keeps no other
+        infos, touching = board.infos, board.touching
+        pairs = []
+        for u, hits in in_reach.items():
+            side, corridor, now = infos[u].side, set(in_corridor[u]), touching[u]
+            pairs += [(u, o) for o in hits if infos[o].side != side and not infos[o].is_general
+                      and o not in corridor and o not in now]
         out: dict[str, set[str]] = {u: set() for u in in_reach}
         if pairs:
             areas = shapely.area(shapely.intersection(

@@ -162,8 +162,11 @@ def joined_general(board: Board, units: list[str]) -> str | None:
             gi = board.infos[g]
             if gi.is_general and gi.side == side:
                 found.add(g)
-    found |= {g for g, gi in board.infos.items()
-              if gi.is_general and gi.side == side and gi.attached_to in units}
+    generals = board.__dict__.get("_generals")
+    if generals is None:   # every general, in board order (cached)
+        generals = board.__dict__["_generals"] = [(g, gi) for g, gi in board.infos.items()
+                                                  if gi.is_general]
+    found |= {g for g, gi in generals if gi.side == side and gi.attached_to in units}
     if not found:
         return None
 
@@ -334,7 +337,8 @@ def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
 def _area_terrain_at(board: Board, rect: Rect) -> list[Any]:
     """Area terrain features holding ``rect`` wholly (within the contact tolerance)."""
     return [t for t, g in board.terrain_near(rect.polygon)
-            if t.polygon_mm is not None and g.buffer(board.contact_tol).covers(rect.polygon)]
+            if t.polygon_mm is not None
+            and board.grown(g, board.contact_tol).covers(rect.polygon)]
 
 
 def _centre_in(board: Board, rect: Rect) -> list[Any]:

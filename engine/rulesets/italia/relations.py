@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import shapely
 
 from engine.geometry.contact import edge_aspect
@@ -147,6 +148,30 @@ def commands_unit(board: Board, general: str, unit: str) -> bool:
     return u.division in g.commands
 
 
+def _generals_near(board: Board) -> dict[str, list[tuple[str, float]]]:
+    """Base id -> (general, gap mm) of the generals within the widest command radius, in index
+    order: picked for all bases at once from the board's one bulk neighbour query (`near`'s
+    own test), and the gaps measured general to base in one vectorised call (the operand
+    order `command_of` always used: GEOS's distance may differ in the last bit the other way
+    round). Cached."""
+    cache = board.__dict__.get("_generals_near")
+    if cache is None:
+        cache = board.__dict__["_generals_near"] = {}
+        reach = board.mm(max(COMMAND_RADIUS_IN.values())) + 1e-6
+        _, starts, others, gaps = board._neighbours
+        index = board.state.index
+        names = index.ids
+        general = np.array([board.infos[i].is_general for i in names], dtype=bool)
+        keep = general[others] & (gaps <= reach) if len(others) else np.zeros(0, dtype=bool)
+        rows = np.searchsorted(starts, np.nonzero(keep)[0], side="right") - 1
+        found = others[keep]
+        measured = shapely.distance(index.shapes[found], index.shapes[rows]) if len(rows) \
+            else np.zeros(0)
+        for k, b, gap in zip(rows.tolist(), found.tolist(), measured.tolist()):
+            cache.setdefault(names[k], []).append((names[b], gap))
+    return cache
+
+
 def command_of(board: Board, base_id: str) -> list[dict[str, Any]]:
     """Generals whose command radius reaches this base, with distance and margin (inches)."""
     info = board.infos[base_id]
@@ -160,18 +185,16 @@ def command_of(board: Board, base_id: str) -> list[dict[str, Any]]:
         board.__dict__["_attached_built"] = True
     out = [{"id": gid, "distance": 0.0, "margin": None, "attached": True}
            for gid in attached.get(base_id, []) if board.infos[gid].side == info.side]
-    r = board.rect(base_id)
-    reach = board.mm(max(COMMAND_RADIUS_IN.values()))
-    for gid in board.near(base_id, reach + 1e-6):
+    for gid, gap in _generals_near(board).get(base_id, ()):
         g = board.infos[gid]
-        if not g.is_general or g.side != info.side:
+        if g.side != info.side:
             continue
         if g.attached_to:
             continue   # joined to a unit: no command radius (ISD §8)
         radius = command_radius_in(board, gid)
         if radius is None or not commands_unit(board, gid, base_id):
             continue
-        d = board.inches(float(shapely.distance(board.rect(gid).polygon, r.polygon)))
+        d = board.inches(gap)
         if d <= radius + 1e-6:
             out.append({"id": gid, "distance": round(d, 2), "margin": round(radius - d, 2)})
     return sorted(out, key=lambda e: e["id"])
