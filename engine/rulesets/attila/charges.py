@@ -130,15 +130,16 @@ def _attempt(board: Board, charger: str, target: str, turn: float,
                        f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) ({WHEEL_CITES})")
     d = wheeled.front
     corners = goal.corners
-    # the wheeled base is cached per charger and turn, and so are its shapes
-    d_front = slide_convex((wheeled.front_left, wheeled.front_right), wheeled.front_edge,
-                           corners, goal.polygon, d)
+    # the wheeled base is cached per charger and turn; its shapely shapes are passed only when
+    # already built (`_built`)
+    d_front = slide_convex((wheeled.front_left, wheeled.front_right),
+                           _built(wheeled, "_front_edge"), corners, _built(goal, "_polygon"), d)
     if not math.isfinite(d_front):
         return None
     # Its flank or a rear corner strikes first? Only a target reaching behind the front line can
     # be met by anything but the front (the base moving straight on covers just its lane).
-    if lane < 0.0 and slide_convex(wheeled.corners, wheeled.polygon, corners, goal.polygon,
-                                   d) < d_front - 0.5:
+    if lane < 0.0 and slide_convex(wheeled.corners, _built(wheeled, "_polygon"), corners,
+                                   _built(goal, "_polygon"), d) < d_front - 0.5:
         return None
     final = wheeled.moved(d[0] * d_front, d[1] * d_front)
     flush = clip_length(final.front_left, final.front_right, goal,
@@ -165,6 +166,13 @@ def _attempt(board: Board, charger: str, target: str, turn: float,
         t.notes.append("its front edge meets the target at an angle: line the bases up to "
                        "fight (AT2, AT26)")
     return t
+
+
+def _built(rect: Rect, name: str) -> Any:
+    """A rectangle's shapely shape (``_polygon`` or ``_front_edge``) if already built, else None:
+    `slide_convex` needs one only when the bounding boxes meet and then builds the same shape
+    from the same points (most wheeled bases never need theirs)."""
+    return rect.__dict__.get(name)
 
 
 MISS_MARGIN_MM = 1e-4   # far above float error and the slide's own tolerances (1e-9)

@@ -4,8 +4,8 @@ The path is the area swept by the charger through its wheel and straight move, s
 contact tolerance (a base merely touching it is not in the way): enemy bases block it, friends
 are passed through and disordered, woods, marshes and difficult terrain stop the unit on entering
 (mounted units may not enter woods and marshes), rivers are crossed only at bridges and fords.
-`engine.geometry.motion.SweptArea` answers "does this shape reach into the path" in plain floats
-when certain and builds the exact shapely area only for close calls.
+`engine.geometry.motion.SweptArea` (as `sweeps.ChargeSweep`) answers "does this shape reach into
+the path" in plain floats when certain and builds the exact shapely area only for close calls.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine.geometry.motion import SweptArea, slide_convex
+from engine.geometry.motion import slide_convex
 from engine.geometry.rect import Rect
 from engine.rulesets.attila.board import (
     CROSSINGS, MARSHES, ROUGH, WATER_AREAS, WATER_LINES, WOODS, Board,
 )
+from engine.rulesets.attila.sweeps import ChargeSweep
 
 if TYPE_CHECKING:
     from engine.rulesets.attila.charges import _Try
@@ -43,17 +44,24 @@ def forbidden_kinds(board: Board, mounted: bool) -> frozenset[str]:
     return kinds
 
 
-def sweep_of(board: Board, t: _Try) -> SweptArea:
+def sweep_of(board: Board, t: _Try) -> ChargeSweep:
     """The try's swept area (built once per try)."""
     found = t.__dict__.get("_sweep")
     if found is None:
-        found = t.__dict__["_sweep"] = SweptArea(t.poses, board.contact_tol)
+        found = t.__dict__["_sweep"] = ChargeSweep(t.poses, board.contact_tol)
     return found
 
 
 def _others_near(board: Board, charger: str, target: str, t: _Try) -> list[str]:
     """Present bases (not the charger or target) within the path's length whose bounding box
-    meets the path's, in id order."""
+    meets the path's, in id order (once per try: `enemy_blocks` then `path_checks` ask)."""
+    found = t.__dict__.get("_others")
+    if found is None:
+        found = t.__dict__["_others"] = _find_others_near(board, charger, target, t)
+    return found
+
+
+def _find_others_near(board: Board, charger: str, target: str, t: _Try) -> list[str]:
     sweep = sweep_of(board, t)
     reach = t.total_mm + board.contact_tol
     if board.state.use_index and reach <= board.near_limit_mm:
