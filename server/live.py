@@ -196,6 +196,10 @@ class LiveTracker:
         except CampoInputError as exc:  # e.g. a setting the engine rejects: show it, keep running
             log.warning("analysis failed: %s", exc)
             analysis = {"ruleset": scenario["ruleset"], "bases": {}, "error": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - an engine bug: the poses still go out, marked
+            log.exception("analysis failed on a state the engine should have judged")
+            analysis = {"ruleset": scenario["ruleset"], "bases": {},
+                        "error": f"internal error in the rules engine ({type(exc).__name__}); see the log"}
         if self.groups is not None and (split := self.groups.learn(analysis, time.monotonic())):
             log.info("groups split for good (ATT 4.M): %s", ", ".join(sorted(set(split.values()))))
         self._analysis_ms = (time.perf_counter() - t0) * 1000

@@ -303,3 +303,33 @@ def test_frames_the_camera_file_does_not_fit_are_reported_not_fatal(
         assert wait_for(lambda: client.get("/api/status").json()["camera"]["frames"] >= 5)
         assert client.get("/api/state").json()["bases"] == []
     assert sum("aspect ratio" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_an_engine_bug_shows_as_an_analysis_error_and_the_poses_still_flow(still_folder: Path,
+                                                                         tmp_path: Path) -> None:
+    """An exception the engine should never raise: the state goes out with the poses and an
+    `analysis.error`, the server keeps running (the error is logged, expected here)."""
+    import logging
+
+    def boom(scenario: dict[str, Any]) -> dict[str, Any]:
+        raise RuntimeError("simulated engine bug")
+
+    class _Expected(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            record.campo_expected = True
+            return True
+
+    live_log = logging.getLogger("server.live")
+    expected = _Expected()
+    live_log.addFilter(expected)
+    try:
+        settings = _settings(still_folder, tmp_path)
+        services = build_services(settings)
+        services.tracker.analyze = boom
+        with TestClient(create_app(settings, services=services), base_url=BASE) as client:
+            assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
+            state = client.get("/api/state").json()
+            assert "internal error in the rules engine (RuntimeError)" in state["analysis"]["error"]
+            assert client.get("/api/status").status_code == 200
+    finally:
+        live_log.removeFilter(expected)

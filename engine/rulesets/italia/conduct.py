@@ -333,6 +333,9 @@ def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polyg
             facing = r.front if direction is None else direction
             reach = arc_vertices(r.front_left, r.front_right, facing, CHARGE_ARC_HALF_DEG,
                                  board.mm(dist))
+            if direction is not None:
+                # turned off the front's normal, the trapezoid's sides may cross: its hull
+                reach = list(shapely.convex_hull(shapely.MultiPoint(reach)).exterior.coords)[:-1]
             found.append((i, dist, end, swept, reach))
         corridors = _inner_shapes(board, [f[3] for f in found])
         if found and all(len(f[4]) == 4 for f in found):
