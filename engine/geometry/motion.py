@@ -303,19 +303,7 @@ class SweptArea:
         for a, b in pairs:
             pts = list(a.corners) + list(b.corners)
             xs, ys = [x for x, _ in pts], [y for _, y in pts]
-            axes = [a.front, a.right]
-            if abs(angle_diff(a.heading_deg, b.heading_deg)) > 1e-9:
-                axes += [b.front, b.right]
-                for (x0, y0), (x1, y1) in zip(a.corners, b.corners):
-                    ex, ey = x1 - x0, y1 - y0
-                    n = math.hypot(ex, ey)
-                    if n > 1e-9:
-                        axes.append((-ey / n, ex / n))
-            extents = []
-            for ax, ay in axes:
-                proj = [x * ax + y * ay for x, y in pts]
-                extents.append((ax, ay, min(proj), max(proj)))
-            out.append((pts, (min(xs), min(ys), max(xs), max(ys)), extents))
+            out.append((pts, (min(xs), min(ys), max(xs), max(ys)), piece_extents(a, b, pts)))
         return out
 
     def certainly_meets(self, shape: BaseGeometry) -> bool:
@@ -407,3 +395,22 @@ def _rect_shapes(rects: list[tuple[Point, Point, Point, float, float]]) -> np.nd
                       (cx - hw * rx - hd * fx, cy - hw * ry - hd * fy)])
     return shapely.polygons(np.array(quads, dtype=float))
 
+
+def piece_extents(a: Rect, b: Rect, pts: list[tuple[float, float]]
+                  ) -> list[tuple[float, float, float, float]]:
+    """The separating axes of the hull of poses ``a`` and ``b`` (corners ``pts``) and its extent
+    along each: (ax, ay, lowest, highest). The bases' own axes, plus for a turn the normals of
+    the corners' tracks."""
+    axes = [a.front, a.right]
+    if abs(angle_diff(a.heading_deg, b.heading_deg)) > 1e-9:
+        axes += [b.front, b.right]
+        for (x0, y0), (x1, y1) in zip(a.corners, b.corners):
+            ex, ey = x1 - x0, y1 - y0
+            n = math.hypot(ex, ey)
+            if n > 1e-9:
+                axes.append((-ey / n, ex / n))
+    extents = []
+    for ax, ay in axes:
+        proj = [x * ax + y * ay for x, y in pts]
+        extents.append((ax, ay, min(proj), max(proj)))
+    return extents

@@ -14,7 +14,6 @@ exactly `SweptArea`'s (tests/test_attila_charge_sweep.py checks them against GEO
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -22,8 +21,8 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.motion import SweptArea, _rect_shapes, _separated
-from engine.geometry.rect import Point, Rect, angle_diff
+from engine.geometry.motion import SweptArea, _rect_shapes, _separated, piece_extents
+from engine.geometry.rect import Point, Rect
 
 
 class _Extents:
@@ -39,25 +38,10 @@ class _Extents:
     def __iter__(self) -> Iterator[tuple[float, float, float, float]]:
         rows = self._rows
         if rows is None:
-            rows = self._rows = _extents(self._a, self._b, self._pts)
+            rows = self._rows = piece_extents(self._a, self._b, self._pts)
         return iter(rows)
 
 
-def _extents(a: Rect, b: Rect, pts: list[Point]) -> list[tuple[float, float, float, float]]:
-    """`SweptArea._piece_parts`'s axes and extents for the piece (a, b)."""
-    axes = [a.front, a.right]
-    if abs(angle_diff(a.heading_deg, b.heading_deg)) > 1e-9:
-        axes += [b.front, b.right]
-        for (x0, y0), (x1, y1) in zip(a.corners, b.corners):
-            ex, ey = x1 - x0, y1 - y0
-            n = math.hypot(ex, ey)
-            if n > 1e-9:
-                axes.append((-ey / n, ex / n))
-    extents = []
-    for ax, ay in axes:
-        proj = [x * ax + y * ay for x, y in pts]
-        extents.append((ax, ay, min(proj), max(proj)))
-    return extents
 
 
 class ChargeSweep(SweptArea):
