@@ -20,6 +20,8 @@ import numpy as np
 
 from calibration.detection_merge import merge_detections, quad_sides
 from calibration.detector_variants import (
+    DIM_DENOISE_MAX_SIDE_PX,
+    DIM_DENOISE_PX,
     DIM_FRAME_BLUR_PX,
     DIM_LIGHT_FINDER,
     DIM_STAGE_CONSTANT,
@@ -208,7 +210,13 @@ class TableScanner:
             order = [dimmed(s) for s in order if s.settings.adaptive_win_min != smallest.settings.adaptive_win_min]
         finder = DIM_LIGHT_FINDER if dim else TYPICAL_LIGHT_FINDER
         constant = float(round(TYPICAL_LIGHT_CONSTANT * (white - black))) if not dim and lit else 0.0
-        return where, [self._variants.get(s, finder, constant if s.settings.upsample == 1.0 else 0.0) for s in order]
+        stages = [self._variants.get(s, finder, constant if s.settings.upsample == 1.0 else 0.0) for s in order]
+        marker_px = self._side_range[0] / 0.7 if self._side_range is not None else np.inf
+        if dim and self.small_stage is None and order and marker_px < DIM_DENOISE_MAX_SIDE_PX:
+            # first the full-size squares by contours of a lightly blurred frame (`DIM_DENOISE_PX`):
+            # cheaper than ArucoDetector's, which stay as the fallback while markers are missing
+            stages.insert(0, self._variants.get(order[0], finder, 0.0, DIM_DENOISE_PX))
+        return where, stages
 
     def _choose_scale(self, side_px: float) -> None:
         """Pick the upsampling that makes the smallest marker about `TARGET_SIDE_PX` wide."""

@@ -28,6 +28,21 @@ def test_contour_finder_reads_what_aruco_reads():
     assert corner_error(contours, truth) < 0.2
 
 
+def test_contour_finder_on_a_blurred_threshold_reads_noisy_markers_in_place():
+    """`denoise_px` (dim light): contours of a 2 x 2 box-blurred frame, the blur's half-pixel shift
+    undone, so the rough squares sit on the markers (edges are fitted from them)."""
+    img, truth = scene(side=19.0, noise=8.0, seed=3)
+    settings = DetectorSettings(finder="contours", denoise_px=2, adaptive_win_min=13, adaptive_win_max=13)
+    detector = MarkerDetector("DICT_4X4_250", settings)
+    read, _ = detector.scan(img)
+    assert sorted(m for m, _ in read) == sorted(truth)
+    offsets = np.stack([c.mean(0) - truth[m].mean(0) for m, c in read])
+    assert np.abs(offsets.mean(0)).max() < 0.2  # (0.5 px without the correction)
+    dets = detector.detect(img)
+    assert sorted(d.marker_id for d in dets) == sorted(truth)
+    assert corner_error(dets, truth) < 0.3
+
+
 def test_contour_finder_reads_small_markers_upsampled():
     img, truth = scene(side=11.0, blur=0.6, noise=2.0, seed=5)
     up = MarkerDetector("DICT_4X4_250", DetectorSettings(min_side_px=8, upsample=3.0, finder="contours")).detect(img)

@@ -173,16 +173,19 @@ def test_no_phantoms_on_marker_free_clutter(seed, upsample, templates, finder):
 
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("upsample", [1.0, 2.0])
-@pytest.mark.parametrize("finder", ["aruco", "contours"])
+@pytest.mark.parametrize("finder", ["aruco", "contours", "denoised"])
 def test_no_phantoms_on_dim_clutter_with_the_dim_light_settings(seed, upsample, finder):
-    """The pipeline's dim-light search (constant 3, blurrier frame check) on darkened clutter."""
+    """The pipeline's dim-light search (constant 3, blurrier frame check; full-size squares from
+    contours of a blurred threshold, `DIM_DENOISE_PX`) on darkened clutter."""
+    from calibration.detector_variants import DIM_DENOISE_PX
     from calibration.pipeline import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT
 
     img = clutter(seed)
     rng = np.random.default_rng(seed + 100)
     dim = np.clip(img.astype(np.float32) * 0.5 + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
     settings = DetectorSettings(min_side_px=8, expected_ids=frozenset(range(250)), frame_blur_px=DIM_FRAME_BLUR_PX,
-                                finder=finder)
+                                finder="contours" if finder == "denoised" else finder,
+                                denoise_px=DIM_DENOISE_PX if finder == "denoised" else 0)
     if upsample > 1:
         settings = replace(small_marker_settings(settings, upsample, 8), adaptive_win_min=9, adaptive_win_max=9,
                            adaptive_constant=DIM_STAGE_CONSTANT)

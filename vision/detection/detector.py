@@ -61,6 +61,7 @@ class DetectorSettings:
     adaptive_win_min: int = 3
     adaptive_win_max: int = 23
     adaptive_win_step: int = 10
+    denoise_px: int = 0  # contours finder: box-blur side for the threshold only (0: none); bits are read unblurred
     edge_fit: EdgeFitSettings = field(default_factory=EdgeFitSettings)
 
 
@@ -171,10 +172,15 @@ class MarkerDetector:
         s = self.settings
         longest = float(max(img.shape[:2]))
         found: list[tuple[int, np.ndarray]] = []
+        # (a light box blur before thresholding: sensor noise makes far fewer specks, hence contours;
+        # an even box shifts the image by half a pixel, undone on the squares found)
+        k = s.denoise_px
+        smooth = cv2.blur(img, (k, k)) if k > 1 else img
+        shift = (k // 2 - (k - 1) / 2) if k > 1 else 0.0
         for window in range(s.adaptive_win_min, s.adaptive_win_max + 1, max(s.adaptive_win_step, 1)):
-            quads = find_quads(img, window=window, constant=s.adaptive_constant,
+            quads = find_quads(smooth, window=window, constant=s.adaptive_constant,
                                min_side_px=s.min_side_px * s.upsample, max_side_px=min(s.max_side_px * s.upsample, longest),
-                               accuracy=s.polygon_accuracy)
+                               accuracy=s.polygon_accuracy) - shift
             if tiles is not None:
                 quads = quads[_tile_of(quads, tiles)[0]]
             # (the threshold's inset is a pixel or two of the image searched: see `identify`)
