@@ -568,3 +568,43 @@ def priority_flags(board: Board, shooter: str, ids: Sequence[str], distances: Se
         if distances[k] <= nearest + tie and legal[k]:
             flags[k] = True
     return flags
+
+
+def bands_many(board: Board, distances: np.ndarray, artillery: np.ndarray) -> list[Band | None]:
+    """`band_of` of many distances at once: the same comparisons, in numpy."""
+    inclusive = board.settings.a7_band_edges == "upper_inclusive"
+    d = np.asarray(distances, dtype=float)
+    out = np.full(len(d), None, dtype=object)
+    for bands, rows in ((ARTILLERY_BANDS, np.asarray(artillery, dtype=bool)),
+                        (MUSKETRY_BANDS, ~np.asarray(artillery, dtype=bool))):
+        left = rows.copy()
+        for upper, band in bands:
+            hit = left & ((d <= upper + EPS_IN) if inclusive else (d < upper - EPS_IN))
+            out[hit] = band
+            left &= ~hit
+    return out.tolist()
+
+
+def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: Sequence[float],
+                      sight: np.ndarray, clear: np.ndarray) -> list[list[str]]:
+    """`fire_reasons` of many shots at once. Rows with the same reasons share one list (read
+    only: `TargetTable` copies a row's list before handing it out)."""
+    code = ((~np.asarray(in_arc, dtype=bool)).astype(np.int64)
+            | (~np.asarray(in_range, dtype=bool)).astype(np.int64) << 1
+            | (~np.asarray(sight, dtype=bool)).astype(np.int64) << 2
+            | (~np.asarray(clear, dtype=bool)).astype(np.int64) << 3)
+    fixed = [fire_reasons(not c & 1, True, 0.0, not c & 4, not c & 8) for c in range(16)]
+    out = [fixed[c] for c in code.tolist()]
+    short = np.nonzero(code & 2)[0]
+    for c in np.unique(code[short]).tolist():
+        rows = short[code[short] == c].tolist()
+        texts = [f"out of range: {-margins[k]:.1f} in short" for k in rows]
+        head, tail = fixed[c][:1] if c & 1 else [], fixed[c][1 if c & 1 else 0:]
+        if head or tail:
+            for k, text in zip(rows, texts):
+                out[k] = [*head, text, *tail]
+        else:
+            for k, text in zip(rows, texts):
+                out[k] = [text]
+    return out
+

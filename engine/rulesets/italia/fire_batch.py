@@ -24,11 +24,11 @@ from engine.rulesets.italia.fire import (
     MUSKETRY_BANDS,
     arc_clear,
     arc_params,
-    band_of,
+    bands_many,
     cover_of,
     cover_terrain_of,
     fire_arc,
-    fire_reasons,
+    fire_reasons_many,
     line_of_sight,
     part_in_arc,
     priority_flags,
@@ -255,26 +255,27 @@ def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray, ro
     n = len(ids)
     names = [shooters[p] for p in row_shooter.tolist()]
     dist_l, in_range_l, margin_l = dist.tolist(), in_range.tolist(), (max_in - dist).tolist()
-    in_arc_l, sight_l, gun_l = in_arc.tolist(), sight.tolist(), gun.tolist()
-    band: list[Band | None] = [band_of(board, d, g) if r else None
-                               for d, r, g in zip(dist_l, in_range_l, gun_l)]
+    in_arc_l, sight_l = in_arc.tolist(), sight.tolist()
+    band: list[Band | None] = bands_many(board, np.where(in_range, dist, np.inf), gun)
     cover: list[str | None] = [None] * n
     cover_terrain: list[str | None] = [None] * n
     covered = {t for t in set(ids) if any(cover_terrain_of(board, t))}
-    for k in (k for k, t in enumerate(ids) if t in covered):
+    for k in [k for k, t in enumerate(ids) if t in covered]:
         cover[k], cover_terrain[k] = cover_of(board, names[k], ids[k])
     clear = [True] * n
     for k in np.nonzero(~gun & in_arc & in_range)[0].tolist():
         clear[k] = arc_clear(board, names[k], ids[k], parts[k])
-    reasons = [fire_reasons(a, r, m, v, c)
-               for a, r, m, v, c in zip(in_arc_l, in_range_l, margin_l, sight_l, clear)]
+    reasons = fire_reasons_many(in_arc, in_range, margin_l, sight, np.array(clear, dtype=bool))
     legal = [not r for r in reasons]
     table = TargetTable(group_spans(shooters, row_shooter), ids, dist_l, in_arc_l, in_range_l,
                         band, sight_l, margin_l, arc_margin.tolist(), legal, [False] * n,
                         flank.tolist(), cover, cover_terrain, clear, reasons, [None] * n)
-    for k in (k for k in range(n) if legal[k]):
+    as_dict: dict[Any, dict[str, Any]] = {}    # Modifier -> its to_dict (values are plain)
+    for k in np.nonzero(np.array(legal, dtype=bool))[0].tolist():
         t = table._target(k)
-        table.modifiers[k] = [m.to_dict() for m in shot_modifiers(board, names[k], ids[k], t)]
+        table.modifiers[k] = [dict(as_dict[m]) if m in as_dict
+                              else dict(as_dict.setdefault(m, m.to_dict()))
+                              for m in shot_modifiers(board, names[k], ids[k], t)]
     for shooter, (first, end) in table.spans.items():
         if any(legal[first:end]):
             flags = priority_flags(board, shooter, ids[first:end], dist_l[first:end],

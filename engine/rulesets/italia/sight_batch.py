@@ -4,7 +4,8 @@
 The sight questions become arrays (per shooter: its origins, own bodies, corridor; per shot: its
 target and what it fires over), compiled code finds each shot's first sampled line that no base
 blocks (`engine.geometry.sight_kernel`), and only those lines meet the terrain tests (crests,
-woods) in GEOS; a shot whose line fails there tries its next base-clear line.
+woods) in GEOS; for the few shots whose line fails there, every further base-clear line is found
+(compiled) and all of them meet the terrain tests in one batch.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from engine.rulesets.italia.fire import (
     areas_holding_centre,
     shooter_sight,
     fire_over_facts,
-    fired_over_kind,
+    FiredOver,
     sight_ends_flat,
     sight_origins,
 )
@@ -53,24 +54,42 @@ def sight_many(board: Board, shooters: Sequence[str], targets: Sequence[str],
     terrain = _TerrainQuestions(board, shooters, targets)
     n_origins = firers.origins.shape[1]
 
-    seen = np.zeros(n, dtype=bool)
-    todo = np.arange(n, dtype=np.int64)
-    start = np.zeros(n, dtype=np.int64)
-    while len(todo):   # each shot's next line clear of bases, then its terrain test
+    def next_lines(todo: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(shots, their next line clear of bases at or after ``start``) of those having one."""
         line = first_body_clear_lines(
             firers.origins, ends, end_starts, shots.firer, shots.target, shots.touch_row,
             shots.reach, shots.ignore, todo, start, field.quads, centres, radii, firers.own,
             firers.near_own, shots.touch, firers.over, *grid)
         found = line >= 0
-        todo, line = todo[found], line[found]
-        if not len(todo):
-            break
+        return todo[found], line[found]
+
+    def terrain_clear(todo: np.ndarray, line: np.ndarray) -> np.ndarray:
         origin = firers.origins[shots.firer[todo], line % n_origins]
         end = ends[end_starts[todo] + line // n_origins]
-        ok = terrain.clear(shapely.linestrings(np.stack([origin, end], axis=1)), todo,
-                           shots.reach[todo])
-        seen[todo[ok]] = True
-        todo, start = todo[~ok], line[~ok] + 1
+        return terrain.clear(shapely.linestrings(np.stack([origin, end], axis=1)), todo,
+                             shots.reach[todo])
+
+    seen = np.zeros(n, dtype=bool)
+    # each shot's first line clear of bases, then its terrain test (most shots end here)
+    todo, line = next_lines(np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    if not len(todo):
+        return seen
+    ok = terrain_clear(todo, line)
+    seen[todo[ok]] = True
+    # the few shots whose line fails on terrain: every further line clear of bases (compiled
+    # calls, cheap), then the terrain tests of them all in one batch (each line's verdict is
+    # its own, so one batch answers as the line-by-line rounds did)
+    todo, start = todo[~ok], line[~ok] + 1
+    more_shots, more_lines = [], []
+    while len(todo):
+        todo, line = next_lines(todo, start)
+        more_shots.append(todo)
+        more_lines.append(line)
+        start = line + 1
+    if more_shots:
+        todo, line = np.concatenate(more_shots), np.concatenate(more_lines)
+        if len(todo):
+            seen[todo[terrain_clear(todo, line)]] = True
     return seen
 
 
@@ -118,9 +137,26 @@ class _Shots:
             self.touch[r, _bodies(body_of, board.touching[t])] = True
         self.touch_row = np.full(n, -1, dtype=np.int64)
         self.ignore = np.zeros(n, dtype=np.int64)
-        for k in wide:
-            self.touch_row[k] = touch_row[targets[k]]
-            self.ignore[k] = fired_over_kind(board, shooters[k], targets[k])
+        if wide:
+            at = np.array(wide, dtype=np.int64)
+            self.touch_row[at] = [touch_row[targets[k]] for k in wide]
+            self.ignore[at] = fired_over_kinds(board, [shooters[k] for k in wide],
+                                               [targets[k] for k in wide])
+
+
+def fired_over_kinds(board: Board, guns: Sequence[str], targets: Sequence[str]) -> np.ndarray:
+    """`fire.fired_over_kind` of many (gun, target) shots: each base's level and each gun's
+    facts asked once (the facts only of guns firing at another level, as there)."""
+    level = {i: board.level(i) for i in {*guns, *targets}}
+    rockets = np.array([board.infos[g].rockets for g in guns], dtype=bool)
+    other_level = np.array([level[g] != level[t] for g, t in zip(guns, targets)], dtype=bool)
+    ask = np.nonzero(~rockets & other_level)[0]
+    friend_near = {g: fire_over_facts(board, g)[1] for g in {guns[k] for k in ask.tolist()}}
+    kind = np.full(len(guns), FiredOver.NONE, dtype=np.int64)
+    kind[rockets] = FiredOver.FRIENDS
+    kind[ask] = [FiredOver.NONE if friend_near[guns[k]] else FiredOver.EVERYTHING
+                 for k in ask.tolist()]
+    return kind
 
 
 def _bodies(body_of: dict[str, int], ids: object) -> list[int]:

@@ -62,19 +62,19 @@ class TargetTable:
         first, end = self.spans.get(shooter, (0, 0))
         if first == end:
             return []
+        distance, margin, arc_margin, band = self._json_columns()
         cut = slice(first, end)
         out = []
-        for (id_, distance, in_arc, in_range, band, sight, margin, arc_margin, legal, priority,
+        for (id_, dist, in_arc, in_range, band_value, sight, marg, arc_marg, legal, priority,
              flank, cover, terrain, clear, reasons, modifiers) in zip(
-                self.ids[cut], self.distance[cut], self.in_arc[cut], self.in_range[cut],
-                self.band[cut], self.line_of_sight[cut], self.margin[cut], self.arc_margin[cut],
+                self.ids[cut], distance[cut], self.in_arc[cut], self.in_range[cut],
+                band[cut], self.line_of_sight[cut], margin[cut], arc_margin[cut],
                 self.legal[cut], self.priority[cut], self.flank_fire[cut], self.cover[cut],
                 self.cover_terrain[cut], self.arc_clear[cut], self.reasons[cut],
                 self.modifiers[cut]):
-            d = {"id": id_, "distance": round(distance, 2), "in_arc": in_arc,
-                 "in_range": in_range, "band": band.value if band else None,
-                 "line_of_sight": sight, "margin": round(margin, 2),
-                 "arc_margin": round(arc_margin, 2), "legal": legal, "priority": priority,
+            d = {"id": id_, "distance": dist, "in_arc": in_arc, "in_range": in_range,
+                 "band": band_value, "line_of_sight": sight, "margin": marg,
+                 "arc_margin": arc_marg, "legal": legal, "priority": priority,
                  "flank_fire": flank, "cover": cover}
             if terrain:
                 d["cover_terrain"] = terrain
@@ -86,6 +86,18 @@ class TargetTable:
                 d["fire_modifiers"] = modifiers
             out.append(d)
         return out
+
+    def _json_columns(self) -> tuple[list[float], list[float], list[float], list[str | None]]:
+        """Every row's rounded distance, margin and arc margin and its band's value, worked out
+        once per table for all shooters (`round2_all`: numpy, Python's ``round`` to the bit)."""
+        found = self.__dict__.get("_json_cache")
+        if found is None:
+            values = {b: b.value for b in set(self.band) if b is not None}
+            values[None] = None
+            found = self.__dict__["_json_cache"] = (
+                round2_all(self.distance), round2_all(self.margin), round2_all(self.arc_margin),
+                [values[b] for b in self.band])
+        return found
 
     def priority_ids(self, shooter: str) -> list[str]:
         first, end = self.spans.get(shooter, (0, 0))
@@ -122,3 +134,22 @@ def group_spans(shooters: Sequence[str], row_shooter: np.ndarray) -> dict[str, t
     by shooter in ``shooters`` order)."""
     bounds = np.searchsorted(row_shooter, np.arange(len(shooters) + 1)).tolist()
     return {s: (bounds[p], bounds[p + 1]) for p, s in enumerate(shooters)}
+
+
+def round2_all(values: Sequence[float]) -> list[float]:
+    """``[round(v, 2) for v in values]``, the same floats to the bit, by numpy.
+
+    ``np.rint(v * 100) / 100`` is Python's answer whenever ``v * 100`` rounds to the same
+    integer as the exact product (both are then the double nearest k / 100); the product's
+    error is under 1e-8 for |v * 100| < 1e8, so only values within 1e-7 of a half (and huge or
+    non-finite ones) can differ, and those are left to Python's ``round``."""
+    if not len(values):
+        return []
+    x = np.asarray(values, dtype=float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = x * 100.0
+        out = (np.rint(scaled) / 100.0).tolist()
+        doubtful = ~(np.abs(scaled - np.floor(scaled) - 0.5) > 1e-7) | ~(np.abs(scaled) < 1e8)
+    for k in np.nonzero(doubtful)[0].tolist():
+        out[k] = round(values[k], 2)
+    return out

@@ -1,0 +1,87 @@
+"""The column shortcuts of `fire_batch.verdict_table` (bands, reasons) give exactly the answers
+of the row-by-row functions they replace (`fire.band_of`, `fire.fire_reasons`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.fire import (
+    EPS_IN,
+    bands_many,
+    band_of,
+    fire_reasons,
+    fire_reasons_many,
+)
+from engine.state import GameState
+
+
+def _board(edges: str) -> Board:
+    state = GameState.from_dict({"ruleset": "italia-se-desta",
+                                 "table": {"width_mm": 700, "depth_mm": 600}, "bases": []})
+    board = Board.of(state)
+    return dataclasses.replace(board, settings=board.settings.model_copy(
+        update={"a7_band_edges": edges}))
+
+
+def _distances(rng: random.Random) -> np.ndarray:
+    edges = [3.0, 6.0, 12.0, 18.0, 24.0]
+    near = [e + d for e in edges for d in (0.0, EPS_IN, -EPS_IN, 2 * EPS_IN, -2 * EPS_IN,
+                                           EPS_IN / 2, -EPS_IN / 2, 1e-12, -1e-12)]
+    return np.array(near + [rng.uniform(0, 30) for _ in range(3000)] + [0.0, np.inf, 40.0])
+
+
+@pytest.mark.parametrize("edges", ["upper_inclusive", "upper_exclusive"])
+def test_bands_many_is_band_of(edges: str) -> None:
+    board = _board(edges)
+    rng = random.Random(3)
+    d = _distances(rng)
+    gun = np.array([rng.random() < 0.5 for _ in d], dtype=bool)
+    want = [band_of(board, float(x), bool(g)) for x, g in zip(d.tolist(), gun.tolist())]
+    assert bands_many(board, d, gun) == want
+    assert bands_many(board, np.zeros(0), np.zeros(0, dtype=bool)) == []
+
+
+def test_fire_reasons_many_is_fire_reasons() -> None:
+    rng = random.Random(5)
+    n = 4000
+    cols = [np.array([rng.random() < 0.6 for _ in range(n)], dtype=bool) for _ in range(4)]
+    margins = [rng.choice([rng.uniform(-30, 30), -0.05, -0.15, -0.25, 0.05, -1e-9, 0.0, -2.45])
+               for _ in range(n)]
+    in_arc, in_range, sight, clear = cols
+    want = [fire_reasons(a, r, m, s, c) for a, r, m, s, c in zip(
+        in_arc.tolist(), in_range.tolist(), margins, sight.tolist(), clear.tolist())]
+    assert fire_reasons_many(in_arc, in_range, margins, sight, clear) == want
+
+
+def test_fired_over_kinds_is_fired_over_kind() -> None:
+    """Every battery shot of the snapshot battles (hills: shots across levels; rockets)."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    from engine.rulesets.italia.fire import fired_over_kind
+    from engine.rulesets.italia.sight_batch import fired_over_kinds
+
+    seen_kinds: set[int] = set()
+    files = sorted((Path(__file__).parent / "data" / "engine" / "italia_snapshots")
+                   .glob("*.json.gz"))[:6]
+    assert files
+    for path in files:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            scenario = json.load(f)["scenario"]
+        board = Board.of(GameState.from_dict(scenario))
+        guns = [i for i, o in board.infos.items() if o.is_gun]
+        pairs = [(g, t) for g in guns for t in board.infos
+                 if board.infos[t].side != board.infos[g].side]
+        want = [fired_over_kind(board, g, t) for g, t in pairs]
+        fresh = Board.of(GameState.from_dict(scenario))   # caches filled in another order
+        got = fired_over_kinds(fresh, [g for g, _ in pairs], [t for _, t in pairs])
+        assert got.tolist() == want
+        seen_kinds |= set(want)
+    assert len(seen_kinds) >= 2
+
