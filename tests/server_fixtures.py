@@ -59,3 +59,13 @@ def wait_for(predicate: Callable[[], object], timeout: float = 10.0, interval: f
             return True
         time.sleep(interval)
     return bool(predicate())
+
+
+def receive_until(ws: Any, topic: str, limit: int = 50) -> dict[str, Any]:
+    """The next message on ``topic`` from a test WebSocket client (others skipped), at most
+    ``limit`` messages read."""
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["topic"] == topic:
+            return msg
+    raise AssertionError(f"no {topic!r} message in {limit}")

@@ -192,6 +192,7 @@ def test_sight_ends_are_the_numpy_ones() -> None:
 
 def test_arc_margins_are_the_numpy_ones() -> None:
     from engine.geometry.arc_kernel import arc_margins_of_rings
+    from engine.rulesets.italia.fire import arc_margins_mm
 
     rng = np.random.default_rng(9)
     parts = _mixed_parts(rng, 400)
@@ -206,22 +207,13 @@ def test_arc_margins_are_the_numpy_ones() -> None:
     xy, owner = shapely.get_coordinates(parts, return_index=True)
     starts = np.searchsorted(owner, np.arange(len(parts) + 1))
     got = arc_margins_of_rings(xy, starts, par)
-    # fire.arc_margins, less the board (its arithmetic, in mm)
+    want = arc_margins_mm(xy, owner, par, len(parts))   # fire.arc_margins, less the board
+    assert np.array_equal(got, want)
+    # outlines crossing an arc axis (the extra points of arc_margins) are tested
     p = par[owner]
     mid = (p[:, 0:2] + p[:, 2:4]) / 2
     side = (xy[:, 0] - mid[:, 0]) * p[:, 9] - (xy[:, 1] - mid[:, 1]) * p[:, 8]
-    a, b = side[:-1], side[1:]
-    cross = np.nonzero((owner[:-1] == owner[1:]) & (a * b < 0))[0]
-    t = (a[cross] / (a[cross] - b[cross]))[:, None]
-    xy = np.vstack([xy, xy[cross] + (xy[cross + 1] - xy[cross]) * t])
-    owner = np.concatenate([owner, owner[cross]])
-    p = par[owner]
-    depth_l = (xy[:, 0] - p[:, 0]) * p[:, 4] + (xy[:, 1] - p[:, 1]) * p[:, 5]
-    depth_r = (xy[:, 0] - p[:, 2]) * p[:, 6] + (xy[:, 1] - p[:, 3]) * p[:, 7]
-    want = np.full(len(parts), -np.inf)
-    np.maximum.at(want, owner, np.minimum(depth_l, depth_r))
-    assert np.array_equal(got, want)
-    assert len(cross) > 20   # outlines crossing an arc axis are tested
+    assert ((owner[:-1] == owner[1:]) & (side[:-1] * side[1:] < 0)).sum() > 20
 
 
 def test_candidate_pairs_are_geos_ones() -> None:

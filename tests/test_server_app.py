@@ -20,7 +20,7 @@ from server.messages import MAX_MESSAGE_BYTES
 from server.overlay import scenario_of
 from server.rig import ServerSettings
 from server.security import RateLimit
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
 
 BASE = "http://127.0.0.1"  # the Host header a loopback server accepts (see server/security.py)
 WS = "ws://127.0.0.1/ws"
@@ -46,14 +46,6 @@ def live(still_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:
         assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
         yield client, services
-
-
-def _receive_until(ws: Any, topic: str, limit: int = 50) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if msg["topic"] == topic:
-            return msg
-    raise AssertionError(f"no {topic!r} message in {limit}")
 
 
 def test_state_is_the_scenario_plus_the_engines_analysis(live: tuple[TestClient, Services]) -> None:
@@ -96,7 +88,7 @@ def test_websocket_streams_envelopes(live: tuple[TestClient, Services]) -> None:
         assert hello["can_write"] is True and hello["mode"] == "live"
         state = next(m["payload"] for m in first if m["topic"] == "state")
         assert state == client.get("/api/state").json()
-        later = _receive_until(ws, "status")
+        later = receive_until(ws, "status")
         assert later["seq"] > max(m["seq"] for m in first)
 
 
@@ -106,12 +98,12 @@ def test_bad_messages_are_answered_and_the_connection_survives(live: tuple[TestC
         for raw in ["not json", '{"type": "nope"}', json.dumps({"type": "event", "kind": "note",
                                                                   "text": "x" * (MAX_MESSAGE_BYTES + 10)})]:
             ws.send_text(raw)
-            reply = _receive_until(ws, "reply")["payload"]
+            reply = receive_until(ws, "reply")["payload"]
             assert reply["ok"] is False and reply["error"]
         ws.send_bytes(b"\x00\xff" * 10)
-        assert _receive_until(ws, "reply")["payload"]["ok"] is False
+        assert receive_until(ws, "reply")["payload"]["ok"] is False
         ws.send_text('{"type": "ping"}')
-        assert _receive_until(ws, "reply")["payload"] == {"ok": True, "type": "pong",
+        assert receive_until(ws, "reply")["payload"] == {"ok": True, "type": "pong",
                                                          "time_unix": pytest.approx(0, abs=1e12)}
     assert client.get("/api/status").status_code == 200
 
@@ -124,12 +116,12 @@ def test_a_flooding_client_is_slowed_down_and_the_others_are_not(live: tuple[Tes
     with client.websocket_connect(WS) as flood, client.websocket_connect(WS) as calm:
         for _ in range(burst + 10):
             flood.send_text('{"type": "ping"}')
-        replies = [_receive_until(flood, "reply")["payload"] for _ in range(burst + 10)]
+        replies = [receive_until(flood, "reply")["payload"] for _ in range(burst + 10)]
         refused = [r for r in replies if not r["ok"]]
         assert len(replies) - len(refused) >= burst and refused
         assert all("too many messages" in r["error"] for r in refused)
         calm.send_text('{"type": "ping"}')
-        assert _receive_until(calm, "reply")["payload"]["ok"] is True
+        assert receive_until(calm, "reply")["payload"]["ok"] is True
     limits = services.http_writes
     try:
         codes = [client.post("/api/events", json={"kind": "note", "text": f"n{i}"}).status_code
@@ -147,9 +139,9 @@ def test_umpire_events_reach_other_clients_and_subscribers(live: tuple[TestClien
     try:
         with client.websocket_connect(WS) as umpire, client.websocket_connect(WS) as watcher:
             umpire.send_text(json.dumps({"type": "event", "kind": "turn", "turn": 4, "text": "Austrians move"}))
-            reply = _receive_until(umpire, "reply")["payload"]
+            reply = receive_until(umpire, "reply")["payload"]
             assert reply["ok"] is True
-            event = _receive_until(watcher, "event")
+            event = receive_until(watcher, "event")
             assert event["payload"]["kind"] == "turn" and event["payload"]["turn"] == 4
             assert event["seq"] == reply["seq"]
     finally:
@@ -207,18 +199,18 @@ def test_network_host_is_read_only_without_the_token(still_folder: Path, tmp_pat
     settings = _settings(still_folder, tmp_path, host="0.0.0.0", token="s3cret-token")
     with TestClient(create_app(settings), base_url=BASE) as client:
         with client.websocket_connect(WS) as ws:
-            assert _receive_until(ws, "hello")["payload"]["can_write"] is False
+            assert receive_until(ws, "hello")["payload"]["can_write"] is False
             ws.send_text(json.dumps({"type": "terrain", "terrain": [WOOD]}))
-            reply = _receive_until(ws, "reply")["payload"]
+            reply = receive_until(ws, "reply")["payload"]
             assert reply["ok"] is False and "read-only" in reply["error"]
             ws.send_text('{"type": "ping"}')  # reading is still fine
-            assert _receive_until(ws, "reply")["payload"]["ok"] is True
+            assert receive_until(ws, "reply")["payload"]["ok"] is True
         with client.websocket_connect(f"{WS}?token=wrong") as ws:
-            assert _receive_until(ws, "hello")["payload"]["can_write"] is False
+            assert receive_until(ws, "hello")["payload"]["can_write"] is False
         with client.websocket_connect(f"{WS}?token=s3cret-token") as ws:
-            assert _receive_until(ws, "hello")["payload"]["can_write"] is True
+            assert receive_until(ws, "hello")["payload"]["can_write"] is True
             ws.send_text(json.dumps({"type": "event", "kind": "note", "text": "ok"}))
-            assert _receive_until(ws, "reply")["payload"]["ok"] is True
+            assert receive_until(ws, "reply")["payload"]["ok"] is True
         assert client.put("/api/terrain", json={"terrain": [WOOD]}).status_code == 403
         assert client.post("/api/events", json={"kind": "note"}).status_code == 403
         assert client.put("/api/terrain", json={"terrain": [WOOD]},

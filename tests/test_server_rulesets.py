@@ -20,7 +20,7 @@ from engine.analysis import analyze
 from server.app import Services, build_services, create_app
 from server.overlay import scenario_of
 from server.rig import ServerSettings
-from tests.server_fixtures import wait_for
+from tests.server_fixtures import receive_until, wait_for
 
 DATA = Path(__file__).parent / "data" / "server"
 BASE = "http://127.0.0.1"
@@ -184,14 +184,6 @@ def test_list_settings_are_accepted_and_bad_ones_refused(live: tuple[str, TestCl
     assert client.put("/api/settings", json={"settings": scalars, "structured": structured}).json()["ok"]
 
 
-def _receive_until(ws: Any, topic: str, limit: int = 50) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if msg["topic"] == topic:
-            return msg
-    raise AssertionError(f"no {topic!r} message in {limit}")
-
-
 def test_attila_card_deck_shuffles_and_draws_for_every_page(live: tuple[str, TestClient, Services]) -> None:
     ruleset, client, services = live
     if ruleset != "attila":
@@ -203,15 +195,15 @@ def test_attila_card_deck_shuffles_and_draws_for_every_page(live: tuple[str, Tes
     seed = client.get("/api/deck").json()["seed"]
     expected = Deck(seed=seed).shuffled(client.get("/api/deck").json()["turn"] + 1)
     with client.websocket_connect("ws://127.0.0.1/ws") as watcher:
-        _receive_until(watcher, "deck")  # the deck as it stands, right after hello
+        receive_until(watcher, "deck")  # the deck as it stands, right after hello
         shuffled = client.post("/api/deck", json={"action": "shuffle"}).json()
         assert shuffled["ok"] and shuffled["deck"]["current"] is None and shuffled["deck"]["remaining"] == 8
         drawn = client.post("/api/deck", json={"action": "draw"}).json()["deck"]
         assert drawn["current"] == expected[0].to_dict()
         assert drawn["remaining"] == 7 and len(drawn["left"]) == 7 and expected[0].text not in drawn["left"]
-        seen = _receive_until(watcher, "deck")["payload"]
+        seen = receive_until(watcher, "deck")["payload"]
         while seen["current"] is None:  # the shuffle's message comes first
-            seen = _receive_until(watcher, "deck")["payload"]
+            seen = receive_until(watcher, "deck")["payload"]
         assert seen["current"] == expected[0].to_dict()
     for _ in range(7):
         assert client.post("/api/deck", json={"action": "draw"}).json()["ok"]
@@ -232,10 +224,10 @@ def test_a_read_only_page_sees_the_deck_but_cannot_turn_it(live: tuple[str, Test
     services.policy = AccessPolicy("secret-for-this-test")
     try:
         with client.websocket_connect("ws://127.0.0.1/ws") as ro:
-            assert _receive_until(ro, "hello")["payload"]["can_write"] is False
-            assert "turn" in _receive_until(ro, "deck")["payload"]
+            assert receive_until(ro, "hello")["payload"]["can_write"] is False
+            assert "turn" in receive_until(ro, "deck")["payload"]
             ro.send_json({"type": "deck", "action": "draw"})
-            reply = _receive_until(ro, "reply")["payload"]
+            reply = receive_until(ro, "reply")["payload"]
             assert not reply["ok"] and "read-only" in reply["error"]
     finally:
         services.policy = open_policy

@@ -441,6 +441,12 @@ def arc_margins(board: Board, shooters: list[str], shapes: np.ndarray) -> np.nda
     row = {s: k for k, s in enumerate(unique)}
     par = arc_params(board, unique)[[row[s] for s in shooters]].reshape(-1, 10)
     xy, owner = shapely.get_coordinates(shapes, return_index=True)
+    return arc_margins_mm(xy, owner, par, len(shapes)) / board.mm(1.0)
+
+
+def arc_margins_mm(xy: np.ndarray, owner: np.ndarray, par: np.ndarray, n: int) -> np.ndarray:
+    """`arc_margins` in mm from the outlines' vertices ``xy`` (``owner``: the shape each belongs
+    to, grouped) and each shape's arc as `arc_params` numbers (``par``, one row per shape)."""
     p = par[owner]
     mid = (p[:, 0:2] + p[:, 2:4]) / 2
     side = (xy[:, 0] - mid[:, 0]) * p[:, 9] - (xy[:, 1] - mid[:, 1]) * p[:, 8]
@@ -452,9 +458,9 @@ def arc_margins(board: Board, shooters: list[str], shapes: np.ndarray) -> np.nda
     p = par[owner]
     depth_l = (xy[:, 0] - p[:, 0]) * p[:, 4] + (xy[:, 1] - p[:, 1]) * p[:, 5]
     depth_r = (xy[:, 0] - p[:, 2]) * p[:, 6] + (xy[:, 1] - p[:, 3]) * p[:, 7]
-    out = np.full(len(shapes), -np.inf)
+    out = np.full(n, -np.inf)
     np.maximum.at(out, owner, np.minimum(depth_l, depth_r))
-    return out / board.mm(1.0)
+    return out
 
 
 def arc_params(board: Board, shooters: Sequence[str]) -> np.ndarray:
