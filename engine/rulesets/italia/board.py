@@ -16,7 +16,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.arcs import arc_polygon
-from engine.geometry.contact import (edge_of_lengths, in_contact, shared_lengths,
+from engine.geometry.contact import (edge_of_lengths, shared_lengths,
                                      shared_lengths_many, touched_edge)
 from engine.geometry.rect import EDGE_NAMES, Point, Rect, angle_diff
 from engine.geometry.sight import SightField
@@ -341,6 +341,3 @@ class Board:
         return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
                           [p for _, p in deep], [i for i, _ in deep], max_depth=self.mm(2.0),
                           graze=GRAZE_MM)
-
-    def touches_base(self, a: str, b: str) -> bool:
-        return in_contact(self.rect(a), self.rect(b), self.contact_tol)
