@@ -11,7 +11,12 @@ import pytest
 
 from engine.geometry.rect import Rect
 from engine.geometry.segments import segments_near_quads
-from engine.geometry.sight_kernel import build_grid, first_body_clear_lines, segment_near_quad
+from engine.geometry.sight_kernel import (
+    build_grid,
+    every_body_clear_line,
+    first_body_clear_lines,
+    segment_near_quad,
+)
 
 
 def _quads(rng: np.random.Generator, n: int, size: float = 600.0) -> np.ndarray:
@@ -36,23 +41,31 @@ def test_one_pair_matches_numpy(reach: float) -> None:
     assert 0 < sum(got) < len(got)
 
 
-def _brute_first_clear(origins, ends, end_starts, reach, own, quads):
-    """The first line of each shot that no body (outside ``own``) comes within ``reach`` of."""
+def _brute_clear(origins, ends, end_starts, shooter, reach, own, quads):
+    """Per shot, every line that no body (outside its shooter's ``own``) comes within
+    ``reach`` of."""
     out = []
     for k in range(len(end_starts) - 1):
-        found = -1
+        s = shooter[k]
+        clear = []
         lines = (end_starts[k + 1] - end_starts[k]) * origins.shape[1]
         for line in range(lines):
             e = end_starts[k] + line // origins.shape[1]
-            o = origins[k, line % origins.shape[1]]
+            o = origins[s, line % origins.shape[1]]
             n = len(quads)
             hit = segments_near_quads(np.repeat(o[None], n, 0), np.repeat(ends[e][None], n, 0),
                                       quads, reach[k])
-            if not (hit & ~own[k]).any():
-                found = line
-                break
-        out.append(found)
+            if not (hit & ~own[s]).any():
+                clear.append(line)
+        out.append(clear)
     return out
+
+
+def _brute_first_clear(origins, ends, end_starts, reach, own, quads):
+    """The first line of each shot that no body (outside ``own``) comes within ``reach`` of."""
+    shooter = np.arange(len(end_starts) - 1)
+    return [c[0] if c else -1 for c in _brute_clear(origins, ends, end_starts, shooter, reach,
+                                                      own, quads)]
 
 
 @pytest.mark.parametrize("cell", [7.0, 40.0, 1000.0])
@@ -81,3 +94,39 @@ def test_grid_walk_finds_every_blocker(cell: float) -> None:
     expected = _brute_first_clear(origins, ends, end_starts, reach, own, quads)
     assert got.tolist() == expected
     assert -1 in expected and 0 in expected
+
+
+def test_shots_sharing_a_shooter_and_every_clear_line() -> None:
+    """Shots of one shooter share its recent blockers; every clear line is found too."""
+    rng = np.random.default_rng(5)
+    quads = _quads(rng, 150)
+    shooters, per = 60, 6
+    shots = shooters * per
+    origins = rng.uniform(0, 600, (shooters, 3, 2))
+    ends = rng.uniform(0, 600, (shots * 5, 2))
+    end_starts = np.arange(0, shots * 5 + 1, 5, dtype=np.int64)
+    shooter = np.arange(shots, dtype=np.int64) // per
+    reach = np.where(shooter % 4 == 0, 12.5, 0.0)
+    own = np.zeros((shooters, len(quads)), dtype=bool)
+    own[np.arange(shooters), rng.integers(0, len(quads), shooters)] = True
+    grid, starts, items = build_grid(quads, float(reach.max()), 40.0)
+    centre = quads.mean(axis=1)
+    radius = np.linalg.norm(quads - centre[:, None, :], axis=2).max(axis=1)
+    none = np.zeros((1, len(quads)), dtype=bool)
+    todo = np.arange(shots, dtype=np.int64)
+    start = rng.integers(0, 3, shots).astype(np.int64)
+    args = (origins, ends, end_starts, shooter, np.full(shots, -1, dtype=np.int64),
+            np.full(shots, -1, dtype=np.int64), reach, np.zeros(shots, dtype=np.int64), todo,
+            start, quads, centre, radius, own, none.repeat(shooters, 0), none,
+            none.repeat(shooters, 0), grid, starts, items)
+    expected = [[line for line in c if line >= start[k]]
+                for k, c in enumerate(_brute_clear(origins, ends, end_starts, shooter, reach, own,
+                                                   quads))]
+    first = first_body_clear_lines(*args)
+    assert first.tolist() == [c[0] if c else -1 for c in expected]
+    rows, lines = every_body_clear_line(*args)
+    got: list[list[int]] = [[] for _ in range(shots)]
+    for i, line in zip(rows.tolist(), lines.tolist()):
+        got[i].append(line)
+    assert got == expected
+    assert any(len(c) > 1 for c in expected) and any(not c for c in expected)

@@ -1,21 +1,24 @@
-"""The column shortcuts of `fire_batch.verdict_table` (bands, reasons) give exactly the answers
-of the row-by-row functions they replace (`fire.band_of`, `fire.fire_reasons`)."""
+"""The column shortcuts of `fire_batch.verdict_table` (bands, reasons, clear arcs) give exactly
+the answers of the row-by-row functions they replace (`fire.band_of`, `fire.fire_reasons`,
+`fire.arc_clear`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.fire import (
-    EPS_IN,
+from engine.rulesets.italia.fire import EPS_IN, arc_clear, band_of, fire_reasons
+from engine.rulesets.italia.fire_columns import (
+    arc_clear_many,
     bands_many,
-    band_of,
-    fire_reasons,
     fire_reasons_many,
+    tenths_texts,
 )
 from engine.state import GameState
 
@@ -60,20 +63,11 @@ def test_fire_reasons_many_is_fire_reasons() -> None:
 
 def test_fired_over_kinds_is_fired_over_kind() -> None:
     """Every battery shot of the snapshot battles (hills: shots across levels; rockets)."""
-    import gzip
-    import json
-    from pathlib import Path
-
     from engine.rulesets.italia.fire import fired_over_kind
     from engine.rulesets.italia.sight_batch import fired_over_kinds
 
     seen_kinds: set[int] = set()
-    files = sorted((Path(__file__).parent / "data" / "engine" / "italia_snapshots")
-                   .glob("*.json.gz"))[:6]
-    assert files
-    for path in files:
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            scenario = json.load(f)["scenario"]
+    for scenario in _snapshot_scenarios(6):
         board = Board.of(GameState.from_dict(scenario))
         guns = [i for i, o in board.infos.items() if o.is_gun]
         pairs = [(g, t) for g in guns for t in board.infos
@@ -85,3 +79,48 @@ def test_fired_over_kinds_is_fired_over_kind() -> None:
         seen_kinds |= set(want)
     assert len(seen_kinds) >= 2
 
+
+
+def _snapshot_scenarios(count: int) -> list[dict]:
+    import gzip
+    import json
+    from pathlib import Path
+
+    files = sorted((Path(__file__).parent / "data" / "engine" / "italia_snapshots")
+                   .glob("*.json.gz"))[:count]
+    assert files
+    out = []
+    for path in files:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            out.append(json.load(f)["scenario"])
+    return out
+
+
+def test_arc_clear_many_is_arc_clear() -> None:
+    """Every musketry shot of the snapshot battles at every enemy, to its whole base."""
+    seen: set[bool] = set()
+    for scenario in _snapshot_scenarios(6):
+        board = Board.of(GameState.from_dict(scenario))
+        shots = [(s, t) for s, o in board.infos.items() if o.can_fire and not o.is_gun
+                 for t in board.infos if board.infos[t].side != o.side]
+        parts = [board.rect(t).polygon for _, t in shots]
+        want = [arc_clear(board, s, t, p) for (s, t), p in zip(shots, parts)]
+        got = arc_clear_many(board, [s for s, _ in shots], [t for _, t in shots], parts)
+        assert got == want
+        seen |= set(want)
+    assert seen == {True, False}
+
+
+def test_tenths_texts_match_python_format() -> None:
+    rng = random.Random(11)
+    values = [k / 20 for k in range(-2000, 2001)] + [k / 100 for k in range(-600, 601)]
+    values += [0.05, 0.15, 0.25, 2.45, -0.04, -0.05, -0.0, 0.0, 1e-9, -1e-9, 1e300, -1e17,
+               math.inf, -math.inf, math.nan]
+    values += [rng.uniform(-100, 100) for _ in range(20000)]
+    assert tenths_texts(np.array(values)) == [f"{v:.1f}" for v in values]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(), max_size=50))
+def test_tenths_texts_property(values: list[float]) -> None:
+    assert tenths_texts(np.array(values, dtype=float)) == [f"{v:.1f}" for v in values]

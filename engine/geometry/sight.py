@@ -320,7 +320,7 @@ class SightField:
         tests every hit."""
         live = np.nonzero(ok)[0]
         widths = widths_all[live]
-        li, wi = self._walls_tree.query(lines[live], predicate="dwithin", distance=widths)
+        li, wi = self._wall_candidates(lines[live], widths)
         if not len(li):
             return
         line_idx = live[li]
@@ -345,6 +345,28 @@ class SightField:
             hit[~wide] = shapely.intersects(lines[line_idx[~wide]], walls[~wide])
         hit &= ~shapely.is_empty(walls)
         ok[line_idx[hit]] = False
+
+    def _wall_candidates(self, lines: np.ndarray, widths: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        """(line, wall) pairs whose bounding boxes, the line's grown by its width, meet: a
+        superset of the pairs within the width (the exact tests follow), by numpy when walls
+        are few (an STRtree's distance query cost more than the tests)."""
+        if len(self.walls) > 32:
+            return self._walls_tree.query(lines, predicate="dwithin", distance=widths)
+        box = shapely.bounds(lines)
+        grow = widths[:, None]
+        walls = self._wall_bounds
+        meet = ((box[:, None, 0] - grow <= walls[None, :, 2])
+                & (box[:, None, 2] + grow >= walls[None, :, 0])
+                & (box[:, None, 1] - grow <= walls[None, :, 3])
+                & (box[:, None, 3] + grow >= walls[None, :, 1]))
+        return np.nonzero(meet)
+
+    @property
+    def _wall_bounds(self) -> np.ndarray:
+        if not hasattr(self, "_wall_bounds_cache"):
+            self._wall_bounds_cache = shapely.bounds(self.walls)
+        return self._wall_bounds_cache
 
     def _block_depth(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
                      ok: np.ndarray) -> None:

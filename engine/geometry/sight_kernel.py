@@ -3,8 +3,8 @@
 A battle of 200 bases asks some 7,000 sight questions of about 36 sampled lines each. Testing
 every line against every body its bounding box meets (numpy) costs most of an analysis; here each
 line walks a uniform grid of cells from its start (so the nearest body, the likeliest blocker, is
-met first), stops at the first body that blocks it, and tries first the body that blocked the
-shot's previous line. A shot stops at its first line clear of bodies.
+met first) and stops at the first body that blocks it; it tries first the bodies that last
+blocked lines of the same shooter. A shot stops at its first line clear of bodies.
 
 The pair test is `segments.segments_near_quads`'s arithmetic, operation for operation, so the
 answers are those of the numpy path (tests/test_engine_sight_kernel.py).
@@ -17,10 +17,12 @@ import math
 import numpy as np
 from numba import njit
 
+
 GRID_EPS = 0.01   # mm: bodies are registered in every cell their box (grown by this) meets
+RECENT_BLOCKERS = 8   # per shooter, the latest distinct bodies that blocked one of its lines
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _psd(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
     """`segments._point_segment_distance` for one point and one segment."""
     dx, dy = bx - ax, by - ay
@@ -30,17 +32,35 @@ def _psd(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> fl
     return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
+@njit(cache=True, inline="always")
+def _psd2(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The square of `_psd` (no square root: for the cheap circle test)."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0 else 0.0
+    t = min(max(t, 0.0), 1.0)
+    ox, oy = px - (ax + t * dx), py - (ay + t * dy)
+    return ox * ox + oy * oy
+
+
 @njit(cache=True)
 def segment_near_quad(x0: float, y0: float, x1: float, y1: float, q: np.ndarray,
                       reach: float) -> bool:
     """`segments._segments_near_quads` for one segment and one quad (4 x 2)."""
+    return _near_quad(x0, y0, x1, y1, np.ascontiguousarray(q).reshape(1, 4, 2), 0, reach)
+
+
+@njit(cache=True, inline="always")
+def _near_quad(x0: float, y0: float, x1: float, y1: float, quads: np.ndarray, b: int,
+               reach: float) -> bool:
+    """`segment_near_quad` of quad ``quads[b]``, read in place (no array view: numba counts
+    references to views atomically, which cost more than the test)."""
     all_pos0 = all_neg0 = all_pos1 = all_neg1 = True
-    crossing = False
     dx, dy = x1 - x0, y1 - y0
     for i in range(4):
-        ax, ay = q[i, 0], q[i, 1]
+        ax, ay = quads[b, i, 0], quads[b, i, 1]
         j = (i + 1) % 4
-        bx, by = q[j, 0], q[j, 1]
+        bx, by = quads[b, j, 0], quads[b, j, 1]
         ex, ey = bx - ax, by - ay
         s0 = ex * (y0 - ay) - ey * (x0 - ax)
         s1 = ex * (y1 - ay) - ey * (x1 - ax)
@@ -57,18 +77,18 @@ def segment_near_quad(x0: float, y0: float, x1: float, y1: float, q: np.ndarray,
         if o1 == 0 and o2 == 0:
             if (max(x0, x1) >= min(ax, bx) and min(x0, x1) <= max(ax, bx)
                     and max(y0, y1) >= min(ay, by) and min(y0, y1) <= max(ay, by)):
-                crossing = True
+                return True   # crossing (the numpy path ORs it in: the answer is True)
         elif o1 * o2 <= 0 and s0 * s1 <= 0:
-            crossing = True
-    if all_pos0 or all_neg0 or all_pos1 or all_neg1 or crossing:
+            return True
+    if all_pos0 or all_neg0 or all_pos1 or all_neg1:
         return True
     if reach <= 0:
         return False
     d = math.inf
     for i in range(4):
-        ax, ay = q[i, 0], q[i, 1]
+        ax, ay = quads[b, i, 0], quads[b, i, 1]
         j = (i + 1) % 4
-        bx, by = q[j, 0], q[j, 1]
+        bx, by = quads[b, j, 0], quads[b, j, 1]
         d = min(d, _psd(x0, y0, ax, ay, bx, by), _psd(x1, y1, ax, ay, bx, by),
                 _psd(ax, ay, x0, y0, x1, y1), _psd(bx, by, x0, y0, x1, y1))
     return d <= reach
@@ -114,15 +134,166 @@ def _fill_grid(first: np.ndarray, last: np.ndarray, nx: int, ny: int
 
 
 @njit(cache=True)
-def _line_blocked(x0: float, y0: float, x1: float, y1: float, reach: float, shooter: int,
-                  target: int, touch_row: int, ignore: int, quads: np.ndarray, centres: np.ndarray,
-                  radii: np.ndarray, own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
-                  over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
-                  stamp: np.ndarray, mark: int, hint: int) -> int:
-    """The first body found blocking the line (-1: none); see `first_body_clear_lines`."""
-    if hint >= 0 and _blocks(x0, y0, x1, y1, reach, shooter, target, touch_row, ignore, hint, quads,
-                             centres, radii, own, near_own, touch, over):
-        return hint
+def first_body_clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
+                           shot_shooter: np.ndarray, shot_target: np.ndarray,
+                           shot_touch_row: np.ndarray, shot_reach: np.ndarray,
+                           shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
+                           quads: np.ndarray,
+                           centres: np.ndarray, radii: np.ndarray, own: np.ndarray,
+                           near_own: np.ndarray, touch: np.ndarray, over: np.ndarray,
+                           grid: np.ndarray, starts: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """For each shot ``todo[i]``, the first of its lines from line ``todo_from[i]`` on that no
+    body blocks (-1: none). Shot k's lines run end by end (``ends[end_starts[k]:end_starts[k + 1]]``), each
+    end from every origin of its shooter (``origins[shooter]``, 3 x 2): line l joins origin
+    l % 3 to end l // 3.
+
+    ``shot_target``: the target's body index (-1: not a body); ``shot_touch_row``: its row in
+    ``touch`` (the bodies touching it); ``shot_ignore``: 0 none, 1 the firer's ``over`` row, 2
+    every body (fired over, ISD A18)."""
+    rows, lines = _clear_lines(origins, ends, end_starts, shot_shooter, shot_target,
+                               shot_touch_row, shot_reach, shot_ignore, todo, todo_from, quads,
+                               centres, radii, own, near_own, touch, over, grid, starts, items,
+                               False)
+    out = np.full(len(todo), -1, dtype=np.int64)
+    out[rows] = lines
+    return out
+
+
+@njit(cache=True)
+def every_body_clear_line(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
+                          shot_shooter: np.ndarray, shot_target: np.ndarray,
+                          shot_touch_row: np.ndarray, shot_reach: np.ndarray,
+                          shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
+                          quads: np.ndarray,
+                          centres: np.ndarray, radii: np.ndarray, own: np.ndarray,
+                          near_own: np.ndarray, touch: np.ndarray, over: np.ndarray,
+                          grid: np.ndarray, starts: np.ndarray, items: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """(i, line) of every line of shot ``todo[i]`` from line ``todo_from[i]`` on that no body
+    blocks, grouped by i in order (arguments as `first_body_clear_lines`)."""
+    return _clear_lines(origins, ends, end_starts, shot_shooter, shot_target, shot_touch_row,
+                        shot_reach, shot_ignore, todo, todo_from, quads, centres, radii, own,
+                        near_own, touch, over, grid, starts, items, True)
+
+
+@njit(cache=True)
+def _clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
+                 shot_shooter: np.ndarray, shot_target: np.ndarray, shot_touch_row: np.ndarray,
+                 shot_reach: np.ndarray, shot_ignore: np.ndarray, todo: np.ndarray,
+                 todo_from: np.ndarray, quads: np.ndarray, centres: np.ndarray,
+                 radii: np.ndarray, own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
+                 over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
+                 every: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(i, line) of the lines clear of bodies: each shot's first one, or ``every`` one.
+
+    The per-line helpers are closures over the arrays: numba would count references to every
+    array passed to an inlined function, atomically, at each call (more than the tests cost)."""
+    cap = len(todo) + 16
+    found_row = np.empty(cap, dtype=np.int64)
+    found_line = np.empty(cap, dtype=np.int64)
+    m = 0
+    stamp = np.full(len(quads), -1, dtype=np.int64)
+    # the bodies that last blocked lines of this shooter, latest first: its shots hide behind
+    # the same few bases, so most blocked lines end at one of them without walking the grid
+    recent = np.full(RECENT_BLOCKERS, -1, dtype=np.int64)
+    cells = np.empty(int(grid[3]) + int(grid[4]) + 2, dtype=np.int64)   # a line's cells
+
+    def blocks(b: int, x0: float, y0: float, x1: float, y1: float, reach: float, s: int,
+               target: int, touch_row: int, ignore: int) -> bool:
+        """Whether body ``b`` blocks the line (`SightField._block_by_bodies_once`): never the
+        firer's own bodies, the target, or bodies fired over; bodies touching the target or
+        the firer's battery block only the line itself, not the corridor around it."""
+        if b == target or own[s, b] or ignore == 2 or (ignore == 1 and over[s, b]):
+            return False
+        r = reach
+        if r > 0 and (near_own[s, b] or (touch_row >= 0 and touch[touch_row, b])):
+            r = 0.0
+        # cheap reject: the line passes wide of the body's circumcircle (squared, with a
+        # margin far above rounding; a body kept by the margin meets the exact test below)
+        far = radii[b] + r + 1e-6
+        if _psd2(centres[b, 0], centres[b, 1], x0, y0, x1, y1) > far * far:
+            return False
+        return _near_quad(x0, y0, x1, y1, quads, b, r)
+
+    def line_blocked(x0: float, y0: float, x1: float, y1: float, reach: float, s: int,
+                     target: int, touch_row: int, ignore: int, mark: int, n_recent: int) -> int:
+        """The first body found blocking the line (-1: none): the recent blockers first,
+        then the bodies of the cells the line crosses."""
+        for r in range(n_recent):
+            b = recent[r]
+            if blocks(b, x0, y0, x1, y1, reach, s, target, touch_row, ignore):
+                return b
+        for r in range(n_recent):   # tried already: the walk skips them
+            stamp[recent[r]] = mark
+        n_cells = _line_cells(x0, y0, x1, y1, grid, cells)
+        # the cells from both ends inward: a hidden target's blocker most often stands by the
+        # firer (its own front line) or by the target (the target's front line)
+        for j in range(n_cells):
+            c = cells[j // 2] if j % 2 == 0 else cells[n_cells - 1 - j // 2]
+            for at in range(starts[c], starts[c + 1]):
+                b = items[at]
+                if stamp[b] == mark:
+                    continue
+                stamp[b] = mark
+                if blocks(b, x0, y0, x1, y1, reach, s, target, touch_row, ignore):
+                    return b
+        return -1
+
+    def to_front(n: int, b: int) -> int:
+        """Move (or insert) body ``b`` to the front of ``recent[:n]``; the new length."""
+        if n > 0 and recent[0] == b:
+            return n
+        at = n
+        for r in range(n):
+            if recent[r] == b:
+                at = r
+                break
+        if at == n and n < len(recent):
+            n += 1
+        for r in range(min(at, len(recent) - 1), 0, -1):
+            recent[r] = recent[r - 1]
+        recent[0] = b
+        return n
+
+    mark = 0
+    n_recent = 0
+    last_shooter = -1
+    n_origins = origins.shape[1]
+    for i in range(len(todo)):
+        k = todo[i]
+        s = shot_shooter[k]
+        if s != last_shooter:
+            n_recent = 0
+            last_shooter = s
+        target, touch_row, ignore, reach = shot_target[k], shot_touch_row[k], shot_ignore[k], \
+            shot_reach[k]
+        e0, e1 = end_starts[k], end_starts[k + 1]
+        for line in range(todo_from[i], (e1 - e0) * n_origins):
+            e = e0 + line // n_origins
+            o = line % n_origins
+            mark += 1
+            b = line_blocked(origins[s, o, 0], origins[s, o, 1], ends[e, 0], ends[e, 1], reach,
+                             s, target, touch_row, ignore, mark, n_recent)
+            if b >= 0:
+                n_recent = to_front(n_recent, b)
+                continue
+            if m == cap:
+                cap *= 2
+                found_row = _grown(found_row, cap)
+                found_line = _grown(found_line, cap)
+            found_row[m] = i
+            found_line[m] = line
+            m += 1
+            if not every:
+                break
+    return found_row[:m], found_line[:m]
+
+
+@njit(cache=True)
+def _line_cells(x0: float, y0: float, x1: float, y1: float, grid: np.ndarray,
+                cells: np.ndarray) -> int:
+    """Write the grid cells the line crosses into ``cells``, in order from its start (a
+    digital differential analyser); how many."""
     gx0, gy0, cell = grid[0], grid[1], grid[2]
     nx, ny = int(grid[3]), int(grid[4])
     fx0, fy0 = (x0 - gx0) / cell, (y0 - gy0) / cell
@@ -143,17 +314,11 @@ def _line_blocked(x0: float, y0: float, x1: float, y1: float, reach: float, shoo
     else:
         t_dy, t_y = math.inf, math.inf
     steps = abs(ex - ix) + abs(ey - iy) + 1
-    for _ in range(steps):
+    m = 0
+    for _ in range(min(steps, len(cells))):
         if 0 <= ix < nx and 0 <= iy < ny:
-            c = iy * nx + ix
-            for k in range(starts[c], starts[c + 1]):
-                b = items[k]
-                if stamp[b] == mark:
-                    continue
-                stamp[b] = mark
-                if b != hint and _blocks(x0, y0, x1, y1, reach, shooter, target, touch_row, ignore, b,
-                                         quads, centres, radii, own, near_own, touch, over):
-                    return b
+            cells[m] = iy * nx + ix
+            m += 1
         if ix == ex and iy == ey:
             break
         if t_x < t_y:
@@ -162,62 +327,11 @@ def _line_blocked(x0: float, y0: float, x1: float, y1: float, reach: float, shoo
         else:
             iy += step_y
             t_y += t_dy
-    return -1
+    return m
 
 
 @njit(cache=True)
-def _blocks(x0: float, y0: float, x1: float, y1: float, reach: float, shooter: int, target: int,
-            touch_row: int, ignore: int, b: int, quads: np.ndarray, centres: np.ndarray, radii: np.ndarray,
-            own: np.ndarray, near_own: np.ndarray, touch: np.ndarray, over: np.ndarray) -> bool:
-    """Whether body ``b`` blocks the line of this shot (`SightField._block_by_bodies_once`):
-    never the firer's own bodies, the target, or bodies fired over; bodies touching the target
-    or the firer's battery only block the line itself, not the corridor around it."""
-    if b == target or own[shooter, b] or ignore == 2 or (ignore == 1 and over[shooter, b]):
-        return False
-    r = reach
-    if r > 0 and (near_own[shooter, b] or (touch_row >= 0 and touch[touch_row, b])):
-        r = 0.0
-    if _psd(centres[b, 0], centres[b, 1], x0, y0, x1, y1) > radii[b] + r + 1e-9:
-        return False
-    return segment_near_quad(x0, y0, x1, y1, quads[b], r)
-
-
-@njit(cache=True)
-def first_body_clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
-                           shot_shooter: np.ndarray, shot_target: np.ndarray,
-                           shot_touch_row: np.ndarray, shot_reach: np.ndarray,
-                           shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
-                           quads: np.ndarray,
-                           centres: np.ndarray, radii: np.ndarray, own: np.ndarray,
-                           near_own: np.ndarray, touch: np.ndarray, over: np.ndarray,
-                           grid: np.ndarray, starts: np.ndarray, items: np.ndarray) -> np.ndarray:
-    """For each shot ``todo[i]``, the first of its lines from line ``todo_from[i]`` on that no
-    body blocks (-1: none). Shot k's lines run end by end (``ends[end_starts[k]:end_starts[k + 1]]``), each
-    end from every origin of its shooter (``origins[shooter]``, 3 x 2): line l joins origin
-    l % 3 to end l // 3.
-
-    ``shot_target``: the target's body index (-1: not a body); ``shot_touch_row``: its row in
-    ``touch`` (the bodies touching it); ``shot_ignore``: 0 none, 1 the firer's ``over`` row, 2
-    every body (fired over, ISD A18)."""
-    out = np.full(len(todo), -1, dtype=np.int64)
-    stamp = np.full(len(quads), -1, dtype=np.int64)
-    mark = 0
-    for i in range(len(todo)):
-        k = todo[i]
-        s = shot_shooter[k]
-        n_origins = origins.shape[1]
-        lines = (end_starts[k + 1] - end_starts[k]) * n_origins
-        hint = -1
-        for line in range(todo_from[i], lines):
-            e = end_starts[k] + line // n_origins
-            o = line % n_origins
-            mark += 1
-            b = _line_blocked(origins[s, o, 0], origins[s, o, 1], ends[e, 0], ends[e, 1],
-                              shot_reach[k], s, shot_target[k], shot_touch_row[k],
-                              shot_ignore[k], quads, centres, radii, own, near_own, touch, over,
-                              grid, starts, items, stamp, mark, hint)
-            if b < 0:
-                out[i] = line
-                break
-            hint = b
+def _grown(a: np.ndarray, cap: int) -> np.ndarray:
+    out = np.empty(cap, dtype=a.dtype)
+    out[:len(a)] = a
     return out

@@ -96,21 +96,45 @@ class Board:
     # --- contacts (cached, both directions) -----------------------------------------------
     @cached_property
     def touching(self) -> dict[str, list[str]]:
-        """Every base -> the bases within the contact tolerance of it (generals excluded)."""
-        return self.state.index.neighbours(self.contact_tol, lambda i: self.infos[i].is_general)
+        """Every base -> the bases within the contact tolerance of it (generals excluded), read
+        from the neighbour gaps (`BaseIndex.neighbours`'s answer: its ``dwithin`` is GEOS's
+        distance compared with the tolerance)."""
+        if self.contact_tol > NEAR_MM or not self.state.use_index:   # the plain reference
+            return self.state.index.neighbours(self.contact_tol, lambda i: self.infos[i].is_general)
+        _, starts, others, gaps = self._neighbours
+        names = self.state.index.ids
+        general = [self.infos[i].is_general for i in names]
+        rows = np.repeat(np.arange(len(names)), np.diff(starts))
+        keep = np.nonzero((gaps <= self.contact_tol) & (rows != others))[0]
+        out: dict[str, list[str]] = {i: [] for i in names}
+        for a, b in zip(rows[keep].tolist(), others[keep].tolist()):
+            if not (general[a] or general[b]):
+                out[names[a]].append(names[b])
+        for found in out.values():
+            found.sort()
+        return out
 
     @cached_property
     def _neighbours(self) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
         """The bases within NEAR_MM of each base, from one bulk query (instead of one query per
         base and question): (position of each id, row starts, neighbour positions, gaps mm)."""
+        from engine.geometry.gap_kernel import UNSURE, near_pairs
+
         index = self.state.index
         shapes = index.shapes
         # envelopes grown by NEAR_MM (cheap), then the exact gaps: `near` filters by gap, so the
-        # extra pairs of the envelope test change no answer
-        si, bi = index.candidate_pairs(NEAR_MM)                # sorted by (si, bi)
-        gaps = shapely.distance(shapes[si], shapes[bi]) if len(si) else np.zeros(0)
+        # extra pairs of the envelope test change no answer. The fast path is compiled
+        # (GEOS's arithmetic; GEOS itself for the gaps too close to 0 to call).
+        if len(shapes) and self.state.use_index:
+            corners = np.array([self.rect(i).corners for i in index.ids], dtype=float)
+            si, bi, gaps = near_pairs(corners, NEAR_MM)
+            unsure = np.nonzero(gaps == UNSURE)[0]
+            gaps[unsure] = shapely.distance(shapes[si[unsure]], shapes[bi[unsure]])
+        else:   # the plain reference path
+            si, bi = index.candidate_pairs(NEAR_MM)                # sorted by (si, bi)
+            gaps = shapely.distance(shapes[si], shapes[bi]) if len(si) else np.zeros(0)
         starts = np.searchsorted(si, np.arange(len(shapes) + 1))
-        return {i: k for k, i in enumerate(index.ids)}, starts, bi, np.asarray(gaps, dtype=float)
+        return {i: k for k, i in enumerate(index.ids)}, starts, bi, gaps
 
     def near(self, base_id: str, distance: float) -> list[str]:
         """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
@@ -311,16 +335,26 @@ class Board:
 
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
-        cache = self.__dict__.setdefault("_levels", {})
-        if base_id not in cache:
-            cache[base_id] = self._level(base_id)
-        return cache[base_id]
+        found = self._levels.get(base_id)
+        return found if found is not None else self._level_at(self.rect(base_id))
 
-    def _level(self, base_id: str) -> int:
-        r = self.rect(base_id)
+    @cached_property
+    def _levels(self) -> dict[str, int]:
+        """Every base's `level`, from one vectorised cover test per hill."""
+        ids = self.state.ids
+        rects = [self.rect(i) for i in ids]
+        levels: list[int | None] = [None] * len(ids)
+        hills = [(t, g) for t, g in self._terrain[0] if t.kind == "hill" and t.polygon_mm is not None]
+        if hills and ids:
+            centres = shapely.points([(r.cx, r.cy) for r in rects])
+            for t, g in hills:
+                for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
+                    levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
+        return {i: 0 if v is None else v for i, v in zip(ids, levels)}
+
+    def _level_at(self, r: Rect) -> int:
         centre = shapely.Point(r.cx, r.cy)
-        # what covers the centre also meets the base: look among the terrain it stands on
-        return max([t.level for t, g in self.terrain_on(base_id)
+        return max([t.level for t, g in self._terrain[0]
                     if t.kind == "hill" and t.polygon_mm is not None and g.covers(centre)],
                    default=0)
 

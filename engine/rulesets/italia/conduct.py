@@ -1,28 +1,35 @@
 """What geometry decides about movement (ISD §1, §8, §9): allowances, the Manoeuvre Table's
 proximity modifiers (ISD A25), hidden units (ISD §9 note 4), fall-back, rout and pursuit paths
-(ISD A26, A38–A40)."""
+(ISD A26, A38–A40).
+
+The analysis asks base by base. Movement and manoeuvre answers are worked out for every base in
+one pass; retreat and pursuit answers come from `conduct_batch` (every base at once, in numpy)
+when the state uses its spatial index, and from the per-base code here otherwise: the plain
+reference path, which also answers the settings the batch does not cover."""
 
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from engine.geometry.arcs import arc_vertices
 from engine.geometry.rect import Rect
 from engine.geometry.sight import sample_outline, sample_segment, sight_lines
-from engine.rulesets.italia.board import GRAZE_MM, NEAR_MM, Board
-from engine.geometry.arcs import arc_vertices
+from engine.rulesets.italia.board import NEAR_MM, Board
 from engine.rulesets.italia.charges import full_move_in
+from engine.rulesets.italia.conduct_batch import pursuits, retreats
+# ROUTER_GAP_IN, _inner_corners and _inner_rect stay importable from here (tests use them)
+from engine.rulesets.italia.conduct_paths import (  # noqa: F401
+    FALL_BACK_IN, PURSUIT_IN, ROUTER_GAP_IN, _Band, _end_centre, _inner_corners, _inner_rect,
+    _inner_shapes, _polygons, _pursuit_direction, _retreat_direction, _straight, rout_captured)
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
 
-FALL_BACK_IN = 3.0           # ISD §9 «muove 3"»
-PURSUIT_IN = {"infantry": 3.0, "cavalry": 6.0}   # ISD §9 pursuit table
 NEAR_INFANTRY_IN = 6.0       # ISD ManTab «a 6" da fanteria»
 NEAR_ARTILLERY_IN = 3.0      # ISD ManTab «a 3" dall'artiglieria»
-ROUTER_GAP_IN = 2.0          # ISD §1 «uno spazio di almeno 2"»
 
 
 def terrain_under(board: Board, base_id: str) -> list[str]:
@@ -32,13 +39,25 @@ def terrain_under(board: Board, base_id: str) -> list[str]:
 
 def movement_of(board: Board, base_id: str) -> dict[str, Any]:
     """Full move in the open and over the terrain the base stands on (ISD §8 table)."""
-    info = board.infos[base_id]
-    if info.kind == "limber":
+    if board.infos[base_id].kind == "limber":
         return {}
-    under = terrain_under(board, base_id)
-    kinds = sorted({t.kind for t, _ in board.terrain_on(base_id)})
-    return {"full_move": full_move_in(board, base_id), "here": full_move_in(board, base_id, kinds),
-            "terrain": under}
+    full, here, under = _movements(board)[base_id]
+    return {"full_move": full, "here": here, "terrain": list(under)}
+
+
+def _movements(board: Board) -> dict[str, tuple[float, float, list[str]]]:
+    """Base id -> (full move, full move over the terrain under it, that terrain's ids), limbers
+    left out: all bases in one pass (cached; the analysis asks base by base)."""
+    found = board.__dict__.get("_movements")
+    if found is None:
+        found = board.__dict__["_movements"] = {}
+        for i, info in board.infos.items():
+            if info.kind != "limber":
+                on = board.terrain_on(i)
+                found[i] = (full_move_in(board, i),
+                            full_move_in(board, i, sorted({t.kind for t, _ in on})),
+                            sorted(t.id for t, _ in on))   # `terrain_under`
+    return found
 
 
 def _cavalry_sees(board: Board, cav: str, unit: str) -> bool:
@@ -74,33 +93,49 @@ def _foes_near(board: Board, reach: float) -> dict[str, list[tuple[str, float | 
 def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
     and, for infantry, enemy cavalry in sight within charge distance."""
-    info = board.infos[base_id]
-    if not info.is_unit:
+    if not board.infos[base_id].is_unit:
         return None
-    poly = board.rect(base_id).polygon
+    inf, art, cav = _manoeuvres(board)[base_id]
+    modifier = -(bool(inf) + bool(art)) - (2 if cav else 0)
+    return {"near_infantry": list(inf), "near_artillery": list(art), "cavalry_in_sight": list(cav),
+            "proximity_modifier": modifier}
+
+
+def _manoeuvres(board: Board) -> dict[str, tuple[list[str], list[str], list[str]]]:
+    """Unit id -> (enemy infantry near, enemy artillery near, enemy cavalry in sight within
+    charge distance), in index order: all units in one pass (cached)."""
+    found = board.__dict__.get("_manoeuvres")
+    if found is not None:
+        return found
+    found = board.__dict__["_manoeuvres"] = {}
     cav_in = board.settings.a25_cavalry_charge_distance_in
     reach = board.mm(max(NEAR_INFANTRY_IN, cav_in))
-    if reach + 1e-6 <= NEAR_MM:   # the gaps of the board's one bulk neighbour query
-        near = _foes_near(board, reach + 1e-6).get(base_id, [])
-    else:
-        near = [(o, None) for o in board.near(base_id, reach + 1e-6)]
-    inf, art, cav = [], [], []
-    for other, gap in near:
-        o = board.infos[other]
-        if o.side == info.side or o.is_general or o.stale:
+    foes = _foes_near(board, reach + 1e-6) if reach + 1e-6 <= NEAR_MM else None
+    infos = board.infos
+    for base_id, info in infos.items():
+        if not info.is_unit:
             continue
-        d = board.inches(float(shapely.distance(poly, board.rect(other).polygon))
-                         if gap is None else gap)
-        if o.is_unit and o.arm == "infantry" and d <= NEAR_INFANTRY_IN + 1e-6:
-            inf.append(other)
-        if o.arm == "artillery" and d <= NEAR_ARTILLERY_IN + 1e-6:
-            art.append(other)
-        if info.arm == "infantry" and o.is_unit and o.arm == "cavalry" and d <= cav_in + 1e-6 \
-                and _cavalry_sees(board, other, base_id):
-            cav.append(other)
-    modifier = -(bool(inf) + bool(art)) - (2 if cav else 0)
-    return {"near_infantry": inf, "near_artillery": art, "cavalry_in_sight": cav,
-            "proximity_modifier": modifier}
+        poly = board.rect(base_id).polygon
+        if foes is not None:   # the gaps of the board's one bulk neighbour query
+            near = foes.get(base_id, [])
+        else:
+            near = [(o, None) for o in board.near(base_id, reach + 1e-6)]
+        inf, art, cav = [], [], []
+        for other, gap in near:
+            o = infos[other]
+            if o.side == info.side or o.is_general or o.stale:
+                continue
+            d = board.inches(float(shapely.distance(poly, board.rect(other).polygon))
+                             if gap is None else gap)
+            if o.is_unit and o.arm == "infantry" and d <= NEAR_INFANTRY_IN + 1e-6:
+                inf.append(other)
+            if o.arm == "artillery" and d <= NEAR_ARTILLERY_IN + 1e-6:
+                art.append(other)
+            if info.arm == "infantry" and o.is_unit and o.arm == "cavalry" \
+                    and d <= cav_in + 1e-6 and _cavalry_sees(board, other, base_id):
+                cav.append(other)
+        found[base_id] = (inf, art, cav)
+    return found
 
 
 def hidden_of(board: Board, base_id: str) -> str | None:
@@ -111,120 +146,6 @@ def hidden_of(board: Board, base_id: str) -> str | None:
         if feat.kind == "wood" and feat.polygon_mm is not None and area.covers(poly):
             return "wood"
     return None
-
-
-class _Band(NamedTuple):
-    """A straight move's swept rectangle, not built: its `Rect` arguments, and the unit vectors
-    of the base that moved (the same heading, so the same vectors as the rectangle's)."""
-
-    cx: float
-    cy: float
-    heading_deg: float
-    width: float
-    depth: float
-    front: tuple[float, float]
-    right: tuple[float, float]
-
-    def rect(self) -> Rect:
-        return Rect(self.cx, self.cy, self.heading_deg, self.width, self.depth)
-
-
-def _straight(board: Board, base_id: str, distance_in: float, backward: bool,
-              direction: tuple[float, float] | None = None) -> tuple[Rect, _Band | Polygon]:
-    """(end pose, the area swept) of a straight move keeping facing: forward or back along the
-    base's own axis (a rectangle, as a `_Band`), or along ``direction`` (a unit vector; the
-    convex hull of start and end)."""
-    r = board.rect(base_id)
-    if direction is None:
-        d = board.mm(distance_in) * (-1.0 if backward else 1.0)
-        end = r.moved(r.front[0] * d, r.front[1] * d)
-        swept = _Band((r.cx + end.cx) / 2, (r.cy + end.cy) / 2, r.heading_deg, r.width,
-                      r.depth + abs(d), r.front, r.right)
-        return end, swept
-    d = board.mm(distance_in)
-    end = r.moved(direction[0] * d, direction[1] * d)
-    return end, shapely.convex_hull(shapely.MultiPoint([*r.corners, *end.corners]))
-
-
-def _end_centre(board: Board, base_id: str, distance_in: float, backward: bool,
-                direction: tuple[float, float] | None = None) -> tuple[float, float]:
-    """The centre of `_straight`'s end pose (the same arithmetic), without building it."""
-    r = board.rect(base_id)
-    if direction is None:
-        d = board.mm(distance_in) * (-1.0 if backward else 1.0)
-        return r.cx + r.front[0] * d, r.cy + r.front[1] * d
-    d = board.mm(distance_in)
-    return r.cx + direction[0] * d, r.cy + direction[1] * d
-
-
-def _retreat_direction(board: Board, base_id: str) -> tuple[float, float] | None:
-    """Where falling back and routing go (ISD A26, A38): None for straight back along the
-    base's axis; with "toward_own_edge", straight toward its side's table edge (side A's edge is
-    y = 0, shared/interfaces.md)."""
-    if board.settings.a38_fall_back_direction != "toward_own_edge":
-        return None
-    return (0.0, -1.0) if board.infos[base_id].side == "A" else (0.0, 1.0)
-
-
-def _pursuit_direction(board: Board, base_id: str) -> tuple[float, float] | None:
-    """Where a pursuit goes (ISD A40): None for straight ahead; with "toward_enemy", toward the
-    centre of the enemy touching its front along the longest stretch (straight ahead if none)."""
-    if board.settings.a40_pursuit_direction != "toward_enemy":
-        return None
-    foes = [(board.shared_lengths(base_id, o)["front"], o) for o in board.touching[base_id]
-            if board.is_enemy(base_id, o) and not board.infos[o].is_general]
-    foes = [f for f in foes if f[0] > 0]
-    if not foes:
-        return None
-    r, t = board.rect(base_id), board.rect(max(foes)[1])
-    dx, dy = t.cx - r.cx, t.cy - r.cy
-    norm = (dx * dx + dy * dy) ** 0.5
-    return None if norm == 0 else (dx / norm, dy / norm)
-
-
-def _inner_shapes(board: Board, swept: list[Rect | _Band | Polygon]) -> list[Polygon]:
-    """Each swept area shrunk by the contact tolerance and the graze: bases merely touching it
-    do not count (rectangles by arithmetic, hulls by GEOS)."""
-    shrink = board.contact_tol + GRAZE_MM
-    if swept and all(isinstance(sw, (Rect, _Band)) for sw in swept):
-        return list(shapely.polygons(_inner_corners(swept, shrink)))
-    return [_inner(sw.rect() if isinstance(sw, _Band) else sw, shrink)
-            if isinstance(sw, (Rect, _Band))
-            else sw.buffer(-shrink, join_style="mitre") for sw in swept]
-
-
-def _inner_corners(rects: list[Rect | _Band], shrink: float) -> np.ndarray:
-    """(n, 4, 2) corners of `_inner_rect` of each rectangle, for all at once: the same heading,
-    so the same unit vectors, and `Rect`'s corner arithmetic operation for operation (the same
-    floats), without building the rectangles."""
-    cx, cy, f0, f1, r0, r1, w, d = np.array(
-        [(r.cx, r.cy, r.front[0], r.front[1], r.right[0], r.right[1], r.width, r.depth)
-         for r in rects], dtype=float).T
-    hw = np.maximum(w - 2 * shrink, 0.1) / 2
-    hd = np.maximum(d - 2 * shrink, 0.1) / 2
-    xs = [cx - hw * r0 + hd * f0, cx + hw * r0 + hd * f0, cx + hw * r0 - hd * f0,
-          cx - hw * r0 - hd * f0]
-    ys = [cy - hw * r1 + hd * f1, cy + hw * r1 + hd * f1, cy + hw * r1 - hd * f1,
-          cy - hw * r1 - hd * f1]
-    return np.stack([np.stack(xs, axis=1), np.stack(ys, axis=1)], axis=2)
-
-
-def _inner_rect(rect: Rect, shrink: float) -> Rect:
-    """The rectangle shrunk by ``shrink`` on every side: bases merely touching do not count."""
-    return Rect(rect.cx, rect.cy, rect.heading_deg, max(rect.width - 2 * shrink, 0.1),
-                max(rect.depth - 2 * shrink, 0.1))
-
-
-def _inner(rect: Rect, shrink: float) -> Polygon:
-    return _inner_rect(rect, shrink).polygon
-
-
-def _polygons(rings: list) -> list[Polygon]:
-    """Many polygons (rectangles' corners, or 4-point outlines) from one shapely call; the
-    same geometries as building them one by one."""
-    if not rings:
-        return []
-    return list(shapely.polygons(np.array(rings, dtype=float)))
 
 
 def _bulk_hits(board: Board, key: str, build: Any) -> dict[str, list[str]]:
@@ -261,6 +182,9 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
     info = board.infos[base_id]
     if not (info.is_unit or info.is_gun):
         return None
+    fast = retreats(board)   # every base at once (None: this per-base path answers)
+    if fast is not None:
+        return fast[base_id].to_dict()
     r = board.rect(base_id)
     direction = _retreat_direction(board, base_id)
     fb_x, fb_y = _end_centre(board, base_id, FALL_BACK_IN, True, direction)
@@ -276,18 +200,7 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
     table = board.state.scenario.table
     on_table = all(-1.0 <= x <= table.width_mm + 1.0 and -1.0 <= y <= table.depth_mm + 1.0
                    for x, y in rt_end.corners)
-    captured = False
-    if enemies:
-        # A39: the router squeezes through if the enemies met leave a 2" wide way, between
-        # themselves and (by the default reading) the table edge and ground it cannot enter
-        half_gap = board.mm(ROUTER_GAP_IN) / 2
-        corridor = swept.rect().polygon if isinstance(swept, _Band) else swept
-        walls = [board.rect(e).polygon.buffer(half_gap) for e in enemies]
-        if board.settings.a39_router_gap == "enemy_or_edge":
-            walls += _router_walls(board, base_id, corridor, half_gap, on_table)
-        way = shapely.difference(corridor, shapely.union_all(walls))
-        captured = not any(g.intersects(rt_end.polygon.buffer(-1)) and g.intersects(r.polygon)
-                           for g in getattr(way, "geoms", [way]) if not g.is_empty)
+    captured = bool(enemies) and rout_captured(board, base_id, enemies, swept, rt_end, on_table)
     return {
         "direction_deg": round((r.heading_deg + 180.0) % 360.0 if direction is None
                                else math.degrees(math.atan2(direction[1], direction[0])) % 360.0, 1),
@@ -299,22 +212,6 @@ def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
         "rout_captured": captured,
         "rout_leaves_table": not on_table,
     }
-
-
-def _router_walls(board: Board, base_id: str, corridor: Polygon, half_gap: float,
-                  on_table: bool) -> list[Polygon]:
-    """What narrows a router's way besides the enemies (ISD A39, "enemy_or_edge"): the table
-    edge (unless the rout leaves the table anyway: `rout_leaves_table` says so) and area terrain
-    its troops may not enter (ISD §8 table: no move there), each grown by half the 2" gap."""
-    table = board.state.scenario.table
-    walls = []
-    if on_table:
-        inside = shapely.box(half_gap, half_gap, table.width_mm - half_gap, table.depth_mm - half_gap)
-        walls.append(shapely.difference(corridor, inside))
-    for feature, shape in board.terrain_near(corridor, half_gap):
-        if feature.polygon_mm is not None and full_move_in(board, base_id, [feature.kind]) <= 0:
-            walls.append(shape.buffer(half_gap))
-    return walls
 
 
 def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polygon]]:
@@ -381,6 +278,9 @@ def pursuit_of(board: Board, base_id: str) -> dict[str, Any] | None:
     info = board.infos[base_id]
     if not info.is_unit:
         return None
+    fast = pursuits(board)   # every unit at once (None: this per-base path answers)
+    if fast is not None:
+        return fast[base_id].to_dict()
     shapes = _pursuit_shapes(board)
     dist, end, corridor, reach = shapes[base_id]
     in_corridor = _bulk_hits(board, "pursuit", lambda: {i: c for i, (_, _, c, _) in shapes.items()})

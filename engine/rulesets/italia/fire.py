@@ -282,17 +282,20 @@ def _fired_over(board: Board, gun: str, target: str) -> set[str] | None:
 def _over_for_gun(board: Board, gun: str) -> tuple[set[str], bool]:
     """(friends at least 2" from the battery front, whether any friend is within 2")."""
     info = board.infos[gun]
-    gr = board.rect(gun)
     members = board.front(gun).members
-    friends = [i for i, o in board.infos.items()
-               if o.side == info.side and not o.is_general and i not in members]
-    near = set(board.near(gun, board.mm(2.0)))
+
+    def friend(i: str) -> bool:
+        o = board.infos[i]
+        return o.side == info.side and not o.is_general and i not in members
+
+    friend_near = any(friend(i) for i in board.near(gun, board.mm(2.0)))
     far_from_front: set[str] = set()
     if info.rockets:
+        gr = board.rect(gun)
         front = shapely.LineString([gr.front_left, gr.front_right])
         close = set(board.state.index.within(front, board.mm(2.0) - 1e-6))
-        far_from_front = {f for f in friends if f not in close}
-    return far_from_front, any(f in near for f in friends)
+        far_from_front = {i for i in board.infos if friend(i) and i not in close}
+    return far_from_front, friend_near
 
 
 def cover_of(board: Board, shooter: str, target: str) -> tuple[str | None, str | None]:
@@ -323,13 +326,12 @@ def cover_terrain_of(board: Board, target: str) -> tuple[list, list]:
     cache = board.__dict__.setdefault("_cover_terrain", {})
     if target not in cache:
         tr = board.rect(target)
-        front = LineString([tr.front_left, tr.front_right])
         inside, along = [], []
         for t, geom in board.terrain_around(target):
             if t.polygon_mm is not None:
                 if geom.buffer(board.contact_tol).covers(tr.polygon):
                     inside.append((t, geom))
-            elif geom.buffer(board.mm(0.5)).covers(front):
+            elif geom.buffer(board.mm(0.5)).covers(LineString([tr.front_left, tr.front_right])):
                 along.append((t, geom))
         cache[target] = (inside, along)
     return cache[target]
@@ -574,43 +576,3 @@ def priority_flags(board: Board, shooter: str, ids: Sequence[str], distances: Se
         if distances[k] <= nearest + tie and legal[k]:
             flags[k] = True
     return flags
-
-
-def bands_many(board: Board, distances: np.ndarray, artillery: np.ndarray) -> list[Band | None]:
-    """`band_of` of many distances at once: the same comparisons, in numpy."""
-    inclusive = board.settings.a7_band_edges == "upper_inclusive"
-    d = np.asarray(distances, dtype=float)
-    out = np.full(len(d), None, dtype=object)
-    for bands, rows in ((ARTILLERY_BANDS, np.asarray(artillery, dtype=bool)),
-                        (MUSKETRY_BANDS, ~np.asarray(artillery, dtype=bool))):
-        left = rows.copy()
-        for upper, band in bands:
-            hit = left & ((d <= upper + EPS_IN) if inclusive else (d < upper - EPS_IN))
-            out[hit] = band
-            left &= ~hit
-    return out.tolist()
-
-
-def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: Sequence[float],
-                      sight: np.ndarray, clear: np.ndarray) -> list[list[str]]:
-    """`fire_reasons` of many shots at once. Rows with the same reasons share one list (read
-    only: `TargetTable` copies a row's list before handing it out)."""
-    code = ((~np.asarray(in_arc, dtype=bool)).astype(np.int64)
-            | (~np.asarray(in_range, dtype=bool)).astype(np.int64) << 1
-            | (~np.asarray(sight, dtype=bool)).astype(np.int64) << 2
-            | (~np.asarray(clear, dtype=bool)).astype(np.int64) << 3)
-    fixed = [fire_reasons(not c & 1, True, 0.0, not c & 4, not c & 8) for c in range(16)]
-    out = [fixed[c] for c in code.tolist()]
-    short = np.nonzero(code & 2)[0]
-    for c in np.unique(code[short]).tolist():
-        rows = short[code[short] == c].tolist()
-        texts = [f"out of range: {-margins[k]:.1f} in short" for k in rows]
-        head, tail = fixed[c][:1] if c & 1 else [], fixed[c][1 if c & 1 else 0:]
-        if head or tail:
-            for k, text in zip(rows, texts):
-                out[k] = [*head, text, *tail]
-        else:
-            for k, text in zip(rows, texts):
-                out[k] = [text]
-    return out
-

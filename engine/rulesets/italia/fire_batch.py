@@ -22,19 +22,17 @@ from engine.rulesets.italia.fire import (
     ARTILLERY_BANDS,
     EPS_IN,
     MUSKETRY_BANDS,
-    arc_clear,
     arc_params,
-    bands_many,
     cover_of,
     cover_terrain_of,
     fire_arc,
-    fire_reasons_many,
     line_of_sight,
     part_in_arc,
     priority_flags,
     shot_modifiers,
     targets_of,
 )
+from engine.rulesets.italia.fire_columns import arc_clear_many, bands_many, fire_reasons_many
 from engine.rulesets.italia.target_table import TargetTable, group_spans
 
 
@@ -65,8 +63,8 @@ def all_targets(board: Board) -> TargetTable:
     from engine.geometry.arc_kernel import arc_margins_of_rings, sight_ends_of_rings
 
     xy, starts, centres = pairs.coordinates(listed)
-    sight = sight_many(board, shot_from, shot_to, None,
-                       ends=sight_ends_of_rings(xy, starts, centres, 2 * GRAZE_MM))
+    sight = sight_many(board, shooters, pair_s[listed], pair_b[listed],
+                       sight_ends_of_rings(xy, starts, centres, 2 * GRAZE_MM))
     if sight is None:   # some base too small to be a rectangle once grazes are allowed for
         sight = np.array([line_of_sight(board, a, b, pairs.part(k))
                           for a, b, k in zip(shot_from, shot_to, listed.tolist())], dtype=bool)
@@ -263,8 +261,10 @@ def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray, ro
     for k in [k for k, t in enumerate(ids) if t in covered]:
         cover[k], cover_terrain[k] = cover_of(board, names[k], ids[k])
     clear = [True] * n
-    for k in np.nonzero(~gun & in_arc & in_range)[0].tolist():
-        clear[k] = arc_clear(board, names[k], ids[k], parts[k])
+    musketry = np.nonzero(~gun & in_arc & in_range)[0].tolist()
+    for k, ok in zip(musketry, arc_clear_many(board, [names[k] for k in musketry],
+                                              [ids[k] for k in musketry], parts[musketry])):
+        clear[k] = ok
     reasons = fire_reasons_many(in_arc, in_range, margin_l, sight, np.array(clear, dtype=bool))
     legal = [not r for r in reasons]
     table = TargetTable(group_spans(shooters, row_shooter), ids, dist_l, in_arc_l, in_range_l,

@@ -17,51 +17,44 @@ import shapely
 
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.fire import (
-    areas_holding_centre,
     shooter_sight,
     fire_over_facts,
     FiredOver,
-    sight_ends_flat,
     sight_origins,
 )
 
 CELL_MM = 40.0   # grid cell: about a base's depth
 
 
-def sight_many(board: Board, shooters: Sequence[str], targets: Sequence[str],
-               parts: np.ndarray | None,
-               ends: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
-    """Line of sight of each shot ``shooters[k]`` -> ``targets[k]`` (to the target's ``parts[k]``)
-    as a bool array, under ISD A14 "any line"; None when the bodies are not all rectangles (the
-    caller then asks `SightField` line by line). ``ends``: `fire.sight_ends_flat` of the parts
-    when the caller has it already (``parts`` is then not read)."""
+def sight_many(board: Board, shooters: Sequence[str], shot_shooter: np.ndarray,
+               shot_target: np.ndarray, ends: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    """Line of sight of each shot k, ``shooters[shot_shooter[k]]`` -> the base at index position
+    ``shot_target[k]``, as a bool array, under ISD A14 "any line"; None when the bodies are not
+    all rectangles (the caller then asks `SightField` line by line). ``ends``: the shots' sight
+    line ends, `fire.sight_ends_flat` of the target parts (points, the shot each belongs to)."""
     # compiled on first use (a few seconds once per install, then cached): imported here so
     # that only analyses that trace sight lines pay numba's import
-    from engine.geometry.sight_kernel import first_body_clear_lines
+    from engine.geometry.sight_kernel import every_body_clear_line, first_body_clear_lines
 
-    n = len(shooters)
+    n = len(shot_shooter)
     field = board.sight_field
     if n == 0:
         return np.zeros(0, dtype=bool)
     if field.quads is None:
         return None
-    firers = _Firers(board, sorted(set(shooters)))
-    shots = _Shots(board, firers, shooters, targets)
-    ends, end_owner = ends if ends is not None else sight_ends_flat(parts)
+    firers = _Firers(board, list(shooters))
+    shots = _Shots(board, firers, list(shooters), shot_shooter, shot_target)
+    ends, end_owner = ends
     end_starts = np.searchsorted(end_owner, np.arange(n + 1)).astype(np.int64)
     centres, radii = field.quad_circles
     grid = _grid(board, field.quads, float(firers.reach.max()))
-    terrain = _TerrainQuestions(board, shooters, targets)
+    terrain = _TerrainQuestions(board, list(shooters), shot_shooter, shot_target)
     n_origins = firers.origins.shape[1]
 
-    def next_lines(todo: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(shots, their next line clear of bases at or after ``start``) of those having one."""
-        line = first_body_clear_lines(
-            firers.origins, ends, end_starts, shots.firer, shots.target, shots.touch_row,
-            shots.reach, shots.ignore, todo, start, field.quads, centres, radii, firers.own,
-            firers.near_own, shots.touch, firers.over, *grid)
-        found = line >= 0
-        return todo[found], line[found]
+    def kernel_args(todo: np.ndarray, start: np.ndarray) -> tuple:
+        return (firers.origins, ends, end_starts, shots.firer, shots.target, shots.touch_row,
+                shots.reach, shots.ignore, todo, start, field.quads, centres, radii, firers.own,
+                firers.near_own, shots.touch, firers.over, *grid)
 
     def terrain_clear(todo: np.ndarray, line: np.ndarray) -> np.ndarray:
         origin = firers.origins[shots.firer[todo], line % n_origins]
@@ -71,25 +64,22 @@ def sight_many(board: Board, shooters: Sequence[str], targets: Sequence[str],
 
     seen = np.zeros(n, dtype=bool)
     # each shot's first line clear of bases, then its terrain test (most shots end here)
-    todo, line = next_lines(np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    todo = np.arange(n, dtype=np.int64)
+    line = first_body_clear_lines(*kernel_args(todo, np.zeros(n, dtype=np.int64)))
+    todo, line = todo[line >= 0], line[line >= 0]
     if not len(todo):
         return seen
     ok = terrain_clear(todo, line)
     seen[todo[ok]] = True
-    # the few shots whose line fails on terrain: every further line clear of bases (compiled
-    # calls, cheap), then the terrain tests of them all in one batch (each line's verdict is
-    # its own, so one batch answers as the line-by-line rounds did)
+    # the few shots whose line fails on terrain: every further line clear of bases (one
+    # compiled call), then the terrain tests of them all in one batch (each line's verdict is
+    # its own, so one batch answers as line-by-line rounds would)
     todo, start = todo[~ok], line[~ok] + 1
-    more_shots, more_lines = [], []
-    while len(todo):
-        todo, line = next_lines(todo, start)
-        more_shots.append(todo)
-        more_lines.append(line)
-        start = line + 1
-    if more_shots:
-        todo, line = np.concatenate(more_shots), np.concatenate(more_lines)
-        if len(todo):
-            seen[todo[terrain_clear(todo, line)]] = True
+    if len(todo):
+        rows, more = every_body_clear_line(*kernel_args(todo, start))
+        if len(rows):
+            todo = todo[rows]
+            seen[todo[terrain_clear(todo, more)]] = True
     return seen
 
 
@@ -122,26 +112,27 @@ class _Shots:
     corridor, what it fires over (`fire.FiredOver`) and, for corridor shots, the row of
     ``touch`` listing the bodies touching the target."""
 
-    def __init__(self, board: Board, firers: _Firers, shooters: Sequence[str],
-                 targets: Sequence[str]) -> None:
+    def __init__(self, board: Board, firers: _Firers, shooters: list[str],
+                 shot_shooter: np.ndarray, shot_target: np.ndarray) -> None:
         body_of = board.sight_field.body_index
-        n = len(shooters)
-        self.firer = np.array([firers.row[s] for s in shooters], dtype=np.int64)
-        self.target = np.array([body_of.get(t, -1) for t in targets], dtype=np.int64)
+        names = board.state.index.ids
+        n = len(shot_shooter)
+        self.firer = np.asarray(shot_shooter, dtype=np.int64)
+        body_at = np.array([body_of.get(i, -1) for i in names], dtype=np.int64)
+        self.target = body_at[shot_target]
         self.reach = firers.reach[self.firer]
-        wide = np.nonzero(self.reach > 0)[0].tolist()
-        touched = sorted({targets[k] for k in wide})
-        touch_row = {t: r for r, t in enumerate(touched)}
+        wide = np.nonzero(self.reach > 0)[0]
+        touched = np.unique(shot_target[wide])
         self.touch = np.zeros((max(1, len(touched)), len(body_of)), dtype=bool)
-        for t, r in touch_row.items():
-            self.touch[r, _bodies(body_of, board.touching[t])] = True
+        for r, t in enumerate(touched.tolist()):
+            self.touch[r, _bodies(body_of, board.touching[names[t]])] = True
         self.touch_row = np.full(n, -1, dtype=np.int64)
         self.ignore = np.zeros(n, dtype=np.int64)
-        if wide:
-            at = np.array(wide, dtype=np.int64)
-            self.touch_row[at] = [touch_row[targets[k]] for k in wide]
-            self.ignore[at] = fired_over_kinds(board, [shooters[k] for k in wide],
-                                               [targets[k] for k in wide])
+        if len(wide):
+            self.touch_row[wide] = np.searchsorted(touched, shot_target[wide])
+            self.ignore[wide] = fired_over_kinds(
+                board, [shooters[k] for k in self.firer[wide].tolist()],
+                [names[t] for t in shot_target[wide].tolist()])
 
 
 def fired_over_kinds(board: Board, guns: Sequence[str], targets: Sequence[str]) -> np.ndarray:
@@ -179,39 +170,32 @@ class _TerrainQuestions:
     count only strictly between firer and target (ISD A16), and the depth of woods or towns
     holding either centre does not count when ISD A15 says so."""
 
-    def __init__(self, board: Board, shooters: Sequence[str], targets: Sequence[str]) -> None:
+    def __init__(self, board: Board, shooters: list[str], shot_shooter: np.ndarray,
+                 shot_target: np.ndarray) -> None:
         self.board = board
-        self.shooters = shooters
-        self.targets = targets
+        names = board.state.index.ids
+        position = {i: k for k, i in enumerate(names)}
+        self.shooter_at = np.array([position[s] for s in shooters], dtype=np.int64)[shot_shooter]
+        self.target_at = shot_target
         self.field = board.sight_field
         self.uncounted: np.ndarray | None = None
         areas = self.field.deep_area_ids
-        if not board.settings.a15_area_depth_counts_own and areas:
-            column = {a: c for c, a in enumerate(areas)}
-            per_base: dict[str, np.ndarray] = {}
-
-            def marks(base: str) -> np.ndarray:
-                found = per_base.get(base)
-                if found is None:
-                    found = per_base[base] = np.zeros(len(areas), dtype=bool)
-                    found[[column[a] for a in areas_holding_centre(board, base)
-                           if a in column]] = True
-                return found
-
-            table = np.array([marks(s) | marks(t) for s, t in zip(shooters, targets)],
-                             dtype=bool).reshape(len(shooters), len(areas))
-            self.uncounted = table if table.any() else None
+        if not board.settings.a15_area_depth_counts_own and areas and names:
+            # base -> the areas covering its centre (`fire.areas_holding_centre`)
+            rects = [board.rect(i) for i in names]
+            centres = shapely.points([(r.cx, r.cy) for r in rects])
+            holding = np.stack([shapely.covers(area, centres) for area in self.field.deep_areas],
+                               axis=1)
+            if holding.any():
+                self.uncounted = holding[self.shooter_at] | holding[self.target_at]
         self.strictly_between = board.settings.a16_crest_blocks == "strictly_between"
-        self._positions = {i: k for k, i in enumerate(board.state.index.ids)}
 
     def _ends(self, shots: np.ndarray) -> np.ndarray:
         """The union of firer and target of each shot (None: crests count everywhere)."""
         if not self.strictly_between:
             return np.full(len(shots), None, dtype=object)
         polygon = self.board.state.index.shapes
-        position = self._positions
-        return shapely.union(polygon[[position[self.shooters[k]] for k in shots.tolist()]],
-                             polygon[[position[self.targets[k]] for k in shots.tolist()]])
+        return shapely.union(polygon[self.shooter_at[shots]], polygon[self.target_at[shots]])
 
     def clear(self, lines: np.ndarray, shots: np.ndarray, widths: np.ndarray) -> np.ndarray:
         return self.field.clear_of_terrain(lines, widths, shots, self._ends, self.uncounted, shots)

@@ -1,0 +1,137 @@
+"""Compiled (numba) neighbour pairs of rectangles and the gaps between them.
+
+Every rule that asks "which bases lie within so many inches" reads one table of the pairs of
+bases within a neighbourhood and their gaps (`italia.board.Board.near`). A 200-base battle has
+some 8,500 such pairs; an STRtree query and `shapely.distance` on each took about 6 ms. Here a
+sweep over the bases sorted by their left edge finds the pairs whose boxes, grown by the
+neighbourhood, meet, and each gap is GEOS's own arithmetic (`DistanceOp`: 0 when one outline
+holds the other, else its walk over the edge pairs with `Distance::segmentToSegment`).
+
+Exactness: a gap within ``TOL`` of 0 (touching, overlapping: where the two computations could
+part in the last bits) is flagged, and the caller asks GEOS for it
+(tests/test_engine_gap_kernel.py checks the rest equal to `shapely.distance` bit for bit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.geometry.arc_kernel import TOL, segment_distance
+
+UNSURE = -1.0   # the gap of a pair left to GEOS
+
+
+@njit(cache=True)
+def _inside(x: float, y: float, q: np.ndarray) -> bool:
+    """Whether the point lies inside the convex quad ``q`` (either winding)."""
+    pos = neg = False
+    for i in range(4):
+        j = (i + 1) % 4
+        c = (q[j, 0] - q[i, 0]) * (y - q[i, 1]) - (q[j, 1] - q[i, 1]) * (x - q[i, 0])
+        if c > 0:
+            pos = True
+        elif c < 0:
+            neg = True
+    return not (pos and neg)
+
+
+@njit(cache=True, inline="always")
+def _box_distance2(ax0: float, ax1: float, ay0: float, ay1: float, bx0: float, bx1: float,
+                   by0: float, by1: float) -> float:
+    """GEOS ``Envelope::distanceSquared`` of boxes [ax0, ax1] x [ay0, ay1] and [bx0, bx1] x
+    [by0, by1], operation for operation."""
+    dx = max(0.0, max(ax1, bx1) - min(ax0, bx0) - (ax1 - ax0) - (bx1 - bx0))
+    dy = max(0.0, max(ay1, by1) - min(ay0, by0) - (ay1 - ay0) - (by1 - by0))
+    return dx * dx + dy * dy
+
+
+@njit(cache=True)
+def quad_gap(p: np.ndarray, q: np.ndarray) -> float:
+    """GEOS's distance from convex quad ``p`` to convex quad ``q`` (4 x 2 each, in the order
+    of the polygons' rings), or UNSURE when within TOL of 0.
+
+    `DistanceOp::computeMinDistance` of the two rings, step for step: segment pairs whose boxes
+    lie further apart than the least distance found so far are skipped, so GEOS's answer is
+    not always the least of all 16 segment distances in the last bit; this is that answer."""
+    qx0, qx1 = q[:, 0].min(), q[:, 0].max()
+    qy0, qy1 = q[:, 1].min(), q[:, 1].max()
+    d = np.inf
+    for i in range(4):
+        i2 = (i + 1) % 4
+        ax0, ax1 = min(p[i, 0], p[i2, 0]), max(p[i, 0], p[i2, 0])
+        ay0, ay1 = min(p[i, 1], p[i2, 1]), max(p[i, 1], p[i2, 1])
+        if _box_distance2(ax0, ax1, ay0, ay1, qx0, qx1, qy0, qy1) > d * d:
+            continue
+        for j in range(4):
+            j2 = (j + 1) % 4
+            bx0, bx1 = min(q[j, 0], q[j2, 0]), max(q[j, 0], q[j2, 0])
+            by0, by1 = min(q[j, 1], q[j2, 1]), max(q[j, 1], q[j2, 1])
+            if _box_distance2(ax0, ax1, ay0, ay1, bx0, bx1, by0, by1) > d * d:
+                continue
+            d = min(d, segment_distance(p[i, 0], p[i, 1], p[i2, 0], p[i2, 1],
+                                        q[j, 0], q[j, 1], q[j2, 0], q[j2, 1]))
+            if d <= TOL:
+                return UNSURE
+    # the outlines are apart: either disjoint, or one holds the other (GEOS: distance 0)
+    if _inside(q[0, 0], q[0, 1], p) or _inside(p[0, 0], p[0, 1], q):
+        return 0.0
+    return d
+
+
+@njit(cache=True)
+def near_pairs(corners: np.ndarray, reach: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(i, j, gap) of every ordered pair of quads where box i, grown by ``reach``, meets box j
+    (each quad with itself too, gap 0), sorted by (i, j); gaps UNSURE are left to the caller."""
+    n = len(corners)
+    lo = np.empty((n, 2))
+    hi = np.empty((n, 2))
+    for k in range(n):
+        for a in range(2):
+            lo[k, a] = corners[k, :, a].min()
+            hi[k, a] = corners[k, :, a].max()
+    order = np.argsort(lo[:, 0], kind="mergesort")
+    cap = 4 * n + 16
+    pi = np.empty(cap, dtype=np.int64)
+    pj = np.empty(cap, dtype=np.int64)
+    pg = np.empty(cap)
+    m = 0
+    for oa in range(n):
+        a = order[oa]
+        for ob in range(oa, n):
+            b = order[ob]
+            if lo[b, 0] - reach > hi[a, 0] + reach:
+                break   # sorted by left edge: every later box starts further right
+            ab = _meets(lo, hi, a, b, reach)
+            ba = a != b and _meets(lo, hi, b, a, reach)
+            if not (ab or ba):
+                continue
+            if m + 2 > cap:
+                cap *= 2
+                pi, pj, pg = _grow(pi, cap), _grow(pj, cap), _grow(pg, cap)
+            if ab:
+                pi[m], pj[m] = a, b
+                pg[m] = 0.0 if a == b else quad_gap(corners[a], corners[b])
+                m += 1
+            if ba:
+                pi[m], pj[m], pg[m] = b, a, quad_gap(corners[b], corners[a])
+                m += 1
+    pi, pj, pg = pi[:m], pj[:m], pg[:m]
+    keep = np.argsort(pi * n + pj, kind="mergesort")
+    return pi[keep], pj[keep], pg[keep]
+
+
+@njit(cache=True)
+def _meets(lo: np.ndarray, hi: np.ndarray, a: int, b: int, reach: float) -> bool:
+    """Whether box ``a`` grown by ``reach`` meets box ``b`` (`BaseIndex.candidate_pairs`'s
+    STRtree test, the same float operations)."""
+    return (lo[b, 0] <= hi[a, 0] + reach and hi[b, 0] >= lo[a, 0] - reach
+            and lo[b, 1] <= hi[a, 1] + reach and hi[b, 1] >= lo[a, 1] - reach)
+
+
+@njit(cache=True)
+def _grow(a: np.ndarray, cap: int) -> np.ndarray:
+    out = np.empty(cap, dtype=a.dtype)
+    out[:len(a)] = a
+    return out

@@ -1,0 +1,204 @@
+"""The all-bases fast path of the ISD movement answers (engine/rulesets/italia/conduct_batch.py,
+used when the state has its spatial index) gives exactly the per-base plain path's answers
+(``use_index=False``): retreat (fall back, rout, what the rout meets, capture), pursuit,
+movement and manoeuvre, on crowded random positions, the snapshot battles and hypothesis
+positions, compared as JSON text (so 5 and 5.0, or 0.0 and -0.0, would differ too)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.geometry.arcs import arc_vertices
+from engine.geometry.rect import Rect
+from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.conduct import manoeuvre_of, movement_of, pursuit_of, retreat_of
+from engine.rulesets.italia.conduct_batch import (_arc_rings, _Columns, _envelopes_meet,
+                                                  _meeting, _moved_front, _on_table,
+                                                  _round_tenths, pursuits, retreats)
+from engine.rulesets.italia.conduct_paths import _inner_corners, _straight
+from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+from engine.state import GameState
+from tests.ruleset_properties import property_settings
+
+SNAPSHOTS = sorted((Path(__file__).parent / "data" / "engine" / "italia_snapshots").glob("*.json.gz"))
+SIZES = {"B": (80, 40), "C": (80, 30), "gun": (25, 40), "general": (40, 40)}
+VARIANTS: list[dict[str, Any]] = [
+    {}, {"a39_router_gap": "enemy_only"}, {"a24_contact_tolerance_in": 0.25},
+    {"a38_fall_back_direction": "toward_own_edge", "a40_pursuit_direction": "toward_enemy"},
+    {"a25_cavalry_charge_distance_in": 20.0}, {"a17_cavalry_blocks_sight": False},
+]
+
+
+def _answers(state: GameState) -> str:
+    """Every base's four answers, as JSON text."""
+    board = Board.of(state)
+    return json.dumps({i: [retreat_of(board, i), pursuit_of(board, i), movement_of(board, i),
+                           manoeuvre_of(board, i)] for i in sorted(board.infos)}, sort_keys=True)
+
+
+def _crowd(seed: int, settings: dict[str, Any], n: int = 70) -> dict[str, Any]:
+    """Bases packed on a small table: many touch, some overlap or stick out of the table, routs
+    and pursuits run into enemies; some lines side by side, the rest turned at random."""
+    rng = random.Random(seed)
+    bases: list[dict[str, Any]] = []
+    for i in range(n):
+        kind = rng.choice(list(SIZES))
+        w, d = SIZES[kind]
+        traits: dict[str, Any] = {"rank": "division"} if kind == "general" else {}
+        if i % 3 == 0:   # in line: side by side, touching
+            x, y, h = 60.0 + 80.0 * (i % 9), 200.0 + 300.0 * (i % 2), 90.0
+        else:
+            x, y, h = rng.uniform(-20, 720), rng.uniform(-20, 620), rng.choice(
+                [0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360)])
+        bases.append({"id": f"b{i:02d}", "side": rng.choice("AB"), "type": kind, "x_mm": x,
+                      "y_mm": y, "heading_deg": h, "width_mm": w, "depth_mm": d,
+                      "traits": traits})
+    terrain = [{"id": "wood", "kind": "wood", "polygon_mm": [[300, 250], [420, 250], [420, 330],
+                                                               [300, 330]]},
+               {"id": "marsh", "kind": "marsh", "polygon_mm": [[100, 400], [200, 380], [220, 470],
+                                                                 [90, 480]]}]
+    return {"ruleset": "italia-se-desta", "table": {"width_mm": 700, "depth_mm": 600},
+            "terrain": terrain, "bases": bases, "settings": settings}
+
+
+@pytest.mark.parametrize("seed", range(len(VARIANTS) * 2))
+def test_crowded_positions_fast_equals_plain(seed: int) -> None:
+    sc = _crowd(seed, VARIANTS[seed % len(VARIANTS)])
+    fast = GameState.from_dict(sc)
+    assert _answers(fast) == _answers(GameState.from_dict(sc, use_index=False))
+
+
+def test_crowds_reach_every_branch() -> None:
+    """The crowds above do exercise what they check: routs meeting enemies (captured or not),
+    pursuits that may contact enemies."""
+    captured, escaped, contacts = 0, 0, 0
+    for seed in range(0, len(VARIANTS) * 2, len(VARIANTS)):   # default settings
+        board = Board.of(GameState.from_dict(_crowd(seed, {})))
+        routs, chases = retreats(board), pursuits(board)
+        assert routs is not None and chases is not None   # the fast path answers
+        for r in routs.values():
+            captured += bool(r.enemies) and r.captured
+            escaped += bool(r.enemies) and not r.captured
+        contacts += sum(len(p.may_contact) for p in chases.values())
+    assert captured and escaped and contacts
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS[:8], ids=[p.name.split(".")[0] for p in SNAPSHOTS[:8]])
+def test_snapshot_battles_fast_equals_plain(path: Path) -> None:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        sc = json.load(f)["scenario"]
+    assert _answers(GameState.from_dict(sc)) == _answers(GameState.from_dict(sc, use_index=False))
+
+
+def test_other_settings_keep_the_per_base_path() -> None:
+    """Routs toward the own edge and pursuits toward the enemy are answered base by base."""
+    sc = _crowd(1, {"a38_fall_back_direction": "toward_own_edge",
+                    "a40_pursuit_direction": "toward_enemy"})
+    board = Board.of(GameState.from_dict(sc))
+    assert retreats(board) is None and pursuits(board) is None
+
+
+@st.composite
+def _positions(draw: Any) -> dict[str, Any]:
+    n = draw(st.integers(2, 12))
+    bases = []
+    for i in range(n):
+        kind = draw(st.sampled_from(list(SIZES)))
+        w, d = SIZES[kind]
+        bases.append({"id": f"b{i}", "side": draw(st.sampled_from("AB")), "type": kind,
+                      "x_mm": draw(st.integers(0, 500)), "y_mm": draw(st.integers(0, 400)),
+                      "heading_deg": draw(st.sampled_from([0, 90, 180, 270, 33.3, 301])),
+                      "width_mm": w, "depth_mm": d,
+                      "traits": {"rank": "division"} if kind == "general" else {}})
+    return {"ruleset": "italia-se-desta", "table": {"width_mm": 500, "depth_mm": 400},
+            "bases": bases}
+
+
+@property_settings(max_examples=40)
+@given(_positions())
+def test_random_positions_fast_equals_plain(sc: dict[str, Any]) -> None:
+    assert _answers(GameState.from_dict(sc)) == _answers(GameState.from_dict(sc, use_index=False))
+
+
+def test_round_tenths_equals_python_round() -> None:
+    rng = np.random.default_rng(3)
+    ties = np.array([k / 20 for k in range(-4000, 4000)])   # x.x5: halfway, as written
+    values = np.concatenate([rng.uniform(-3000, 3000, 20000), ties, ties + 1e-13,
+                             np.round(rng.uniform(-3000, 3000, 5000), 2), [0.0, -0.0, -0.04, 1e13]])
+    got = _round_tenths(values.reshape(2, -1))
+    want = [[round(float(v), 1) for v in row] for row in values.reshape(2, -1)]
+    assert json.dumps(got) == json.dumps(want)
+
+
+def test_moved_front_follows_the_heading_taken_modulo_360() -> None:
+    for heading in (-30.0, 400.0, 0.0, 359.9, 720.0):
+        r = Rect(10.0, 20.0, heading, 80.0, 40.0)
+        assert _moved_front(r) == r.moved(5.0, -3.0).front
+
+
+def _random_rects(seed: int, n: int = 400) -> list[Rect]:
+    rng = random.Random(seed)
+    return [Rect(rng.uniform(-200, 2000), rng.uniform(-200, 1400),
+                 rng.choice([0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360)]),
+                 rng.choice([80.0, 25.0, 40.0, 0.5]), rng.choice([40.0, 30.0, 20.0]))
+            for _ in range(n)]
+
+
+def test_arc_rings_equal_arc_vertices() -> None:
+    rects = _random_rects(1)
+    reach = np.array([random.Random(k).choice([75.0, 150.0]) for k in range(len(rects))])
+    want = np.array([arc_vertices(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG, x)
+                     for r, x in zip(rects, reach.tolist())])
+    assert np.array_equal(_arc_rings(rects, _Columns.of(rects), reach), want)
+
+
+@pytest.mark.parametrize("backward", [True, False])
+def test_swept_bands_and_end_poses_equal_the_straight_moves(backward: bool) -> None:
+    bases = [{"id": f"r{k}", "side": "A", "type": "B", "x_mm": r.cx, "y_mm": r.cy,
+              "heading_deg": r.heading_deg, "width_mm": r.width, "depth_mm": r.depth}
+             for k, r in enumerate(_random_rects(2))]
+    board = Board.of(GameState.from_dict({"ruleset": "italia-se-desta", "bases": bases,
+                                          "table": {"width_mm": 1800, "depth_mm": 1200}}))
+    rects = [board.rect(b["id"]) for b in bases]
+    col = _Columns.of(rects)
+    inches = [random.Random(k).choice([3.0, 6.0, 12.0, 0.0]) for k in range(len(rects))]
+    d = board.mm(np.array(inches)) * (-1.0 if backward else 1.0)
+    ex, ey = col.moved(d)
+    moves = [_straight(board, f"r{k}", x, backward) for k, x in enumerate(inches)]
+    assert ex.tolist() == [end.cx for end, _ in moves] and ey.tolist() == [end.cy for end, _ in moves]
+    for shrink in (0.0, 1.75):
+        assert np.array_equal(col.swept(ex, ey, d, shrink),
+                              _inner_corners([band for _, band in moves], shrink))
+    table = {"width_mm": 1800.0, "depth_mm": 1200.0}
+    on = [all(-1.0 <= x <= table["width_mm"] + 1.0 and -1.0 <= y <= table["depth_mm"] + 1.0
+              for x, y in end.corners) for end, _ in moves]
+    assert _on_table(board, rects, ex, ey, col) == on
+    assert not all(on) and any(on)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_meeting_pairs_equal_the_index_query(seed: int) -> None:
+    """Envelope candidates, then GEOS's prepared test on the wanted pairs, give the pairs of
+    the STRtree ``dwithin`` query at 0 (the per-base path's `conduct._bulk_hits`), here for
+    quadrilaterals that touch bases along edges and at corners, overlap them or miss them."""
+    board = Board.of(GameState.from_dict(_crowd(seed, {})))
+    rng = np.random.default_rng(seed)
+    bases = np.array([board.rect(i).corners for i in board.state.index.ids])
+    quads = np.concatenate([bases, bases + rng.choice([0.0, 40.0, 80.0], size=(len(bases), 1, 2)),
+                            bases[::-1] + rng.uniform(-60, 60, size=(len(bases), 1, 2))])
+    shapes = shapely.polygons(quads)
+    si, bi = _envelopes_meet(board, shapes)
+    got = _meeting(board, shapely.polygons(quads), si, bi, np.ones(len(si), dtype=bool))
+    want = board.state.index.query_many(shapes, 0.0)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert len(si) > len(got[0]) > len(quads)   # some envelopes meet where the shapes do not

@@ -1,0 +1,65 @@
+"""The compiled neighbour pairs and gaps are the STRtree's pairs and GEOS's gaps
+(engine/geometry/gap_kernel.py).
+
+Random bases, some square to the table, plus bases side by side, corner to corner,
+overlapping, one inside another and 1e-9 mm apart: every pair and every gap the kernel decides must equal `candidate_pairs` and
+`shapely.distance` bit for bit, and the touching pairs must be left to GEOS.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+
+from engine.geometry.gap_kernel import UNSURE, near_pairs, quad_gap
+from engine.geometry.index import BaseIndex
+from engine.geometry.rect import Rect
+
+
+def _rects(rng: np.random.Generator, n: int) -> list[Rect]:
+    rects = [Rect(float(rng.uniform(0, 1200)), float(rng.uniform(0, 800)),
+                  float(rng.uniform(0, 360)), float(rng.choice([25.0, 40.0, 80.0])),
+                  float(rng.choice([30.0, 40.0]))) for _ in range(n)]
+    # square to the table (edges' boxes as far apart as the edges: GEOS's pruning matters)
+    rects += [Rect(float(rng.uniform(0, 1200)), float(rng.uniform(0, 800)),
+                   float(rng.choice([0.0, 90.0, 180.0, 270.0])), float(rng.choice([25.0, 80.0])),
+                   40.0) for _ in range(n)]
+    base = Rect(600.0, 400.0, 30.0, 80.0, 40.0)
+    rects += [
+        base,
+        Rect(*base.from_local(80.0, 0.0), 30.0, 80.0, 40.0),          # side by side
+        Rect(*base.from_local(80.0 + 1e-9, 40.0), 30.0, 80.0, 40.0),   # corner to corner
+        Rect(*base.from_local(10.0, 5.0), 75.0, 80.0, 40.0),          # overlapping
+        Rect(*base.from_local(0.0, 0.0), 30.0, 20.0, 10.0),           # inside
+        Rect(*base.from_local(0.0, -40.0 - 1e-9), 30.0, 80.0, 40.0),  # behind, 1e-9 apart
+    ]
+    return rects
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pairs_and_gaps_are_the_strtree_and_geos(seed: int) -> None:
+    rects = _rects(np.random.default_rng(seed), 150)
+    shapes = [r.polygon for r in rects]
+    reach = 350.0
+    want_i, want_j = BaseIndex([str(k) for k in range(len(rects))], shapes).candidate_pairs(reach)
+    corners = np.array([r.corners for r in rects], dtype=float)
+    got_i, got_j, gaps = near_pairs(corners, reach)
+    assert np.array_equal(got_i, want_i) and np.array_equal(got_j, want_j)
+    geos = shapely.distance(np.array(shapes)[got_i], np.array(shapes)[got_j])
+    sure = gaps != UNSURE
+    assert np.array_equal(gaps[sure], geos[sure])
+    assert np.all(geos[~sure] <= 1e-6)   # only touching or overlapping pairs are left to GEOS
+    assert sure.sum() > 0.9 * len(gaps)
+
+
+def test_touching_overlapping_and_contained_quads() -> None:
+    base = Rect(0.0, 0.0, 0.0, 80.0, 40.0)
+    beside = Rect(*base.from_local(80.0, 0.0), 0.0, 80.0, 40.0)
+    inner = Rect(0.0, 0.0, 17.0, 20.0, 10.0)
+    far = Rect(*base.from_local(300.0, 0.0), 0.0, 80.0, 40.0)
+    quad = lambda r: np.array(r.corners, dtype=float)   # noqa: E731
+    assert quad_gap(quad(base), quad(beside)) == UNSURE
+    assert quad_gap(quad(base), quad(inner)) == 0.0       # GEOS: one holds the other
+    assert quad_gap(quad(inner), quad(base)) == 0.0
+    assert quad_gap(quad(base), quad(far)) == shapely.distance(base.polygon, far.polygon)
