@@ -27,16 +27,22 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def analyze_state(state: GameState) -> dict[str, Any]:
+def analyze_state(state: GameState, *, keep_facts: bool = True) -> dict[str, Any]:
     """Raise `ScenarioError` on errors; otherwise the full analysis with warnings in
-    ``problems``."""
+    ``problems``. ``keep_facts=False`` drops the state's derived facts afterwards (they refer
+    back to the state, a reference cycle: dropped while the collector is paused, they are freed
+    at once instead of being traced by it)."""
     with gc_paused():
-        problems = state.validate()
-        errors = [p for p in problems if p.severity == "error"]
-        if errors:
-            state.check()
-        rs = state.ruleset
-        body = rs.analyze(state)
+        try:
+            problems = state.validate()
+            errors = [p for p in problems if p.severity == "error"]
+            if errors:
+                state.check()
+            rs = state.ruleset
+            body = rs.analyze(state)
+        finally:
+            if not keep_facts:
+                state.forget()
     out = {"ruleset": rs.name, "unit": rs.unit, "mm_per_unit": rs.mm_per_unit}
     out.update(body)
     out["problems"] = [p.to_dict() for p in problems]
@@ -45,8 +51,9 @@ def analyze_state(state: GameState) -> dict[str, Any]:
 
 def analyze(scenario: Scenario | Mapping[str, Any] | GameState) -> dict[str, Any]:
     """What the rules engine concludes about one moment of a game (deterministic)."""
-    state = scenario if isinstance(scenario, GameState) else GameState(parse_scenario(scenario))
-    return analyze_state(state)
+    if isinstance(scenario, GameState):
+        return analyze_state(scenario)
+    return analyze_state(GameState(parse_scenario(scenario)), keep_facts=False)
 
 
 def load_scenario(path: str | Path) -> Scenario:

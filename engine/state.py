@@ -94,6 +94,10 @@ class GameState:
         new = b.model_copy(update=updates)
         self.scenario.bases[self.scenario.bases.index(b)] = new
         self._by_id[base_id] = new
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop every derived fact (rebuilt on the next question)."""
         self._cache.clear()
 
     def cached(self, key: str, build: Any) -> Any:

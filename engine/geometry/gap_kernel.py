@@ -23,12 +23,13 @@ UNSURE = -1.0   # the gap of a pair left to GEOS
 
 
 @njit(cache=True)
-def _inside(x: float, y: float, q: np.ndarray) -> bool:
-    """Whether the point lies inside the convex quad ``q`` (either winding)."""
+def _inside_at(quads: np.ndarray, k: int, x: float, y: float) -> bool:
+    """Whether the point lies inside the convex quad ``quads[k]`` (either winding)."""
     pos = neg = False
     for i in range(4):
         j = (i + 1) % 4
-        c = (q[j, 0] - q[i, 0]) * (y - q[i, 1]) - (q[j, 1] - q[i, 1]) * (x - q[i, 0])
+        c = ((quads[k, j, 0] - quads[k, i, 0]) * (y - quads[k, i, 1])
+             - (quads[k, j, 1] - quads[k, i, 1]) * (x - quads[k, i, 0]))
         if c > 0:
             pos = True
         elif c < 0:
@@ -49,32 +50,47 @@ def _box_distance2(ax0: float, ax1: float, ay0: float, ay1: float, bx0: float, b
 @njit(cache=True)
 def quad_gap(p: np.ndarray, q: np.ndarray) -> float:
     """GEOS's distance from convex quad ``p`` to convex quad ``q`` (4 x 2 each, in the order
-    of the polygons' rings), or UNSURE when within TOL of 0.
+    of the polygons' rings), or UNSURE when within TOL of 0 (`_gap_at`)."""
+    both = np.empty((2, 4, 2))
+    both[0], both[1] = p, q
+    return _gap_at(both, 0, 1)
+
+
+@njit(cache=True)
+def _gap_at(quads: np.ndarray, a: int, b: int) -> float:
+    """GEOS's distance from quad ``quads[a]`` to quad ``quads[b]``, or UNSURE.
 
     `DistanceOp::computeMinDistance` of the two rings, step for step: segment pairs whose boxes
     lie further apart than the least distance found so far are skipped, so GEOS's answer is
-    not always the least of all 16 segment distances in the last bit; this is that answer."""
-    qx0, qx1 = q[:, 0].min(), q[:, 0].max()
-    qy0, qy1 = q[:, 1].min(), q[:, 1].max()
+    not always the least of all 16 segment distances in the last bit; this is that answer.
+    The quads are read in place: numba counts references to array views atomically, which
+    would cost more than the arithmetic."""
+    qx0, qx1 = quads[b, 0, 0], quads[b, 0, 0]
+    qy0, qy1 = quads[b, 0, 1], quads[b, 0, 1]
+    for j in range(1, 4):
+        qx0, qx1 = min(qx0, quads[b, j, 0]), max(qx1, quads[b, j, 0])
+        qy0, qy1 = min(qy0, quads[b, j, 1]), max(qy1, quads[b, j, 1])
     d = np.inf
     for i in range(4):
         i2 = (i + 1) % 4
-        ax0, ax1 = min(p[i, 0], p[i2, 0]), max(p[i, 0], p[i2, 0])
-        ay0, ay1 = min(p[i, 1], p[i2, 1]), max(p[i, 1], p[i2, 1])
+        px, py, px2, py2 = quads[a, i, 0], quads[a, i, 1], quads[a, i2, 0], quads[a, i2, 1]
+        ax0, ax1 = min(px, px2), max(px, px2)
+        ay0, ay1 = min(py, py2), max(py, py2)
         if _box_distance2(ax0, ax1, ay0, ay1, qx0, qx1, qy0, qy1) > d * d:
             continue
         for j in range(4):
             j2 = (j + 1) % 4
-            bx0, bx1 = min(q[j, 0], q[j2, 0]), max(q[j, 0], q[j2, 0])
-            by0, by1 = min(q[j, 1], q[j2, 1]), max(q[j, 1], q[j2, 1])
+            qx, qy, qx2, qy2 = quads[b, j, 0], quads[b, j, 1], quads[b, j2, 0], quads[b, j2, 1]
+            bx0, bx1 = min(qx, qx2), max(qx, qx2)
+            by0, by1 = min(qy, qy2), max(qy, qy2)
             if _box_distance2(ax0, ax1, ay0, ay1, bx0, bx1, by0, by1) > d * d:
                 continue
-            d = min(d, segment_distance(p[i, 0], p[i, 1], p[i2, 0], p[i2, 1],
-                                        q[j, 0], q[j, 1], q[j2, 0], q[j2, 1]))
+            d = min(d, segment_distance(px, py, px2, py2, qx, qy, qx2, qy2))
             if d <= TOL:
                 return UNSURE
     # the outlines are apart: either disjoint, or one holds the other (GEOS: distance 0)
-    if _inside(q[0, 0], q[0, 1], p) or _inside(p[0, 0], p[0, 1], q):
+    if _inside_at(quads, b, quads[a, 0, 0], quads[a, 0, 1]) or \
+            _inside_at(quads, a, quads[b, 0, 0], quads[b, 0, 1]):
         return 0.0
     return d
 
@@ -112,10 +128,10 @@ def near_pairs(corners: np.ndarray, reach: float
                 pi, pj, pg = _grow(pi, cap), _grow(pj, cap), _grow(pg, cap)
             if ab:
                 pi[m], pj[m] = a, b
-                pg[m] = 0.0 if a == b else quad_gap(corners[a], corners[b])
+                pg[m] = 0.0 if a == b else _gap_at(corners, a, b)
                 m += 1
             if ba:
-                pi[m], pj[m], pg[m] = b, a, quad_gap(corners[b], corners[a])
+                pi[m], pj[m], pg[m] = b, a, _gap_at(corners, b, a)
                 m += 1
     pi, pj, pg = pi[:m], pj[:m], pg[:m]
     keep = np.argsort(pi * n + pj, kind="mergesort")

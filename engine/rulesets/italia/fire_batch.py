@@ -58,28 +58,28 @@ def all_targets(board: Board) -> TargetTable:
     pairs = measure_all_pairs(board, shooters, arcs, wholes, fronts, pair_s, pair_b)
     max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
     listed = np.nonzero(pairs.in_arc | (pairs.dist_in <= max_in + EPS_IN))[0]
-    shot_from = [shooters[si] for si in pair_s[listed].tolist()]
-    shot_to = [ids[bi] for bi in pair_b[listed].tolist()]
     from engine.geometry.arc_kernel import arc_margins_of_rings, sight_ends_of_rings
 
     xy, starts, centres = pairs.coordinates(listed)
     sight = sight_many(board, shooters, pair_s[listed], pair_b[listed],
                        sight_ends_of_rings(xy, starts, centres, 2 * GRAZE_MM))
     if sight is None:   # some base too small to be a rectangle once grazes are allowed for
-        sight = np.array([line_of_sight(board, a, b, pairs.part(k))
-                          for a, b, k in zip(shot_from, shot_to, listed.tolist())], dtype=bool)
+        sight = np.array([line_of_sight(board, shooters[si], ids[bi], pairs.part(k))
+                          for si, bi, k in zip(pair_s[listed].tolist(), pair_b[listed].tolist(),
+                                               listed.tolist())], dtype=bool)
     # the shape measured for the arc margin is the part in arc, or the whole base (its part)
     par = arc_params(board, shooters)[pair_s[listed]]
     margins = arc_margins_of_rings(xy, starts, par) / board.mm(1.0)
-    flanks = flank_fire_many(board, shot_from, shot_to)
+    shooter_at = np.array(_positions(ids, shooters), dtype=np.int64)
+    flanks = flank_fire_many(board, shooter_at[pair_s[listed]], pair_b[listed])
     in_arc = pairs.in_arc[listed]
     dist_in = pairs.dist_in[listed]
     parts = np.full(len(listed), None, dtype=object)   # needed for the clear-arc test only
     gun = np.array([board.infos[i].is_gun for i in shooters], dtype=bool)[pair_s[listed]]
     for r in np.nonzero(in_arc & ~gun & (dist_in <= max_in[listed] + EPS_IN))[0].tolist():
         parts[r] = pairs.part(int(listed[r]))
-    return verdict_table(board, shooters, pair_s[listed], shot_to, in_arc, dist_in, parts,
-                         sight, margins, np.asarray(flanks, dtype=bool))
+    return verdict_table(board, shooters, pair_s[listed], pair_b[listed], in_arc, dist_in, parts,
+                         sight, margins, flanks)
 
 
 def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np.ndarray,
@@ -236,46 +236,50 @@ def _thresholds(board: Board, shooters: list[str]) -> np.ndarray:
     return np.array([r + [np.nan] * (width - len(r)) for r in rows], dtype=float)
 
 
-def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray, row_target: list[str],
-                  in_arc: np.ndarray, dist: np.ndarray, parts: np.ndarray, sight: np.ndarray,
-                  arc_margin: np.ndarray, flank: np.ndarray) -> TargetTable:
-    """`fire.verdict` of every row (row k: ``shooters[row_shooter[k]]`` at ``row_target[k]``),
-    as columns, rows grouped by shooter and sorted by target id; then `fire.mark_priority`."""
-    rank = {i: r for r, i in enumerate(sorted(board.infos))}
-    order = np.lexsort((np.array([rank[t] for t in row_target], dtype=np.int64), row_shooter))
-    row_shooter = row_shooter[order]
-    ids = [row_target[k] for k in order.tolist()]
+def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray,
+                  row_target: np.ndarray, in_arc: np.ndarray, dist: np.ndarray, parts: np.ndarray,
+                  sight: np.ndarray, arc_margin: np.ndarray, flank: np.ndarray) -> TargetTable:
+    """`fire.verdict` of every row (row k: ``shooters[row_shooter[k]]`` at the base at index
+    position ``row_target[k]``), as columns, rows grouped by shooter and sorted by target id;
+    then `fire.mark_priority`."""
+    names = board.state.index.ids
+    name_arr = np.array(names, dtype=object)
+    rank = np.empty(len(names), dtype=np.int64)          # each base's place in id order
+    rank[np.argsort(np.array(names, dtype=str), kind="stable")] = np.arange(len(names))
+    order = np.lexsort((rank[row_target], row_shooter))
+    row_shooter, row_target = row_shooter[order], row_target[order]
+    ids = name_arr[row_target].tolist()
     in_arc, dist, parts, sight = in_arc[order], dist[order], parts[order], sight[order]
     arc_margin, flank = arc_margin[order], flank[order]
     max_in = np.array([board.infos[i].fire_range_in for i in shooters])[row_shooter]
     gun = np.array([board.infos[i].is_gun for i in shooters], dtype=bool)[row_shooter]
     in_range = dist <= max_in + EPS_IN
     n = len(ids)
-    names = [shooters[p] for p in row_shooter.tolist()]
-    dist_l, in_range_l, margin_l = dist.tolist(), in_range.tolist(), (max_in - dist).tolist()
+    shooter_names = np.array(shooters, dtype=object)[row_shooter].tolist()
+    margin = max_in - dist
+    dist_l, in_range_l, margin_l = dist.tolist(), in_range.tolist(), margin.tolist()
     in_arc_l, sight_l = in_arc.tolist(), sight.tolist()
     band: list[Band | None] = bands_many(board, np.where(in_range, dist, np.inf), gun)
     cover: list[str | None] = [None] * n
     cover_terrain: list[str | None] = [None] * n
-    covered = {t for t in set(ids) if any(cover_terrain_of(board, t))}
-    for k in [k for k, t in enumerate(ids) if t in covered]:
-        cover[k], cover_terrain[k] = cover_of(board, names[k], ids[k])
-    clear = [True] * n
-    musketry = np.nonzero(~gun & in_arc & in_range)[0].tolist()
-    for k, ok in zip(musketry, arc_clear_many(board, [names[k] for k in musketry],
-                                              [ids[k] for k in musketry], parts[musketry])):
-        clear[k] = ok
-    reasons = fire_reasons_many(in_arc, in_range, margin_l, sight, np.array(clear, dtype=bool))
+    covered = np.array([any(cover_terrain_of(board, i)) for i in names], dtype=bool)
+    for k in np.nonzero(covered[row_target])[0].tolist():
+        cover[k], cover_terrain[k] = cover_of(board, shooter_names[k], ids[k])
+    clear = np.ones(n, dtype=bool)
+    musketry = np.nonzero(~gun & in_arc & in_range)[0]
+    clear[musketry] = arc_clear_many(board, [shooter_names[k] for k in musketry.tolist()],
+                                     [ids[k] for k in musketry.tolist()], parts[musketry])
+    reasons = fire_reasons_many(in_arc, in_range, margin, sight, clear)
     legal = [not r for r in reasons]
     table = TargetTable(group_spans(shooters, row_shooter), ids, dist_l, in_arc_l, in_range_l,
                         band, sight_l, margin_l, arc_margin.tolist(), legal, [False] * n,
-                        flank.tolist(), cover, cover_terrain, clear, reasons, [None] * n)
+                        flank.tolist(), cover, cover_terrain, clear.tolist(), reasons, [None] * n)
     as_dict: dict[Any, dict[str, Any]] = {}    # Modifier -> its to_dict (values are plain)
     for k in np.nonzero(np.array(legal, dtype=bool))[0].tolist():
         t = table._target(k)
         table.modifiers[k] = [dict(as_dict[m]) if m in as_dict
                               else dict(as_dict.setdefault(m, m.to_dict()))
-                              for m in shot_modifiers(board, names[k], ids[k], t)]
+                              for m in shot_modifiers(board, shooter_names[k], ids[k], t)]
     for shooter, (first, end) in table.spans.items():
         if any(legal[first:end]):
             flags = priority_flags(board, shooter, ids[first:end], dist_l[first:end],
@@ -348,15 +352,13 @@ def arc_rings(board: Board, shooters: list[str], reach_in: float | None = None
     return found
 
 
-def flank_fire_many(board: Board, shooters: list[str], targets: list[str]) -> list[bool]:
-    """`fire._flank_fire` of many (shooter, target) pairs with numpy: the same arithmetic, in
-    the same order (`Rect.to_local`, `Rect.ahead_of_front`), so the same answers."""
-    if not shooters:
-        return []
+def flank_fire_many(board: Board, s_at: np.ndarray, t_at: np.ndarray) -> np.ndarray:
+    """`fire._flank_fire` of many (shooter, target) pairs, given as index positions, with
+    numpy: the same arithmetic, in the same order (`Rect.to_local`, `Rect.ahead_of_front`), so
+    the same answers."""
+    if not len(s_at):
+        return np.zeros(0, dtype=bool)
     table = _rect_table(board)
-    position = table["position"]
-    s_at = np.array([position[i] for i in shooters])
-    t_at = np.array([position[i] for i in targets])
     fl, fr = table["front_left"][s_at], table["front_right"][s_at]
     cx, cy = table["cx"][t_at], table["cy"][t_at]
     f, half = table["front"][t_at], table["half_depth"][t_at]
@@ -369,7 +371,7 @@ def flank_fire_many(board: Board, shooters: list[str], targets: list[str]) -> li
     flank = ((v_left - half) < -tol) & ((v_right - half) < -tol)
     if not board.settings.a3_rear_counts_as_flank:
         flank &= ~((v_left < -half) & (v_right < -half))
-    return flank.tolist()
+    return flank
 
 
 def _rect_table(board: Board) -> dict:
@@ -379,7 +381,6 @@ def _rect_table(board: Board) -> dict:
         ids = board.state.index.ids
         rects = [board.rect(i) for i in ids]
         found = board.__dict__["_rect_table"] = {
-            "position": {i: k for k, i in enumerate(ids)},
             "front_left": np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2),
             "front_right": np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2),
             "cx": np.array([r.cx for r in rects], dtype=float),

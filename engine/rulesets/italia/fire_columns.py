@@ -73,30 +73,32 @@ def bands_many(board: Board, distances: np.ndarray, artillery: np.ndarray) -> li
     return out.tolist()
 
 
-def tenths_texts(values: np.ndarray) -> list[str]:
-    """``[f"{v:.1f}" for v in values]``, the same strings, formatting each tenth once.
+def tenths_texts(values: np.ndarray, prefix: str = "", suffix: str = "") -> list[str]:
+    """``[f"{prefix}{v:.1f}{suffix}" for v in values]``, the same strings, formatting each
+    tenth once.
 
     ``rint(v * 10)`` is the tenth ``.1f`` prints whenever ``v * 10`` is not within 1e-7 of a
     half (the product's rounding error is far smaller for the distances of a table); those
     few, negative values that print as "-0.0", and huge or non-finite values are formatted by
     Python."""
+    values = np.asarray(values, dtype=float)
     with np.errstate(invalid="ignore", over="ignore"):
         scaled = values * 10.0
         tenths = np.rint(scaled)
         doubtful = ~(np.abs(scaled - np.floor(scaled) - 0.5) > 1e-7) | ~(np.abs(scaled) < 1e8)
     doubtful |= np.signbit(values) & (tenths == 0)    # Python prints "-0.0"
     keys = np.where(doubtful, 0, tenths).astype(np.int64).tolist()
-    text = {k: f"{k / 10:.1f}" for k in set(keys)}
+    text = {k: f"{prefix}{k / 10:.1f}{suffix}" for k in set(keys)}
     out = [text[k] for k in keys]
     for k in np.nonzero(doubtful)[0].tolist():
-        out[k] = f"{values[k]:.1f}"
+        out[k] = f"{prefix}{values[k]:.1f}{suffix}"
     return out
 
 
-def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: Sequence[float],
+def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: np.ndarray,
                       sight: np.ndarray, clear: np.ndarray) -> list[list[str]]:
-    """`fire_reasons` of many shots at once. Rows with the same reasons share one list (read
-    only: `TargetTable` copies a row's list before handing it out)."""
+    """`fire_reasons` of many shots at once (one list per row: `TargetTable` hands them out
+    as they are, after copying the rows of the shared fixed lists)."""
     code = ((~np.asarray(in_arc, dtype=bool)).astype(np.int64)
             | (~np.asarray(in_range, dtype=bool)).astype(np.int64) << 1
             | (~np.asarray(sight, dtype=bool)).astype(np.int64) << 2
@@ -104,13 +106,11 @@ def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: Sequenc
     fixed = [fire_reasons(not c & 1, True, 0.0, not c & 4, not c & 8) for c in range(16)]
     out = [fixed[c] for c in code.tolist()]
     short = np.nonzero(code & 2)[0]
-    made: dict[tuple[int, str], list[str]] = {}
-    for k, c, text in zip(short.tolist(), code[short].tolist(),
-                          tenths_texts(-np.asarray(margins, dtype=float)[short])):
-        found = made.get((c, text))
-        if found is None:
-            head, tail = fixed[c][:1] if c & 1 else [], fixed[c][1 if c & 1 else 0:]
-            found = made[(c, text)] = [*head, f"out of range: {text} in short", *tail]
-        out[k] = found
+    texts = tenths_texts(-np.asarray(margins, dtype=float)[short], "out of range: ", " in short")
+    short_code = code[short]
+    for c in np.unique(short_code).tolist():
+        at = np.nonzero(short_code == c)[0].tolist()
+        head, tail = fixed[c][:1] if c & 1 else [], fixed[c][1 if c & 1 else 0:]
+        for k, i in zip(short[at].tolist(), at):
+            out[k] = [*head, texts[i], *tail]
     return out
-

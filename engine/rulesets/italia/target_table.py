@@ -58,20 +58,23 @@ class TargetTable:
         return table
 
     def dicts(self, shooter: str) -> list[dict[str, Any]]:
-        """`Target.to_dict` of each of the shooter's rows."""
+        """`Target.to_dict` of each of the shooter's rows (built for every row at once, on the
+        first call: one pass is cheaper than one per shooter)."""
         first, end = self.spans.get(shooter, (0, 0))
-        if first == end:
-            return []
+        return self._all_dicts()[first:end] if first < end else []
+
+    def _all_dicts(self) -> list[dict[str, Any]]:
+        found = self.__dict__.get("_dicts")
+        if found is not None:
+            return found
         distance, margin, arc_margin, band = self._json_columns()
-        cut = slice(first, end)
-        out = []
+        out: list[dict[str, Any]] = []
+        append = out.append
         for (id_, dist, in_arc, in_range, band_value, sight, marg, arc_marg, legal, priority,
              flank, cover, terrain, clear, reasons, modifiers) in zip(
-                self.ids[cut], distance[cut], self.in_arc[cut], self.in_range[cut],
-                band[cut], self.line_of_sight[cut], margin[cut], arc_margin[cut],
-                self.legal[cut], self.priority[cut], self.flank_fire[cut], self.cover[cut],
-                self.cover_terrain[cut], self.arc_clear[cut], self.reasons[cut],
-                self.modifiers[cut]):
+                self.ids, distance, self.in_arc, self.in_range, band, self.line_of_sight,
+                margin, arc_margin, self.legal, self.priority, self.flank_fire, self.cover,
+                self.cover_terrain, self.arc_clear, self.reasons, self.modifiers):
             d = {"id": id_, "distance": dist, "in_arc": in_arc, "in_range": in_range,
                  "band": band_value, "line_of_sight": sight, "margin": marg,
                  "arc_margin": arc_marg, "legal": legal, "priority": priority,
@@ -81,10 +84,11 @@ class TargetTable:
             if not clear:
                 d["arc_clear"] = False
             if reasons:
-                d["reasons"] = list(reasons)
+                d["reasons"] = reasons[:]
             if modifiers is not None:
                 d["fire_modifiers"] = modifiers
-            out.append(d)
+            append(d)
+        self.__dict__["_dicts"] = out
         return out
 
     def _json_columns(self) -> tuple[list[float], list[float], list[float], list[str | None]]:
