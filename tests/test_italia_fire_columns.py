@@ -124,3 +124,14 @@ def test_tenths_texts_match_python_format() -> None:
 @given(st.lists(st.floats(), max_size=50))
 def test_tenths_texts_property(values: list[float]) -> None:
     assert tenths_texts(np.array(values, dtype=float)) == [f"{v:.1f}" for v in values]
+
+
+def test_sight_origins_many_is_sight_origins() -> None:
+    from engine.rulesets.italia.fire import sight_origins
+    from engine.rulesets.italia.sight_batch import _sight_origins_many
+
+    for scenario in _snapshot_scenarios(4):
+        board = Board.of(GameState.from_dict(scenario))
+        ids = sorted(board.infos)
+        want = np.array([sight_origins(board, i) for i in ids])
+        assert np.array_equal(_sight_origins_many(board, ids), want)

@@ -263,10 +263,14 @@ class SightField:
     def quads(self) -> np.ndarray | None:
         """Every body as 4 vertices (bases are rectangles), or None if some body is not."""
         if not hasattr(self, "_quads_cache"):
-            coords = [np.asarray(b.exterior.coords)[:-1] if b.geom_type == "Polygon" else None
-                      for b in self.bodies]
-            ok = all(c is not None and len(c) == 4 for c in coords)
-            self._quads_cache = np.array(coords, dtype=float) if ok and coords else None
+            found = None
+            n = len(self.bodies)
+            if n and (shapely.get_type_id(self.bodies) == 3).all() \
+                    and (shapely.get_num_interior_rings(self.bodies) == 0).all():
+                ring = shapely.get_exterior_ring(self.bodies)
+                if (shapely.get_num_coordinates(ring) == 5).all():   # 4 corners, closed
+                    found = shapely.get_coordinates(ring).reshape(n, 5, 2)[:, :4].copy()
+            self._quads_cache = found
         return self._quads_cache
 
     @property

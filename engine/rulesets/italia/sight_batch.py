@@ -15,12 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.board import GRAZE_MM, Board
 from engine.rulesets.italia.fire import (
     shooter_sight,
     fire_over_facts,
     FiredOver,
-    sight_origins,
 )
 
 CELL_MM = 40.0   # grid cell: about a base's depth
@@ -92,7 +91,7 @@ class _Firers:
         body_of = board.sight_field.body_index
         nb = len(body_of)
         self.row = {s: r for r, s in enumerate(ids)}
-        self.origins = np.array([sight_origins(board, s) for s in ids], dtype=float)
+        self.origins = _sight_origins_many(board, ids)
         self.own = np.zeros((len(ids), nb), dtype=bool)
         self.near_own = np.zeros((len(ids), nb), dtype=bool)
         self.over = np.zeros((len(ids), nb), dtype=bool)
@@ -130,24 +129,56 @@ class _Shots:
         self.ignore = np.zeros(n, dtype=np.int64)
         if len(wide):
             self.touch_row[wide] = np.searchsorted(touched, shot_target[wide])
-            self.ignore[wide] = fired_over_kinds(
-                board, [shooters[k] for k in self.firer[wide].tolist()],
-                [names[t] for t in shot_target[wide].tolist()])
+            position = {i: k for k, i in enumerate(names)}
+            shooter_at = np.array([position[i] for i in shooters], dtype=np.int64)
+            self.ignore[wide] = fired_over_kinds_at(board, shooter_at[self.firer[wide]],
+                                                    shot_target[wide])
 
 
 def fired_over_kinds(board: Board, guns: Sequence[str], targets: Sequence[str]) -> np.ndarray:
-    """`fire.fired_over_kind` of many (gun, target) shots: each base's level and each gun's
-    facts asked once (the facts only of guns firing at another level, as there)."""
-    level = {i: board.level(i) for i in {*guns, *targets}}
-    rockets = np.array([board.infos[g].rockets for g in guns], dtype=bool)
-    other_level = np.array([level[g] != level[t] for g, t in zip(guns, targets)], dtype=bool)
-    ask = np.nonzero(~rockets & other_level)[0]
-    friend_near = {g: fire_over_facts(board, g)[1] for g in {guns[k] for k in ask.tolist()}}
+    """`fire.fired_over_kind` of many (gun, target) shots (`fired_over_kinds_at` by name)."""
+    position = {i: k for k, i in enumerate(board.state.index.ids)}
+    return fired_over_kinds_at(board, np.array([position[g] for g in guns], dtype=np.int64),
+                               np.array([position[t] for t in targets], dtype=np.int64))
+
+
+def fired_over_kinds_at(board: Board, guns: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """`fire.fired_over_kind` of many (gun, target) shots given as index positions: each
+    base's level and each gun's facts asked once (the facts only of guns firing at another
+    level, as there)."""
+    names = board.state.index.ids
+    level = np.array([board.level(i) for i in names], dtype=np.int64)
+    rockets = np.array([board.infos[i].rockets for i in names], dtype=bool)[guns]
+    ask = np.nonzero(~rockets & (level[guns] != level[targets]))[0]
+    asked = np.unique(guns[ask])
+    calm = np.zeros(len(names), dtype=bool)    # no friend within 2" of the battery
+    calm[asked] = [not fire_over_facts(board, names[g])[1] for g in asked.tolist()]
     kind = np.full(len(guns), FiredOver.NONE, dtype=np.int64)
     kind[rockets] = FiredOver.FRIENDS
-    kind[ask] = [FiredOver.NONE if friend_near[guns[k]] else FiredOver.EVERYTHING
-                 for k in ask.tolist()]
+    kind[ask[calm[guns[ask]]]] = FiredOver.EVERYTHING
     return kind
+
+
+def _sight_origins_many(board: Board, ids: list[str]) -> np.ndarray:
+    """`fire.sight_origins` of every shooter (n, 3, 2): the same float operations, in numpy."""
+    rects = [board.rect(i) for i in ids]
+    if not rects:
+        return np.zeros((0, 3, 2))
+    cx = np.array([r.cx for r in rects])
+    cy = np.array([r.cy for r in rects])
+    width = np.array([r.width for r in rects])
+    depth = np.array([r.depth for r in rects])
+    front = np.array([r.front for r in rects])
+    right = np.array([r.right for r in rects])
+    centre = np.array([r.front_centre for r in rects])
+    inset = 2 * GRAZE_MM
+    v = depth / 2
+    out = np.empty((len(rects), 3, 2))
+    out[:, 0] = centre
+    for o, u in ((1, -width / 2 + inset), (2, width / 2 - inset)):   # Rect.from_local(u, v)
+        out[:, o, 0] = cx + u * right[:, 0] + v * front[:, 0]
+        out[:, o, 1] = cy + u * right[:, 1] + v * front[:, 1]
+    return out
 
 
 def _bodies(body_of: dict[str, int], ids: object) -> list[int]:
