@@ -276,29 +276,36 @@ def measure_pairs(pair_s: np.ndarray, pair_b: np.ndarray, near_arcs: np.ndarray,
     cur = np.empty((MAX_VERTS, 2))
     nxt = np.empty((MAX_VERTS, 2))
     side = np.empty(MAX_VERTS)
+    # the pair's shapes are copied into these buffers scalar by scalar: numba counts
+    # references to array views (corners[b]) atomically, which cost more than the copies
+    rect = np.empty((4, 2))
+    arc = np.empty((4, 2))
+    part = np.empty((MAX_VERTS, 2))
     for k in range(n):
         s, b = pair_s[k], pair_b[k]
-        rect = corners[b]
-        arc = near_arcs[s]
+        _copy_quad(corners, b, rect)
+        _copy_quad(near_arcs, s, arc)
         w = within_status(arc, rect)
         if w == 0:
-            arc = whole_arcs[s]
+            _copy_quad(whole_arcs, s, arc)
             w = within_status(arc, rect)
         if w < 0:
             status[k] = FALLBACK
             continue
         m = 4
         if w == 1:
-            m = clip_to_arc(rect, arc, verts[k], cur, nxt, side)
+            m = clip_to_arc(rect, arc, part, cur, nxt, side)
             if m < 3:
                 status[k] = FALLBACK
                 continue
             in_arc[k] = True
         else:
             for i in range(4):
-                verts[k, i, 0], verts[k, i, 1] = rect[i, 0], rect[i, 1]
+                part[i, 0], part[i, 1] = rect[i, 0], rect[i, 1]
+        for i in range(m):
+            verts[k, i, 0], verts[k, i, 1] = part[i, 0], part[i, 1]
         d = front_distance(fronts[s, 0, 0], fronts[s, 0, 1], fronts[s, 1, 0], fronts[s, 1, 1],
-                           verts[k], m)
+                           part, m)
         if d < 0:
             status[k] = FALLBACK
             continue
@@ -308,8 +315,15 @@ def measure_pairs(pair_s: np.ndarray, pair_b: np.ndarray, near_arcs: np.ndarray,
                 status[k] = FALLBACK
         count[k] = m
         dist[k] = d
-        centre[k, 0], centre[k, 1] = ring_centroid(verts[k], m)
+        centre[k, 0], centre[k, 1] = ring_centroid(part, m)
     return status, in_arc, dist, count, verts, centre
+
+
+@njit(cache=True)
+def _copy_quad(quads: np.ndarray, k: int, out: np.ndarray) -> None:
+    """``out[:] = quads[k]`` without making a view of ``quads``."""
+    for i in range(4):
+        out[i, 0], out[i, 1] = quads[k, i, 0], quads[k, i, 1]
 
 
 @njit(cache=True)
@@ -454,14 +468,18 @@ def candidate_pairs(whole_arcs: np.ndarray, fronts: np.ndarray, limits: np.ndarr
     out_b = np.empty(most, dtype=np.int64)
     unsure = np.zeros(most, dtype=np.bool_)
     m = 0
+    arc = np.empty((4, 2))
+    rect = np.empty((4, 2))
     for s in range(n_s):
+        _copy_quad(whole_arcs, s, arc)
         for b in range(n_b):
             if not eligible[s, b]:
                 continue
-            st = _meets_status(whole_arcs[s], corners[b])
+            _copy_quad(corners, b, rect)
+            st = _meets_status(arc, rect)
             if st != 1:
                 near = _near_status(fronts[s, 0, 0], fronts[s, 0, 1], fronts[s, 1, 0],
-                                    fronts[s, 1, 1], corners[b], limits[s])
+                                    fronts[s, 1, 1], rect, limits[s])
                 if near == 1:
                     st = 1
                 elif near < 0:
