@@ -290,18 +290,18 @@ class SightField:
         return np.array(codes, dtype=np.int64)
 
     def clear_of_terrain(self, lines: np.ndarray, widths: np.ndarray, end_keys: np.ndarray,
-                         end_shapes_of: Callable[[np.ndarray], np.ndarray],
+                         end_parts_of: Callable[[np.ndarray], Sequence[np.ndarray]],
                          uncounted: np.ndarray | None, uncounted_rows: np.ndarray) -> np.ndarray:
         """The wall and deep-area tests of `clear_many` alone (for lines already known clear of
         bodies), with the questions given as arrays: per line its corridor half-width, the key
-        of its ``ends`` (``end_shapes_of(keys)``: their shapes, None for no ends) and its row of
+        of its ``ends`` (``end_parts_of(keys)``: their parts, see `_block_walls_rows`) and its row of
         the (row, area) ``uncounted`` table (None: every area counts)."""
         ok = np.ones(len(lines), dtype=bool)
         if not len(lines):
             return ok
         if self._walls_tree is not None:
             self._block_walls_rows(lines, ok, np.asarray(widths, dtype=float),
-                                   np.asarray(end_keys), end_shapes_of)
+                                   np.asarray(end_keys), end_parts_of)
         if self._areas_tree is not None and np.isfinite(self.max_depth) and ok.any():
             self._block_depth_rows(lines, ok, uncounted, np.asarray(uncounted_rows))
         return ok
@@ -311,17 +311,18 @@ class SightField:
         """Lines touching (or, with a corridor, coming within its width of) a wall are blocked;
         the part of a wall inside the question's ``ends`` does not count."""
         widths = np.array([q.corridor for q in queries])[owners]
-        self._block_walls_rows(lines, ok, widths, owners, lambda keys: np.array(
+        self._block_walls_rows(lines, ok, widths, owners, lambda keys: [np.array(
             [shapely.union_all(list(queries[o].ends)) if queries[o].ends else None
-             for o in keys.tolist()], dtype=object))
+             for o in keys.tolist()], dtype=object)])
 
     def _block_walls_rows(self, lines: np.ndarray, ok: np.ndarray, widths_all: np.ndarray,
                           end_keys: np.ndarray,
-                          end_shapes_of: Callable[[np.ndarray], np.ndarray]) -> None:
-        """`_block_walls` on arrays (``end_shapes_of(keys)``: the ends of the lines of those
-        keys, None where there are none).
+                          end_parts_of: Callable[[np.ndarray], Sequence[np.ndarray]]) -> None:
+        """`_block_walls` on arrays (``end_parts_of(keys)``: the ends of the lines of those
+        keys as the union of a few parts, one array per part, None where there is none).
         Vectorised: each (ends, wall) pair is trimmed once, then one GEOS call per predicate
-        tests every hit."""
+        tests every hit. A wall meeting no part of the ends stays whole; the parts are joined
+        only for the walls that meet them."""
         live = np.nonzero(ok)[0]
         widths = widths_all[live]
         li, wi = self._wall_candidates(lines[live], widths)
@@ -334,11 +335,19 @@ class SightField:
         trimmed = self.walls[uniq % len(self.walls)]
         cut_key = uniq // len(self.walls)
         keys_used, key_at = np.unique(cut_key, return_inverse=True)
-        ends = np.asarray(end_shapes_of(keys_used), dtype=object)[key_at]
-        at = np.nonzero(~np.equal(ends, None))[0]
+        parts = [np.asarray(p, dtype=object)[key_at] for p in end_parts_of(keys_used)]
+        meet = np.zeros(len(trimmed), dtype=bool)
+        for part in parts:
+            at = np.nonzero(~np.equal(part, None))[0]
+            meet[at] |= shapely.intersects(trimmed[at], part[at])
+        at = np.nonzero(meet)[0]
         if len(at):
-            meet = shapely.intersects(trimmed[at], ends[at])   # a wall clear of the ends stays whole
-            trimmed[at[meet]] = shapely.difference(trimmed[at[meet]], ends[at[meet]])
+            ends = parts[0][at]
+            for part in parts[1:]:
+                both = ~np.equal(ends, None) & ~np.equal(part[at], None)
+                ends[both] = shapely.union(ends[both], part[at][both])
+                ends[np.equal(ends, None)] = part[at][np.equal(ends, None)]
+            trimmed[at] = shapely.difference(trimmed[at], ends)
         walls = trimmed[inverse]
         corridor = widths[li]
         hit = np.zeros(len(li), dtype=bool)

@@ -221,12 +221,13 @@ class _TerrainQuestions:
                 self.uncounted = holding[self.shooter_at] | holding[self.target_at]
         self.strictly_between = board.settings.a16_crest_blocks == "strictly_between"
 
-    def _ends(self, shots: np.ndarray) -> np.ndarray:
-        """The union of firer and target of each shot (None: crests count everywhere)."""
+    def _ends(self, shots: np.ndarray) -> list[np.ndarray]:
+        """The firer and the target of each shot, as the two parts of its ends (None: crests
+        count everywhere)."""
         if not self.strictly_between:
-            return np.full(len(shots), None, dtype=object)
+            return [np.full(len(shots), None, dtype=object)]
         polygon = self.board.state.index.shapes
-        return shapely.union(polygon[self.shooter_at[shots]], polygon[self.target_at[shots]])
+        return [polygon[self.shooter_at[shots]], polygon[self.target_at[shots]]]
 
     def clear(self, lines: np.ndarray, shots: np.ndarray, widths: np.ndarray) -> np.ndarray:
         return self.field.clear_of_terrain(lines, widths, shots, self._ends, self.uncounted, shots)
