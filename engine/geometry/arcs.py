@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
@@ -46,6 +47,37 @@ def arc_vertices(left: Point, right: Point, facing: Point, half_angle_deg: float
     if math.dist(left, right) < 1e-9:
         return [left, far_right, far_left]
     return [left, right, far_right, far_left]
+
+
+def arc_vertices_many(lefts: np.ndarray, rights: np.ndarray, facings: np.ndarray,
+                      half_angles_deg: np.ndarray, reaches: np.ndarray) -> np.ndarray | None:
+    """`arc_vertices` of many fronts ((n, 2) arrays; angles and reaches (n,)) as (n, 4, 2), or
+    None when some front is a point (3 vertices). The same float operations: the cosines and
+    sines come from `math`, once per distinct angle, and numpy does the products and sums."""
+    n = len(lefts)
+    if any(math.dist(a, b) < 1e-9 for a, b in zip(lefts.tolist(), rights.tolist())):
+        return None
+    if n and not ((half_angles_deg >= 0.0) & (half_angles_deg < 90.0)).all():
+        bad = half_angles_deg[~((half_angles_deg >= 0.0) & (half_angles_deg < 90.0))][0]
+        raise ValueError(f"arc half-angle must be in [0, 90) degrees, got {bad}")
+    cos_h = np.empty(n)
+    turns = {}   # signed angle -> (cos, sin), as `rect.rotate` computes them
+    for h in set(half_angles_deg.tolist()):
+        cos_h[half_angles_deg == h] = math.cos(math.radians(h))
+        for a in (h, -h):
+            r = math.radians(a)
+            turns[a] = (math.cos(r), math.sin(r))
+    length = reaches / cos_h
+    out = np.empty((n, 4, 2))
+    out[:, 0], out[:, 1] = lefts, rights
+    fx, fy = facings[:, 0], facings[:, 1]
+    for corner, origin, sign in ((3, lefts, 1.0), (2, rights, -1.0)):
+        c = np.array([turns[sign * h][0] for h in half_angles_deg.tolist()])
+        s = np.array([turns[sign * h][1] for h in half_angles_deg.tolist()])
+        dx, dy = fx * c - fy * s, fx * s + fy * c          # rect.rotate(facing, ±h)
+        out[:, corner, 0] = origin[:, 0] + dx * length
+        out[:, corner, 1] = origin[:, 1] + dy * length
+    return out
 
 
 def within_range_of_segment(left: Point, right: Point, reach: float, quad_segs: int = 16) -> Polygon:

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.geometry.arcs import arc_vertices
-from engine.rulesets.italia.board import GRAZE_MM, REPORT_MARGIN_IN, Board
+from engine.geometry.arcs import arc_vertices_many
+from engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
 from engine.rulesets.italia.sight_batch import sight_many
 from engine.results import Band
 from engine.rulesets.italia.fire import (
@@ -339,15 +339,16 @@ def arc_rings(board: Board, shooters: list[str], reach_in: float | None = None
         return cache[key]
     found = None
     if board.settings.a4_arc_origin != "front_centre":
-        rings = []
-        for i in shooters:
-            info = board.infos[i]
-            f = board.front(i)
-            reach = reach_in if reach_in is not None else info.fire_range_in + REPORT_MARGIN_IN
-            rings.append(arc_vertices(f.left, f.right, f.facing, info.arc_half_deg,
-                                      board.mm(reach)))
-        if all(len(r) == 4 for r in rings):
-            found = np.array(rings, dtype=float)
+        fronts = [board.front(i) for i in shooters]
+        infos = [board.infos[i] for i in shooters]
+        reach = np.array([reach_in if reach_in is not None
+                          else info.fire_range_in + REPORT_MARGIN_IN for info in infos])
+        found = arc_vertices_many(
+            np.array([f.left for f in fronts], dtype=float).reshape(-1, 2),
+            np.array([f.right for f in fronts], dtype=float).reshape(-1, 2),
+            np.array([f.facing for f in fronts], dtype=float).reshape(-1, 2),
+            np.array([info.arc_half_deg for info in infos], dtype=float),
+            reach * MM_PER_IN)                                  # `Board.mm`
     cache[key] = found
     return found
 

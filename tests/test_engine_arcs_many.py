@@ -1,0 +1,32 @@
+"""`arcs.arc_vertices_many` gives `arcs.arc_vertices`' floats for many fronts at once."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.geometry.arcs import arc_vertices, arc_vertices_many
+from engine.geometry.rect import Rect
+
+
+def test_many_arcs_are_the_single_ones() -> None:
+    rng = np.random.default_rng(4)
+    rects = [Rect(float(rng.uniform(0, 1800)), float(rng.uniform(0, 1200)),
+                  float(rng.choice([0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360)])),
+                  float(rng.choice([25.0, 40.0, 80.0])), 40.0) for _ in range(500)]
+    half = rng.choice([0.0, 22.5, 30.0, 45.0, 60.0], size=len(rects))
+    reach = rng.uniform(50, 3000, size=len(rects))
+    want = np.array([arc_vertices(r.front_left, r.front_right, r.front, float(h), float(d))
+                     for r, h, d in zip(rects, half, reach)])
+    got = arc_vertices_many(np.array([r.front_left for r in rects]),
+                            np.array([r.front_right for r in rects]),
+                            np.array([r.front for r in rects]), half, reach)
+    assert np.array_equal(got, want)
+
+
+def test_a_point_front_or_a_bad_angle() -> None:
+    point = np.array([[1.0, 2.0]])
+    facing = np.array([[0.0, 1.0]])
+    assert arc_vertices_many(point, point, facing, np.array([30.0]), np.array([100.0])) is None
+    with pytest.raises(ValueError, match="half-angle"):
+        arc_vertices_many(point, point + 10, facing, np.array([90.0]), np.array([100.0]))
