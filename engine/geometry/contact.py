@@ -108,18 +108,45 @@ def shared_lengths_many(a: Sequence[Rect], b: Sequence[Rect], tolerance: float) 
     >>> list(shared_lengths_many([x], [y], 2.5)[0]) == list(shared_lengths(x, y, 2.5).values())
     True
     """
-    n = len(a)
-    if n == 0:
+    if len(a) == 0:
         return np.zeros((0, 4))
+    table_a, table_b = RectTable(a), RectTable(b)
+    at = np.arange(len(a))
+    return table_a.shared_lengths(at, table_b, at, tolerance)
+
+
+class RectTable:
+    """Many rectangles as arrays (corners, edge lengths, frames): `shared_lengths` of many
+    pairs picked by position, each rectangle's arrays built once however many pairs it is in."""
+
+    def __init__(self, rects: Sequence[Rect]) -> None:
+        n = len(rects)
+        self.corners = np.array([r.corners for r in rects], dtype=float).reshape(n, 4, 2)
+        p, q = self.corners, np.roll(self.corners, -1, axis=1)          # edge i: corner i -> i+1
+        self.lengths = np.array([math.hypot(qx - px, qy - py) for (px, py), (qx, qy)
+                                 in zip(p.reshape(-1, 2).tolist(), q.reshape(-1, 2).tolist())]
+                                ).reshape(n, 4)
+        self.frames = np.array([(r.cx, r.cy, r.right[0], r.right[1], r.front[0], r.front[1],
+                                 r.width / 2, r.depth / 2) for r in rects],
+                               dtype=float).reshape(n, 8)
+
+    def shared_lengths(self, a_at: np.ndarray, others: RectTable, b_at: np.ndarray,
+                       tolerance: float) -> np.ndarray:
+        """`shared_lengths_many` of rectangles ``a_at`` of this table against ``b_at`` of
+        ``others``."""
+        return _clipped_edges(self.corners[a_at], self.lengths[a_at], others.frames[b_at],
+                              tolerance)
+
+
+def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
+                   tolerance: float) -> np.ndarray:
+    """Each edge of each quad (n, 4, 2) clipped to the matching rectangle's frame grown by
+    ``tolerance`` (`clip_length`, operation for operation)."""
+    n = len(corners)
     grow = max(tolerance, 1e-6)
-    corners = np.array([r.corners for r in a], dtype=float)               # (n, 4, 2)
     p, q = corners, np.roll(corners, -1, axis=1)                          # edge i: corner i -> i+1
-    length = np.array([math.hypot(qx - px, qy - py) for (px, py), (qx, qy)
-                       in zip(p.reshape(-1, 2).tolist(), q.reshape(-1, 2).tolist())]
-                      ).reshape(n, 4)
-    box = np.array([(r.cx, r.cy, r.right[0], r.right[1], r.front[0], r.front[1],
-                     r.width / 2 + grow, r.depth / 2 + grow) for r in b], dtype=float)
-    cx, cy, r0, r1, f0, f1, hw, hd = (box[:, k, None] for k in range(8))
+    cx, cy, r0, r1, f0, f1 = (frames[:, k, None] for k in range(6))
+    hw, hd = frames[:, 6, None] + grow, frames[:, 7, None] + grow
 
     def local(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:   # `to_local`
         dx, dy = x - cx, y - cy

@@ -16,8 +16,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.arcs import arc_polygon
-from engine.geometry.contact import (edge_of_lengths, shared_lengths,
-                                     shared_lengths_many, touched_edge)
+from engine.geometry.contact import RectTable, edge_of_lengths, shared_lengths, touched_edge
 from engine.geometry.rect import EDGE_NAMES, Point, Rect, angle_diff
 from engine.geometry.sight import SightField
 from engine.rulesets.italia.pieces import UnitInfo, classify
@@ -193,8 +192,12 @@ class Board:
         pairs = [(a, b) for a, others in self.touching.items() for b in others]
         if not pairs:
             return
-        rows = shared_lengths_many([self.rect(a) for a, _ in pairs],
-                                   [self.rect(b) for _, b in pairs], self.contact_tol).tolist()
+        names = self.state.index.ids
+        position = {i: k for k, i in enumerate(names)}
+        table = RectTable([self.rect(i) for i in names])
+        a_at = np.array([position[a] for a, _ in pairs], dtype=np.int64)
+        b_at = np.array([position[b] for _, b in pairs], dtype=np.int64)
+        rows = table.shared_lengths(a_at, table, b_at, self.contact_tol).tolist()
         cache = self._edge_cache
         for (a, b), row in zip(pairs, rows):
             cache.setdefault(("shared", a, b), dict(zip(EDGE_NAMES, row)))
