@@ -17,19 +17,20 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from engine.geometry.arcs import arc_polygon
-from engine.geometry.contact import shared_lengths, touched_edge
-from engine.geometry.motion import outline, slide_convex, swept_area, wheel, wheel_cost, wheel_poses
-from engine.geometry.rect import Rect, angle_diff, rotate
-from engine.geometry.zones import beyond_front_line, zone_of
-from engine.results import Aspect, Zone
+from engine.geometry.boxes import box_gap, boxes_meet, rect_box
+from engine.geometry.contact import edge_of_lengths
+from engine.geometry.motion import swept_area
+from engine.geometry.rect import Point, Rect, angle_diff
+from engine.geometry.zones import beyond_front_line
+from engine.results import Aspect
 from engine.rulesets.italia.board import NEAR_MM, Board
+from engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, holds_zone_against,
+                                               poses_array, shared_lengths_of, sweep_meets,
+                                               zone_around, zone_box)
+from engine.rulesets.italia.charge_paths import _OUTWARD, TOUCH_MM, _Path, _paths
+from engine.rulesets.italia.charge_terrain import (crest_line, crossed_by_hull, terrain_may_meet,
+                                                   terrain_meeting)
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
-
-OBLIQUE_MAX_DEG = 45.0    # ISD §8 «Movimento obliquo … fino a 45°»
-TOUCH_MM = 0.5            # first contact counts as made by the front if within this of it
-_EDGE_OF_ZONE = {Zone.FRONT: "front", Zone.LEFT: "left", Zone.RIGHT: "right", Zone.REAR: "rear",
-                 Zone.INSIDE: "front"}
-_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}  # edge normal vs heading
 
 
 @dataclass
@@ -84,29 +85,6 @@ class Charge:
         if self.notes:
             d["notes"] = list(self.notes)
         return d
-
-
-@dataclass
-class _Path:
-    start: Rect
-    wheeled: Rect
-    final: Rect
-    wheel_deg: float
-    oblique_deg: float
-    wheel_mm: float
-    slide_mm: float
-    direction: tuple[float, float]
-
-    @property
-    def length_mm(self) -> float:
-        return self.wheel_mm + self.slide_mm
-
-    @property
-    def wheel_sweep(self) -> Polygon:
-        """Area the wheel sweeps (cached: several zone tests use it)."""
-        if "_sweep" not in self.__dict__:
-            self.__dict__["_sweep"] = swept_area(wheel_poses(self.start, self.wheel_deg))
-        return self.__dict__["_sweep"]
 
 
 def charge_arc(board: Board, charger: str) -> Polygon:
@@ -217,97 +195,44 @@ def _full_move_in(board: Board, base_id: str, kinds: list[str] | None) -> float:
     return found
 
 
-def _slide(board: Board, body: Rect, target: Rect, direction: tuple[float, float]) -> float | None:
-    """Slide distance if the first contact is made by the front edge (corners included), else
-    None: a flank or the rear touching first, or touching together with the front along a
-    segment, is no charge (ISD §9 «non si può caricare se si contatta il nemico con un fianco»)."""
-    front = (body.front_left, body.front_right)
-    s_front = slide_convex(front, body.front_edge, target.corners, target.polygon, direction)
-    if not math.isfinite(s_front):
-        return None
-    s_body = slide_convex(body.corners, body.polygon, target.corners, target.polygon, direction)
-    if s_body < s_front - TOUCH_MM:
-        return None
-    final = body.moved(direction[0] * s_front, direction[1] * s_front)
-    shared = shared_lengths(final, target, TOUCH_MM)
-    if max(shared["left"], shared["right"], shared["rear"]) > 2 * TOUCH_MM + 1e-6:
-        return None
-    return s_front
-
-
-def _best_slide(board: Board, body: Rect, target: Rect) -> tuple[float, float] | None:
-    """(distance mm, oblique deg) of the shortest straight/oblique move into contact."""
-    limit = OBLIQUE_MAX_DEG
-    line = shapely.shortest_line(body.front_edge, target.polygon)
-    (x0, y0), (x1, y1) = line.coords
-    options = [0.0, -limit, limit]
-    if math.hypot(x1 - x0, y1 - y0) > 1e-9:
-        direct = math.degrees(math.atan2(y1 - y0, x1 - x0)) - body.heading_deg
-        direct = angle_diff(direct, 0.0)
-        if abs(direct) <= limit + 1e-9:
-            options.insert(0, direct)
-    found = []
-    for off in options:
-        d = rotate(body.front, off)
-        s = _slide(board, body, target, d)
-        if s is not None:
-            found.append((s, off))
-    if not found:
-        return None
-    # shortest; ties (to 0.01 mm, so that tracking noise cannot flip them) to the straighter path
-    return min(found, key=lambda so: (round(so[0], 2), round(abs(so[1]), 6), so[1]))
-
-
-def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
-    """Straight/oblique from where it stands, and wheel-to-face-squarely then straight (A28)."""
-    out = []
-    zone = zone_of(t, c.front_centre[0], c.front_centre[1], board.settings.a1_zones)
-    edge = _EDGE_OF_ZONE[zone]
-    squarely = (t.heading_deg + _OUTWARD[edge] + 180.0) % 360.0
-    turn = angle_diff(squarely, c.heading_deg)
-    starts = [(c, 0.0)]
-    if abs(turn) > 0.5 and board.settings.a28_charge_path != "straight_distance":
-        starts.append((wheel(c, turn), turn))
-    for body, turn_deg in starts:
-        sweep = swept_area(wheel_poses(c, turn_deg)) if turn_deg else None
-        if sweep is not None and shapely.intersects(sweep, t.polygon):
-            continue
-        found = _best_slide(board, body, t)
-        if found is None:
-            continue
-        s, off = found
-        d = rotate(body.front, off)
-        final = body.moved(d[0] * s, d[1] * s)
-        path = _Path(c, body, final, turn_deg, off,
-                     wheel_cost(c, turn_deg) if board.settings.a22_wheel_cost != "free" else 0.0,
-                     s, d)
-        if sweep is not None:
-            path.__dict__["_sweep"] = sweep   # the same area `wheel_sweep` would build
-        out.append(path)
-    return out
+def _contact(board: Board, p: _Path, t: Rect) -> tuple[str, float, tuple[Point, Point]]:
+    """At the pose of first contact: the edge of the target touched (`touched_edge`), its shared
+    length, and the shortest line from the charger's front to the target (asked by the aspect
+    and by the flush pivot: measured once, kept on the path)."""
+    found = p.__dict__.get("_contact")
+    if found is None:
+        touch = board.contact_tol + TOUCH_MM
+        lengths = shared_lengths_of(t, p.final, touch)   # = shared_lengths
+        edge = edge_of_lengths(lengths, touch)   # = touched_edge(t, p.final, touch)
+        a, b = map(tuple, shapely.get_coordinates(
+            shapely.shortest_line(p.final.front_edge, t.polygon)).tolist())
+        found = p.__dict__["_contact"] = (edge, lengths[edge], (a, b))
+    return found
 
 
 def _aspect_struck(board: Board, p: _Path, t: Rect) -> tuple[Aspect, bool, list[str]]:
     """ISD §1 flank attack (A2, A3, A31) from the pose at first contact."""
     f = p.final
     touch = board.contact_tol + TOUCH_MM
-    edge = touched_edge(t, f, touch)
-    aspect = aspect_from_pose(board, f, t, edge, shared_lengths(t, f, touch)[edge], touch)
+    edge, shared, line = _contact(board, p, t)
+    aspect = aspect_from_pose(board, f, t, edge, shared, touch, contact=line[1])
     flank_attack = aspect is Aspect.FLANK or (aspect is Aspect.REAR
                                               and board.settings.a3_rear_counts_as_flank)
     return aspect, flank_attack, []
 
 
 def aspect_from_pose(board: Board, f: Rect, t: Rect, edge: str, shared_mm: float,
-                     touch: float) -> Aspect:
+                     touch: float, contact: Point | None = None) -> Aspect:
     """The aspect of target ``t`` that attacker ``f``'s front strikes, ``edge`` being the edge of
     ``t`` touched along ``shared_mm`` (ISD §1, A2, A31; the rear by its own edge).
 
     Flank when the whole attacker front is beyond the target's front line, or when the centre of
-    its front is beyond it and the contact is on a side edge and not only at the front corner."""
+    its front is beyond it and the contact is on a side edge and not only at the front corner.
+    ``contact``: the target's end of the shortest line from ``f``'s front, if already measured."""
     tol = board.beyond_tol
     corner_only = shared_mm <= 2 * touch + 1e-6
-    contact = shapely.shortest_line(f.front_edge, t.polygon).coords[1]
+    if contact is None:
+        contact = shapely.shortest_line(f.front_edge, t.polygon).coords[1]
     at_front_corner = corner_only and min(math.dist(contact, t.front_left),
                                           math.dist(contact, t.front_right)) <= touch
     whole_beyond = beyond_front_line(t, f.front_left, tol) and beyond_front_line(t, f.front_right, tol)
@@ -323,7 +248,17 @@ def aspect_from_pose(board: Board, f: Rect, t: Rect, edge: str, shared_mm: float
 
 
 def _crossed_kinds(board: Board, p: _Path) -> list[str]:
-    """Terrain the front touches, enters or leaves on the way (ISD §8 «una parte del fronte»)."""
+    """Terrain the front touches, enters or leaves on the way (ISD §8 «una parte del fronte»):
+    what meets the hull of the three front edges (start, wheeled, contact)."""
+    ends = [q for r in (p.start, p.wheeled, p.final) for q in (r.front_left, r.front_right)]
+    if not terrain_may_meet(board, ends):
+        return []   # the hull lies in the ends' box (GEOS keeps nodes in their segments' boxes)
+    found = crossed_by_hull(board, ends)
+    return sorted({t.kind for t, _ in found}) if found is not None else _crossed_kinds_plain(board, p)
+
+
+def _crossed_kinds_plain(board: Board, p: _Path) -> list[str]:
+    """`_crossed_kinds` by the hull of the noded front edges, as first written."""
     sweep = shapely.convex_hull(shapely.union_all([p.start.front_edge, p.wheeled.front_edge,
                                                    p.final.front_edge]))
     return sorted({t.kind for t, _ in board.terrain_near(sweep)})
@@ -334,23 +269,33 @@ def _zone_entry(board: Board, p: _Path, other: str, not_after: float | None = No
 
     With ``not_after``: None also when the entry surely comes later than that (the slide is at
     least the gap to the zone, so a far zone costs one distance instead of a slide)."""
-    zones = board.__dict__.setdefault("_zones", {})
-    found = zones.get(other)
-    if found is None:
-        poly = board.rect(other).polygon.buffer(board.mm(ZONE_IN), quad_segs=8)
-        found = zones[other] = (poly, [tuple(v) for v in outline(poly).tolist()])
-    zone, zone_outline = found
-    if shapely.intersects(p.start.polygon, zone):
+    # `near`: a box holding the zone (the base's grown by 2"), so that shapes apart from it
+    # skip the GEOS tests and a far zone is not built at all
+    near = zone_box(board, other)
+    if boxes_meet(rect_box(p.start), near) and \
+            p.start.polygon.intersects(zone_around(board, other).polygon):
         return 0.0
-    if p.wheel_deg and shapely.intersects(p.wheel_sweep, zone):
-        return p.wheel_mm / 2
-    if not_after is not None and \
-            p.wheel_mm + float(shapely.distance(p.wheeled.polygon, zone)) > not_after + 1e-3:
-        return None
-    s = slide_convex(p.wheeled.corners, p.wheeled.polygon, zone_outline, zone, p.direction)
+    if p.wheel_deg and boxes_meet(p.wheel_box, near):
+        zone = zone_around(board, other)
+        if sweep_meets(poses_array(p.wheel_poses), zone.outline,
+                       lambda: bool(p.wheel_sweep.intersects(zone.polygon))):
+            return p.wheel_mm / 2
+    if not_after is not None:
+        if p.wheel_mm + box_gap(rect_box(p.wheeled), near) > not_after + 1e-3:
+            return None   # the distance to the zone is at least the gap between the boxes
+        gap = p.wheeled.polygon.distance(zone_around(board, other).polygon)
+        if p.wheel_mm + gap > not_after + 1e-3:
+            return None
+    s = zone_around(board, other).slide(p.wheeled, p.direction)
     if not math.isfinite(s) or s > p.slide_mm + 1e-6:
         return None
     return p.wheel_mm + s
+
+
+def _corridor(p: _Path) -> Polygon:
+    """The area the charger covers on the path, and its pose at contact."""
+    return shapely.union(swept_area([p.start, p.wheeled, p.final]) if p.wheel_deg
+                         else swept_area([p.start, p.final]), p.final.polygon)
 
 
 def _interceptor(board: Board, charger: str, target: str, p: _Path
@@ -359,23 +304,24 @@ def _interceptor(board: Board, charger: str, target: str, p: _Path
     Returns (interceptor, reason for a start-inside-zone violation, mm along the path where its
     zone is entered)."""
     own_side = board.infos[charger].side
-    t_entry = _zone_entry(board, p, target)
-    t_entry = p.length_mm if t_entry is None else t_entry
-    corridor = shapely.union(swept_area([p.start, p.wheeled, p.final]) if p.wheel_deg
-                             else swept_area([p.start, p.final]), p.final.polygon)
+    t_entry: float | None = None    # the target's, measured once another zone is in the way
+    reach = board.mm(ZONE_IN)
+    corridor = Corridor(board, [p.start, p.wheeled, p.final] if p.wheel_deg else [p.start, p.final],
+                        reach, lambda: _corridor(p))
     first: tuple[float, str] | None = None
-    for other in board.state.index.within(corridor, board.mm(ZONE_IN)):
-        o = board.infos[other]
-        if other == target or o.side == own_side or o.is_general:
+    for other, box in bases_near_box(board, corridor.box, reach + 1.0):
+        if other == target or not holds_zone_against(board, other, own_side) or \
+                not corridor.holds(other, box):
             continue
-        if any(board.infos[x].side == own_side for x in board.touching[other]):
-            continue   # already engaged in melee: its zone does not stop anyone
+        if t_entry is None:
+            t_entry = _zone_entry(board, p, target)
+            t_entry = p.length_mm if t_entry is None else t_entry
         entry = _zone_entry(board, p, other, t_entry if first is None else min(t_entry, first[0]))
         if entry is None:
             continue
         if entry == 0.0:
-            before = shapely.distance(p.start.polygon, board.rect(other).polygon)
-            after = shapely.distance(p.final.polygon, board.rect(other).polygon)
+            before = p.start.polygon.distance(board.rect(other).polygon)
+            after = p.final.polygon.distance(board.rect(other).polygon)
             if after < before - 0.5:
                 return None, (f"starts inside {other}'s 2\" zone and would move closer to it"), 0.0
             continue
@@ -386,23 +332,43 @@ def _interceptor(board: Board, charger: str, target: str, p: _Path
 
 def hidden_from(board: Board, charger: str, target: str) -> str | None:
     """Whether ``target`` is hidden from ``charger`` (ISD §9 note 4, ISD A34): "wood" when wholly
-    inside a wood (-2), "crest" when wholly behind a crest (-1), else None."""
+    inside a wood (-2), "crest" when wholly behind a crest (-1), else None. Cached per pair (the
+    charge, its melee entry and the melee facts ask)."""
+    cache = board.__dict__.setdefault("_hidden_from", {})
+    key = (charger, target)
+    if key not in cache:
+        cache[key] = _hidden_from(board, charger, target)
+    return cache[key]
+
+
+def _hidden_from(board: Board, charger: str, target: str) -> str | None:
     t = board.rect(target)
     for feat, poly in board.terrain_on(target):
         if feat.kind == "wood" and feat.polygon_mm is not None and poly.covers(t.polygon):
             return "wood"
     c = board.rect(charger)
-    sight = LineString([(c.cx, c.cy), (t.cx, t.cy)])
-    for feat, _ in board.terrain_near(sight):
+    if not terrain_may_meet(board, [(c.cx, c.cy), (t.cx, t.cy)], crests_only=True):
+        return None
+    sight = shapely.linestrings([(c.cx, c.cy), (t.cx, t.cy)])
+    for feat, _ in terrain_meeting(board, lambda: sight, [(c.cx, c.cy), (t.cx, t.cy)],
+                                   crests_only=True):
         if feat.crest_mm is not None:
-            crest = LineString(feat.crest_mm)
+            crest = crest_line(board, feat)
             if sight.intersects(crest) and not crest.intersects(t.polygon):
                 return "crest"
     return None
 
 
 def flank_cover_of(board: Board, target: str) -> str | None:
-    """Area or linear terrain giving the target cover (no flank attack then, ISD §1)."""
+    """Area or linear terrain giving the target cover (no flank attack then, ISD §1); cached per
+    target (each charge at it and each melee entry ask)."""
+    cache = board.__dict__.setdefault("_flank_cover", {})
+    if target not in cache:
+        cache[target] = _flank_cover_of(board, target)
+    return cache[target]
+
+
+def _flank_cover_of(board: Board, target: str) -> str | None:
     t = board.rect(target)
     front = LineString([t.front_left, t.front_right])
     for feat, geom in board.terrain_around(target):
@@ -447,7 +413,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     if target in board.touching[charger]:
         v.reasons.append(f"already in contact with {target}")
         return v
-    if not shapely.dwithin(charge_arc(board, charger), t.polygon, 1e-6):
+    if not charge_arc(board, charger).dwithin(t.polygon, 1e-6):
         v.reasons.append(f"{target} is not within 30° of {charger}'s front")
     if ci.arm == "cavalry" and ti.arm == "infantry":
         for feat, poly in board.terrain_on(target):
@@ -475,7 +441,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     v.path = _track(p)
     v.final_pose = {"x_mm": p.final.cx, "y_mm": p.final.cy, "heading_deg": p.final.heading_deg}
     v.contact_aspect, v.flank_attack, v.notes = _aspect_struck(board, p, t)
-    flush = _flush_pose(board, p.final, t) if board.settings.a30_close_flush_after_contact else None
+    flush = _flush_pose(board, p, t) if board.settings.a30_close_flush_after_contact else None
     if flush is not None:
         v.flush_pose = {"x_mm": flush.cx, "y_mm": flush.cy, "heading_deg": flush.heading_deg}
     if v.flank_attack and (cover := flank_cover_of(board, target)):
@@ -504,21 +470,21 @@ def _front_centre_after(p: _Path, along_mm: float) -> list[float]:
     return list(p.wheeled.moved(p.direction[0] * s, p.direction[1] * s).front_centre)
 
 
-def _flush_pose(board: Board, final: Rect, t: Rect) -> Rect | None:
+def _flush_pose(board: Board, p: _Path, t: Rect) -> Rect | None:
     """ISD A30: after contact the charger may pivot on the point of contact to close flush
     against the edge it touched; None when it already is (within 0.5°)."""
-    edge = touched_edge(t, final, board.contact_tol + TOUCH_MM)
+    final = p.final
+    edge, _, line = _contact(board, p, t)
     squarely = (t.heading_deg + _OUTWARD[edge] + 180.0) % 360.0
     turn = angle_diff(squarely, final.heading_deg)
     if abs(turn) <= 0.5:
         return None
-    contact = shapely.shortest_line(final.front_edge, t.polygon).coords[0]
-    return final.pivoted(contact, turn)
+    return final.pivoted(line[0], turn)
 
 
 def _track(p: _Path) -> list[list[float]]:
     """Front-centre positions: start, along the wheel, end of wheel, contact."""
-    pts = [list(q.front_centre) for q in wheel_poses(p.start, p.wheel_deg)] if p.wheel_deg \
+    pts = [list(q.front_centre) for q in p.wheel_poses] if p.wheel_deg \
         else [list(p.start.front_centre)]
     pts.append(list(p.final.front_centre))
     return pts

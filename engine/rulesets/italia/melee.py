@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-import shapely
-
 from engine.geometry.rect import Rect
 from engine.rulesets.italia.board import Board
+from engine.rulesets.italia.charge_fast import within_of
+from engine.rulesets.italia.charge_terrain import area_terrain_holding, terrain_at_point
 from engine.rulesets.italia.charges import (
     Charge,
     aspect_from_pose,
@@ -154,7 +154,16 @@ def fire_supporters(board: Board, supported: str) -> list[str]:
 def joined_general(board: Board, units: list[str]) -> str | None:
     """A general of the side joined to one of ``units`` (``traits.attached_to``, or its base in
     contact with the unit's), ISD §9 note (1); the best one when several: Division generals
-    before Corps/Army (those give nothing, ISD §8), then by quality, then id."""
+    before Corps/Army (those give nothing, ISD §8), then by quality, then id. Cached per list
+    of units (each charge by one charger asks again)."""
+    cache = board.__dict__.setdefault("_joined_generals", {})
+    key = tuple(units)
+    if key not in cache:
+        cache[key] = _joined_general(board, units)
+    return cache[key]
+
+
+def _joined_general(board: Board, units: list[str]) -> str | None:
     side = board.infos[units[0]].side
     found: set[str] = set()
     for u in units:
@@ -289,11 +298,25 @@ _MODIFIER_FIELDS = tuple(f.name for f in fields(Modifier))
 """`Modifier.to_dict` without `dataclasses.asdict`'s deep copy (the fields are plain values)."""
 
 
+def _modifiers(facts: MeleeFacts, board: Board) -> tuple[list[dict[str, Any]], int]:
+    """`melee_modifiers` under the board's settings as output rows, and their total; cached per
+    facts (several charges by one charger, or at alike targets, share them): each caller gets
+    its own copies of the rows."""
+    cache = board.__dict__.setdefault("_melee_modifiers", {})
+    found = cache.get(facts)
+    if found is None:
+        mods = melee_modifiers(facts, board.settings)
+        found = cache[facts] = ([{name: getattr(m, name) for name in _MODIFIER_FIELDS}
+                                 for m in mods], score_total(mods))
+    rows, total = found
+    return [dict(row) for row in rows], total
+
+
 def _entry(facts: MeleeFacts, board: Board, shown: dict[str, Any], assumed: list[str]) -> dict[str, Any]:
-    mods = melee_modifiers(facts, board.settings)
+    rows, total = _modifiers(facts, board)
     return {
-        "modifiers": [{name: getattr(m, name) for name in _MODIFIER_FIELDS} for m in mods],
-        "total": score_total(mods),
+        "modifiers": rows,
+        "total": total,
         "assumed": assumed,
         "facts": {
             **shown,
@@ -336,6 +359,11 @@ def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
 
 def _area_terrain_at(board: Board, rect: Rect) -> list[Any]:
     """Area terrain features holding ``rect`` wholly (within the contact tolerance)."""
+    return area_terrain_holding(board, rect, board.contact_tol)
+
+
+def _area_terrain_at_plain(board: Board, rect: Rect) -> list[Any]:
+    """`_area_terrain_at` by the STRtree query, as first written (the tests' reference)."""
     return [t for t, g in board.terrain_near(rect.polygon)
             if t.polygon_mm is not None
             and board.grown(g, board.contact_tol).covers(rect.polygon)]
@@ -343,8 +371,7 @@ def _area_terrain_at(board: Board, rect: Rect) -> list[Any]:
 
 def _centre_in(board: Board, rect: Rect) -> list[Any]:
     """Area terrain features covering the rectangle's centre."""
-    centre = shapely.Point(rect.cx, rect.cy)
-    return [t for t, g in board.terrain_near(centre) if t.polygon_mm is not None and g.covers(centre)]
+    return [t for t, _ in terrain_at_point(board, rect.cx, rect.cy) if t.polygon_mm is not None]
 
 
 def charge_melee(board: Board, charge: Charge) -> dict[str, Any]:
@@ -362,8 +389,8 @@ def charge_melee(board: Board, charge: Charge) -> dict[str, Any]:
     support_ids = sorted(s for s in board.touching[me] if supports(board, s, me)
                          and board.infos[s].is_unit
                          and not any(board.is_enemy(s, o) for o in board.touching[s]))
-    guns = sorted(g for g in board.state.index.within(board.rect(enemy).polygon,
-                                                      board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6)
+    guns = sorted(g for g in within_of(board, enemy, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6,
+                                       lambda g: board.infos[g].is_gun)
                   if _covers_target(board, g, me, enemy))
     supp_units = [melee_unit(board, s, assumed) for s in support_ids + guns]
     general = joined_general(board, [me, *support_ids])
