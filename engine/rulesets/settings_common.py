@@ -115,8 +115,17 @@ def load_settings(
     Every problem is reported at once: the first without its key (the error carries it), the rest
     as ``key: message``, joined by "; ".
     """
+    items = dict(values or {})
     try:
-        return model.model_validate(dict(values or {}))
+        key = (model, frozenset((k, type(v), v) for k, v in items.items()))   # 1 is not True
+        hash(key)
+    except TypeError:   # an unhashable value: checked below, not remembered
+        key = None
+    found = _LOADED.get(key) if key is not None else None
+    if found is not None:
+        return found   # settings are frozen: one checked value serves every state
+    try:
+        loaded = model.model_validate(items)
     except ValidationError as exc:
         errs = exc.errors()
         keys = [key_prefix + ".".join(str(p) for p in e["loc"]) for e in errs]
@@ -124,3 +133,13 @@ def load_settings(
             f"{k}: {e['msg']}" if i else e["msg"] for i, (k, e) in enumerate(zip(keys, errs))
         )
         raise CampoInputError(msg, path=path, key=keys[0] or None) from None
+    if key is not None:
+        if len(_LOADED) >= 64:
+            _LOADED.clear()
+        _LOADED[key] = loaded
+    return loaded
+
+
+# settings already checked, by model and values (a live game asks for the same ones at every
+# change of the table)
+_LOADED: dict[tuple[type, frozenset], Any] = {}
