@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -91,9 +92,13 @@ class SightField:
         self.deep_areas = np.array(list(deep_areas), dtype=object)
         self.deep_area_ids = list(deep_area_ids) or [f"area-{i}" for i in range(len(self.deep_areas))]
         self.max_depth = max_depth
-        self._bodies_tree = STRtree(self.bodies) if len(self.bodies) else None
         self._walls_tree = STRtree(self.walls) if len(self.walls) else None
         self._areas_tree = STRtree(self.deep_areas) if len(self.deep_areas) else None
+
+    @cached_property
+    def _bodies_tree(self) -> STRtree | None:
+        """The bodies' index (built on first use: the compiled sight walk has its own grid)."""
+        return STRtree(self.bodies) if len(self.bodies) else None
 
     def clear(self, lines: np.ndarray, *, exclude: Collection[str] = (),
               corridor: float = 0.0, corridor_exclude: Collection[str] = (),

@@ -96,14 +96,30 @@ class _Firers:
         self.near_own = np.zeros((len(ids), nb), dtype=bool)
         self.over = np.zeros((len(ids), nb), dtype=bool)
         self.reach = np.zeros(len(ids))
+        marks: dict[str, tuple[list[int], list[int]]] = {"own": ([], []), "near": ([], []),
+                                                          "over": ([], [])}
+
+        def mark(table: str, row: int, bases: object) -> None:
+            rows, cols = marks[table]
+            for i in bases:
+                b = body_of.get(i)
+                if b is not None:
+                    rows.append(row)
+                    cols.append(b)
+
         for r, s in enumerate(ids):
+            if not board.infos[s].is_gun:   # `fire.shooter_sight` of a unit: itself, no corridor
+                mark("own", r, {s, *board.front(s).members})
+                continue
             mine, corridor, near = shooter_sight(board, s)
-            self.own[r, _bodies(body_of, mine)] = True
+            mark("own", r, mine)
             self.reach[r] = corridor
             if corridor > 0:
-                self.near_own[r, _bodies(body_of, near)] = True
+                mark("near", r, near)
                 if board.infos[s].rockets:
-                    self.over[r, _bodies(body_of, fire_over_facts(board, s)[0])] = True
+                    mark("over", r, fire_over_facts(board, s)[0])
+        for table, name in ((self.own, "own"), (self.near_own, "near"), (self.over, "over")):
+            table[marks[name]] = True
 
 
 class _Shots:
@@ -123,8 +139,11 @@ class _Shots:
         wide = np.nonzero(self.reach > 0)[0]
         touched = np.unique(shot_target[wide])
         self.touch = np.zeros((max(1, len(touched)), len(body_of)), dtype=bool)
-        for r, t in enumerate(touched.tolist()):
-            self.touch[r, _bodies(body_of, board.touching[names[t]])] = True
+        rows = [r for r, t in enumerate(touched.tolist()) for i in board.touching[names[t]]
+                if i in body_of]
+        cols = [body_of[i] for t in touched.tolist() for i in board.touching[names[t]]
+                if i in body_of]
+        self.touch[rows, cols] = True
         self.touch_row = np.full(n, -1, dtype=np.int64)
         self.ignore = np.zeros(n, dtype=np.int64)
         if len(wide):
@@ -179,10 +198,6 @@ def _sight_origins_many(board: Board, ids: list[str]) -> np.ndarray:
         out[:, o, 0] = cx + u * right[:, 0] + v * front[:, 0]
         out[:, o, 1] = cy + u * right[:, 1] + v * front[:, 1]
     return out
-
-
-def _bodies(body_of: dict[str, int], ids: object) -> list[int]:
-    return [body_of[i] for i in ids if i in body_of]
 
 
 def _grid(board: Board, quads: np.ndarray, reach: float
