@@ -398,29 +398,29 @@ class SightField:
         area's bounding box can block (numpy, every line against every area: there are few);
         GEOS measures the depth of those alone."""
         live = np.nonzero(ok)[0]
-        if len(self.deep_areas) > 32:
-            li, ai = self._areas_tree.query(lines[live], predicate="intersects")
-            idx, areas = live[li], ai
-        else:
-            xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
-            found_l, found_a = [], []
-            for a, box in enumerate(self._area_bounds):
-                clip = clipped_lengths(xy[:, 0], xy[:, 1], np.broadcast_to(box, (len(live), 4)))
-                deep = np.nonzero(clip > self.max_depth)[0]
-                found_l.append(live[deep])
-                found_a.append(np.full(len(deep), a))
-            idx, areas = np.concatenate(found_l), np.concatenate(found_a)
-        if uncounted is not None and len(idx):
-            counted = ~uncounted[rows[idx], areas]
-            idx, areas = idx[counted], areas[counted]
-        if not len(idx):
-            return
         # Only lines running more than max_depth inside an area's bounding box can run more than
         # that inside the area: the exact depth is measured for those alone (numpy for convex
         # areas, GEOS for the others).
-        xy = shapely.get_coordinates(lines[idx]).reshape(-1, 2, 2)
-        deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
-        idx, areas, xy = idx[deep], areas[deep], xy[deep]
+        if len(self.deep_areas) > 32:
+            li, ai = self._areas_tree.query(lines[live], predicate="intersects")
+            idx, areas = live[li], ai
+            xy = shapely.get_coordinates(lines[idx]).reshape(-1, 2, 2)
+            deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
+            idx, areas, xy = idx[deep], areas[deep], xy[deep]
+        else:
+            live_xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
+            found_l, found_a = [], []
+            for a, box in enumerate(self._area_bounds):
+                clip = clipped_lengths(live_xy[:, 0], live_xy[:, 1],
+                                       np.broadcast_to(box, (len(live), 4)))
+                deep = np.nonzero(clip > self.max_depth)[0]
+                found_l.append(deep)
+                found_a.append(np.full(len(deep), a))
+            at, areas = np.concatenate(found_l), np.concatenate(found_a)
+            idx, xy = live[at], live_xy[at]
+        if uncounted is not None and len(idx):
+            counted = ~uncounted[rows[idx], areas]
+            idx, areas, xy = idx[counted], areas[counted], xy[counted]
         if not len(idx):
             return
         depth = np.empty(len(idx))
