@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import shapely
-
 from engine.geometry.contact import edge_aspect
 from engine.geometry.rect import angle_diff
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
+from engine.rulesets.italia.relations_batch import commanders, contacts, general_pairs
 
 ARTILLERY_SUPPORT_RANGE_IN = 3.0  # ISD §1 «a 3" o meno (ma non a contatto)»
 
@@ -18,8 +16,9 @@ ARTILLERY_SUPPORT_RANGE_IN = 3.0  # ISD §1 «a 3" o meno (ma non a contatto)»
 def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:
     """Enemy bases touching this one, with the aspect of THIS base they touch (ISD A33)."""
     out = []
-    for other in board.touching[base_id]:
-        if not board.is_enemy(base_id, other):
+    fast = board.state.use_index   # the enemies touching each base, found for all at once
+    for other in contacts(board).foes[base_id] if fast else board.touching[base_id]:
+        if not fast and not board.is_enemy(base_id, other):
             continue
         edge = board.edge_touched(base_id, other)
         out.append({"id": other, "aspect": edge_aspect(edge), "edge": edge})
@@ -40,7 +39,9 @@ def _edge_overlap(board: Board, a: str, b: str, edge: str) -> bool:
 def supports(board: Board, supporter: str, supported: str) -> bool:
     """ISD §1 SUPPORTO: a friend in contact at the rear or flank, facing the same way.
     Artillery: only on the flank, unlimbered, not rockets (ISD §1, §9 note [*]). Cached per
-    pair (Groups and `supported_by` both ask)."""
+    pair (Groups and `supported_by` both ask); on the fast path every touching pair at once."""
+    if board.state.use_index:
+        return (supporter, supported) in contacts(board).pairs
     cache = board.__dict__.setdefault("_supports", {})
     key = (supporter, supported)
     found = cache.get(key)
@@ -83,8 +84,16 @@ def artillery_fire_support(board: Board, gun: str, supported: str,
 
 
 def supported_by(board: Board, base_id: str, targets_by_base: dict[str, list[Any]]) -> list[str]:
-    out = {s for s in board.touching[base_id] if supports(board, s, base_id)}
-    if board.in_melee(base_id):
+    """ISD §1 the friends supporting this base, and the batteries supporting it by fire in a
+    melee."""
+    if board.state.use_index:   # from the table of every base's supporters and foes
+        found = contacts(board)
+        out = set(found.supporters[base_id])
+        in_melee = bool(found.foes[base_id])
+    else:
+        out = {s for s in board.touching[base_id] if supports(board, s, base_id)}
+        in_melee = board.in_melee(base_id)
+    if in_melee:
         radius = board.mm(ARTILLERY_SUPPORT_RANGE_IN) + board.mm(24.0)
         for gun in board.state.index.within(board.rect(base_id).polygon, radius):
             if gun != base_id and board.infos[gun].is_gun and \
@@ -105,15 +114,19 @@ def groups(board: Board) -> list[list[str]]:
             u = parent[u]
         return u
 
+    # a link needs a support one way or the other: on the fast path only the supporting pairs
+    # are looked at (the same links, so the same Groups)
+    fast = board.state.use_index
+    supporters = contacts(board).supporters if fast else {}
     for u in units:
         iu = board.infos[u]
         if iu.disordered or iu.shaken:
             continue
-        for o in board.touching[u]:
+        for o in supporters[u] if fast else board.touching[u]:
             io = board.infos[o]
             if o not in parent or io.disordered or io.shaken or io.division != iu.division:
                 continue
-            if supports(board, o, u) or supports(board, u, o):
+            if fast or supports(board, o, u) or supports(board, u, o):
                 parent[find(u)] = find(o)
     by_root: dict[str, list[str]] = {}
     for u in units:
@@ -122,8 +135,14 @@ def groups(board: Board) -> list[list[str]]:
 
 
 def group_leader(board: Board, members: list[str]) -> str:
-    """ISD §8 the largest unit tests for the Group (A > B > C/D > E; ties: first id)."""
-    return min(members, key=lambda m: (-board.infos[m].size_rank, m))
+    """ISD §8 the largest unit tests for the Group (A > B > C/D > E; ties: first id). Cached per
+    Group: the analysis asks once for each member."""
+    cache = board.__dict__.setdefault("_group_leaders", {})
+    key = tuple(members)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = min(members, key=lambda m: (-board.infos[m].size_rank, m))
+    return found
 
 
 def command_radius_in(board: Board, general: str) -> float | None:
@@ -150,30 +169,32 @@ def commands_unit(board: Board, general: str, unit: str) -> bool:
 
 def _generals_near(board: Board) -> dict[str, list[tuple[str, float]]]:
     """Base id -> (general, gap mm) of the generals within the widest command radius, in index
-    order: picked for all bases at once from the board's one bulk neighbour query (`near`'s
-    own test), and the gaps measured general to base in one vectorised call (the operand
-    order `command_of` always used: GEOS's distance may differ in the last bit the other way
-    round). Cached."""
+    order (`relations_batch.general_pairs`). Cached."""
     cache = board.__dict__.get("_generals_near")
     if cache is None:
         cache = board.__dict__["_generals_near"] = {}
-        reach = board.mm(max(COMMAND_RADIUS_IN.values())) + 1e-6
-        _, starts, others, gaps = board._neighbours
-        index = board.state.index
-        names = index.ids
-        general = np.array([board.infos[i].is_general for i in names], dtype=bool)
-        keep = general[others] & (gaps <= reach) if len(others) else np.zeros(0, dtype=bool)
-        rows = np.searchsorted(starts, np.nonzero(keep)[0], side="right") - 1
-        found = others[keep]
-        measured = shapely.distance(index.shapes[found], index.shapes[rows]) if len(rows) \
-            else np.zeros(0)
+        names = board.state.index.ids
+        rows, found, measured = general_pairs(board)
         for k, b, gap in zip(rows.tolist(), found.tolist(), measured.tolist()):
             cache.setdefault(names[k], []).append((names[b], gap))
     return cache
 
 
 def command_of(board: Board, base_id: str) -> list[dict[str, Any]]:
-    """Generals whose command radius reaches this base, with distance and margin (inches)."""
+    """Generals whose command radius reaches this base, with distance and margin (inches); an
+    attached general commands its unit (margin None). On the fast path, read from every base's
+    commanders found at once (`relations_batch.commanders`)."""
+    if board.state.use_index:
+        if board.infos[base_id].is_general:
+            return []
+        return [{"id": gid, "distance": d, "margin": m} if m is not None else
+                {"id": gid, "distance": d, "margin": None, "attached": True}
+                for gid, d, m in commanders(board).get(base_id, ())]
+    return _command_of_plain(board, base_id)
+
+
+def _command_of_plain(board: Board, base_id: str) -> list[dict[str, Any]]:
+    """`command_of` base by base, general by general (the plain reference path)."""
     info = board.infos[base_id]
     if info.is_general:
         return []
