@@ -329,9 +329,10 @@ def cover_terrain_of(board: Board, target: str) -> tuple[list, list]:
         inside, along = [], []
         for t, geom in board.terrain_around(target):
             if t.polygon_mm is not None:
-                if geom.buffer(board.contact_tol).covers(tr.polygon):
+                if board.grown(geom, board.contact_tol).covers(tr.polygon):
                     inside.append((t, geom))
-            elif geom.buffer(board.mm(0.5)).covers(LineString([tr.front_left, tr.front_right])):
+            elif board.grown(geom, board.mm(0.5)).covers(LineString([tr.front_left,
+                                                                     tr.front_right])):
                 along.append((t, geom))
         cache[target] = (inside, along)
     return cache[target]
