@@ -15,6 +15,7 @@ base); ties go to the front, then the flanks, then the rear.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from collections.abc import Sequence
 
 import numpy as np
@@ -121,14 +122,20 @@ class RectTable:
 
     def __init__(self, rects: Sequence[Rect]) -> None:
         n = len(rects)
+        # corners: front-left, front-right, rear-right, rear-left (`Rect.corners`); frames:
+        # centre x, y, right x, y, front x, y, half width, half depth
         self.corners = np.array([r.corners for r in rects], dtype=float).reshape(n, 4, 2)
-        p, q = self.corners, np.roll(self.corners, -1, axis=1)          # edge i: corner i -> i+1
-        self.lengths = np.array([math.hypot(qx - px, qy - py) for (px, py), (qx, qy)
-                                 in zip(p.reshape(-1, 2).tolist(), q.reshape(-1, 2).tolist())]
-                                ).reshape(n, 4)
         self.frames = np.array([(r.cx, r.cy, r.right[0], r.right[1], r.front[0], r.front[1],
                                  r.width / 2, r.depth / 2) for r in rects],
                                dtype=float).reshape(n, 8)
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """Each edge's length (n, 4), by `math.hypot` as `clip_length` measures it."""
+        p, q = self.corners, np.roll(self.corners, -1, axis=1)          # edge i: corner i -> i+1
+        return np.array([math.hypot(qx - px, qy - py) for (px, py), (qx, qy)
+                         in zip(p.reshape(-1, 2).tolist(), q.reshape(-1, 2).tolist())]
+                        ).reshape(len(p), 4)
 
     def shared_lengths(self, a_at: np.ndarray, others: RectTable, b_at: np.ndarray,
                        tolerance: float) -> np.ndarray:

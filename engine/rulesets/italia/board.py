@@ -81,6 +81,11 @@ class Board:
         return found if found is not None else self.state.rect(base_id)
 
     @cached_property
+    def rect_table(self) -> RectTable:
+        """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
+        return RectTable([self.rect(i) for i in self.state.index.ids])
+
+    @cached_property
     def _rects(self) -> dict[str, Rect]:
         """Every base's rectangle (asked for some ten thousand times per analysis)."""
         return {i: self.state.rect(i) for i in self.state.ids}
@@ -125,8 +130,7 @@ class Board:
         # extra pairs of the envelope test change no answer. The fast path is compiled
         # (GEOS's arithmetic; GEOS itself for the gaps too close to 0 to call).
         if len(shapes) and self.state.use_index:
-            corners = np.array([self.rect(i).corners for i in index.ids], dtype=float)
-            si, bi, gaps = near_pairs(corners, NEAR_MM)
+            si, bi, gaps = near_pairs(self.rect_table.corners, NEAR_MM)
             unsure = np.nonzero(gaps == UNSURE)[0]
             gaps[unsure] = shapely.distance(shapes[si[unsure]], shapes[bi[unsure]])
         else:   # the plain reference path
@@ -194,7 +198,7 @@ class Board:
             return
         names = self.state.index.ids
         position = {i: k for k, i in enumerate(names)}
-        table = RectTable([self.rect(i) for i in names])
+        table = self.rect_table
         a_at = np.array([position[a] for a, _ in pairs], dtype=np.int64)
         b_at = np.array([position[b] for _, b in pairs], dtype=np.int64)
         rows = table.shared_lengths(a_at, table, b_at, self.contact_tol).tolist()

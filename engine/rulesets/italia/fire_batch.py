@@ -100,7 +100,7 @@ def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np
 
         eligible = (sides[None, :] != sides[shooter_pos][:, None]) & ~barred[None, :]
         pair_s, pair_b, unsure = candidate_pairs(whole_rings, _front_ends(board, shooters),
-                                                 ranges, _corner_table(board), eligible)
+                                                 ranges, board.rect_table.corners, eligible)
         ask = np.nonzero(unsure)[0]
         if len(ask):
             s_at, b_at = pair_s[ask], pair_b[ask]
@@ -177,7 +177,7 @@ def measure_all_pairs(board: Board, shooters: list[str], arcs: np.ndarray, whole
         status, in_arc, dist_mm, count, verts, centre = measure_pairs(
             pair_s.astype(np.int64), pair_b.astype(np.int64), near_rings, whole_rings,
             _front_ends(board, shooters),
-            _corner_table(board), board.mm(1.0), _thresholds(board, shooters))
+            board.rect_table.corners, board.mm(1.0), _thresholds(board, shooters))
         dist_in = dist_mm / board.mm(1.0)
         todo = np.nonzero(status != OK)[0]
     if len(todo):
@@ -302,22 +302,13 @@ def wholly_in_arcs(board: Board, shooters: list[str], shooter_at: np.ndarray,
     if not len(shooter_at):
         return np.zeros(0, dtype=bool)
     par = arc_params(board, shooters)[shooter_at]                         # (n, 10)
-    corners = _corner_table(board)[base_at]                              # (n, 4, 2)
+    corners = board.rect_table.corners[base_at]                              # (n, 4, 2)
     p = par[:, None, :]
     depth_l = (corners[..., 0] - p[..., 0]) * p[..., 4] + (corners[..., 1] - p[..., 1]) * p[..., 5]
     depth_r = (corners[..., 0] - p[..., 2]) * p[..., 6] + (corners[..., 1] - p[..., 3]) * p[..., 7]
     ahead = (corners[..., 0] - p[..., 0]) * p[..., 8] + (corners[..., 1] - p[..., 1]) * p[..., 9]
     return ((depth_l > 1e-6) & (depth_r > 1e-6) & (ahead > 1e-6)
             & (ahead < reach[:, None] - 1e-6)).all(axis=1)
-
-
-def _corner_table(board: Board) -> np.ndarray:
-    """Every base's 4 corners, in index order (cached on the board)."""
-    found = board.__dict__.get("_corner_table")
-    if found is None:
-        found = np.array([board.rect(i).corners for i in board.state.index.ids], dtype=float)
-        board.__dict__["_corner_table"] = found
-    return found
 
 
 def fire_arcs(board: Board, shooters: list[str], reach_in: float | None = None) -> np.ndarray:
@@ -359,10 +350,10 @@ def flank_fire_many(board: Board, s_at: np.ndarray, t_at: np.ndarray) -> np.ndar
     the same answers."""
     if not len(s_at):
         return np.zeros(0, dtype=bool)
-    table = _rect_table(board)
-    fl, fr = table["front_left"][s_at], table["front_right"][s_at]
-    cx, cy = table["cx"][t_at], table["cy"][t_at]
-    f, half = table["front"][t_at], table["half_depth"][t_at]
+    table = board.rect_table
+    fl, fr = table.corners[s_at, 0], table.corners[s_at, 1]     # front left, front right
+    cx, cy = table.frames[t_at, 0], table.frames[t_at, 1]
+    f, half = table.frames[t_at, 4:6], table.frames[t_at, 7]
 
     def ahead(p: np.ndarray) -> np.ndarray:    # Rect.to_local(...)[1]
         return (p[:, 0] - cx) * f[:, 0] + (p[:, 1] - cy) * f[:, 1]
@@ -373,20 +364,3 @@ def flank_fire_many(board: Board, s_at: np.ndarray, t_at: np.ndarray) -> np.ndar
     if not board.settings.a3_rear_counts_as_flank:
         flank &= ~((v_left < -half) & (v_right < -half))
     return flank
-
-
-def _rect_table(board: Board) -> dict:
-    """Every base's rectangle as arrays (index order), cached on the board."""
-    found = board.__dict__.get("_rect_table")
-    if found is None:
-        ids = board.state.index.ids
-        rects = [board.rect(i) for i in ids]
-        found = board.__dict__["_rect_table"] = {
-            "front_left": np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2),
-            "front_right": np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2),
-            "cx": np.array([r.cx for r in rects], dtype=float),
-            "cy": np.array([r.cy for r in rects], dtype=float),
-            "front": np.array([r.front for r in rects], dtype=float).reshape(-1, 2),
-            "half_depth": np.array([r.depth / 2 for r in rects], dtype=float),
-        }
-    return found
