@@ -97,14 +97,14 @@ def tenths_texts(values: np.ndarray, prefix: str = "", suffix: str = "") -> list
 
 def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: np.ndarray,
                       sight: np.ndarray, clear: np.ndarray) -> list[list[str]]:
-    """`fire_reasons` of many shots at once (one list per row: `TargetTable` hands them out
-    as they are, after copying the rows of the shared fixed lists)."""
+    """`fire_reasons` of many shots at once, one new list per row (`TargetTable` hands each
+    row's list out as it is)."""
     code = ((~np.asarray(in_arc, dtype=bool)).astype(np.int64)
             | (~np.asarray(in_range, dtype=bool)).astype(np.int64) << 1
             | (~np.asarray(sight, dtype=bool)).astype(np.int64) << 2
             | (~np.asarray(clear, dtype=bool)).astype(np.int64) << 3)
     fixed = [fire_reasons(not c & 1, True, 0.0, not c & 4, not c & 8) for c in range(16)]
-    out = [fixed[c] for c in code.tolist()]
+    out = [fixed[c][:] for c in code.tolist()]
     short = np.nonzero(code & 2)[0]
     texts = tenths_texts(-np.asarray(margins, dtype=float)[short], "out of range: ", " in short")
     short_code = code[short]

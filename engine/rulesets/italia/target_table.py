@@ -84,7 +84,7 @@ class TargetTable:
             if not clear:
                 d["arc_clear"] = False
             if reasons:
-                d["reasons"] = reasons[:]
+                d["reasons"] = reasons      # each row's own list (`fire_reasons_many`)
             if modifiers is not None:
                 d["fire_modifiers"] = modifiers
             append(d)
