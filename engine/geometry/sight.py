@@ -73,6 +73,40 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
     return shapely.linestrings(coords)
 
 
+class Segments:
+    """Sight lines as coordinates (n, 2, 2), with their GEOS linestrings made only for the rows
+    a GEOS test needs (most lines meet no terrain at all)."""
+
+    def __init__(self, xy: np.ndarray, geoms: np.ndarray | None = None) -> None:
+        self.xy = xy
+        self._geoms = geoms
+
+    @staticmethod
+    def of(lines: np.ndarray) -> Segments:
+        """From two-point linestrings, or from their coordinates (n, 2, 2)."""
+        if isinstance(lines, Segments):
+            return lines
+        if lines.dtype != object:
+            return Segments(np.asarray(lines, dtype=float).reshape(-1, 2, 2))
+        if len(lines) and not (shapely.get_num_coordinates(lines) == 2).all():
+            raise ValueError("sight lines are straight segments of two points")
+        return Segments(shapely.get_coordinates(lines).reshape(-1, 2, 2), lines)
+
+    def __len__(self) -> int:
+        return len(self.xy)
+
+    def geoms(self, rows: np.ndarray) -> np.ndarray:
+        """The linestrings of ``rows`` (the same geometries whichever way they were given)."""
+        if self._geoms is not None:
+            return self._geoms[rows]
+        return shapely.linestrings(self.xy[rows])
+
+    def bounds(self, rows: np.ndarray) -> np.ndarray:
+        """(xmin, ymin, xmax, ymax) of ``rows`` (`shapely.bounds` of the lines)."""
+        xy = self.xy[rows]
+        return np.concatenate([xy.min(axis=1), xy.max(axis=1)], axis=1)
+
+
 class SightField:
     """The obstacles of one moment of a game, indexed for many sight-line tests."""
 
@@ -294,13 +328,16 @@ class SightField:
                  if i in index_of]
         return np.array(codes, dtype=np.int64)
 
-    def clear_of_terrain(self, lines: np.ndarray, widths: np.ndarray, end_keys: np.ndarray,
+    def clear_of_terrain(self, lines: np.ndarray | Segments, widths: np.ndarray,
+                         end_keys: np.ndarray,
                          end_parts_of: Callable[[np.ndarray], Sequence[np.ndarray]],
                          uncounted: np.ndarray | None, uncounted_rows: np.ndarray) -> np.ndarray:
         """The wall and deep-area tests of `clear_many` alone (for lines already known clear of
         bodies), with the questions given as arrays: per line its corridor half-width, the key
         of its ``ends`` (``end_parts_of(keys)``: their parts, see `_block_walls_rows`) and its row of
-        the (row, area) ``uncounted`` table (None: every area counts)."""
+        the (row, area) ``uncounted`` table (None: every area counts). ``lines``: linestrings,
+        or their coordinates (n, 2, 2): linestrings are then made only where GEOS needs them."""
+        lines = Segments.of(lines)
         ok = np.ones(len(lines), dtype=bool)
         if not len(lines):
             return ok
@@ -320,7 +357,8 @@ class SightField:
             [shapely.union_all(list(queries[o].ends)) if queries[o].ends else None
              for o in keys.tolist()], dtype=object)])
 
-    def _block_walls_rows(self, lines: np.ndarray, ok: np.ndarray, widths_all: np.ndarray,
+    def _block_walls_rows(self, lines: np.ndarray | Segments, ok: np.ndarray,
+                          widths_all: np.ndarray,
                           end_keys: np.ndarray,
                           end_parts_of: Callable[[np.ndarray], Sequence[np.ndarray]]) -> None:
         """`_block_walls` on arrays (``end_parts_of(keys)``: the ends of the lines of those
@@ -328,9 +366,10 @@ class SightField:
         Vectorised: each (ends, wall) pair is trimmed once, then one GEOS call per predicate
         tests every hit. A wall meeting no part of the ends stays whole; the parts are joined
         only for the walls that meet them."""
+        lines = Segments.of(lines)
         live = np.nonzero(ok)[0]
         widths = widths_all[live]
-        li, wi = self._wall_candidates(lines[live], widths)
+        li, wi = self._wall_candidates(lines, live, widths)
         if not len(li):
             return
         line_idx = live[li]
@@ -358,20 +397,20 @@ class SightField:
         hit = np.zeros(len(li), dtype=bool)
         wide = corridor > 0
         if wide.any():
-            hit[wide] = shapely.dwithin(lines[line_idx[wide]], walls[wide], corridor[wide])
+            hit[wide] = shapely.dwithin(lines.geoms(line_idx[wide]), walls[wide], corridor[wide])
         if (~wide).any():
-            hit[~wide] = shapely.intersects(lines[line_idx[~wide]], walls[~wide])
+            hit[~wide] = shapely.intersects(lines.geoms(line_idx[~wide]), walls[~wide])
         hit &= ~shapely.is_empty(walls)
         ok[line_idx[hit]] = False
 
-    def _wall_candidates(self, lines: np.ndarray, widths: np.ndarray
+    def _wall_candidates(self, lines: Segments, rows: np.ndarray, widths: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
         """(line, wall) pairs whose bounding boxes, the line's grown by its width, meet: a
         superset of the pairs within the width (the exact tests follow), by numpy when walls
         are few (an STRtree's distance query cost more than the tests)."""
         if len(self.walls) > 32:
-            return self._walls_tree.query(lines, predicate="dwithin", distance=widths)
-        box = shapely.bounds(lines)
+            return self._walls_tree.query(lines.geoms(rows), predicate="dwithin", distance=widths)
+        box = lines.bounds(rows)
         grow = widths[:, None]
         walls = self._wall_bounds
         meet = ((box[:, None, 0] - grow <= walls[None, :, 2])
@@ -391,24 +430,25 @@ class SightField:
         """Lines running more than ``max_depth`` inside one counted deep area are blocked."""
         self._block_depth_rows(lines, ok, self._uncounted(queries), owners)
 
-    def _block_depth_rows(self, lines: np.ndarray, ok: np.ndarray, uncounted: np.ndarray | None,
-                          rows: np.ndarray) -> None:
+    def _block_depth_rows(self, lines: np.ndarray | Segments, ok: np.ndarray,
+                          uncounted: np.ndarray | None, rows: np.ndarray) -> None:
         """`_block_depth` on arrays: ``uncounted[rows[line], area]`` marks an area whose depth
         does not count for that line. Only a line running more than ``max_depth`` inside the
         area's bounding box can block (numpy, every line against every area: there are few);
         GEOS measures the depth of those alone."""
+        lines = Segments.of(lines)
         live = np.nonzero(ok)[0]
         # Only lines running more than max_depth inside an area's bounding box can run more than
         # that inside the area: the exact depth is measured for those alone (numpy for convex
         # areas, GEOS for the others).
         if len(self.deep_areas) > 32:
-            li, ai = self._areas_tree.query(lines[live], predicate="intersects")
+            li, ai = self._areas_tree.query(lines.geoms(live), predicate="intersects")
             idx, areas = live[li], ai
-            xy = shapely.get_coordinates(lines[idx]).reshape(-1, 2, 2)
+            xy = lines.xy[idx]
             deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
             idx, areas, xy = idx[deep], areas[deep], xy[deep]
         else:
-            live_xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
+            live_xy = lines.xy[live]
             found_l, found_a = [], []
             for a, box in enumerate(self._area_bounds):
                 clip = clipped_lengths(live_xy[:, 0], live_xy[:, 1],
@@ -427,7 +467,7 @@ class SightField:
         convex = self._convex_area_edges
         plain = np.array([convex[a] is None for a in range(len(convex))], dtype=bool)[areas]
         if plain.any():
-            depth[plain] = shapely.length(shapely.intersection(lines[idx[plain]],
+            depth[plain] = shapely.length(shapely.intersection(lines.geoms(idx[plain]),
                                                                self.deep_areas[areas[plain]]))
         for a in np.unique(areas[~plain]).tolist():     # convex areas: the chord, in numpy
             rows = np.nonzero(~plain & (areas == a))[0]

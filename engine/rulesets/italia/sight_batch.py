@@ -58,8 +58,7 @@ def sight_many(board: Board, shooters: Sequence[str], shot_shooter: np.ndarray,
     def terrain_clear(todo: np.ndarray, line: np.ndarray) -> np.ndarray:
         origin = firers.origins[shots.firer[todo], line % n_origins]
         end = ends[end_starts[todo] + line // n_origins]
-        return terrain.clear(shapely.linestrings(np.stack([origin, end], axis=1)), todo,
-                             shots.reach[todo])
+        return terrain.clear(np.stack([origin, end], axis=1), todo, shots.reach[todo])
 
     seen = np.zeros(n, dtype=bool)
     # each shot's first line clear of bases, then its terrain test (most shots end here)
