@@ -28,10 +28,10 @@ from engine.rulesets.italia.conduct_batch import (_arc_rings, _Columns, _envelop
 from engine.rulesets.italia.conduct_paths import _inner_corners, _straight
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
 from engine.state import GameState
+from tests.engine_crowds import SIZES, crowd_bases
 from tests.ruleset_properties import property_settings
 
 SNAPSHOTS = sorted((Path(__file__).parent / "data" / "engine" / "italia_snapshots").glob("*.json.gz"))
-SIZES = {"B": (80, 40), "C": (80, 30), "gun": (25, 40), "general": (40, 40)}
 VARIANTS: list[dict[str, Any]] = [
     {}, {"a39_router_gap": "enemy_only"}, {"a24_contact_tolerance_in": 0.25},
     {"a38_fall_back_direction": "toward_own_edge", "a40_pursuit_direction": "toward_enemy"},
@@ -49,20 +49,7 @@ def _answers(state: GameState) -> str:
 def _crowd(seed: int, settings: dict[str, Any], n: int = 70) -> dict[str, Any]:
     """Bases packed on a small table: many touch, some overlap or stick out of the table, routs
     and pursuits run into enemies; some lines side by side, the rest turned at random."""
-    rng = random.Random(seed)
-    bases: list[dict[str, Any]] = []
-    for i in range(n):
-        kind = rng.choice(list(SIZES))
-        w, d = SIZES[kind]
-        traits: dict[str, Any] = {"rank": "division"} if kind == "general" else {}
-        if i % 3 == 0:   # in line: side by side, touching
-            x, y, h = 60.0 + 80.0 * (i % 9), 200.0 + 300.0 * (i % 2), 90.0
-        else:
-            x, y, h = rng.uniform(-20, 720), rng.uniform(-20, 620), rng.choice(
-                [0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360)])
-        bases.append({"id": f"b{i:02d}", "side": rng.choice("AB"), "type": kind, "x_mm": x,
-                      "y_mm": y, "heading_deg": h, "width_mm": w, "depth_mm": d,
-                      "traits": traits})
+    bases = crowd_bases(seed, n, (0.0, 90.0, 180.0, 270.0))
     terrain = [{"id": "wood", "kind": "wood", "polygon_mm": [[300, 250], [420, 250], [420, 330],
                                                                [300, 330]]},
                {"id": "marsh", "kind": "marsh", "polygon_mm": [[100, 400], [200, 380], [220, 470],

@@ -5,7 +5,6 @@ charge candidates, command and proximity gaps, rout and pursuit corridors."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import numpy as np
 import pytest
@@ -19,27 +18,13 @@ from engine.rulesets.italia.charges import _candidates, candidates
 from engine.rulesets.italia.conduct import _Band, _foes_near, _inner_corners, _inner_rect
 from engine.rulesets.italia.relations import _generals_near
 from engine.state import GameState
+from tests.engine_crowds import crowd_bases
 
-SIZES = {"B": (80, 40), "C": (80, 30), "gun": (25, 40), "general": (40, 40)}
 
 
 def _crowd(seed: int, n: int = 60) -> GameState:
-    """Bases packed on a small table: many touch, some overlap, some stick out of the table;
-    a few are axis-aligned lines side by side (the common case), the rest turned at random."""
-    rng = random.Random(seed)
-    bases: list[dict[str, Any]] = []
-    for i in range(n):
-        kind = rng.choice(list(SIZES))
-        w, d = SIZES[kind]
-        traits: dict[str, Any] = {"rank": "division"} if kind == "general" else {}
-        if i % 3 == 0:   # in line: side by side, touching
-            x, y, h = 60.0 + 80.0 * (i % 9), 200.0 + 300.0 * (i % 2), 90.0
-        else:
-            x, y, h = rng.uniform(-20, 720), rng.uniform(-20, 620), rng.choice(
-                [0.0, 90.0, 270.0, rng.uniform(0, 360)])
-        bases.append({"id": f"b{i:02d}", "side": rng.choice("AB"), "type": kind, "x_mm": x,
-                      "y_mm": y, "heading_deg": h, "width_mm": w, "depth_mm": d,
-                      "traits": traits})
+    """Bases packed on a small table (`tests.engine_crowds`)."""
+    bases = crowd_bases(seed, n, (0.0, 90.0, 270.0))
     return GameState.from_dict({"ruleset": "italia-se-desta",
                                 "table": {"width_mm": 700, "depth_mm": 600}, "bases": bases})
 
