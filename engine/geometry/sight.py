@@ -32,7 +32,6 @@ from shapely.strtree import STRtree
 from engine.geometry.rect import Point
 from engine.geometry.segments import (
     clipped_lengths,
-    convex_chords,
     point_segment_distance,
     segments_near_quads,
 )
@@ -436,6 +435,9 @@ class SightField:
         does not count for that line. Only a line running more than ``max_depth`` inside the
         area's bounding box can block (numpy, every line against every area: there are few);
         GEOS measures the depth of those alone."""
+        # compiled (numba, imported on first use like the sight walk's)
+        from engine.geometry.depth_kernel import convex_chord_lengths, deep_in_boxes
+
         lines = Segments.of(lines)
         live = np.nonzero(ok)[0]
         # Only lines running more than max_depth inside an area's bounding box can run more than
@@ -448,15 +450,9 @@ class SightField:
             deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
             idx, areas, xy = idx[deep], areas[deep], xy[deep]
         else:
-            live_xy = lines.xy[live]
-            found_l, found_a = [], []
-            for a, box in enumerate(self._area_bounds):
-                clip = clipped_lengths(live_xy[:, 0], live_xy[:, 1],
-                                       np.broadcast_to(box, (len(live), 4)))
-                deep = np.nonzero(clip > self.max_depth)[0]
-                found_l.append(deep)
-                found_a.append(np.full(len(deep), a))
-            at, areas = np.concatenate(found_l), np.concatenate(found_a)
+            live_xy = np.ascontiguousarray(lines.xy[live])
+            at, areas = deep_in_boxes(live_xy, np.ascontiguousarray(self._area_bounds, dtype=float),
+                                      float(self.max_depth))
             idx, xy = live[at], live_xy[at]
         if uncounted is not None and len(idx):
             counted = ~uncounted[rows[idx], areas]
@@ -469,9 +465,9 @@ class SightField:
         if plain.any():
             depth[plain] = shapely.length(shapely.intersection(lines.geoms(idx[plain]),
                                                                self.deep_areas[areas[plain]]))
-        for a in np.unique(areas[~plain]).tolist():     # convex areas: the chord, in numpy
+        for a in np.unique(areas[~plain]).tolist():     # convex areas: the chord (compiled)
             rows = np.nonzero(~plain & (areas == a))[0]
-            depth[rows] = convex_chords(xy[rows, 0], xy[rows, 1], convex[a])
+            depth[rows] = convex_chord_lengths(np.ascontiguousarray(xy[rows]), convex[a])
         ok[idx[depth > self.max_depth + 1e-6]] = False
 
     @property
