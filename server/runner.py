@@ -37,6 +37,7 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
     if services.policy.token is not None:
         print("campo serve: the page is read-only without the token in its URL", flush=True)
     print(f"campo serve: source {services.rig.source.name}; Ctrl-C to stop", flush=True)
+    threading.Thread(target=_prepare_engine, name="engine-warmup", daemon=True).start()
     config = uvicorn_config(app, settings.host, settings.port)
     try:
         sock = bind_socket(settings.host, settings.port)  # here, so "port in use" is one clear line
@@ -51,6 +52,21 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
         print("campo serve: stopped", flush=True)
         return 0
     return 0
+
+
+def _prepare_engine() -> None:
+    """Compile the rules engine's kernels while the page loads (`engine.warmup`): about a
+    second when cached, 15–30 s on the first run after installing, which is said."""
+    from engine.warmup import prepare
+
+    try:
+        seconds = prepare()
+    except Exception as exc:   # the live analysis reports its own errors; this is only a warm-up
+        print(f"campo serve: rules engine warm-up failed: {exc}", file=sys.stderr, flush=True)
+        return
+    if seconds > 3:
+        print(f"campo serve: rules engine ready (compiled in {seconds:.0f} s; cached from now on)",
+              flush=True)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:

@@ -29,6 +29,15 @@ class _FailOnErrorLog(logging.Handler):
         raise AssertionError(f"unexpected error log: {record.getMessage()}")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _engine_kernels_ready() -> None:
+    """Compile (fresh checkout) or load (cached) the engine's numba kernels once, before any
+    test: a live server's first analysis must not spend a test's waiting time compiling."""
+    from engine.warmup import prepare
+
+    prepare()
+
+
 @pytest.fixture(autouse=True)
 def _error_logs_fail() -> object:
     handler = _FailOnErrorLog(level=logging.ERROR)

@@ -95,24 +95,34 @@ def _gap_at(quads: np.ndarray, a: int, b: int) -> float:
     return d
 
 
-@njit(cache=True)
 def near_pairs(corners: np.ndarray, reach: float
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(i, j, gap) of every ordered pair of quads where box i, grown by ``reach``, meets box j
-    (each quad with itself too, gap 0), sorted by (i, j); gaps UNSURE are left to the caller."""
+    (each quad with itself too, gap 0), sorted by (i, j); gaps UNSURE are left to the caller.
+    The sorting is numpy's (numba's sorts take longer to compile than they save)."""
     n = len(corners)
-    lo = np.empty((n, 2))
-    hi = np.empty((n, 2))
-    for k in range(n):
-        for a in range(2):
-            lo[k, a] = corners[k, :, a].min()
-            hi[k, a] = corners[k, :, a].max()
-    order = np.argsort(lo[:, 0], kind="mergesort")
-    cap = 4 * n + 16
-    pi = np.empty(cap, dtype=np.int64)
-    pj = np.empty(cap, dtype=np.int64)
-    pg = np.empty(cap)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), np.zeros(0)
+    corners = np.ascontiguousarray(corners, dtype=float)
+    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    order = np.argsort(lo[:, 0], kind="stable")
+    count = _sweep(corners, lo, hi, order, reach, np.empty(0, dtype=np.int64),
+                   np.empty(0, dtype=np.int64), np.empty(0))
+    pi, pj, pg = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64), np.empty(count)
+    _sweep(corners, lo, hi, order, reach, pi, pj, pg)
+    keep = np.argsort(pi * n + pj, kind="stable")
+    return pi[keep], pj[keep], pg[keep]
+
+
+@njit(cache=True)
+def _sweep(corners: np.ndarray, lo: np.ndarray, hi: np.ndarray, order: np.ndarray,
+           reach: float, pi: np.ndarray, pj: np.ndarray, pg: np.ndarray) -> int:
+    """Walk the boxes sorted by their left edge (``order``) and, when ``pi`` has room, write
+    each meeting pair and its gap; how many pairs (a first call with empty arrays counts)."""
+    fill = len(pi) > 0
     m = 0
+    n = len(order)
     for oa in range(n):
         a = order[oa]
         for ob in range(oa, n):
@@ -121,21 +131,16 @@ def near_pairs(corners: np.ndarray, reach: float
                 break   # sorted by left edge: every later box starts further right
             ab = _meets(lo, hi, a, b, reach)
             ba = a != b and _meets(lo, hi, b, a, reach)
-            if not (ab or ba):
-                continue
-            if m + 2 > cap:
-                cap *= 2
-                pi, pj, pg = _grow(pi, cap), _grow(pj, cap), _grow(pg, cap)
             if ab:
-                pi[m], pj[m] = a, b
-                pg[m] = 0.0 if a == b else _gap_at(corners, a, b)
+                if fill:
+                    pi[m], pj[m] = a, b
+                    pg[m] = 0.0 if a == b else _gap_at(corners, a, b)
                 m += 1
             if ba:
-                pi[m], pj[m], pg[m] = b, a, _gap_at(corners, b, a)
+                if fill:
+                    pi[m], pj[m], pg[m] = b, a, _gap_at(corners, b, a)
                 m += 1
-    pi, pj, pg = pi[:m], pj[:m], pg[:m]
-    keep = np.argsort(pi * n + pj, kind="mergesort")
-    return pi[keep], pj[keep], pg[keep]
+    return m
 
 
 @njit(cache=True)
@@ -144,10 +149,3 @@ def _meets(lo: np.ndarray, hi: np.ndarray, a: int, b: int, reach: float) -> bool
     STRtree test, the same float operations)."""
     return (lo[b, 0] <= hi[a, 0] + reach and hi[b, 0] >= lo[a, 0] - reach
             and lo[b, 1] <= hi[a, 1] + reach and hi[b, 1] >= lo[a, 1] - reach)
-
-
-@njit(cache=True)
-def _grow(a: np.ndarray, cap: int) -> np.ndarray:
-    out = np.empty(cap, dtype=a.dtype)
-    out[:len(a)] = a
-    return out

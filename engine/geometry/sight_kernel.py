@@ -133,7 +133,6 @@ def _fill_grid(first: np.ndarray, last: np.ndarray, nx: int, ny: int
     return starts, items
 
 
-@njit(cache=True)
 def first_body_clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
                            shot_shooter: np.ndarray, shot_target: np.ndarray,
                            shot_touch_row: np.ndarray, shot_reach: np.ndarray,
@@ -150,16 +149,15 @@ def first_body_clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np
     ``shot_target``: the target's body index (-1: not a body); ``shot_touch_row``: its row in
     ``touch`` (the bodies touching it); ``shot_ignore``: 0 none, 1 the firer's ``over`` row, 2
     every body (fired over, ISD A18)."""
-    rows, lines = _clear_lines(origins, ends, end_starts, shot_shooter, shot_target,
-                               shot_touch_row, shot_reach, shot_ignore, todo, todo_from, quads,
-                               centres, radii, own, near_own, touch, over, grid, starts, items,
-                               False)
+    rows, lines = clear_lines(origins, ends, end_starts, shot_shooter, shot_target,
+                              shot_touch_row, shot_reach, shot_ignore, todo, todo_from, quads,
+                              centres, radii, own, near_own, touch, over, grid, starts, items,
+                              False)
     out = np.full(len(todo), -1, dtype=np.int64)
     out[rows] = lines
     return out
 
 
-@njit(cache=True)
 def every_body_clear_line(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
                           shot_shooter: np.ndarray, shot_target: np.ndarray,
                           shot_touch_row: np.ndarray, shot_reach: np.ndarray,
@@ -171,24 +169,32 @@ def every_body_clear_line(origins: np.ndarray, ends: np.ndarray, end_starts: np.
                           ) -> tuple[np.ndarray, np.ndarray]:
     """(i, line) of every line of shot ``todo[i]`` from line ``todo_from[i]`` on that no body
     blocks, grouped by i in order (arguments as `first_body_clear_lines`)."""
-    return _clear_lines(origins, ends, end_starts, shot_shooter, shot_target, shot_touch_row,
-                        shot_reach, shot_ignore, todo, todo_from, quads, centres, radii, own,
-                        near_own, touch, over, grid, starts, items, True)
+    return clear_lines(origins, ends, end_starts, shot_shooter, shot_target, shot_touch_row,
+                       shot_reach, shot_ignore, todo, todo_from, quads, centres, radii, own,
+                       near_own, touch, over, grid, starts, items, True)
 
 
 @njit(cache=True)
-def _clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
+def clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
                  shot_shooter: np.ndarray, shot_target: np.ndarray, shot_touch_row: np.ndarray,
                  shot_reach: np.ndarray, shot_ignore: np.ndarray, todo: np.ndarray,
                  todo_from: np.ndarray, quads: np.ndarray, centres: np.ndarray,
                  radii: np.ndarray, own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
                  over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
                  every: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(i, line) of the lines clear of bodies: each shot's first one, or ``every`` one.
+    """(i, line) of the lines clear of bodies: each shot's first one, or ``every`` one (one
+    compiled function for both: the callers pass ``every`` from Python, so numba compiles it
+    once rather than once per constant).
 
     The per-line helpers are closures over the arrays: numba would count references to every
     array passed to an inlined function, atomically, at each call (more than the tests cost)."""
-    cap = len(todo) + 16
+    n_origins = origins.shape[1]
+    cap = len(todo)   # one line per shot, or at most every line after its start
+    if every:
+        cap = 0
+        for i in range(len(todo)):
+            k = todo[i]
+            cap += max(0, (end_starts[k + 1] - end_starts[k]) * n_origins - todo_from[i])
     found_row = np.empty(cap, dtype=np.int64)
     found_line = np.empty(cap, dtype=np.int64)
     m = 0
@@ -258,7 +264,6 @@ def _clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
     mark = 0
     n_recent = 0
     last_shooter = -1
-    n_origins = origins.shape[1]
     for i in range(len(todo)):
         k = todo[i]
         s = shot_shooter[k]
@@ -277,10 +282,6 @@ def _clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
             if b >= 0:
                 n_recent = to_front(n_recent, b)
                 continue
-            if m == cap:
-                cap *= 2
-                found_row = _grown(found_row, cap)
-                found_line = _grown(found_line, cap)
             found_row[m] = i
             found_line[m] = line
             m += 1
@@ -328,10 +329,3 @@ def _line_cells(x0: float, y0: float, x1: float, y1: float, grid: np.ndarray,
             iy += step_y
             t_y += t_dy
     return m
-
-
-@njit(cache=True)
-def _grown(a: np.ndarray, cap: int) -> np.ndarray:
-    out = np.empty(cap, dtype=a.dtype)
-    out[:len(a)] = a
-    return out
