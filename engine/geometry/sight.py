@@ -31,6 +31,7 @@ from shapely.strtree import STRtree
 
 from engine.geometry.rect import Point
 from engine.geometry.segments import (
+    Segments,
     clipped_lengths,
     point_segment_distance,
     segments_near_quads,
@@ -70,40 +71,6 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
                    key=lambda oe: (oe[0][0] - oe[1][0]) ** 2 + (oe[0][1] - oe[1][1]) ** 2)
     coords = np.array([[o, e] for o, e in pairs], dtype=float).reshape(-1, 2, 2)
     return shapely.linestrings(coords)
-
-
-class Segments:
-    """Sight lines as coordinates (n, 2, 2), with their GEOS linestrings made only for the rows
-    a GEOS test needs (most lines meet no terrain at all)."""
-
-    def __init__(self, xy: np.ndarray, geoms: np.ndarray | None = None) -> None:
-        self.xy = xy
-        self._geoms = geoms
-
-    @staticmethod
-    def of(lines: np.ndarray) -> Segments:
-        """From two-point linestrings, or from their coordinates (n, 2, 2)."""
-        if isinstance(lines, Segments):
-            return lines
-        if lines.dtype != object:
-            return Segments(np.asarray(lines, dtype=float).reshape(-1, 2, 2))
-        if len(lines) and not (shapely.get_num_coordinates(lines) == 2).all():
-            raise ValueError("sight lines are straight segments of two points")
-        return Segments(shapely.get_coordinates(lines).reshape(-1, 2, 2), lines)
-
-    def __len__(self) -> int:
-        return len(self.xy)
-
-    def geoms(self, rows: np.ndarray) -> np.ndarray:
-        """The linestrings of ``rows`` (the same geometries whichever way they were given)."""
-        if self._geoms is not None:
-            return self._geoms[rows]
-        return shapely.linestrings(self.xy[rows])
-
-    def bounds(self, rows: np.ndarray) -> np.ndarray:
-        """(xmin, ymin, xmax, ymax) of ``rows`` (`shapely.bounds` of the lines)."""
-        xy = self.xy[rows]
-        return np.concatenate([xy.min(axis=1), xy.max(axis=1)], axis=1)
 
 
 class SightField:
