@@ -36,7 +36,8 @@ def test_one_pair_matches_numpy(reach: float) -> None:
     p1[50:100, 1] = p0[50:100, 1]                     # horizontal lines
     p0[100:150] = quads[100:150, 0]                   # starting on a corner
     expected = segments_near_quads(p0, p1, quads, reach)
-    got = [segment_near_quad(a[0], a[1], b[0], b[1], q, reach) for a, b, q in zip(p0, p1, quads)]
+    got = [segment_near_quad(a[0], a[1], b[0], b[1], quads, k, reach)
+           for k, (a, b) in enumerate(zip(p0, p1))]
     assert got == expected.tolist()
     assert 0 < sum(got) < len(got)
 

@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.geometry.sight_kernel import point_to_segment
+
 
 @njit(cache=True)
 def boxes_near(boxes: np.ndarray, x0: float, y0: float, x1: float, y1: float,
@@ -28,15 +30,6 @@ def boxes_near(boxes: np.ndarray, x0: float, y0: float, x1: float, y1: float,
             out[n] = k
             n += 1
     return out[:n]
-
-
-@njit(cache=True)
-def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0 else 0.0
-    t = min(max(t, 0.0), 1.0)
-    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
 @njit(cache=True)
@@ -121,8 +114,8 @@ def convex_gap(a: np.ndarray, b: np.ndarray) -> float:
         for i in range(p.shape[0]):
             for j in range(m):
                 k = j + 1 if j + 1 < m else 0
-                best = min(best, _point_segment(p[i, 0], p[i, 1], q[j, 0], q[j, 1], q[k, 0],
-                                                q[k, 1]))
+                best = min(best, point_to_segment(p[i, 0], p[i, 1], q[j, 0], q[j, 1],
+                                                  q[k, 0], q[k, 1]))
     return best
 
 

@@ -23,7 +23,7 @@ RECENT_BLOCKERS = 8   # per shooter, the latest distinct bodies that blocked one
 
 
 @njit(cache=True, inline="always")
-def _psd(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+def point_to_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
     """`segments._point_segment_distance` for one point and one segment."""
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
@@ -34,7 +34,7 @@ def _psd(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> fl
 
 @njit(cache=True, inline="always")
 def _psd2(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """The square of `_psd` (no square root: for the cheap circle test)."""
+    """The square of `point_to_segment` (no square root: for the cheap circle test)."""
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     t = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0 else 0.0
@@ -43,18 +43,12 @@ def _psd2(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> f
     return ox * ox + oy * oy
 
 
-@njit(cache=True)
-def segment_near_quad(x0: float, y0: float, x1: float, y1: float, q: np.ndarray,
-                      reach: float) -> bool:
-    """`segments._segments_near_quads` for one segment and one quad (4 x 2)."""
-    return _near_quad(x0, y0, x1, y1, np.ascontiguousarray(q).reshape(1, 4, 2), 0, reach)
-
-
 @njit(cache=True, inline="always")
-def _near_quad(x0: float, y0: float, x1: float, y1: float, quads: np.ndarray, b: int,
-               reach: float) -> bool:
-    """`segment_near_quad` of quad ``quads[b]``, read in place (no array view: numba counts
-    references to views atomically, which cost more than the test)."""
+def segment_near_quad(x0: float, y0: float, x1: float, y1: float, quads: np.ndarray, b: int,
+                      reach: float) -> bool:
+    """`segments._segments_near_quads` for one segment and quad ``quads[b]`` (4 x 2), read in
+    place (no array view: numba counts references to views atomically, which cost more than
+    the test)."""
     all_pos0 = all_neg0 = all_pos1 = all_neg1 = True
     dx, dy = x1 - x0, y1 - y0
     for i in range(4):
@@ -89,8 +83,10 @@ def _near_quad(x0: float, y0: float, x1: float, y1: float, quads: np.ndarray, b:
         ax, ay = quads[b, i, 0], quads[b, i, 1]
         j = (i + 1) % 4
         bx, by = quads[b, j, 0], quads[b, j, 1]
-        d = min(d, _psd(x0, y0, ax, ay, bx, by), _psd(x1, y1, ax, ay, bx, by),
-                _psd(ax, ay, x0, y0, x1, y1), _psd(bx, by, x0, y0, x1, y1))
+        d = min(d, point_to_segment(x0, y0, ax, ay, bx, by),
+                point_to_segment(x1, y1, ax, ay, bx, by),
+                point_to_segment(ax, ay, x0, y0, x1, y1),
+                point_to_segment(bx, by, x0, y0, x1, y1))
     return d <= reach
 
 
@@ -219,7 +215,7 @@ def clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
         far = radii[b] + r + 1e-6
         if _psd2(centres[b, 0], centres[b, 1], x0, y0, x1, y1) > far * far:
             return False
-        return _near_quad(x0, y0, x1, y1, quads, b, r)
+        return segment_near_quad(x0, y0, x1, y1, quads, b, r)
 
     def line_blocked(x0: float, y0: float, x1: float, y1: float, reach: float, s: int,
                      target: int, touch_row: int, ignore: int, mark: int, n_recent: int) -> int:
