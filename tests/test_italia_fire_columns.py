@@ -61,10 +61,10 @@ def test_fire_reasons_many_is_fire_reasons() -> None:
     assert fire_reasons_many(in_arc, in_range, margins, sight, clear) == want
 
 
-def test_fired_over_kinds_is_fired_over_kind() -> None:
+def test_fired_over_kinds_at_is_fired_over_kind() -> None:
     """Every battery shot of the snapshot battles (hills: shots across levels; rockets)."""
     from engine.rulesets.italia.fire import fired_over_kind
-    from engine.rulesets.italia.sight_batch import fired_over_kinds
+    from engine.rulesets.italia.sight_batch import fired_over_kinds_at
 
     seen_kinds: set[int] = set()
     for scenario in _snapshot_scenarios(6):
@@ -74,7 +74,9 @@ def test_fired_over_kinds_is_fired_over_kind() -> None:
                  if board.infos[t].side != board.infos[g].side]
         want = [fired_over_kind(board, g, t) for g, t in pairs]
         fresh = Board.of(GameState.from_dict(scenario))   # caches filled in another order
-        got = fired_over_kinds(fresh, [g for g, _ in pairs], [t for _, t in pairs])
+        position = {i: k for k, i in enumerate(fresh.state.index.ids)}
+        got = fired_over_kinds_at(fresh, np.array([position[g] for g, _ in pairs], dtype=np.int64),
+                                  np.array([position[t] for _, t in pairs], dtype=np.int64))
         assert got.tolist() == want
         seen_kinds |= set(want)
     assert len(seen_kinds) >= 2

@@ -153,13 +153,6 @@ class _Shots:
                                                     shot_target[wide])
 
 
-def fired_over_kinds(board: Board, guns: Sequence[str], targets: Sequence[str]) -> np.ndarray:
-    """`fire.fired_over_kind` of many (gun, target) shots (`fired_over_kinds_at` by name)."""
-    position = {i: k for k, i in enumerate(board.state.index.ids)}
-    return fired_over_kinds_at(board, np.array([position[g] for g in guns], dtype=np.int64),
-                               np.array([position[t] for t in targets], dtype=np.int64))
-
-
 def fired_over_kinds_at(board: Board, guns: np.ndarray, targets: np.ndarray) -> np.ndarray:
     """`fire.fired_over_kind` of many (gun, target) shots given as index positions: each
     base's level and each gun's facts asked once (the facts only of guns firing at another
