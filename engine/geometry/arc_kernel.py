@@ -126,6 +126,17 @@ def _separation(p: np.ndarray, q: np.ndarray, stop: float) -> float:
 
 
 @njit(cache=True)
+def _within_status(d: float, limit: float) -> int:
+    """Whether a distance ``d`` is within ``limit``: 1 yes, 0 no, -1 within TOL of it (too
+    close to call in plain floats)."""
+    if d < limit - TOL:
+        return 1
+    if d > limit + TOL:
+        return 0
+    return -1
+
+
+@njit(cache=True)
 def within_status(arc: np.ndarray, rect: np.ndarray) -> int:
     """Whether the quads lie within WITHIN mm of each other (``shapely.dwithin``): 1 yes, 0 no,
     -1 too close to call."""
@@ -143,11 +154,7 @@ def within_status(arc: np.ndarray, rect: np.ndarray) -> int:
             j2 = (j + 1) % 4
             d = min(d, segment_distance(arc[i, 0], arc[i, 1], arc[i2, 0], arc[i2, 1],
                                         rect[j, 0], rect[j, 1], rect[j2, 0], rect[j2, 1]))
-    if d < WITHIN - TOL:
-        return 1
-    if d > WITHIN + TOL:
-        return 0
-    return -1
+    return _within_status(d, WITHIN)
 
 
 @njit(cache=True)
@@ -445,11 +452,7 @@ def _near_status(fx0: float, fy0: float, fx1: float, fy1: float, rect: np.ndarra
     d = front_distance(fx0, fy0, fx1, fy1, rect, 4)
     if d < 0:            # within TOL of touching, or inside: well within any limit >= 2 TOL
         return 1 if limit > 2 * TOL else -1
-    if d < limit - TOL:
-        return 1
-    if d > limit + TOL:
-        return 0
-    return -1
+    return _within_status(d, limit)
 
 
 @njit(cache=True)
