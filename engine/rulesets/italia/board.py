@@ -7,6 +7,7 @@ state shares the work.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -81,6 +82,16 @@ class Board:
         return found if found is not None else self.state.rect(base_id)
 
     @cached_property
+    def position(self) -> dict[str, int]:
+        """Each base's place in index order (`BaseIndex.ids`), the order of the board's arrays."""
+        return {i: k for k, i in enumerate(self.state.index.ids)}
+
+    def positions(self, ids: Iterable[str]) -> np.ndarray:
+        """The index positions of ``ids`` (`position`), as an array."""
+        position = self.position
+        return np.array([position[i] for i in ids], dtype=np.int64)
+
+    @cached_property
     def rect_table(self) -> RectTable:
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
         return RectTable([self.rect(i) for i in self.state.index.ids])
@@ -137,7 +148,7 @@ class Board:
             si, bi = index.candidate_pairs(NEAR_MM)                # sorted by (si, bi)
             gaps = shapely.distance(shapes[si], shapes[bi]) if len(si) else np.zeros(0)
         starts = np.searchsorted(si, np.arange(len(shapes) + 1))
-        return {i: k for k, i in enumerate(index.ids)}, starts, bi, gaps
+        return self.position, starts, bi, gaps
 
     def near(self, base_id: str, distance: float) -> list[str]:
         """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
@@ -196,11 +207,9 @@ class Board:
         pairs = [(a, b) for a, others in self.touching.items() for b in others]
         if not pairs:
             return
-        names = self.state.index.ids
-        position = {i: k for k, i in enumerate(names)}
         table = self.rect_table
-        a_at = np.array([position[a] for a, _ in pairs], dtype=np.int64)
-        b_at = np.array([position[b] for _, b in pairs], dtype=np.int64)
+        a_at = self.positions(a for a, _ in pairs)
+        b_at = self.positions(b for _, b in pairs)
         rows = table.shared_lengths(a_at, table, b_at, self.contact_tol).tolist()
         cache = self._edge_cache
         for (a, b), row in zip(pairs, rows):

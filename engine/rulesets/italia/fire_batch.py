@@ -70,7 +70,7 @@ def all_targets(board: Board) -> TargetTable:
     # the shape measured for the arc margin is the part in arc, or the whole base (its part)
     par = arc_params(board, shooters)[pair_s[listed]]
     margins = arc_margins_of_rings(xy, starts, par) / board.mm(1.0)
-    shooter_at = np.array(_positions(ids, shooters), dtype=np.int64)
+    shooter_at = board.positions(shooters)
     flanks = flank_fire_many(board, shooter_at[pair_s[listed]], pair_b[listed])
     in_arc = pairs.in_arc[listed]
     dist_in = pairs.dist_in[listed]
@@ -93,7 +93,7 @@ def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np
     sides = np.array([board.infos[i].side for i in ids])
     barred = np.array([board.infos[i].is_general or board.infos[i].stale for i in ids],
                       dtype=bool)
-    shooter_pos = np.array(_positions(ids, shooters))
+    shooter_pos = board.positions(shooters)
     whole_rings = arc_rings(board, shooters, board.inches(board.state.reach_all_mm))
     if whole_rings is not None:
         from engine.geometry.arc_kernel import candidate_pairs
@@ -286,11 +286,6 @@ def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray,
                                    legal[first:end])
             table.priority[first:end] = flags
     return table
-
-
-def _positions(ids: list[str], wanted: list[str]) -> list[int]:
-    where = {i: k for k, i in enumerate(ids)}
-    return [where[w] for w in wanted]
 
 
 def wholly_in_arcs(board: Board, shooters: list[str], shooter_at: np.ndarray,

@@ -45,11 +45,10 @@ def arc_clear_many(board: Board, shooters: Sequence[str], targets: Sequence[str]
     index = board.state.index
     row, other = index.query_many(region, 0.0)
     names = index.ids
-    position = {i: k for k, i in enumerate(names)}
     infos = board.infos
     side = np.array([infos[i].side for i in names])
     general = np.array([infos[i].is_general for i in names], dtype=bool)
-    shooter_at = np.array([position[s] for s in shooters], dtype=np.int64)
+    shooter_at = board.positions(shooters)
     friend = (other != shooter_at[row]) & (side[other] == side[shooter_at[row]]) & ~general[other]
     row, other = row[friend], other[friend]
     blocked = np.zeros(n, dtype=bool)

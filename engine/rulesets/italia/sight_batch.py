@@ -147,10 +147,8 @@ class _Shots:
         self.ignore = np.zeros(n, dtype=np.int64)
         if len(wide):
             self.touch_row[wide] = np.searchsorted(touched, shot_target[wide])
-            position = {i: k for k, i in enumerate(names)}
-            shooter_at = np.array([position[i] for i in shooters], dtype=np.int64)
-            self.ignore[wide] = fired_over_kinds_at(board, shooter_at[self.firer[wide]],
-                                                    shot_target[wide])
+            self.ignore[wide] = fired_over_kinds_at(
+                board, board.positions(shooters)[self.firer[wide]], shot_target[wide])
 
 
 def fired_over_kinds_at(board: Board, guns: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -212,8 +210,7 @@ class _TerrainQuestions:
                  shot_target: np.ndarray) -> None:
         self.board = board
         names = board.state.index.ids
-        position = {i: k for k, i in enumerate(names)}
-        self.shooter_at = np.array([position[s] for s in shooters], dtype=np.int64)[shot_shooter]
+        self.shooter_at = board.positions(shooters)[shot_shooter]
         self.target_at = shot_target
         self.field = board.sight_field
         self.uncounted: np.ndarray | None = None
