@@ -58,8 +58,8 @@ def test_touching_overlapping_and_contained_quads() -> None:
     beside = Rect(*base.from_local(80.0, 0.0), 0.0, 80.0, 40.0)
     inner = Rect(0.0, 0.0, 17.0, 20.0, 10.0)
     far = Rect(*base.from_local(300.0, 0.0), 0.0, 80.0, 40.0)
-    quad = lambda r: np.array(r.corners, dtype=float)   # noqa: E731
-    assert quad_gap(quad(base), quad(beside)) == UNSURE
-    assert quad_gap(quad(base), quad(inner)) == 0.0       # GEOS: one holds the other
-    assert quad_gap(quad(inner), quad(base)) == 0.0
-    assert quad_gap(quad(base), quad(far)) == shapely.distance(base.polygon, far.polygon)
+    quads = np.array([r.corners for r in (base, beside, inner, far)], dtype=float)
+    assert quad_gap(quads, 0, 1) == UNSURE
+    assert quad_gap(quads, 0, 2) == 0.0       # GEOS: one holds the other
+    assert quad_gap(quads, 2, 0) == 0.0
+    assert quad_gap(quads, 0, 3) == shapely.distance(base.polygon, far.polygon)

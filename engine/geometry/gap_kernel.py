@@ -48,16 +48,7 @@ def _box_distance2(ax0: float, ax1: float, ay0: float, ay1: float, bx0: float, b
 
 
 @njit(cache=True)
-def quad_gap(p: np.ndarray, q: np.ndarray) -> float:
-    """GEOS's distance from convex quad ``p`` to convex quad ``q`` (4 x 2 each, in the order
-    of the polygons' rings), or UNSURE when within TOL of 0 (`_gap_at`)."""
-    both = np.empty((2, 4, 2))
-    both[0], both[1] = p, q
-    return _gap_at(both, 0, 1)
-
-
-@njit(cache=True)
-def _gap_at(quads: np.ndarray, a: int, b: int) -> float:
+def quad_gap(quads: np.ndarray, a: int, b: int) -> float:
     """GEOS's distance from quad ``quads[a]`` to quad ``quads[b]``, or UNSURE.
 
     `DistanceOp::computeMinDistance` of the two rings, step for step: segment pairs whose boxes
@@ -134,11 +125,11 @@ def _sweep(corners: np.ndarray, lo: np.ndarray, hi: np.ndarray, order: np.ndarra
             if ab:
                 if fill:
                     pi[m], pj[m] = a, b
-                    pg[m] = 0.0 if a == b else _gap_at(corners, a, b)
+                    pg[m] = 0.0 if a == b else quad_gap(corners, a, b)
                 m += 1
             if ba:
                 if fill:
-                    pi[m], pj[m], pg[m] = b, a, _gap_at(corners, b, a)
+                    pi[m], pj[m], pg[m] = b, a, quad_gap(corners, b, a)
                 m += 1
     return m
 
