@@ -270,12 +270,14 @@ def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray,
     clear[musketry] = arc_clear_many(board, [shooter_names[k] for k in musketry.tolist()],
                                      [ids[k] for k in musketry.tolist()], parts[musketry])
     reasons = fire_reasons_many(in_arc, in_range, margin, sight, clear)
-    legal = [not r for r in reasons]
+    legal_rows = in_arc & in_range & sight & clear       # no reasons against the shot
+    legal = legal_rows.tolist()
     table = TargetTable(group_spans(shooters, row_shooter), ids, dist_l, in_arc_l, in_range_l,
                         band, sight_l, margin_l, arc_margin.tolist(), legal, [False] * n,
-                        flank.tolist(), cover, cover_terrain, clear.tolist(), reasons, [None] * n)
+                        flank.tolist(), cover, cover_terrain, clear.tolist(), reasons, [None] * n,
+                        number_arrays=(dist, margin, arc_margin))
     as_dict: dict[Any, dict[str, Any]] = {}    # Modifier -> its to_dict (values are plain)
-    for k in np.nonzero(np.array(legal, dtype=bool))[0].tolist():
+    for k in np.nonzero(legal_rows)[0].tolist():
         t = table._target(k)
         table.modifiers[k] = [dict(as_dict[m]) if m in as_dict
                               else dict(as_dict.setdefault(m, m.to_dict()))

@@ -103,13 +103,9 @@ def fire_reasons_many(in_arc: np.ndarray, in_range: np.ndarray, margins: np.ndar
             | (~np.asarray(sight, dtype=bool)).astype(np.int64) << 2
             | (~np.asarray(clear, dtype=bool)).astype(np.int64) << 3)
     fixed = [fire_reasons(not c & 1, True, 0.0, not c & 4, not c & 8) for c in range(16)]
-    out = [fixed[c][:] for c in code.tolist()]
+    head = [f[:1] if c & 1 else [] for c, f in enumerate(fixed)]    # what comes before the
+    tail = [f[1:] if c & 1 else f for c, f in enumerate(fixed)]     # range reason, and after
     short = np.nonzero(code & 2)[0]
-    texts = tenths_texts(-np.asarray(margins, dtype=float)[short], "out of range: ", " in short")
-    short_code = code[short]
-    for c in np.unique(short_code).tolist():
-        at = np.nonzero(short_code == c)[0].tolist()
-        head, tail = fixed[c][:1] if c & 1 else [], fixed[c][1 if c & 1 else 0:]
-        for k, i in zip(short[at].tolist(), at):
-            out[k] = [*head, texts[i], *tail]
-    return out
+    next_text = iter(tenths_texts(-np.asarray(margins, dtype=float)[short], "out of range: ",
+                                  " in short")).__next__          # the short rows' texts, in order
+    return [[*head[c], next_text(), *tail[c]] if c & 2 else fixed[c][:] for c in code.tolist()]

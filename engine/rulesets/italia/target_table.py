@@ -40,6 +40,10 @@ class TargetTable:
     reasons: list[list[str]]
     modifiers: list[list[dict[str, Any]] | None]
     _objects: dict[str, list[Target]] = field(default_factory=dict, repr=False)
+    # distance, margin and arc margin as arrays, when the builder has them (saves converting
+    # the lists back for `round2_all`)
+    number_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None,
+                                                                          repr=False)
 
     @staticmethod
     def from_lists(shooters: Sequence[str], by_shooter: Mapping[str, list[Target]]) -> TargetTable:
@@ -98,9 +102,9 @@ class TargetTable:
         if found is None:
             values = {b: b.value for b in set(self.band) if b is not None}
             values[None] = None
-            found = self.__dict__["_json_cache"] = (
-                round2_all(self.distance), round2_all(self.margin), round2_all(self.arc_margin),
-                [values[b] for b in self.band])
+            numbers = self.number_arrays or (self.distance, self.margin, self.arc_margin)
+            found = self.__dict__["_json_cache"] = (*map(round2_all, numbers),
+                                                    [values[b] for b in self.band])
         return found
 
     def priority_ids(self, shooter: str) -> list[str]:
@@ -140,7 +144,7 @@ def group_spans(shooters: Sequence[str], row_shooter: np.ndarray) -> dict[str, t
     return {s: (bounds[p], bounds[p + 1]) for p, s in enumerate(shooters)}
 
 
-def round2_all(values: Sequence[float]) -> list[float]:
+def round2_all(values: Sequence[float] | np.ndarray) -> list[float]:
     """``[round(v, 2) for v in values]``, the same floats to the bit, by numpy.
 
     ``np.rint(v * 100) / 100`` is Python's answer whenever ``v * 100`` rounds to the same
@@ -155,5 +159,5 @@ def round2_all(values: Sequence[float]) -> list[float]:
         out = (np.rint(scaled) / 100.0).tolist()
         doubtful = ~(np.abs(scaled - np.floor(scaled) - 0.5) > 1e-7) | ~(np.abs(scaled) < 1e8)
     for k in np.nonzero(doubtful)[0].tolist():
-        out[k] = round(values[k], 2)
+        out[k] = round(float(x[k]), 2)
     return out
