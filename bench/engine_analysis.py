@@ -5,7 +5,7 @@ batteries, cavalry on the wings, generals behind), with woods, a hill with its c
 The table grows with the number of bases (constant density: 200 bases on a 6' x 4' table), as
 real battles do. A second series keeps the 6' x 4' table for every size (density grows).
 
-Run:  .venv/bin/python bench/engine_analysis.py [--repeat 5]
+Run:  .venv/bin/python bench/engine_analysis.py [--repeat 9]
 Prints milliseconds per full analysis (best of --repeat, and the median CPU time to show the
 noise): wall clock and this process's CPU time (the CPU time is the steadier figure when other
 work shares the machine), and the growth exponent between sizes; then the demo game's 18 bases.
@@ -117,7 +117,7 @@ def series(label: str, width_of: Any, repeat: int) -> list[tuple[int, float, flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
     engine.analyze(battle(20, 1800))   # warm imports and caches
     rows = series("constant density (200 bases on 1800 x 1200 mm)", lambda n: 1800.0 * n / 200,
