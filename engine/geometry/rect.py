@@ -42,7 +42,7 @@ def angle_diff(a_deg: float, b_deg: float) -> float:
     return d - 360.0 if d > 180.0 else d
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Rect:
     """A base: centre, heading (deg CCW from +x), frontage (width) and depth, all in mm."""
 
@@ -52,17 +52,18 @@ class Rect:
     width: float
     depth: float
 
-    def __post_init__(self) -> None:
-        # Frames and corners are computed once, eagerly (plain arithmetic, cheaper than lazy
-        # cached properties, which take a lock on Python 3.11).
-        a = math.radians(self.heading_deg)
+    def __init__(self, cx: float, cy: float, heading_deg: float, width: float,
+                 depth: float) -> None:
+        # Every field, frames and corners set in one dict update: a frozen dataclass's own
+        # __init__ makes one object.__setattr__ call per field, and lazy cached properties take
+        # a lock on Python 3.11 (bases are built by the thousand per analysis: moves, wheels,
+        # sweeps).
+        a = math.radians(heading_deg)
         f = (math.cos(a), math.sin(a))
         r = (f[1], -f[0])
-        hw, hd = self.width / 2, self.depth / 2
-        cx, cy = self.cx, self.cy
-        # one dict update instead of seven frozen-dataclass setattr calls (bases are built by
-        # the thousand per analysis: moves, wheels, sweeps)
+        hw, hd = width / 2, depth / 2
         self.__dict__.update(
+            cx=cx, cy=cy, heading_deg=heading_deg, width=width, depth=depth,
             front=f, right=r,
             front_left=(cx - hw * r[0] + hd * f[0], cy - hw * r[1] + hd * f[1]),
             front_right=(cx + hw * r[0] + hd * f[0], cy + hw * r[1] + hd * f[1]),
@@ -70,7 +71,7 @@ class Rect:
             rear_left=(cx - hw * r[0] - hd * f[0], cy - hw * r[1] - hd * f[1]),
             front_centre=(cx + hd * f[0], cy + hd * f[1]))
 
-    # set by __post_init__:
+    # set by __init__:
     #   front, right: unit vectors the front faces / to the base's right (front turned -90°)
     #   front_left, front_right, rear_right, rear_left, front_centre: points in table mm
     front: Point = field(init=False, repr=False, compare=False)

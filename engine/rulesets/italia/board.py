@@ -18,7 +18,7 @@ from shapely.strtree import STRtree
 
 from engine.geometry.arcs import arc_polygon
 from engine.geometry.contact import RectTable, edge_of_lengths, shared_lengths, touched_edge
-from engine.geometry.rect import EDGE_NAMES, Point, Rect, angle_diff
+from engine.geometry.rect import Point, Rect, angle_diff
 from engine.geometry.sight import SightField
 from engine.rulesets.italia.pieces import UnitInfo, classify
 from engine.scenario import TerrainFeature
@@ -212,8 +212,9 @@ class Board:
         b_at = self.positions(b for _, b in pairs)
         rows = table.shared_lengths(a_at, table, b_at, self.contact_tol).tolist()
         cache = self._edge_cache
-        for (a, b), row in zip(pairs, rows):
-            cache.setdefault(("shared", a, b), dict(zip(EDGE_NAMES, row)))
+        for (a, b), (front, right, rear, left) in zip(pairs, rows):   # rect.EDGE_NAMES order
+            cache.setdefault(("shared", a, b),
+                             {"front": front, "right": right, "rear": rear, "left": left})
 
     @cached_property
     def _edge_cache(self) -> dict:

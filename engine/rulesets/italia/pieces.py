@@ -7,7 +7,7 @@ module (`tables_movement.movement_allowance_in`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.scenario import BaseState
@@ -113,28 +113,42 @@ def _arm(base: BaseState) -> str:
 def classify(base: BaseState, default_formation: str = "line") -> UnitInfo:
     """Read a base's type and traits (ISD §4, §6, §8; ISD A13 for the default formation)."""
     tr: dict[str, Any] = base.traits
-    kind = {"gun": "gun", "limber": "limber", "general": "general"}.get(base.type, "unit")
-    commands = tr.get("commands") or ()
+    get = tr.get
+    kind = _KINDS.get(base.type, "unit")
+    commands = get("commands") or ()
     if isinstance(commands, str):
         commands = (commands,)
-    formation = tr.get("formation", default_formation)
-    rank = tr.get("rank") if kind == "general" else None
-    return UnitInfo(
-        id=base.id, side=base.side, kind=kind, arm=_arm(base),
-        letter=base.type if base.type in UNIT_LETTERS else None,
-        light=bool(tr.get("light", False)),
-        march_column=formation == "march_column",
-        limbered=bool(tr.get("limbered", False)) or kind == "limber",
-        horse=bool(tr.get("horse", False)),
-        rockets=bool(tr.get("rockets", False)),
-        battery=str(tr.get("battery", "divisional")),
-        division=tr.get("division"),
-        rank=(rank or "division") if kind == "general" else None,
-        commands=tuple(commands),
-        quality=tr.get("quality"),
-        disordered=bool(tr.get("disordered", False)),
-        shaken=bool(tr.get("shaken", False)),
-        losses=int(tr.get("losses", 0) or 0),
-        attached_to=tr.get("attached_to"),
-        stale=base.stale,
+    general = kind == "general"
+    # the fields in UnitInfo's order (`_unit_info`)
+    return _unit_info(
+        base.id, base.side, kind, _arm(base),
+        base.type if base.type in UNIT_LETTERS else None,        # letter
+        bool(get("light", False)),
+        get("formation", default_formation) == "march_column",
+        bool(get("limbered", False)) or kind == "limber",
+        bool(get("horse", False)),
+        bool(get("rockets", False)),
+        str(get("battery", "divisional")),
+        get("division"),
+        (get("rank") or "division") if general else None,         # rank
+        tuple(commands),
+        get("quality"),
+        bool(get("disordered", False)),
+        bool(get("shaken", False)),
+        int(get("losses", 0) or 0),
+        get("attached_to"),
+        base.stale,
     )
+
+
+_KINDS = {"gun": "gun", "limber": "limber", "general": "general"}
+_FIELDS = tuple(f.name for f in fields(UnitInfo))
+
+
+def _unit_info(*values: Any) -> UnitInfo:
+    """``UnitInfo(*values)`` without the frozen dataclass's one ``object.__setattr__`` per
+    field (twenty, for every base of every analysis): the same instance, equal and hashing
+    alike, its fields set in one dict update (as `Rect` sets its corners)."""
+    info = object.__new__(UnitInfo)
+    info.__dict__.update(zip(_FIELDS, values))
+    return info
