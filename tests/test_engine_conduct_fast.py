@@ -19,11 +19,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.geometry.arcs import arc_vertices
+from engine.geometry.contact import RectTable
 from engine.geometry.rect import Rect
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.conduct import manoeuvre_of, movement_of, pursuit_of, retreat_of
-from engine.rulesets.italia.conduct_batch import (_arc_rings, _Columns, _envelopes_meet,
-                                                  _meeting, _moved_front, _on_table,
+from engine.rulesets.italia.conduct_batch import (_arc_rings, _Columns,
+                                                  _moved_front, _on_table, _overlaps_over,
+                                                  _quads_meeting,
                                                   _round_tenths, pursuits, retreats)
 from engine.rulesets.italia.conduct_paths import _inner_corners, _straight
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
@@ -146,7 +148,15 @@ def test_arc_rings_equal_arc_vertices() -> None:
     reach = np.array([random.Random(k).choice([75.0, 150.0]) for k in range(len(rects))])
     want = np.array([arc_vertices(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG, x)
                      for r, x in zip(rects, reach.tolist())])
-    assert np.array_equal(_arc_rings(rects, _Columns.of(rects), reach), want)
+    fronts = np.array([(r.front_left, r.front_right) for r in rects])
+    assert np.array_equal(_arc_rings(_Columns.of(rects), fronts, reach), want)
+    table = RectTable(rects)   # the columns read from a RectTable are the same floats
+    at = np.arange(len(rects))[::-1].copy()
+    picked = [rects[k] for k in at.tolist()]
+    for got, want_col in zip(_Columns.at(table, at), _Columns.of(picked)):
+        assert np.array_equal(np.ascontiguousarray(got).view(np.int64),   # bit for bit
+                              np.ascontiguousarray(want_col).view(np.int64))
+    assert np.array_equal(table.corners[at, :2], [(r.front_left, r.front_right) for r in picked])
 
 
 @pytest.mark.parametrize("backward", [True, False])
@@ -174,18 +184,68 @@ def test_swept_bands_and_end_poses_equal_the_straight_moves(backward: bool) -> N
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_meeting_pairs_equal_the_index_query(seed: int) -> None:
-    """Envelope candidates, then GEOS's prepared test on the wanted pairs, give the pairs of
-    the STRtree ``dwithin`` query at 0 (the per-base path's `conduct._bulk_hits`), here for
-    quadrilaterals that touch bases along edges and at corners, overlap them or miss them."""
+def test_compiled_meeting_pairs_equal_the_index_query(seed: int) -> None:
+    """`_quads_meeting` (boxes and the convex gap compiled, close calls to GEOS) gives the pairs
+    of the STRtree ``dwithin`` query at 0, ``wanted`` applied, for quadrilaterals that touch
+    bases along edges and at corners (the close calls), overlap them or miss them, rotated."""
     board = Board.of(GameState.from_dict(_crowd(seed, {})))
     rng = np.random.default_rng(seed)
     bases = np.array([board.rect(i).corners for i in board.state.index.ids])
-    quads = np.concatenate([bases, bases + rng.choice([0.0, 40.0, 80.0], size=(len(bases), 1, 2)),
-                            bases[::-1] + rng.uniform(-60, 60, size=(len(bases), 1, 2))])
-    shapes = shapely.polygons(quads)
-    si, bi = _envelopes_meet(board, shapes)
-    got = _meeting(board, shapely.polygons(quads), si, bi, np.ones(len(si), dtype=bool))
-    want = board.state.index.query_many(shapes, 0.0)
-    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
-    assert len(si) > len(got[0]) > len(quads)   # some envelopes meet where the shapes do not
+    turn = rng.uniform(0, 2 * np.pi, size=len(bases))
+    centre = bases.mean(axis=1, keepdims=True)
+    c, s = np.cos(turn)[:, None], np.sin(turn)[:, None]
+    dx, dy = bases[..., 0] - centre[..., 0], bases[..., 1] - centre[..., 1]
+    turned = np.stack([centre[..., 0] + c * dx - s * dy, centre[..., 1] + s * dx + c * dy], axis=2)
+    quads = np.ascontiguousarray(np.concatenate([
+        bases, bases + rng.choice([0.0, 40.0, 80.0], size=(len(bases), 1, 2)),
+        bases[::-1] + rng.uniform(-60, 60, size=(len(bases), 1, 2)), turned]))
+    want_si, want_bi = board.state.index.query_many(shapely.polygons(quads), 0.0)
+    got = _quads_meeting(board, quads, lambda si, bi: np.ones(len(si), dtype=bool))
+    assert np.array_equal(got[0], want_si) and np.array_equal(got[1], want_bi)
+    odd = _quads_meeting(board, quads, lambda si, bi: (si + bi) % 2 == 1)
+    keep = (want_si + want_bi) % 2 == 1
+    assert np.array_equal(odd[0], want_si[keep]) and np.array_equal(odd[1], want_bi[keep])
+    # both ways of deciding are exercised: pairs the compiled gap settles, close calls GEOS does
+    from engine.geometry.box_kernel import pair_gaps
+    gaps = pair_gaps(quads, board.rect_table.corners, want_si, want_bi)
+    assert (np.abs(gaps) <= 1e-6).any() and (gaps < -1e-6).any()
+    # the corners read are those of the index's polygons
+    coords = shapely.get_coordinates(board.state.index.shapes).reshape(-1, 5, 2)
+    assert np.array_equal(coords[:, :4], board.rect_table.corners)
+
+
+def test_compiled_box_pairs_are_the_envelope_pairs() -> None:
+    """`quad_box_pairs` finds every quad and base whose boxes meet, touching boxes included:
+    the candidates an STRtree query of the quads' polygons tests, as a set."""
+    from engine.geometry.box_kernel import quad_box_pairs
+
+    board = Board.of(GameState.from_dict(_crowd(1, {})))
+    bases = np.array([board.rect(i).corners for i in board.state.index.ids])
+    quads = np.ascontiguousarray(np.concatenate([bases, bases + 80.0, bases * 1.3 - 50.0]))
+    boxes = shapely.bounds(board.state.index.shapes)
+    order = np.argsort(boxes[:, 0], kind="stable")
+    qi, bi = quad_box_pairs(quads, boxes, order, np.ascontiguousarray(boxes[order, 0]),
+                            float((boxes[:, 2] - boxes[:, 0]).max()))
+    si, sb = shapely.STRtree(board.state.index.shapes).query(shapely.polygons(quads))
+    assert sorted(zip(qi.tolist(), bi.tolist())) == sorted(zip(si.tolist(), sb.tolist()))
+    assert set(range(len(bases))) <= set(qi.tolist())   # each base's own quad meets its box
+    assert len(set(qi.tolist())) < len(quads)   # and some quads meet no box
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_compiled_overlap_areas_decide_as_geos(seed: int) -> None:
+    """`_overlaps_over` (the pursuit's "more than a mere touch of the arc") answers as
+    ``shapely.area(shapely.intersection(...)) > limit``, for quads overlapping bases deeply, by a
+    sliver, only touching them or missing them, and at limits equal to the very areas (where
+    the compiled area is unsure and GEOS decides)."""
+    board = Board.of(GameState.from_dict(_crowd(seed, {})))
+    rng = np.random.default_rng(seed)
+    corners = board.rect_table.corners
+    at = rng.integers(0, len(corners), size=300)
+    shift = rng.choice([0.0, 0.5, 20.0, 39.9, 40.0, 80.0, 200.0], size=(300, 1, 2))
+    quads = np.ascontiguousarray(corners[at] + shift)
+    polygons = shapely.polygons(quads)
+    areas = shapely.area(shapely.intersection(polygons, board.state.index.shapes[at]))
+    assert (areas == 0).any() and ((areas > 0) & (areas < 1.5)).any() and (areas > 100).any()
+    for limit in (1.0, 0.0, float(np.median(areas[areas > 0]))):
+        np.testing.assert_array_equal(_overlaps_over(board, quads, at, limit), areas > limit)

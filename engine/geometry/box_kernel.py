@@ -137,3 +137,50 @@ def swept_gap(poses: np.ndarray, other: np.ndarray) -> float:
             return np.nan
         best = min(best, g)
     return best
+
+
+@njit(cache=True)
+def quad_box_pairs(quads: np.ndarray, boxes: np.ndarray, by_x0: np.ndarray, x0s: np.ndarray,
+                   widest: float) -> tuple[np.ndarray, np.ndarray]:
+    """(quad row, box row) of every quad (n, 4, 2) whose bounding box meets (overlaps or
+    touches) one of ``boxes`` (m, 4: x0, y0, x1, y1): the candidates an STRtree query of the
+    quads' polygons returns (its envelopes are these boxes). ``by_x0``: the box rows sorted by
+    x0, ``x0s`` those x0s, ``widest`` the widest box, so each quad scans only the boxes whose x0
+    lies within ``widest`` left of it (and 1 mm more: the widths' rounding cannot lose a box
+    that touches); each box scanned is tested exactly. Pairs in no particular order."""
+    cap = 4 * (quads.shape[0] + boxes.shape[0]) + 16
+    qi = np.empty(cap, dtype=np.int64)
+    bi = np.empty(cap, dtype=np.int64)
+    n = 0
+    for q in range(quads.shape[0]):
+        x0, y0 = quads[q, 0, 0], quads[q, 0, 1]
+        x1, y1 = x0, y0
+        for c in range(1, quads.shape[1]):
+            x0, x1 = min(x0, quads[q, c, 0]), max(x1, quads[q, c, 0])
+            y0, y1 = min(y0, quads[q, c, 1]), max(y1, quads[q, c, 1])
+        start = np.searchsorted(x0s, x0 - widest - 1.0, side="left")
+        for s in range(start, x0s.shape[0]):
+            if x0s[s] > x1:
+                break
+            b = by_x0[s]
+            if boxes[b, 2] >= x0 and boxes[b, 1] <= y1 and boxes[b, 3] >= y0:
+                if n == cap:
+                    cap *= 2
+                    grown_q = np.empty(cap, dtype=np.int64)
+                    grown_b = np.empty(cap, dtype=np.int64)
+                    grown_q[:n] = qi[:n]
+                    grown_b[:n] = bi[:n]
+                    qi, bi = grown_q, grown_b
+                qi[n] = q
+                bi[n] = b
+                n += 1
+    return qi[:n], bi[:n]
+
+
+@njit(cache=True)
+def pair_gaps(a: np.ndarray, b: np.ndarray, ai: np.ndarray, bi: np.ndarray) -> np.ndarray:
+    """`convex_gap` of each pair (``a[ai[k]]``, ``b[bi[k]]``) of convex shapes (n, v, 2)."""
+    out = np.empty(ai.shape[0])
+    for k in range(ai.shape[0]):
+        out[k] = convex_gap(a[ai[k]], b[bi[k]])
+    return out

@@ -133,7 +133,7 @@ def zone_box(board: Board, base_id: str) -> Box:
     return found
 
 
-def _base_boxes(board: Board) -> tuple[np.ndarray, list[tuple[float, ...]]]:
+def base_boxes(board: Board) -> tuple[np.ndarray, list[tuple[float, ...]]]:
     """Bounding box of every base, in index order, as an (n, 4) array and as tuples (one
     vectorised call, cached)."""
     found = board.__dict__.get("_base_boxes")
@@ -152,7 +152,7 @@ def bases_near_box(board: Board, box: Box, distance: float) -> list[tuple[str, t
     ids = board.state.index.ids
     if not ids:
         return []
-    boxes, rows = _base_boxes(board)
+    boxes, rows = base_boxes(board)
     return [(ids[k], rows[k]) for k in boxes_near(boxes, *box, distance).tolist()]
 
 

@@ -31,6 +31,8 @@ from engine.rulesets.italia.charge_paths import _OUTWARD, TOUCH_MM, _Path, _path
 from engine.rulesets.italia.charge_terrain import (crest_line, crossed_by_hull, terrain_may_meet,
                                                    terrain_meeting)
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
+from engine.rulesets.italia.relations_batch import columns
+from engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
 
 
 @dataclass
@@ -132,9 +134,8 @@ def _all_candidates(board: Board) -> dict[str, list[str]]:
                 far.append(i)
             else:
                 reach[k] = r
-    sides = {side: n for n, side in enumerate(sorted({infos[i].side for i in names}))}
-    side = np.array([sides[infos[i].side] for i in names], dtype=int)
-    general = np.array([infos[i].is_general for i in names], dtype=bool)
+    col = columns(board)   # each base's side (a number) and whether it is a general
+    side, general = col.side, col.general
     rows = np.repeat(np.arange(len(names)), np.diff(starts))
     keep = (gaps <= reach[rows]) & (side[others] != side[rows]) & ~general[others] \
         if len(others) else np.zeros(0, dtype=bool)
@@ -164,9 +165,12 @@ def _candidates(board: Board, charger: str) -> list[str]:
 
 def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> float:
     """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; A19–A21 via the
-    tables module). Cached per base and kinds (asked by charges, movement, routs)."""
-    per_base = board.__dict__.setdefault("_full_moves_of", {})
-    key = (base_id, tuple(kinds) if kinds else ())
+    tables module). Cached per base and kinds (asked by charges, movement, routs: every base
+    at least once per analysis)."""
+    per_base = board.__dict__.get("_full_moves_of")
+    if per_base is None:
+        per_base = board.__dict__["_full_moves_of"] = {}
+    key = (base_id, tuple(kinds)) if kinds else base_id
     found = per_base.get(key)
     if found is None:
         found = per_base[key] = _full_move_in(board, base_id, kinds)
@@ -174,22 +178,22 @@ def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> 
 
 
 def _full_move_in(board: Board, base_id: str, kinds: list[str] | None) -> float:
-    from engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
-
-    info = board.infos[board.state.base(base_id).id]
     base = board.state.base(base_id)
-    known = [k for k in (kinds or []) if k in TERRAIN_KIND_CLASS] or "open"
+    info = board.infos[base.id]
+    known = [k for k in kinds if k in TERRAIN_KIND_CLASS] if kinds else None
     # info.arm is the arm as the engine reads it (E without traits.arm reads as infantry, a
     # warning from `problems`), so the table lookup never fails on what validation allowed.
     arm = info.arm if info.kind == "unit" else None
     formation = "march_column" if info.march_column else "line"
     # one table lookup per kind of troops and ground (the settings are the board's)
-    key = (base.type, arm, formation, known if isinstance(known, str) else tuple(known),
+    key = (base.type, arm, formation, tuple(known) if known else "open",
            info.moves_as_horse_artillery, info.rank)
-    cache = board.__dict__.setdefault("_full_moves", {})
+    cache = board.__dict__.get("_full_moves")
+    if cache is None:
+        cache = board.__dict__["_full_moves"] = {}
     found = cache.get(key)
     if found is None:
-        found = cache[key] = movement_allowance_in(base.type, arm, formation, known,
+        found = cache[key] = movement_allowance_in(base.type, arm, formation, known or "open",
                                                    horse=info.moves_as_horse_artillery, rank=info.rank,
                                                    settings=board.settings)
     return found

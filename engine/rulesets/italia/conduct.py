@@ -27,6 +27,7 @@ from engine.rulesets.italia.conduct_paths import (  # noqa: F401
     FALL_BACK_IN, PURSUIT_IN, ROUTER_GAP_IN, _Band, _end_centre, _inner_corners, _inner_rect,
     _inner_shapes, _polygons, _pursuit_direction, _retreat_direction, _straight, rout_captured)
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+from engine.rulesets.italia.relations_batch import columns
 
 NEAR_INFANTRY_IN = 6.0       # ISD ManTab «a 6" da fanteria»
 NEAR_ARTILLERY_IN = 3.0      # ISD ManTab «a 3" dall'artiglieria»
@@ -54,9 +55,10 @@ def _movements(board: Board) -> dict[str, tuple[float, float, list[str]]]:
         for i, info in board.infos.items():
             if info.kind != "limber":
                 on = board.terrain_on(i)
-                found[i] = (full_move_in(board, i),
-                            full_move_in(board, i, sorted({t.kind for t, _ in on})),
-                            sorted(t.id for t, _ in on))   # `terrain_under`
+                full = full_move_in(board, i)
+                found[i] = (full, full, []) if not on else (   # most stand on open ground
+                    full, full_move_in(board, i, sorted({t.kind for t, _ in on})),
+                    sorted(t.id for t, _ in on))   # `terrain_under`
     return found
 
 
@@ -79,9 +81,9 @@ def _foes_near(board: Board, reach: float) -> dict[str, list[tuple[str, float | 
         _, starts, others, gaps = board._neighbours
         names = board.state.index.ids
         infos = board.infos
-        sides = {side: n for n, side in enumerate(sorted({infos[i].side for i in names}))}
-        side = np.array([sides[infos[i].side] for i in names], dtype=int)
-        skip = np.array([infos[i].is_general or infos[i].stale for i in names], dtype=bool)
+        col = columns(board)   # each base's side (a number) and whether it is a general
+        side = col.side
+        skip = col.general | np.array([infos[i].stale for i in names], dtype=bool)
         rows = np.repeat(np.arange(len(names)), np.diff(starts))
         keep = (gaps <= reach) & (side[others] != side[rows]) & ~skip[others] \
             if len(others) else np.zeros(0, dtype=bool)

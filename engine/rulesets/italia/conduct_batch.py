@@ -3,29 +3,37 @@ behind `conduct.retreat_of` and `conduct.pursuit_of` when the state uses its spa
 
 The per-base path builds `Rect`s and shapes base by base and asks an STRtree which bases meet
 each shape. Here the end poses, swept corridors and 30° arcs of all bases are numpy columns
-computed with the same operations in the same order (so the same floats), their shapes built by
-one shapely call; one STRtree query per kind finds the envelopes that meet, and GEOS's prepared
-distance test (the one that query runs) is asked only about the pairs an answer uses (a pursuit
-names new enemies only). Only a rout that meets enemies (rare) is judged by the shared per-base
-code. Cases the batch does not cover (the non-default directions of ISD A38 and A40) return
-None: the per-base path answers them. tests/test_engine_conduct_fast.py checks both paths give
-the same answers.
+computed with the same operations in the same order (so the same floats). Which bases each
+meets (the per-base path's STRtree ``dwithin`` query at 0) is compiled (`_quads_meeting`): the
+boxes that meet, then, for the pairs an answer uses only (a pursuit names new enemies only), the
+gap between the two convex quads when clear of 0; the rare close call builds the shapes and asks
+GEOS's prepared distance test, the one that query runs; so is the pursuit's "more than a mere
+touch of the arc" (an overlap area, `_overlaps_over`). Only a rout that meets enemies (rare) is
+judged by the shared per-base code. Cases the batch does not cover (the non-default directions
+of ISD A38 and A40) return None: the per-base path answers them.
+tests/test_engine_conduct_fast.py checks both paths give the same answers.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
 
+from engine.geometry.boxes import CERTAIN_MM
+from engine.geometry.contact import RectTable
 from engine.geometry.rect import Rect, unit_vector
+from engine.ruleset import AREA_DOUBT_MM2
 from engine.rulesets.italia.board import GRAZE_MM, Board
+from engine.rulesets.italia.charge_fast import base_boxes
 from engine.rulesets.italia.charges import full_move_in
 from engine.rulesets.italia.conduct_paths import (FALL_BACK_IN, PURSUIT_IN, _Band,
                                                   inner_corners_of, rout_captured)
 from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+from engine.rulesets.italia.relations_batch import columns
 
 
 class Retreat(NamedTuple):
@@ -108,6 +116,13 @@ class _Columns(NamedTuple):
         rows = [(r.cx, r.cy, r.width, r.depth, *r.front, *r.right) for r in rects]
         return _Columns(*np.array(rows, dtype=float).reshape(-1, 8).T)
 
+    @staticmethod
+    def at(table: RectTable, at: np.ndarray) -> _Columns:
+        """`of` the rectangles at positions ``at`` of a `RectTable` (the board's, built once),
+        the same floats: its frames hold the same fields, sizes halved (doubled back exactly)."""
+        cx, cy, r0, r1, f0, f1, hw, hd = table.frames[at].T
+        return _Columns(cx, cy, hw * 2.0, hd * 2.0, f0, f1, r0, r1)
+
     def moved(self, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Centres after moving ``d`` mm along the front (`Rect.moved`'s arithmetic)."""
         return self.cx + self.f0 * d, self.cy + self.f1 * d
@@ -124,7 +139,7 @@ def _retreats(board: Board) -> dict[str, Retreat]:
     if not ids:
         return {}
     rects = [board.rect(i) for i in ids]
-    col = _Columns.of(rects)
+    col = _Columns.at(board.rect_table, board.positions(ids))
     rout_in = [full_move_in(board, i) for i in ids]
     d = board.mm(np.array(rout_in, dtype=float)) * -1.0
     ex, ey = col.moved(d)
@@ -132,10 +147,9 @@ def _retreats(board: Board) -> dict[str, Retreat]:
     shrink = board.contact_tol + GRAZE_MM
     facts = _IndexFacts.of(board)
     row_at, row_side = facts.rows(ids)
-    corridors = shapely.polygons(col.swept(ex, ey, d, shrink))
-    si, bi = _envelopes_meet(board, corridors)
     # the base itself and generals are no answer: only the other pairs are measured
-    si, bi = _meeting(board, corridors, si, bi, (bi != row_at[si]) & ~facts.general[bi])
+    si, bi = _quads_meeting(board, col.swept(ex, ey, d, shrink),
+                            lambda si, bi: (bi != row_at[si]) & ~facts.general[bi])
     friend = (facts.side[bi] == row_side[si]).tolist()
     met: list[tuple[list[str], list[str]]] = [([], []) for _ in ids]
     names = facts.names
@@ -198,8 +212,8 @@ def _pursuits(board: Board) -> dict[str, Pursuit] | None:
     ids = [i for i, info in board.infos.items() if info.is_unit]
     if not ids:
         return {}
-    rects = [board.rect(i) for i in ids]
-    col = _Columns.of(rects)
+    at = board.positions(ids)
+    col = _Columns.at(board.rect_table, at)
     if not (col.width >= 1e-6).all():
         return None   # a point front: `arc_vertices` gives a triangle
     dist = [PURSUIT_IN["cavalry" if board.infos[i].arm == "cavalry" else "infantry"] for i in ids]
@@ -217,16 +231,14 @@ def _pursuits(board: Board) -> dict[str, Pursuit] | None:
         """Enemies, not generals, not touching yet: the only bases a pursuit answer names."""
         return (facts.side[bi] != row_side[si]) & ~facts.general[bi] & ~touching[si, bi]
 
-    corridors = shapely.polygons(col.swept(ex, ey, d, shrink))
-    ci, cb = _envelopes_meet(board, corridors)
-    ci, cb = _meeting(board, corridors, ci, cb, new_foes(ci, cb))
+    ci, cb = _quads_meeting(board, col.swept(ex, ey, d, shrink), new_foes)
     in_corridor = np.zeros_like(touching)
     in_corridor[ci, cb] = True
-    arcs = shapely.polygons(_arc_rings(rects, col, d))
-    ai, ab = _envelopes_meet(board, arcs)
-    ai, ab = _meeting(board, arcs, ai, ab, new_foes(ai, ab) & ~in_corridor[ai, ab])
+    rings = _arc_rings(col, board.rect_table.corners[at, :2], d)
+    ai, ab = _quads_meeting(board, rings,
+                            lambda si, bi: new_foes(si, bi) & ~in_corridor[si, bi])
     if len(ai):   # more than a mere touch of the arc (ISD A40)
-        deep = shapely.area(shapely.intersection(arcs[ai], board.state.index.shapes[ab])) > 1.0
+        deep = _overlaps_over(board, rings[ai], ab, 1.0)
         ai, ab = ai[deep], ab[deep]
     found: list[list[str]] = [[] for _ in ids]
     for k, b in zip(np.concatenate([ci, ai]).tolist(), np.concatenate([cb, ab]).tolist()):
@@ -236,9 +248,27 @@ def _pursuits(board: Board) -> dict[str, Pursuit] | None:
             for i, far, names, (cx, cy, x, y) in zip(ids, dist, found, zip(*rounded))}
 
 
-def _arc_rings(rects: list[Rect], col: _Columns, reach: np.ndarray) -> np.ndarray:
+def _overlaps_over(board: Board, quads: np.ndarray, at: np.ndarray, limit: float) -> np.ndarray:
+    """Whether the area convex quad ``quads[k]`` (n, 4, 2) shares with the base at index
+    position ``at[k]`` exceeds ``limit`` mm²: ``shapely.area(shapely.intersection(...))`` of
+    their polygons, compiled (`gap_kernel.overlap_areas`), GEOS for an area too close to the
+    limit (or a quad too thin) for the two to be sure to agree (`engine.ruleset`'s margin)."""
+    from engine.geometry.gap_kernel import overlap_areas
+
+    n = len(quads)
+    both = np.ascontiguousarray(np.concatenate([quads, board.rect_table.corners[at]]))
+    areas = overlap_areas(both, np.arange(n), np.arange(n, 2 * n))
+    unsure = np.isnan(areas) | (np.abs(areas - limit) < AREA_DOUBT_MM2)
+    if unsure.any():
+        areas[unsure] = shapely.area(shapely.intersection(shapely.polygons(quads[unsure]),
+                                                          board.state.index.shapes[at[unsure]]))
+    return areas > limit
+
+
+def _arc_rings(col: _Columns, fronts: np.ndarray, reach: np.ndarray) -> np.ndarray:
     """(n, 4, 2) outlines of the 30° arcs (ISD A27) ahead of each front out to ``reach`` mm:
-    `arc_vertices`'s arithmetic for all at once (fronts of some width: 4 points each)."""
+    `arc_vertices`'s arithmetic for all at once (fronts of some width: 4 points each).
+    ``fronts``: (n, 2, 2) front-left and front-right corners."""
     half = CHARGE_ARC_HALF_DEG
     length = reach / math.cos(math.radians(half))
     a, b = math.radians(half), math.radians(-half)
@@ -246,37 +276,54 @@ def _arc_rings(rects: list[Rect], col: _Columns, reach: np.ndarray) -> np.ndarra
     f0, f1 = col.f0, col.f1
     dl0, dl1 = f0 * cl - f1 * sl, f0 * sl + f1 * cl   # `rotate(front, half)`
     dr0, dr1 = f0 * cr - f1 * sr, f0 * sr + f1 * cr   # `rotate(front, -half)`
-    ends = np.array([(*r.front_left, *r.front_right) for r in rects], dtype=float).reshape(-1, 4)
-    lx, ly, rx, ry = ends.T
+    lx, ly, rx, ry = fronts.reshape(-1, 4).T
     ring = [(lx, ly), (rx, ry), (rx + dr0 * length, ry + dr1 * length),
             (lx + dl0 * length, ly + dl1 * length)]
     return np.stack([np.stack(p, axis=1) for p in ring], axis=1)
 
 
-def _envelopes_meet(board: Board, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(shape index, index position) of every shape and base whose envelopes meet: the
-    candidates an STRtree ``dwithin`` query at distance 0 tests (`conduct._bulk_hits`'s)."""
-    cache = board.__dict__
-    if "_conduct_tree" not in cache:   # over the same polygons as the state's index
-        cache["_conduct_tree"] = shapely.STRtree(board.state.index.shapes)
-    if not len(shapes) or not len(board.state.index.shapes):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    si, bi = cache["_conduct_tree"].query(shapes)
-    return si.astype(np.int64), bi.astype(np.int64)
+def _quads_meeting(board: Board, quads: np.ndarray,
+                   wanted: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(quad row, index position) of the ``wanted`` pairs of a convex quad (n, 4, 2) and a base
+    that meet, sorted: those of the index's STRtree query at distance 0 of the quads' polygons
+    (`BaseIndex.query_many`) for which ``wanted`` (a mask of candidate pairs) holds.
 
+    Compiled: the candidates by the same boxes as the STRtree's envelopes, then the gap between
+    the two convex quads (`convex_gap`) decides pairs clear of 0 by `CERTAIN_MM` (apart, or
+    overlapping that deep); only the closer calls build their quads' polygons and ask GEOS.
+    The bases' corners are the board's `RectTable`'s: the very points the index's polygons
+    were built from (`GameState._polygons`)."""
+    from engine.geometry.box_kernel import pair_gaps, quad_box_pairs
 
-def _meeting(board: Board, shapes: np.ndarray, si: np.ndarray, bi: np.ndarray,
-             wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ``wanted`` candidate pairs whose shapes meet, sorted by (shape, base): GEOS's
-    prepared distance-within test at 0, the one the STRtree query runs, asked only about the
-    pairs whose answer is used."""
-    si, bi = si[wanted], bi[wanted]
-    if len(si):
-        shapely.prepare(shapes[np.unique(si)])   # (the query prepares each shape it tests)
-        met = shapely.dwithin(shapes[si], board.state.index.shapes[bi], 0.0)
-        si, bi = si[met], bi[met]
+    boxes, _ = base_boxes(board)
+    si, bi = quad_box_pairs(quads, boxes, *_boxes_by_x0(board, boxes))
+    keep = wanted(si, bi)
+    si, bi = si[keep], bi[keep]
+    gaps = pair_gaps(quads, board.rect_table.corners, si, bi)
+    met = gaps < -CERTAIN_MM
+    unsure = np.nonzero(~(met | (gaps > CERTAIN_MM)))[0]   # close calls, and NaN
+    if len(unsure):
+        rows = np.unique(si[unsure])
+        shapes = np.empty(len(quads), dtype=object)
+        shapes[rows] = shapely.polygons(quads[rows])
+        shapely.prepare(shapes[rows])   # as the query prepares each shape it tests
+        met[unsure] = shapely.dwithin(shapes[si[unsure]], board.state.index.shapes[bi[unsure]],
+                                      0.0)
+    si, bi = si[met], bi[met]
     order = np.lexsort((bi, si))
     return si[order], bi[order]
+
+
+def _boxes_by_x0(board: Board, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The base boxes' rows sorted by x0, those x0s, and the widest box (for `quad_box_pairs`;
+    cached)."""
+    cache = board.__dict__
+    if "_conduct_boxes_by_x0" not in cache:
+        order = np.argsort(boxes[:, 0], kind="stable")
+        cache["_conduct_boxes_by_x0"] = (order.astype(np.int64), np.ascontiguousarray(
+            boxes[order, 0]), float((boxes[:, 2] - boxes[:, 0]).max()))
+    return cache["_conduct_boxes_by_x0"]
 
 
 class _IndexFacts(NamedTuple):
@@ -289,16 +336,9 @@ class _IndexFacts(NamedTuple):
 
     @staticmethod
     def of(board: Board) -> _IndexFacts:
-        found = board.__dict__.get("_conduct_index_facts")
-        if found is None:
-            names = board.state.index.ids
-            infos = board.infos
-            sides = {s: n for n, s in enumerate(sorted({info.side for info in infos.values()}))}
-            found = board.__dict__["_conduct_index_facts"] = _IndexFacts(
-                names, {name: b for b, name in enumerate(names)},
-                np.array([sides[infos[i].side] for i in names], dtype=np.int64),
-                np.array([infos[i].is_general for i in names], dtype=bool))
-        return found
+        """Read from the board's `relations_batch.columns` (built once per board)."""
+        col = columns(board)
+        return _IndexFacts(col.names, col.position, col.side, col.general)
 
     def rows(self, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(index position, side) of each of ``ids``."""

@@ -22,7 +22,7 @@ Readings not in the digest (docs/rulesets/italia-se-desta.md section 10):
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.geometry.rect import Rect
 from engine.rulesets.italia.board import Board
@@ -42,6 +42,7 @@ from engine.rulesets.italia.modifier import Modifier, score_total
 from engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
                                                     melee_modifiers)
 from engine.rulesets.italia.relations import ARTILLERY_SUPPORT_RANGE_IN, artillery_fire_support, supports
+from engine.rulesets.italia.relations_batch import contacts
 from engine.rulesets.italia.troops import GeneralQuality, MANOEUVRE_VALUE
 from vision.errors import CampoInputError
 
@@ -75,6 +76,11 @@ def fights(board: Board, base_id: str) -> bool:
 
 
 def enemies_in_contact(board: Board, base_id: str) -> list[str]:
+    """The enemies touching this base that fight, sorted (on the fast path from every base's
+    foes found at once: most bases have none)."""
+    if board.state.use_index:
+        foes = contacts(board).foes[base_id]
+        return sorted(o for o in foes if fights(board, o)) if foes else []
     return sorted(o for o in board.touching[base_id]
                   if board.is_enemy(base_id, o) and fights(board, o))
 
@@ -108,7 +114,18 @@ def aspect_struck(board: Board, attacker: str, target: str) -> str | None:
 
 
 def melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
-    """A base's grade, class and state (traits); a missing grade reads as regular (assumed)."""
+    """A base's grade, class and state (traits); a missing grade reads as regular (assumed).
+    Cached per base (one object per base: `counted_supports` picks supports by identity)."""
+    cache = board.__dict__.setdefault("_melee_units", {})
+    found = cache.get(base_id)
+    if found is None:
+        notes: list[str] = []
+        found = cache[base_id] = (_melee_unit(board, base_id, notes), notes)
+    assumed.extend(found[1])
+    return found[0]
+
+
+def _melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
     info = board.infos[base_id]
     base = board.state.base(base_id)
     quality = info.quality
@@ -385,16 +402,13 @@ def charge_melee(board: Board, charge: Charge) -> dict[str, Any]:
     r = board.rect(me)
     final = Rect(pose.get("x_mm", r.cx), pose.get("y_mm", r.cy), pose.get("heading_deg", r.heading_deg),
                  r.width, r.depth)
-    unit = melee_unit(board, me, assumed)
-    support_ids = sorted(s for s in board.touching[me] if supports(board, s, me)
-                         and board.infos[s].is_unit
-                         and not any(board.is_enemy(s, o) for o in board.touching[s]))
-    guns = sorted(g for g in within_of(board, enemy, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6,
-                                       lambda g: board.infos[g].is_gun)
-                  if _covers_target(board, g, me, enemy))
-    supp_units = [melee_unit(board, s, assumed) for s in support_ids + guns]
-    general = joined_general(board, [me, *support_ids])
-    g_quality, g_rank = _general_facts(board, general, assumed)
+    own = _charging_side(board, me)
+    unit = own.unit
+    assumed.extend(own.notes)
+    guns = sorted(g for g in _guns_near(board, enemy) if _covers_target(board, g, me, enemy))
+    supp_units = [*own.supports, *(melee_unit(board, g, assumed) for g in guns)]
+    general, g_quality, g_rank = own.general, own.general_quality, own.general_rank
+    assumed.extend(own.general_notes)
     here = _centre_in(board, final)
     facts = MeleeFacts(
         unit=unit, enemy=melee_unit(board, enemy, []), supports=tuple(supp_units),
@@ -408,13 +422,60 @@ def charge_melee(board: Board, charge: Charge) -> dict[str, Any]:
         enemy_hidden=charge.hidden or "none",  # type: ignore[arg-type]
         self_hidden=hidden_from(board, enemy, me) or "none",  # type: ignore[arg-type]
     )
-    snow = board.settings.weather == "snow"
-    counted = counted_supports(unit, supp_units[:len(support_ids)], snow=snow)
-    counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)] + guns
-    shown = {"supports": counted_ids, "general": general, "moved_half_or_less": charge.within_half_move}
+    shown = {"supports": own.counted_ids + guns, "general": general,
+             "moved_half_or_less": charge.within_half_move}
     entry = _entry(facts, board, shown, assumed)
     entry["facts"].pop("defending_linear_obstacle")
     return entry
+
+
+class _ChargingSide(NamedTuple):
+    """What `charge_melee` reads of the charger's side as it stands, whichever the target:
+    the charger, its supports (ids and units), the supports that count, the joined general,
+    and the assumptions each of those added (in the order `charge_melee` lists them)."""
+
+    unit: MeleeUnit
+    support_ids: list[str]
+    supports: list[MeleeUnit]
+    counted_ids: list[str]
+    general: str | None
+    general_quality: str | None
+    general_rank: str | None
+    notes: list[str]
+    general_notes: list[str]
+
+
+def _charging_side(board: Board, me: str) -> _ChargingSide:
+    """The `_ChargingSide` of charger ``me`` (cached: a charger with several legal charges is
+    asked once per charge)."""
+    cache = board.__dict__.setdefault("_charging_sides", {})
+    found = cache.get(me)
+    if found is None:
+        notes: list[str] = []
+        unit = melee_unit(board, me, notes)
+        support_ids = sorted(s for s in board.touching[me] if supports(board, s, me)
+                             and board.infos[s].is_unit
+                             and not any(board.is_enemy(s, o) for o in board.touching[s]))
+        supp_units = [melee_unit(board, s, notes) for s in support_ids]
+        general = joined_general(board, [me, *support_ids])
+        general_notes: list[str] = []
+        g_quality, g_rank = _general_facts(board, general, general_notes)
+        counted = counted_supports(unit, supp_units, snow=board.settings.weather == "snow")
+        counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)]
+        found = cache[me] = _ChargingSide(unit, support_ids, supp_units, counted_ids, general,
+                                          g_quality, g_rank, notes, general_notes)
+    return found
+
+
+def _guns_near(board: Board, target: str) -> list[str]:
+    """Guns within 3" of ``target`` (`within_of`, in index order; cached per target)."""
+    cache = board.__dict__.setdefault("_guns_near", {})
+    found = cache.get(target)
+    if found is None:
+        found = cache[target] = within_of(board, target,
+                                          board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6,
+                                          lambda g: board.infos[g].is_gun)
+    return found
 
 
 def _covers_target(board: Board, gun: str, charger: str, target: str) -> bool:
