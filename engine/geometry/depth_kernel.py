@@ -8,8 +8,6 @@ dozen temporary arrays for each of a few thousand lines.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -17,14 +15,15 @@ PARALLEL_EPS = 1e-12   # `segments._PARALLEL_EPS`
 ON_EDGE_MM = 1e-9      # `segments._ON_EDGE_MM`
 
 
-@njit(cache=True)
-def _clipped_length(x0: float, y0: float, x1: float, y1: float, boxes: np.ndarray,
-                    a: int) -> float:
-    """`clipped_lengths` of one segment and box ``boxes[a]`` (xmin, ymin, xmax, ymax)."""
+@njit(cache=True, inline="always")
+def clipped_length(x0: float, y0: float, x1: float, y1: float, x_lo: float, y_lo: float,
+                   x_hi: float, y_hi: float) -> float:
+    """`clipped_lengths` of one segment and one box."""
     dx, dy = x1 - x0, y1 - y0
     t0, t1 = 0.0, 1.0
     for axis in range(2):
-        lo, hi = boxes[a, axis], boxes[a, axis + 2]
+        lo = x_lo if axis == 0 else y_lo
+        hi = x_hi if axis == 0 else y_hi
         x = x0 if axis == 0 else y0
         d = dx if axis == 0 else dy
         flat = d == 0
@@ -47,11 +46,38 @@ def deep_in_boxes(xy: np.ndarray, boxes: np.ndarray, max_depth: float
     k = 0
     for a in range(m):
         for i in range(n):
-            if _clipped_length(xy[i, 0, 0], xy[i, 0, 1], xy[i, 1, 0], xy[i, 1, 1], boxes, a) \
-                    > max_depth:
+            if clipped_length(xy[i, 0, 0], xy[i, 0, 1], xy[i, 1, 0], xy[i, 1, 1], boxes[a, 0],
+                              boxes[a, 1], boxes[a, 2], boxes[a, 3]) > max_depth:
                 lines[k], areas[k] = i, a
                 k += 1
     return lines[:k], areas[:k]
+
+
+@njit(cache=True, inline="always")
+def chord_step(x0: float, y0: float, dx: float, dy: float, length: float, vx: float, vy: float,
+               nx: float, ny: float, t_in: float, t_out: float, outside: bool
+               ) -> tuple[float, float, bool]:
+    """One edge (vertex v, outward normal n) of `convex_chords`' clipping: the new (t_in,
+    t_out, outside)."""
+    scale = np.hypot(nx, ny)
+    num = (vx - x0) * nx + (vy - y0) * ny
+    den = dx * nx + dy * ny
+    if abs(den) <= PARALLEL_EPS * length * scale:
+        if num < -ON_EDGE_MM * scale:
+            outside = True
+    elif den < 0:
+        t_in = max(t_in, num / den)
+    elif den > 0:
+        t_out = min(t_out, num / den)
+    return t_in, t_out, outside
+
+
+@njit(cache=True, inline="always")
+def chord_length(length: float, t_in: float, t_out: float, outside: bool) -> float:
+    """`convex_chords`' length from the clipping's (t_in, t_out, outside)."""
+    t_in = min(max(t_in, 0.0), 1.0)
+    t_out = min(max(t_out, 0.0), 1.0)
+    return 0.0 if outside else max(t_out - t_in, 0.0) * length
 
 
 @njit(cache=True)
@@ -66,18 +92,7 @@ def convex_chord_lengths(xy: np.ndarray, edges: np.ndarray) -> np.ndarray:
         t_in, t_out = -np.inf, np.inf
         outside = False
         for e in range(len(edges)):
-            vx, vy, nx, ny = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-            scale = np.hypot(nx, ny)
-            num = (vx - x0) * nx + (vy - y0) * ny
-            den = dx * nx + dy * ny
-            if abs(den) <= PARALLEL_EPS * length * scale:
-                if num < -ON_EDGE_MM * scale:
-                    outside = True
-            elif den < 0:
-                t_in = max(t_in, num / den)
-            elif den > 0:
-                t_out = min(t_out, num / den)
-        t_in = min(max(t_in, 0.0), 1.0)
-        t_out = min(max(t_out, 0.0), 1.0)
-        out[i] = 0.0 if outside else max(t_out - t_in, 0.0) * length
+            t_in, t_out, outside = chord_step(x0, y0, dx, dy, length, edges[e, 0], edges[e, 1],
+                                              edges[e, 2], edges[e, 3], t_in, t_out, outside)
+        out[i] = chord_length(length, t_in, t_out, outside)
     return out

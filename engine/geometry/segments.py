@@ -15,6 +15,8 @@ of the convex quadrilateral (touching counts). Same answers as shapely's ``inter
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import shapely
 
@@ -157,6 +159,55 @@ def convex_chords(p0: np.ndarray, p1: np.ndarray, edges: np.ndarray) -> np.ndarr
     t_out = np.where(~parallel & (den > 0), t, np.inf).min(axis=1).clip(0.0, 1.0)
     outside = (parallel & (num < -_ON_EDGE_MM * scale)).any(axis=1)
     return np.where(outside, 0.0, np.maximum(t_out - t_in, 0.0) * length)
+
+
+def convex_edges(polygons: np.ndarray) -> list[np.ndarray | None]:
+    """Per polygon: its (vertex, outward normal) rows (k, 4) for `convex_chords` when it is
+    convex without holes, else None. Convex means equal to its convex hull (GEOS); a ring
+    that surely turns one way once around is, without asking GEOS."""
+    found: list[np.ndarray | None] = [None] * len(polygons)
+    simple = np.nonzero((shapely.get_type_id(polygons) == 3)
+                        & (shapely.get_num_interior_rings(polygons) == 0)
+                        & ~shapely.is_empty(polygons))[0]
+    rings = shapely.get_exterior_ring(polygons[simple])
+    stops = np.cumsum(shapely.get_num_coordinates(rings))
+    coords = shapely.get_coordinates(rings)
+    for k, ring, stop, count in zip(simple.tolist(), rings, stops.tolist(),
+                                    shapely.get_num_coordinates(rings).tolist()):
+        v = coords[stop - count:stop - 1]          # without the closing vertex
+        turn = _certain_turn(v.tolist())
+        if turn == 0 and not shapely.equals(polygons[k], shapely.convex_hull(polygons[k])):
+            continue
+        e = np.concatenate([v[1:], v[:1]]) - v
+        ccw = turn > 0 if turn != 0 else ring.is_ccw
+        found[k] = np.concatenate([v, np.stack([e[:, 1], -e[:, 0]], axis=1)
+                                   * (1.0 if ccw else -1.0)], axis=1)
+    return found
+
+
+def _certain_turn(v: list[list[float]]) -> int:
+    """+1 (-1) when the ring of vertices ``v`` (not closed) turns left (right) at every vertex
+    by far more than rounding, once around: a strictly convex polygon, its own convex hull and
+    counter-clockwise (clockwise) for GEOS too; 0 when not certain of that. (Plain Python:
+    rings are short.)"""
+    n = len(v)
+    if n < 3:
+        return 0
+    sign = 0
+    turning = 0.0
+    for i in range(n):
+        (px, py), (x, y), (nx, ny) = v[i - 1], v[i], v[(i + 1) % n]
+        ax, ay, bx, by = x - px, y - py, nx - x, ny - y
+        left, right = ax * by, ay * bx
+        cross = left - right
+        if not abs(cross) > 1e-12 * (abs(left) + abs(right)):
+            return 0
+        s = 1 if cross > 0 else -1
+        if sign not in (0, s):
+            return 0
+        sign = s
+        turning += math.atan2(cross, ax * bx + ay * by)
+    return sign if abs(turning) < 3 * math.pi else 0   # once around: 2 pi
 
 
 class Segments:

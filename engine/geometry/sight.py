@@ -20,7 +20,7 @@ Bodies and lines sit in STRtrees so that one query tests every sampled line at o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,12 +30,8 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from engine.geometry.rect import Point
-from engine.geometry.segments import (
-    Segments,
-    clipped_lengths,
-    point_segment_distance,
-    segments_near_quads,
-)
+from engine.geometry.segments import point_segment_distance, segments_near_quads
+from engine.geometry.sight_terrain import TerrainTests
 
 
 def sample_segment(p: Point, q: Point, n: int) -> list[Point]:
@@ -73,8 +69,9 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
     return shapely.linestrings(coords)
 
 
-class SightField:
-    """The obstacles of one moment of a game, indexed for many sight-line tests."""
+class SightField(TerrainTests):
+    """The obstacles of one moment of a game, indexed for many sight-line tests (the terrain
+    tests are `sight_terrain.TerrainTests`)."""
 
     def __init__(self, bodies: Sequence[Polygon] = (), body_ids: Sequence[str] = (),
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
@@ -82,10 +79,10 @@ class SightField:
                  max_depth: float = float("inf"), graze: float = 0.0) -> None:
         # A line grazing a body's outline (within ``graze``) is not blocked by it: bodies are
         # shrunk by that much, so that measurement noise cannot flip a touching line.
-        shapes = list(bodies)
-        if graze > 0 and shapes:
-            shapes = list(shapely.buffer(np.array(shapes, dtype=object), -graze, join_style="mitre"))
-        self.bodies = np.array(shapes, dtype=object)
+        self._bodies: np.ndarray | None = np.empty(len(bodies), dtype=object)
+        self._bodies[:] = list(bodies)
+        if graze > 0 and len(self._bodies):
+            self._bodies = self._shrunk(self._bodies, graze)
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -94,6 +91,35 @@ class SightField:
         self.max_depth = max_depth
         self._walls_tree = STRtree(self.walls) if len(self.walls) else None
         self._areas_tree = STRtree(self.deep_areas) if len(self.deep_areas) else None
+
+    @property
+    def bodies(self) -> np.ndarray:
+        """The bodies as polygons (shrunk by the graze). When the compiled shrink was sure of
+        every body, they are made from the ``quads`` on first use: the sight walk needs
+        only those."""
+        if self._bodies is None:
+            quads = self._quads_cache
+            self._bodies = shapely.polygons(np.concatenate([quads, quads[:, :1]], axis=1))
+        return self._bodies
+
+    def _shrunk(self, bodies: np.ndarray, graze: float) -> np.ndarray | None:
+        """``bodies`` buffered by -``graze`` (mitre joins), as GEOS does it: compiled
+        (`erode_kernel.eroded_quads`, GEOS's coordinates) for the quadrilaterals it is sure
+        of, GEOS for the others. When all are sure, their corners become the ``quads`` and
+        the polygons wait for `bodies` (None)."""
+        corners = _quads_of(bodies)
+        if corners is None:
+            return shapely.buffer(bodies, -graze, join_style="mitre")
+        from engine.geometry.erode_kernel import eroded_quads
+
+        quads, sure = eroded_quads(corners, float(graze))
+        if sure.all():
+            self._quads_cache = quads
+            return None
+        shrunk = np.empty(len(quads), dtype=object)
+        shrunk[sure] = shapely.polygons(np.concatenate([quads[sure], quads[sure][:, :1]], axis=1))
+        shrunk[~sure] = shapely.buffer(bodies[~sure], -graze, join_style="mitre")
+        return shrunk
 
     @cached_property
     def _bodies_tree(self) -> STRtree | None:
@@ -259,8 +285,10 @@ class SightField:
     def quad_circles(self) -> tuple[np.ndarray, np.ndarray]:
         """(centre, radius) of a circle holding each rectangular body (a cheap first test)."""
         if not hasattr(self, "_circles_cache"):
-            centre = self.quads.mean(axis=1)
-            radius = np.linalg.norm(self.quads - centre[:, None, :], axis=2).max(axis=1)
+            q = self.quads
+            centre = (q[:, 0] + q[:, 1] + q[:, 2] + q[:, 3]) / 4   # the mean, in its order
+            d = q - centre[:, None, :]
+            radius = np.sqrt(d[:, :, 0] * d[:, :, 0] + d[:, :, 1] * d[:, :, 1]).max(axis=1)
             self._circles_cache = (centre, radius)
         return self._circles_cache
 
@@ -268,14 +296,7 @@ class SightField:
     def quads(self) -> np.ndarray | None:
         """Every body as 4 vertices (bases are rectangles), or None if some body is not."""
         if not hasattr(self, "_quads_cache"):
-            found = None
-            n = len(self.bodies)
-            if n and (shapely.get_type_id(self.bodies) == 3).all() \
-                    and (shapely.get_num_interior_rings(self.bodies) == 0).all():
-                ring = shapely.get_exterior_ring(self.bodies)
-                if (shapely.get_num_coordinates(ring) == 5).all():   # 4 corners, closed
-                    found = shapely.get_coordinates(ring).reshape(n, 5, 2)[:, :4].copy()
-            self._quads_cache = found
+            self._quads_cache = _quads_of(self.bodies)
         return self._quads_cache
 
     @property
@@ -294,190 +315,17 @@ class SightField:
                  if i in index_of]
         return np.array(codes, dtype=np.int64)
 
-    def clear_of_terrain(self, lines: np.ndarray | Segments, widths: np.ndarray,
-                         end_keys: np.ndarray,
-                         end_parts_of: Callable[[np.ndarray], Sequence[np.ndarray]],
-                         uncounted: np.ndarray | None, uncounted_rows: np.ndarray) -> np.ndarray:
-        """The wall and deep-area tests of `clear_many` alone (for lines already known clear of
-        bodies), with the questions given as arrays: per line its corridor half-width, the key
-        of its ``ends`` (``end_parts_of(keys)``: their parts, see `_block_walls_rows`) and its row of
-        the (row, area) ``uncounted`` table (None: every area counts). ``lines``: linestrings,
-        or their coordinates (n, 2, 2): linestrings are then made only where GEOS needs them."""
-        lines = Segments.of(lines)
-        ok = np.ones(len(lines), dtype=bool)
-        if not len(lines):
-            return ok
-        if self._walls_tree is not None:
-            self._block_walls_rows(lines, ok, np.asarray(widths, dtype=float),
-                                   np.asarray(end_keys), end_parts_of)
-        if self._areas_tree is not None and np.isfinite(self.max_depth) and ok.any():
-            self._block_depth_rows(lines, ok, uncounted, np.asarray(uncounted_rows))
-        return ok
 
-    def _block_walls(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
-                     ok: np.ndarray) -> None:
-        """Lines touching (or, with a corridor, coming within its width of) a wall are blocked;
-        the part of a wall inside the question's ``ends`` does not count."""
-        widths = np.array([q.corridor for q in queries])[owners]
-        self._block_walls_rows(lines, ok, widths, owners, lambda keys: [np.array(
-            [shapely.union_all(list(queries[o].ends)) if queries[o].ends else None
-             for o in keys.tolist()], dtype=object)])
-
-    def _block_walls_rows(self, lines: np.ndarray | Segments, ok: np.ndarray,
-                          widths_all: np.ndarray,
-                          end_keys: np.ndarray,
-                          end_parts_of: Callable[[np.ndarray], Sequence[np.ndarray]]) -> None:
-        """`_block_walls` on arrays (``end_parts_of(keys)``: the ends of the lines of those
-        keys as the union of a few parts, one array per part, None where there is none).
-        Vectorised: each (ends, wall) pair is trimmed once, then one GEOS call per predicate
-        tests every hit. A wall meeting no part of the ends stays whole; the parts are joined
-        only for the walls that meet them."""
-        lines = Segments.of(lines)
-        live = np.nonzero(ok)[0]
-        widths = widths_all[live]
-        li, wi = self._wall_candidates(lines, live, widths)
-        if not len(li):
-            return
-        line_idx = live[li]
-        own = end_keys[line_idx]
-        keys = own.astype(np.int64) * len(self.walls) + wi
-        uniq, inverse = np.unique(keys, return_inverse=True)
-        trimmed = self.walls[uniq % len(self.walls)]
-        cut_key = uniq // len(self.walls)
-        keys_used, key_at = np.unique(cut_key, return_inverse=True)
-        parts = [np.asarray(p, dtype=object)[key_at] for p in end_parts_of(keys_used)]
-        meet = np.zeros(len(trimmed), dtype=bool)
-        for part in parts:
-            at = np.nonzero(~np.equal(part, None))[0]
-            meet[at] |= shapely.intersects(trimmed[at], part[at])
-        at = np.nonzero(meet)[0]
-        if len(at):
-            ends = parts[0][at]
-            for part in parts[1:]:
-                both = ~np.equal(ends, None) & ~np.equal(part[at], None)
-                ends[both] = shapely.union(ends[both], part[at][both])
-                ends[np.equal(ends, None)] = part[at][np.equal(ends, None)]
-            trimmed[at] = shapely.difference(trimmed[at], ends)
-        walls = trimmed[inverse]
-        corridor = widths[li]
-        hit = np.zeros(len(li), dtype=bool)
-        wide = corridor > 0
-        if wide.any():
-            hit[wide] = shapely.dwithin(lines.geoms(line_idx[wide]), walls[wide], corridor[wide])
-        if (~wide).any():
-            hit[~wide] = shapely.intersects(lines.geoms(line_idx[~wide]), walls[~wide])
-        hit &= ~shapely.is_empty(walls)
-        ok[line_idx[hit]] = False
-
-    def _wall_candidates(self, lines: Segments, rows: np.ndarray, widths: np.ndarray
-                         ) -> tuple[np.ndarray, np.ndarray]:
-        """(line, wall) pairs whose bounding boxes, the line's grown by its width, meet: a
-        superset of the pairs within the width (the exact tests follow), by numpy when walls
-        are few (an STRtree's distance query cost more than the tests)."""
-        if len(self.walls) > 32:
-            return self._walls_tree.query(lines.geoms(rows), predicate="dwithin", distance=widths)
-        box = lines.bounds(rows)
-        grow = widths[:, None]
-        walls = self._wall_bounds
-        meet = ((box[:, None, 0] - grow <= walls[None, :, 2])
-                & (box[:, None, 2] + grow >= walls[None, :, 0])
-                & (box[:, None, 1] - grow <= walls[None, :, 3])
-                & (box[:, None, 3] + grow >= walls[None, :, 1]))
-        return np.nonzero(meet)
-
-    @property
-    def _wall_bounds(self) -> np.ndarray:
-        if not hasattr(self, "_wall_bounds_cache"):
-            self._wall_bounds_cache = shapely.bounds(self.walls)
-        return self._wall_bounds_cache
-
-    def _block_depth(self, lines: np.ndarray, owners: np.ndarray, queries: Sequence[SightQuery],
-                     ok: np.ndarray) -> None:
-        """Lines running more than ``max_depth`` inside one counted deep area are blocked."""
-        self._block_depth_rows(lines, ok, self._uncounted(queries), owners)
-
-    def _block_depth_rows(self, lines: np.ndarray | Segments, ok: np.ndarray,
-                          uncounted: np.ndarray | None, rows: np.ndarray) -> None:
-        """`_block_depth` on arrays: ``uncounted[rows[line], area]`` marks an area whose depth
-        does not count for that line. Only a line running more than ``max_depth`` inside the
-        area's bounding box can block (numpy, every line against every area: there are few);
-        GEOS measures the depth of those alone."""
-        # compiled (numba, imported on first use like the sight walk's)
-        from engine.geometry.depth_kernel import convex_chord_lengths, deep_in_boxes
-
-        lines = Segments.of(lines)
-        live = np.nonzero(ok)[0]
-        # Only lines running more than max_depth inside an area's bounding box can run more than
-        # that inside the area: the exact depth is measured for those alone (numpy for convex
-        # areas, GEOS for the others).
-        if len(self.deep_areas) > 32:
-            li, ai = self._areas_tree.query(lines.geoms(live), predicate="intersects")
-            idx, areas = live[li], ai
-            xy = lines.xy[idx]
-            deep = clipped_lengths(xy[:, 0], xy[:, 1], self._area_bounds[areas]) > self.max_depth
-            idx, areas, xy = idx[deep], areas[deep], xy[deep]
-        else:
-            live_xy = np.ascontiguousarray(lines.xy[live])
-            at, areas = deep_in_boxes(live_xy, np.ascontiguousarray(self._area_bounds, dtype=float),
-                                      float(self.max_depth))
-            idx, xy = live[at], live_xy[at]
-        if uncounted is not None and len(idx):
-            counted = ~uncounted[rows[idx], areas]
-            idx, areas, xy = idx[counted], areas[counted], xy[counted]
-        if not len(idx):
-            return
-        depth = np.empty(len(idx))
-        convex = self._convex_area_edges
-        plain = np.array([convex[a] is None for a in range(len(convex))], dtype=bool)[areas]
-        if plain.any():
-            depth[plain] = shapely.length(shapely.intersection(lines.geoms(idx[plain]),
-                                                               self.deep_areas[areas[plain]]))
-        for a in np.unique(areas[~plain]).tolist():     # convex areas: the chord (compiled)
-            rows = np.nonzero(~plain & (areas == a))[0]
-            depth[rows] = convex_chord_lengths(np.ascontiguousarray(xy[rows]), convex[a])
-        ok[idx[depth > self.max_depth + 1e-6]] = False
-
-    @property
-    def _convex_area_edges(self) -> list[np.ndarray | None]:
-        """Per deep area: (vertices, outward normals) as a (k, 4) array when it is a convex
-        polygon without holes, else None (measured by GEOS)."""
-        if not hasattr(self, "_convex_edges_cache"):
-            found: list[np.ndarray | None] = []
-            for poly in self.deep_areas:
-                if poly.geom_type != "Polygon" or poly.interiors or poly.is_empty or \
-                        not shapely.equals(poly, shapely.convex_hull(poly)):
-                    found.append(None)
-                    continue
-                v = np.asarray(poly.exterior.coords, dtype=float)[:-1]
-                e = np.roll(v, -1, axis=0) - v
-                sign = 1.0 if poly.exterior.is_ccw else -1.0
-                found.append(np.concatenate([v, np.stack([e[:, 1], -e[:, 0]], axis=1) * sign],
-                                            axis=1))
-            self._convex_edges_cache = found
-        return self._convex_edges_cache
-
-    def _uncounted(self, queries: Sequence[SightQuery]) -> np.ndarray | None:
-        """(question, area) -> the question does not count that area's depth; None if no
-        question names any. Kept for the next call with the same list of questions."""
-        cached = getattr(self, "_uncounted_cache", None)
-        if cached is not None and cached[0] is queries and cached[1] == len(queries):
-            return cached[2]
-        index = {aid: a for a, aid in enumerate(self.deep_area_ids)}
-        marks = [(k, index[aid]) for k, q in enumerate(queries) for aid in q.uncounted_areas
-                 if aid in index]
-        table = None
-        if marks:
-            table = np.zeros((len(queries), len(self.deep_areas)), dtype=bool)
-            rows, cols = zip(*marks)
-            table[list(rows), list(cols)] = True
-        self._uncounted_cache = (queries, len(queries), table)
-        return table
-
-    @property
-    def _area_bounds(self) -> np.ndarray:
-        if not hasattr(self, "_area_bounds_cache"):
-            self._area_bounds_cache = shapely.bounds(self.deep_areas)
-        return self._area_bounds_cache
+def _quads_of(shapes: np.ndarray) -> np.ndarray | None:
+    """The polygons' 4 corners each (n, 4, 2), or None if some shape is not a polygon of 4
+    corners without holes."""
+    n = len(shapes)
+    if n and (shapely.get_type_id(shapes) == 3).all() \
+            and (shapely.get_num_interior_rings(shapes) == 0).all():
+        ring = shapely.get_exterior_ring(shapes)
+        if (shapely.get_num_coordinates(ring) == 5).all():   # 4 corners, closed
+            return shapely.get_coordinates(ring).reshape(n, 5, 2)[:, :4].copy()
+    return None
 
 
 @dataclass(frozen=True)

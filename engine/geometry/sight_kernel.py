@@ -4,10 +4,13 @@ A battle of 200 bases asks some 7,000 sight questions of about 36 sampled lines 
 every line against every body its bounding box meets (numpy) costs most of an analysis; here each
 line walks a uniform grid of cells from its start (so the nearest body, the likeliest blocker, is
 met first) and stops at the first body that blocks it; it tries first the bodies that last
-blocked lines of the same shooter. A shot stops at its first line clear of bodies.
+blocked lines of the same shooter. A line clear of bodies then meets the terrain (crests and
+tree rows by `wall_kernel`, the depth in woods by `depth_kernel`'s arithmetic); a shot stops at
+its first line clear of both, or at one whose terrain only GEOS can decide (the caller asks it).
 
 The pair test is `segments.segments_near_quads`'s arithmetic, operation for operation, so the
-answers are those of the numpy path (tests/test_engine_sight_kernel.py).
+answers are those of the numpy path (tests/test_engine_sight_kernel.py); the terrain answers
+are `SightField.clear_of_terrain`'s (tests/test_engine_sight_fast_walk.py).
 """
 
 from __future__ import annotations
@@ -17,19 +20,19 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.geometry.depth_kernel import chord_length, chord_step, clipped_length
+from engine.geometry.wall_kernel import (  # point_to_segment: box_kernel's too
+    BLOCKED,
+    CLEAR,
+    UNSURE,
+    point_to_segment,
+    segment_step,
+    wall_outcome,
+)
+
 
 GRID_EPS = 0.01   # mm: bodies are registered in every cell their box (grown by this) meets
 RECENT_BLOCKERS = 8   # per shooter, the latest distinct bodies that blocked one of its lines
-
-
-@njit(cache=True, inline="always")
-def point_to_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """`segments._point_segment_distance` for one point and one segment."""
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0 else 0.0
-    t = min(max(t, 0.0), 1.0)
-    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
 @njit(cache=True, inline="always")
@@ -129,61 +132,77 @@ def _fill_grid(first: np.ndarray, last: np.ndarray, nx: int, ny: int
     return starts, items
 
 
-def first_body_clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
-                           shot_shooter: np.ndarray, shot_target: np.ndarray,
-                           shot_touch_row: np.ndarray, shot_reach: np.ndarray,
-                           shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
-                           quads: np.ndarray,
-                           centres: np.ndarray, radii: np.ndarray, own: np.ndarray,
-                           near_own: np.ndarray, touch: np.ndarray, over: np.ndarray,
-                           grid: np.ndarray, starts: np.ndarray, items: np.ndarray) -> np.ndarray:
+def no_terrain(n_positions: int = 1) -> tuple:
+    """A `first_clear_lines` terrain without walls or deep areas."""
+    return (np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int64),
+            np.zeros((0, 4)), np.zeros((n_positions, 0), dtype=np.bool_), np.zeros((0, 4)),
+            np.zeros((0, 4)), np.zeros((0, 2), dtype=np.int64),
+            np.zeros((n_positions, 0), dtype=np.bool_), math.inf)
+
+
+def first_clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
+                      shot_shooter: np.ndarray, shot_target: np.ndarray,
+                      shot_touch_row: np.ndarray, shot_reach: np.ndarray,
+                      shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
+                      quads: np.ndarray, centres: np.ndarray, radii: np.ndarray,
+                      own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
+                      over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
+                      terrain: tuple) -> tuple[np.ndarray, np.ndarray]:
     """For each shot ``todo[i]``, the first of its lines from line ``todo_from[i]`` on that no
-    body blocks (-1: none). Shot k's lines run end by end (``ends[end_starts[k]:end_starts[k + 1]]``), each
-    end from every origin of its shooter (``origins[shooter]``, 3 x 2): line l joins origin
-    l % 3 to end l // 3.
+    body blocks and no terrain surely blocks (-1: none), and whether terrain might block it
+    (then GEOS decides: `SightField.clear_of_terrain`). Shot k's lines run end by end
+    (``ends[end_starts[k]:end_starts[k + 1]]``), each end from every origin of its shooter
+    (``origins[shooter]``, 3 x 2): line l joins origin l % 3 to end l // 3.
 
     ``shot_target``: the target's body index (-1: not a body); ``shot_touch_row``: its row in
     ``touch`` (the bodies touching it); ``shot_ignore``: 0 none, 1 the firer's ``over`` row, 2
-    every body (fired over, ISD A18)."""
-    rows, lines = clear_lines(origins, ends, end_starts, shot_shooter, shot_target,
-                              shot_touch_row, shot_reach, shot_ignore, todo, todo_from, quads,
-                              centres, radii, own, near_own, touch, over, grid, starts, items,
-                              False)
+    every body (fired over, ISD A18). ``terrain``: `SightField.kernel_terrain` (or
+    `no_terrain`)."""
+    rows, lines, pending = clear_lines(origins, ends, end_starts, shot_shooter, shot_target,
+                                       shot_touch_row, shot_reach, shot_ignore, todo,
+                                       todo_from, quads, centres, radii, own, near_own, touch,
+                                       over, grid, starts, items, terrain, False)
     out = np.full(len(todo), -1, dtype=np.int64)
     out[rows] = lines
-    return out
+    unsure = np.zeros(len(todo), dtype=bool)
+    unsure[rows] = pending
+    return out, unsure
 
 
-def every_body_clear_line(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
-                          shot_shooter: np.ndarray, shot_target: np.ndarray,
-                          shot_touch_row: np.ndarray, shot_reach: np.ndarray,
-                          shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
-                          quads: np.ndarray,
-                          centres: np.ndarray, radii: np.ndarray, own: np.ndarray,
-                          near_own: np.ndarray, touch: np.ndarray, over: np.ndarray,
-                          grid: np.ndarray, starts: np.ndarray, items: np.ndarray
-                          ) -> tuple[np.ndarray, np.ndarray]:
-    """(i, line) of every line of shot ``todo[i]`` from line ``todo_from[i]`` on that no body
-    blocks, grouped by i in order (arguments as `first_body_clear_lines`)."""
+def every_unsure_line(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
+                      shot_shooter: np.ndarray, shot_target: np.ndarray,
+                      shot_touch_row: np.ndarray, shot_reach: np.ndarray,
+                      shot_ignore: np.ndarray, todo: np.ndarray, todo_from: np.ndarray,
+                      quads: np.ndarray, centres: np.ndarray, radii: np.ndarray,
+                      own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
+                      over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
+                      terrain: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(i, line, terrain unsure) of the lines of shot ``todo[i]`` from line ``todo_from[i]``
+    on that no body blocks and no terrain surely blocks, grouped by i in order, up to the
+    first one terrain surely leaves clear (arguments as `first_clear_lines`): GEOS then
+    decides the unsure lines of all shots in one batch rather than line by line."""
     return clear_lines(origins, ends, end_starts, shot_shooter, shot_target, shot_touch_row,
                        shot_reach, shot_ignore, todo, todo_from, quads, centres, radii, own,
-                       near_own, touch, over, grid, starts, items, True)
+                       near_own, touch, over, grid, starts, items, terrain, True)
 
 
 @njit(cache=True)
 def clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
-                 shot_shooter: np.ndarray, shot_target: np.ndarray, shot_touch_row: np.ndarray,
-                 shot_reach: np.ndarray, shot_ignore: np.ndarray, todo: np.ndarray,
-                 todo_from: np.ndarray, quads: np.ndarray, centres: np.ndarray,
-                 radii: np.ndarray, own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
-                 over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
-                 every: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(i, line) of the lines clear of bodies: each shot's first one, or ``every`` one (one
-    compiled function for both: the callers pass ``every`` from Python, so numba compiles it
-    once rather than once per constant).
+                shot_shooter: np.ndarray, shot_target: np.ndarray, shot_touch_row: np.ndarray,
+                shot_reach: np.ndarray, shot_ignore: np.ndarray, todo: np.ndarray,
+                todo_from: np.ndarray, quads: np.ndarray, centres: np.ndarray,
+                radii: np.ndarray, own: np.ndarray, near_own: np.ndarray, touch: np.ndarray,
+                over: np.ndarray, grid: np.ndarray, starts: np.ndarray, items: np.ndarray,
+                terrain: tuple, every: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(i, line, terrain unsure) of each shot's first line clear of bodies and not surely
+    blocked by terrain, or with ``every``, of each such line up to the first that terrain
+    surely leaves clear (one compiled function for both: the callers pass ``every`` from
+    Python, so numba compiles it once rather than once per constant).
 
     The per-line helpers are closures over the arrays: numba would count references to every
     array passed to an inlined function, atomically, at each call (more than the tests cost)."""
+    shot_ends, wall_xy, wall_spans, wall_bounds, wall_meets, area_bounds, area_edges, \
+        area_spans, area_holding, max_depth = terrain
     n_origins = origins.shape[1]
     cap = len(todo)   # one line per shot, or at most every line after its start
     if every:
@@ -193,6 +212,7 @@ def clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
             cap += max(0, (end_starts[k + 1] - end_starts[k]) * n_origins - todo_from[i])
     found_row = np.empty(cap, dtype=np.int64)
     found_line = np.empty(cap, dtype=np.int64)
+    found_unsure = np.empty(cap, dtype=np.bool_)
     m = 0
     stamp = np.full(len(quads), -1, dtype=np.int64)
     # the bodies that last blocked lines of this shooter, latest first: its shots hide behind
@@ -241,6 +261,63 @@ def clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
                     return b
         return -1
 
+    def terrain_verdict(k: int, x0: float, y0: float, x1: float, y1: float,
+                        reach: float) -> int:
+        """CLEAR, BLOCKED (surely) or UNSURE of the terrain tests of `clear_of_terrain`: a
+        wall touching the line or within its corridor (GEOS decides walls that meet the firer
+        or target, cut by them, and the walls `wall_kernel` is not sure of), or more than
+        max_depth inside a counted deep area (GEOS measures the areas that are not convex)."""
+        pending = False
+        a, b = shot_ends[k, 0], shot_ends[k, 1]
+        x_lo, x_hi, y_lo, y_hi = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+        for w in range(len(wall_spans)):
+            if not (x_lo - reach <= wall_bounds[w, 2] and x_hi + reach >= wall_bounds[w, 0]
+                    and y_lo - reach <= wall_bounds[w, 3] and y_hi + reach >= wall_bounds[w, 1]):
+                continue
+            if wall_spans[w, 0] < 0 or wall_meets[a, w] or wall_meets[b, w]:
+                pending = True
+                continue
+            crossing = unsure = False
+            lo = hi = math.inf
+            for j in range(wall_spans[w, 0], wall_spans[w, 1] - 1):
+                kind, d = segment_step(x0, y0, x1, y1, wall_xy[j, 0], wall_xy[j, 1],
+                                       wall_xy[j + 1, 0], wall_xy[j + 1, 1])
+                if kind == 2:
+                    crossing = True
+                    lo = hi = 0.0
+                    break
+                hi = min(hi, d)
+                if kind == 1:
+                    unsure = True
+                    lo = 0.0
+                else:
+                    lo = min(lo, d)
+            verdict = wall_outcome(reach, crossing, unsure, lo, hi)
+            if verdict == BLOCKED:
+                return BLOCKED
+            if verdict == UNSURE:
+                pending = True
+        for r in range(len(area_spans)):
+            if clipped_length(x0, y0, x1, y1, area_bounds[r, 0], area_bounds[r, 1],
+                              area_bounds[r, 2], area_bounds[r, 3]) <= max_depth:
+                continue
+            if area_holding[a, r] or area_holding[b, r]:
+                continue   # its depth does not count (ISD A15)
+            if area_spans[r, 0] < 0:
+                pending = True
+                continue
+            dx, dy = x1 - x0, y1 - y0
+            length = np.hypot(dx, dy)
+            t_in, t_out = -np.inf, np.inf
+            outside = False
+            for e in range(area_spans[r, 0], area_spans[r, 1]):
+                t_in, t_out, outside = chord_step(x0, y0, dx, dy, length, area_edges[e, 0],
+                                                  area_edges[e, 1], area_edges[e, 2],
+                                                  area_edges[e, 3], t_in, t_out, outside)
+            if chord_length(length, t_in, t_out, outside) > max_depth + 1e-6:
+                return BLOCKED
+        return UNSURE if pending else CLEAR
+
     def to_front(n: int, b: int) -> int:
         """Move (or insert) body ``b`` to the front of ``recent[:n]``; the new length."""
         if n > 0 and recent[0] == b:
@@ -269,21 +346,32 @@ def clear_lines(origins: np.ndarray, ends: np.ndarray, end_starts: np.ndarray,
         target, touch_row, ignore, reach = shot_target[k], shot_touch_row[k], shot_ignore[k], \
             shot_reach[k]
         e0, e1 = end_starts[k], end_starts[k + 1]
-        for line in range(todo_from[i], (e1 - e0) * n_origins):
-            e = e0 + line // n_origins
-            o = line % n_origins
+        first = todo_from[i]
+        # line l joins origin l % n_origins to end l // n_origins (counted, not divided)
+        e = e0 + first // n_origins
+        o = first % n_origins - 1
+        for line in range(first, (e1 - e0) * n_origins):
+            o += 1
+            if o == n_origins:
+                o = 0
+                e += 1
             mark += 1
-            b = line_blocked(origins[s, o, 0], origins[s, o, 1], ends[e, 0], ends[e, 1], reach,
-                             s, target, touch_row, ignore, mark, n_recent)
+            x0, y0, x1, y1 = origins[s, o, 0], origins[s, o, 1], ends[e, 0], ends[e, 1]
+            b = line_blocked(x0, y0, x1, y1, reach, s, target, touch_row, ignore, mark,
+                             n_recent)
             if b >= 0:
                 n_recent = to_front(n_recent, b)
                 continue
+            verdict = terrain_verdict(k, x0, y0, x1, y1, reach)
+            if verdict == BLOCKED:
+                continue
             found_row[m] = i
             found_line[m] = line
+            found_unsure[m] = verdict == UNSURE
             m += 1
-            if not every:
+            if not every or verdict == CLEAR:
                 break
-    return found_row[:m], found_line[:m]
+    return found_row[:m], found_line[:m], found_unsure[:m]
 
 
 @njit(cache=True)

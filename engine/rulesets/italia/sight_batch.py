@@ -2,10 +2,11 @@
 `fire.line_of_sight`, with the same answers (tests/test_engine_properties.py).
 
 The sight questions become arrays (per shooter: its origins, own bodies, corridor; per shot: its
-target and what it fires over), compiled code finds each shot's first sampled line that no base
-blocks (`engine.geometry.sight_kernel`), and only those lines meet the terrain tests (crests,
-woods) in GEOS; for the few shots whose line fails there, every further base-clear line is found
-(compiled) and all of them meet the terrain tests in one batch.
+target and what it fires over, the walls cut by its firer or target, the woods holding either),
+and compiled code finds each shot's first sampled line that no base blocks and no terrain surely
+blocks (`engine.geometry.sight_kernel`: crests and woods with GEOS's answers where it is sure).
+The few lines it is not sure of meet GEOS (`SightField.clear_of_terrain`); the shots whose line
+fails there walk on from the next line.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def sight_many(board: Board, shooters: Sequence[str], shot_shooter: np.ndarray,
     line ends, `fire.sight_ends_flat` of the target parts (points, the shot each belongs to)."""
     # compiled on first use (a few seconds once per install, then cached): imported here so
     # that only analyses that trace sight lines pay numba's import
-    from engine.geometry.sight_kernel import every_body_clear_line, first_body_clear_lines
+    from engine.geometry.sight_kernel import every_unsure_line, first_clear_lines
 
     n = len(shot_shooter)
     field = board.sight_field
@@ -44,16 +45,18 @@ def sight_many(board: Board, shooters: Sequence[str], shot_shooter: np.ndarray,
     firers = _Firers(board, list(shooters))
     shots = _Shots(board, firers, list(shooters), shot_shooter, shot_target)
     ends, end_owner = ends
-    end_starts = np.searchsorted(end_owner, np.arange(n + 1)).astype(np.int64)
+    end_starts = np.zeros(n + 1, dtype=np.int64)   # owners are sorted shot numbers
+    np.cumsum(np.bincount(end_owner, minlength=n)[:n], out=end_starts[1:])
     centres, radii = field.quad_circles
     grid = _grid(board, field.quads, float(firers.reach.max()))
     terrain = _TerrainQuestions(board, list(shooters), shot_shooter, shot_target)
+    walk_terrain = terrain.kernel_terrain()
     n_origins = firers.origins.shape[1]
 
     def kernel_args(todo: np.ndarray, start: np.ndarray) -> tuple:
         return (firers.origins, ends, end_starts, shots.firer, shots.target, shots.touch_row,
                 shots.reach, shots.ignore, todo, start, field.quads, centres, radii, firers.own,
-                firers.near_own, shots.touch, firers.over, *grid)
+                firers.near_own, shots.touch, firers.over, *grid, walk_terrain)
 
     def terrain_clear(todo: np.ndarray, line: np.ndarray) -> np.ndarray:
         origin = firers.origins[shots.firer[todo], line % n_origins]
@@ -61,23 +64,27 @@ def sight_many(board: Board, shooters: Sequence[str], shot_shooter: np.ndarray,
         return terrain.clear(np.stack([origin, end], axis=1), todo, shots.reach[todo])
 
     seen = np.zeros(n, dtype=bool)
-    # each shot's first line clear of bases, then its terrain test (most shots end here)
+    # each shot's first line clear of bases and not surely blocked by terrain (compiled);
+    # the few lines whose terrain the walk is not sure of meet GEOS
     todo = np.arange(n, dtype=np.int64)
-    line = first_body_clear_lines(*kernel_args(todo, np.zeros(n, dtype=np.int64)))
-    todo, line = todo[line >= 0], line[line >= 0]
-    if not len(todo):
+    line, unsure = first_clear_lines(*kernel_args(todo, np.zeros(n, dtype=np.int64)))
+    seen[(line >= 0) & ~unsure] = True
+    ask = np.nonzero((line >= 0) & unsure)[0]
+    if not len(ask):
         return seen
-    ok = terrain_clear(todo, line)
-    seen[todo[ok]] = True
-    # the few shots whose line fails on terrain: every further line clear of bases (one
-    # compiled call), then the terrain tests of them all in one batch (each line's verdict is
-    # its own, so one batch answers as line-by-line rounds would)
-    todo, start = todo[~ok], line[~ok] + 1
+    ok = terrain_clear(ask, line[ask])
+    seen[ask[ok]] = True
+    # the shots whose line GEOS blocked: their further lines up to one surely clear (compiled),
+    # then GEOS on the unsure ones of them all in one batch (each line's verdict is its own)
+    todo, start = ask[~ok], line[ask[~ok]] + 1
     if len(todo):
-        rows, more = every_body_clear_line(*kernel_args(todo, start))
+        rows, more, unsure = every_unsure_line(*kernel_args(todo, start))
+        seen[todo[rows[~unsure]]] = True
+        rows, more = rows[unsure], more[unsure]
+        left = ~seen[todo[rows]]
+        rows, more = rows[left], more[left]
         if len(rows):
-            todo = todo[rows]
-            seen[todo[terrain_clear(todo, more)]] = True
+            seen[todo[rows][terrain_clear(todo[rows], more)]] = True
     return seen
 
 
@@ -89,7 +96,6 @@ class _Firers:
     def __init__(self, board: Board, ids: list[str]) -> None:
         body_of = board.sight_field.body_index
         nb = len(body_of)
-        self.row = {s: r for r, s in enumerate(ids)}
         self.origins = _sight_origins_many(board, ids)
         self.own = np.zeros((len(ids), nb), dtype=bool)
         self.near_own = np.zeros((len(ids), nb), dtype=bool)
@@ -138,10 +144,14 @@ class _Shots:
         wide = np.nonzero(self.reach > 0)[0]
         touched = np.unique(shot_target[wide])
         self.touch = np.zeros((max(1, len(touched)), len(body_of)), dtype=bool)
-        rows = [r for r, t in enumerate(touched.tolist()) for i in board.touching[names[t]]
-                if i in body_of]
-        cols = [body_of[i] for t in touched.tolist() for i in board.touching[names[t]]
-                if i in body_of]
+        rows: list[int] = []
+        cols: list[int] = []
+        for r, t in enumerate(touched.tolist()):
+            for i in board.touching[names[t]]:
+                b = body_of.get(i)
+                if b is not None:
+                    rows.append(r)
+                    cols.append(b)
         self.touch[rows, cols] = True
         self.touch_row = np.full(n, -1, dtype=np.int64)
         self.ignore = np.zeros(n, dtype=np.int64)
@@ -173,13 +183,10 @@ def _sight_origins_many(board: Board, ids: list[str]) -> np.ndarray:
     rects = [board.rect(i) for i in ids]
     if not rects:
         return np.zeros((0, 3, 2))
-    cx = np.array([r.cx for r in rects])
-    cy = np.array([r.cy for r in rects])
-    width = np.array([r.width for r in rects])
-    depth = np.array([r.depth for r in rects])
-    front = np.array([r.front for r in rects])
-    right = np.array([r.right for r in rects])
-    centre = np.array([r.front_centre for r in rects])
+    facts = np.array([(r.cx, r.cy, r.width, r.depth, *r.front, *r.right, *r.front_centre)
+                      for r in rects])
+    cx, cy, width, depth = facts[:, 0], facts[:, 1], facts[:, 2], facts[:, 3]
+    front, right, centre = facts[:, 4:6], facts[:, 6:8], facts[:, 8:10]
     inset = 2 * GRAZE_MM
     v = depth / 2
     out = np.empty((len(rects), 3, 2))
@@ -214,6 +221,7 @@ class _TerrainQuestions:
         self.target_at = shot_target
         self.field = board.sight_field
         self.uncounted: np.ndarray | None = None
+        self.holding: np.ndarray | None = None   # (base, area): the area holds its centre
         areas = self.field.deep_area_ids
         if not board.settings.a15_area_depth_counts_own and areas and names:
             # base -> the areas covering its centre (`fire.areas_holding_centre`)
@@ -222,6 +230,7 @@ class _TerrainQuestions:
             holding = np.stack([shapely.covers(area, centres) for area in self.field.deep_areas],
                                axis=1)
             if holding.any():
+                self.holding = holding
                 self.uncounted = holding[self.shooter_at] | holding[self.target_at]
         self.strictly_between = board.settings.a16_crest_blocks == "strictly_between"
 
@@ -232,6 +241,12 @@ class _TerrainQuestions:
             return [np.full(len(shots), None, dtype=object)]
         polygon = self.board.state.index.shapes
         return [polygon[self.shooter_at[shots]], polygon[self.target_at[shots]]]
+
+    def kernel_terrain(self) -> tuple:
+        """These questions' terrain as the compiled walk reads it (`SightField.kernel_terrain`)."""
+        ends = np.stack([self.shooter_at, self.target_at], axis=1)
+        bases = self.board.state.index.shapes if self.strictly_between else None
+        return self.field.kernel_terrain(ends, bases, self.holding)
 
     def clear(self, lines: np.ndarray, shots: np.ndarray, widths: np.ndarray) -> np.ndarray:
         return self.field.clear_of_terrain(lines, widths, shots, self._ends, self.uncounted, shots)
