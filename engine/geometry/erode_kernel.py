@@ -22,6 +22,8 @@ import math
 import numpy as np
 from numba import njit
 
+VERIFIED_GEOS = (3, 14)
+"""The GEOS (major, minor) whose buffer this replicates; under another, `SightField` asks GEOS."""
 MIN_SIDE_MM = 1.0     # shorter sides, or flatter corners (GEOS may simplify them): GEOS's
 ORIENT_EPS = 1e-12    # relative bound on an orientation's rounding (it is about 3e-16)
 DD_EPS = 1e-26        # relative error bound of either double-double evaluation (~1e-30)

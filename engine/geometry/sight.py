@@ -107,10 +107,11 @@ class SightField(TerrainTests):
         (`erode_kernel.eroded_quads`, GEOS's coordinates) for the quadrilaterals it is sure
         of, GEOS for the others. When all are sure, their corners become the ``quads`` and
         the polygons wait for `bodies` (None)."""
+        from engine.geometry.erode_kernel import VERIFIED_GEOS, eroded_quads
+
         corners = _quads_of(bodies)
-        if corners is None:
+        if corners is None or shapely.geos_version[:2] != VERIFIED_GEOS:
             return shapely.buffer(bodies, -graze, join_style="mitre")
-        from engine.geometry.erode_kernel import eroded_quads
 
         quads, sure = eroded_quads(corners, float(graze))
         if sure.all():
