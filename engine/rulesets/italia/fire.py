@@ -484,24 +484,12 @@ def arc_params(board: Board, shooters: Sequence[str]) -> np.ndarray:
 
 
 def shot_modifiers(board: Board, shooter: str, target: str, t: Target) -> list[Any]:
-    """The modifiers of this shot (the tables' `fire_modifiers` on the facts measured here)."""
-    from engine.rulesets.italia.modifiers import FireFacts, fire_modifiers
+    """The modifiers of this shot: the tables' `fire_modifiers` on the facts measured here
+    (`shot_facts`: built once per kind of shot)."""
+    from engine.rulesets.italia.shot_facts import memo_modifiers
 
-    fb, tb = board.state.base(shooter), board.state.base(target)
-    fi, ti = board.infos[shooter], board.infos[target]
-    ft, tt = fb.traits, tb.traits
-    under = {feat.kind for feat, _ in board.terrain_on(shooter)}
-    facts = FireFacts(
-        firer_type=fb.type, distance_in=round(t.distance, 6), firer_arm=fi.arm, weapon=ft.get("weapon"),
-        marksmen=bool(ft.get("marksmen", False)), french_guard=bool(ft.get("french_guard", False)),
-        firer_shaken=fi.shaken, firer_disordered=fi.disordered, battery=fi.battery,
-        rockets=fi.rockets, reduced_ammunition=bool(ft.get("reduced_ammunition", False)),
-        gun_on_difficult_terrain=fi.is_gun and bool(under & DIFFICULT_GROUND),
-        flank_fire=t.flank_fire, target_cover=t.cover or "none", target_arm=ti.arm,
-        target_in_battery=ti.is_gun and not ti.limbered,
-        target_limbered=ti.kind == "limber" or (ti.is_gun and ti.limbered),
-        target_single_rank=bool(tt.get("single_rank", False)), target_march_column=ti.march_column)
-    return fire_modifiers(facts, board.settings)
+    return memo_modifiers(board, shooter, target, round(t.distance, 6), t.flank_fire,
+                          t.cover or "none")
 
 
 def _flank_fire(board: Board, shooter: str, target: str) -> bool:

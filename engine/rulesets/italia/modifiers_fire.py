@@ -54,7 +54,19 @@ class FireFacts:
 
     @property
     def is_artillery(self) -> bool:
-        return self.firer_type == "gun" or self.firer_arm == "artillery"
+        return _is_artillery(self.firer_type, self.firer_arm)
+
+
+def _is_artillery(firer_type: str, firer_arm: str | None) -> bool:
+    return firer_type == "gun" or firer_arm == "artillery"
+
+
+def range_key(firer_type: str, firer_arm: str | None, distance_in: float,
+              settings: ItaliaSettings) -> object:
+    """All of a shot's distance that `fire_modifiers` reads: the artillery band for guns (ISD §6);
+    nothing for musketry (ISD §7 has no range row). Shots alike but for the distance and with
+    the same key have the same modifiers (`shot_facts.memo_modifiers` relies on it)."""
+    return artillery_band(distance_in, settings) if _is_artillery(firer_type, firer_arm) else None
 
 
 def fire_modifiers(facts: FireFacts, settings: ItaliaSettings | None = None) -> list[Modifier]:
