@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -109,7 +110,7 @@ class TargetTable:
 
     def priority_ids(self, shooter: str) -> list[str]:
         first, end = self.spans.get(shooter, (0, 0))
-        return [self.ids[k] for k in range(first, end) if self.priority[k]]
+        return list(compress(self.ids[first:end], self.priority[first:end]))
 
     def of(self, shooter: str) -> list[Target]:
         """The shooter's rows as `Target` objects (built on first request)."""
