@@ -17,11 +17,11 @@ import shapely
 from engine.geometry.arc_kernel import (
     FALLBACK,
     OK,
-    measure_pairs,
     ring_centroid,
     segment_distance,
 )
 from engine.geometry.arcs import arc_vertices
+from engine.geometry.pair_kernel import measure_pairs
 from engine.geometry.rect import Rect, rotate
 
 
@@ -217,7 +217,7 @@ def test_arc_margins_are_the_numpy_ones() -> None:
 
 
 def test_candidate_pairs_are_geos_ones() -> None:
-    from engine.geometry.arc_kernel import candidate_pairs
+    from engine.geometry.pair_kernel import candidate_pairs
 
     rng = np.random.default_rng(12)
     near, whole, fronts = _arcs(rng, 30)

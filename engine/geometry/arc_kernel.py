@@ -16,6 +16,9 @@ within 1e-9 in. Any other pair is flagged and measured by GEOS as before (`fire_
 general position the clipped polygon has exactly GEOS's vertices (up to rounding and start);
 rectangles kept whole keep their exact coordinates, so their distances and centroids are GEOS's
 to the bit (tests/test_engine_arc_kernel.py).
+
+Here the geometry of one pair at a time (the reference); `engine.geometry.pair_kernel` measures
+every pair at once with the same arithmetic (tests/test_engine_pairs_fast.py).
 """
 
 from __future__ import annotations
@@ -58,6 +61,23 @@ def point_segment_distance(px: float, py: float, ax: float, ay: float, bx: float
 
 
 @njit(cache=True)
+def segments_apart(ax: float, ay: float, bx: float, by: float, cx: float, cy: float,
+                    dx: float, dy: float) -> bool:
+    """`segment_distance`'s test that segments AB and CD (of lengths > 0) do not cross."""
+    if (min(cx, dx) > max(ax, bx) or max(cx, dx) < min(ax, bx)
+            or min(cy, dy) > max(ay, by) or max(cy, dy) < min(ay, by)):
+        return True
+    denom = (bx - ax) * (dy - cy) - (by - ay) * (dx - cx)
+    if denom == 0:
+        return True
+    r_num = (ay - cy) * (dx - cx) - (ax - cx) * (dy - cy)
+    s_num = (ay - cy) * (bx - ax) - (ax - cx) * (by - ay)
+    s = s_num / denom
+    r = r_num / denom
+    return r < 0 or r > 1 or s < 0 or s > 1
+
+
+@njit(cache=True)
 def segment_distance(ax: float, ay: float, bx: float, by: float, cx: float, cy: float,
                      dx: float, dy: float) -> float:
     """GEOS ``Distance::segmentToSegment`` (segments AB and CD), operation for operation."""
@@ -65,22 +85,7 @@ def segment_distance(ax: float, ay: float, bx: float, by: float, cx: float, cy: 
         return point_segment_distance(ax, ay, cx, cy, dx, dy)
     if cx == dx and cy == dy:
         return point_segment_distance(dx, dy, ax, ay, bx, by)
-    apart = False
-    if (min(cx, dx) > max(ax, bx) or max(cx, dx) < min(ax, bx)
-            or min(cy, dy) > max(ay, by) or max(cy, dy) < min(ay, by)):
-        apart = True
-    else:
-        denom = (bx - ax) * (dy - cy) - (by - ay) * (dx - cx)
-        if denom == 0:
-            apart = True
-        else:
-            r_num = (ay - cy) * (dx - cx) - (ax - cx) * (dy - cy)
-            s_num = (ay - cy) * (bx - ax) - (ax - cx) * (by - ay)
-            s = s_num / denom
-            r = r_num / denom
-            if r < 0 or r > 1 or s < 0 or s > 1:
-                apart = True
-    if apart:
+    if segments_apart(ax, ay, bx, by, cx, cy, dx, dy):
         return min(point_segment_distance(ax, ay, cx, cy, dx, dy),
                    point_segment_distance(bx, by, cx, cy, dx, dy),
                    point_segment_distance(cx, cy, ax, ay, bx, by),
@@ -89,7 +94,7 @@ def segment_distance(ax: float, ay: float, bx: float, by: float, cx: float, cy: 
 
 
 @njit(cache=True)
-def _orientation(p: np.ndarray, n: int) -> float:
+def orientation(p: np.ndarray, n: int) -> float:
     """+1 for a counter-clockwise ring of ``n`` vertices (not closed), -1 clockwise."""
     a = 0.0
     for i in range(n):
@@ -99,7 +104,7 @@ def _orientation(p: np.ndarray, n: int) -> float:
 
 
 @njit(cache=True)
-def _separation(p: np.ndarray, q: np.ndarray, stop: float) -> float:
+def separation(p: np.ndarray, q: np.ndarray, stop: float) -> float:
     """The largest gap between two convex quads along the outward normals of either's edges:
     > 0 exactly when they are disjoint (a lower bound of their distance), < 0 when they
     overlap by at least that much along every such axis. Returns the first gap found above
@@ -108,7 +113,7 @@ def _separation(p: np.ndarray, q: np.ndarray, stop: float) -> float:
     for which in range(2):
         a = p if which == 0 else q
         b = q if which == 0 else p
-        orient = _orientation(a, 4)
+        orient = orientation(a, 4)
         for i in range(4):
             j = (i + 1) % 4
             ex, ey = a[j, 0] - a[i, 0], a[j, 1] - a[i, 1]
@@ -126,7 +131,7 @@ def _separation(p: np.ndarray, q: np.ndarray, stop: float) -> float:
 
 
 @njit(cache=True)
-def _within_status(d: float, limit: float) -> int:
+def limit_status(d: float, limit: float) -> int:
     """Whether a distance ``d`` is within ``limit``: 1 yes, 0 no, -1 within TOL of it (too
     close to call in plain floats)."""
     if d < limit - TOL:
@@ -140,7 +145,7 @@ def _within_status(d: float, limit: float) -> int:
 def within_status(arc: np.ndarray, rect: np.ndarray) -> int:
     """Whether the quads lie within WITHIN mm of each other (``shapely.dwithin``): 1 yes, 0 no,
     -1 too close to call."""
-    gap = _separation(arc, rect, WITHIN + TOL)
+    gap = separation(arc, rect, WITHIN + TOL)
     if gap < -TOL:
         return 1
     if gap <= TOL:
@@ -154,7 +159,7 @@ def within_status(arc: np.ndarray, rect: np.ndarray) -> int:
             j2 = (j + 1) % 4
             d = min(d, segment_distance(arc[i, 0], arc[i, 1], arc[i2, 0], arc[i2, 1],
                                         rect[j, 0], rect[j, 1], rect[j2, 0], rect[j2, 1]))
-    return _within_status(d, WITHIN)
+    return limit_status(d, WITHIN)
 
 
 @njit(cache=True)
@@ -177,7 +182,7 @@ def clip_to_arc(rect: np.ndarray, arc: np.ndarray, out: np.ndarray, cur: np.ndar
             if point_segment_distance(arc[i, 0], arc[i, 1], rect[k, 0], rect[k, 1],
                                       rect[k2, 0], rect[k2, 1]) <= TOL:
                 return -1
-    orient = _orientation(arc, 4)
+    orient = orientation(arc, 4)
     n = 4
     for k in range(4):
         cur[k, 0], cur[k, 1] = rect[k, 0], rect[k, 1]
@@ -239,7 +244,7 @@ def front_distance(fx0: float, fy0: float, fx1: float, fy1: float, p: np.ndarray
                    n: int) -> float:
     """GEOS's distance from the front segment to the polygon ``p[:n]``, or -1 when it is within
     TOL of 0 (touching, crossing or inside: left to GEOS)."""
-    orient = _orientation(p, n)
+    orient = orientation(p, n)
     for end in range(2):
         x = fx0 if end == 0 else fx1
         y = fy0 if end == 0 else fy1
@@ -260,74 +265,7 @@ def front_distance(fx0: float, fy0: float, fx1: float, fy1: float, p: np.ndarray
 
 
 @njit(cache=True)
-def measure_pairs(pair_s: np.ndarray, pair_b: np.ndarray, near_arcs: np.ndarray,
-                  whole_arcs: np.ndarray, fronts: np.ndarray, corners: np.ndarray,
-                  mm_per_in: float, thresholds: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                             np.ndarray]:
-    """Per pair k (shooter ``pair_s[k]``, base ``pair_b[k]``): (status OK or FALLBACK, in arc,
-    distance in mm from the front to the part measured, the part's vertex count and vertices,
-    its centroid). The part is the base clipped to the arc (cut short when the base is within
-    1e-6 mm of the near arc, else the whole arc), or the whole base when not in arc.
-
-    ``near_arcs``/``whole_arcs``: (shooters, 4, 2); ``fronts``: (shooters, 2, 2); ``corners``:
-    (bases, 4, 2); ``thresholds``: (shooters, t) inches a distance must not lie within
-    THRESHOLD_TOL of (range and band edges; pad with nan)."""
-    n = len(pair_s)
-    status = np.zeros(n, dtype=np.int8)
-    in_arc = np.zeros(n, dtype=np.bool_)
-    dist = np.zeros(n)
-    count = np.zeros(n, dtype=np.int64)
-    verts = np.zeros((n, MAX_VERTS, 2))
-    centre = np.zeros((n, 2))
-    cur = np.empty((MAX_VERTS, 2))
-    nxt = np.empty((MAX_VERTS, 2))
-    side = np.empty(MAX_VERTS)
-    # the pair's shapes are copied into these buffers scalar by scalar: numba counts
-    # references to array views (corners[b]) atomically, which cost more than the copies
-    rect = np.empty((4, 2))
-    arc = np.empty((4, 2))
-    part = np.empty((MAX_VERTS, 2))
-    for k in range(n):
-        s, b = pair_s[k], pair_b[k]
-        _copy_quad(corners, b, rect)
-        _copy_quad(near_arcs, s, arc)
-        w = within_status(arc, rect)
-        if w == 0:
-            _copy_quad(whole_arcs, s, arc)
-            w = within_status(arc, rect)
-        if w < 0:
-            status[k] = FALLBACK
-            continue
-        m = 4
-        if w == 1:
-            m = clip_to_arc(rect, arc, part, cur, nxt, side)
-            if m < 3:
-                status[k] = FALLBACK
-                continue
-            in_arc[k] = True
-        else:
-            for i in range(4):
-                part[i, 0], part[i, 1] = rect[i, 0], rect[i, 1]
-        for i in range(m):
-            verts[k, i, 0], verts[k, i, 1] = part[i, 0], part[i, 1]
-        d = front_distance(fronts[s, 0, 0], fronts[s, 0, 1], fronts[s, 1, 0], fronts[s, 1, 1],
-                           part, m)
-        if d < 0:
-            status[k] = FALLBACK
-            continue
-        d_in = d / mm_per_in
-        for t in range(thresholds.shape[1]):
-            if abs(d_in - thresholds[s, t]) <= THRESHOLD_TOL:
-                status[k] = FALLBACK
-        count[k] = m
-        dist[k] = d
-        centre[k, 0], centre[k, 1] = ring_centroid(part, m)
-    return status, in_arc, dist, count, verts, centre
-
-
-@njit(cache=True)
-def _copy_quad(quads: np.ndarray, k: int, out: np.ndarray) -> None:
+def copy_quad(quads: np.ndarray, k: int, out: np.ndarray) -> None:
     """``out[:] = quads[k]`` without making a view of ``quads``."""
     for i in range(4):
         out[i, 0], out[i, 1] = quads[k, i, 0], quads[k, i, 1]
@@ -407,10 +345,10 @@ def arc_margins_of_rings(xy: np.ndarray, starts: np.ndarray, par: np.ndarray) ->
 
 
 @njit(cache=True)
-def _meets_status(arc: np.ndarray, rect: np.ndarray) -> int:
+def meets_status(arc: np.ndarray, rect: np.ndarray) -> int:
     """Whether a convex quad and a rectangle meet (``shapely.intersects``): 1 yes, 0 no, -1 too
     close to call."""
-    orient = _orientation(arc, 4)
+    orient = orientation(arc, 4)
     deep = 15    # bit k: corner k lies inside every edge line by more than TOL
     for i in range(4):
         j = (i + 1) % 4
@@ -428,7 +366,7 @@ def _meets_status(arc: np.ndarray, rect: np.ndarray) -> int:
             return 0
     if deep:
         return 1
-    gap = _separation(arc, rect, TOL)
+    gap = separation(arc, rect, TOL)
     if gap < -TOL:
         return 1
     if gap > TOL:
@@ -437,7 +375,7 @@ def _meets_status(arc: np.ndarray, rect: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _near_status(fx0: float, fy0: float, fx1: float, fy1: float, rect: np.ndarray,
+def near_status(fx0: float, fy0: float, fx1: float, fy1: float, rect: np.ndarray,
                  limit: float) -> int:
     """Whether the rectangle lies within ``limit`` of the segment (``shapely.dwithin``): 1 yes,
     0 no, -1 too close to call."""
@@ -452,44 +390,4 @@ def _near_status(fx0: float, fy0: float, fx1: float, fy1: float, rect: np.ndarra
     d = front_distance(fx0, fy0, fx1, fy1, rect, 4)
     if d < 0:            # within TOL of touching, or inside: well within any limit >= 2 TOL
         return 1 if limit > 2 * TOL else -1
-    return _within_status(d, limit)
-
-
-@njit(cache=True)
-def candidate_pairs(whole_arcs: np.ndarray, fronts: np.ndarray, limits: np.ndarray,
-                    corners: np.ndarray, eligible: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every eligible (shooter, base) pair, sorted, whose base meets the shooter's whole arc or
-    lies within ``limits[shooter]`` mm of its front: (shooter, base, too close to call: the
-    caller asks GEOS whether to keep it). ``eligible``: (shooters, bases) bool."""
-    n_s, n_b = eligible.shape
-    most = 0
-    for s in range(n_s):
-        for b in range(n_b):
-            most += eligible[s, b]
-    out_s = np.empty(most, dtype=np.int64)
-    out_b = np.empty(most, dtype=np.int64)
-    unsure = np.zeros(most, dtype=np.bool_)
-    m = 0
-    arc = np.empty((4, 2))
-    rect = np.empty((4, 2))
-    for s in range(n_s):
-        _copy_quad(whole_arcs, s, arc)
-        for b in range(n_b):
-            if not eligible[s, b]:
-                continue
-            _copy_quad(corners, b, rect)
-            st = _meets_status(arc, rect)
-            if st != 1:
-                near = _near_status(fronts[s, 0, 0], fronts[s, 0, 1], fronts[s, 1, 0],
-                                    fronts[s, 1, 1], rect, limits[s])
-                if near == 1:
-                    st = 1
-                elif near < 0:
-                    st = -1
-            if st == 0:
-                continue
-            out_s[m], out_b[m] = s, b
-            unsure[m] = st < 0
-            m += 1
-    return out_s[:m], out_b[:m], unsure[:m]
+    return limit_status(d, limit)

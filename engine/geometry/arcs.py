@@ -80,6 +80,19 @@ def arc_vertices_many(lefts: np.ndarray, rights: np.ndarray, facings: np.ndarray
     return out
 
 
+def rotate_many(vectors: np.ndarray, degrees: np.ndarray) -> np.ndarray:
+    """`rect.rotate` of many vectors ((n, 2); angles (n,)) with the same float operations: the
+    cosine and sine from `math`, once per distinct angle, and numpy for the products and sums."""
+    c, s = np.empty(len(degrees)), np.empty(len(degrees))
+    negative = np.signbit(degrees)      # 0.0 and -0.0 apart: their sines differ in sign
+    for d, neg in set(zip(degrees.tolist(), negative.tolist())):
+        a = math.radians(d)
+        at = (degrees == d) & (negative == neg)
+        c[at], s[at] = math.cos(a), math.sin(a)
+    x, y = vectors[:, 0], vectors[:, 1]
+    return np.column_stack([x * c - y * s, x * s + y * c])
+
+
 def within_range_of_segment(left: Point, right: Point, reach: float, quad_segs: int = 16) -> Polygon:
     """Every point within ``reach`` of the segment (a stadium shape)."""
     return LineString([left, right]).buffer(reach, quad_segs=quad_segs)

@@ -9,12 +9,13 @@ are columns (`target_table`). The answers are exactly those of
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
 
-from engine.geometry.arcs import arc_vertices_many
+from engine.geometry.arcs import arc_vertices_many, rotate_many
 from engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
 from engine.rulesets.italia.sight_batch import sight_many
 from engine.results import Band
@@ -47,15 +48,12 @@ def all_targets(board: Board) -> TargetTable:
                                       {i: targets_of(board, i) for i in shooters})
     index = board.state.index
     ids = index.ids
-    arcs = fire_arcs(board, shooters)
-    wholes = fire_arcs(board, shooters, board.inches(board.state.reach_all_mm))
-    front_list = [board.front(i) for i in shooters]
-    fronts = shapely.linestrings(np.array([[f.left, f.right] for f in front_list], dtype=float))
+    shapes = ArcShapes(board, shooters)
     ranges = np.array([board.mm(board.infos[i].fire_range_in) + 1e-6 for i in shooters])
-    pair_s, pair_b = find_pairs(board, shooters, wholes, fronts, ranges)
+    pair_s, pair_b = find_pairs(board, shooters, shapes, ranges)
     if not len(pair_s):
         return TargetTable.from_lists(sorted(board.infos), {})
-    pairs = measure_all_pairs(board, shooters, arcs, wholes, fronts, pair_s, pair_b)
+    pairs = measure_all_pairs(board, shooters, shapes, pair_s, pair_b)
     max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
     listed = np.nonzero(pairs.in_arc | (pairs.dist_in <= max_in + EPS_IN))[0]
     from engine.geometry.arc_kernel import arc_margins_of_rings, sight_ends_of_rings
@@ -68,7 +66,7 @@ def all_targets(board: Board) -> TargetTable:
                           for si, bi, k in zip(pair_s[listed].tolist(), pair_b[listed].tolist(),
                                                listed.tolist())], dtype=bool)
     # the shape measured for the arc margin is the part in arc, or the whole base (its part)
-    par = arc_params(board, shooters)[pair_s[listed]]
+    par = arc_params_many(board, shooters)[pair_s[listed]]
     margins = arc_margins_of_rings(xy, starts, par) / board.mm(1.0)
     shooter_at = board.positions(shooters)
     flanks = flank_fire_many(board, shooter_at[pair_s[listed]], pair_b[listed])
@@ -82,7 +80,28 @@ def all_targets(board: Board) -> TargetTable:
                          sight, margins, flanks)
 
 
-def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np.ndarray,
+class ArcShapes:
+    """The shooters' arcs (cut 3" beyond range, and whole) and fronts as shapely geometries,
+    built only when GEOS is asked something (the kernels need only their vertices)."""
+
+    def __init__(self, board: Board, shooters: list[str]) -> None:
+        self.board, self.shooters = board, shooters
+
+    @cached_property
+    def arcs(self) -> np.ndarray:
+        return fire_arcs(self.board, self.shooters)
+
+    @cached_property
+    def wholes(self) -> np.ndarray:
+        return fire_arcs(self.board, self.shooters,
+                         self.board.inches(self.board.state.reach_all_mm))
+
+    @cached_property
+    def fronts(self) -> np.ndarray:
+        return shapely.linestrings(_front_ends(self.board, self.shooters))
+
+
+def find_pairs(board: Board, shooters: list[str], shapes: ArcShapes,
                ranges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(shooter position, base index position) of every present enemy, generals excepted
     (`fire.is_candidate`), meeting the shooter's whole arc or within ``ranges`` mm of its
@@ -96,7 +115,7 @@ def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np
     shooter_pos = board.positions(shooters)
     whole_rings = arc_rings(board, shooters, board.inches(board.state.reach_all_mm))
     if whole_rings is not None:
-        from engine.geometry.arc_kernel import candidate_pairs
+        from engine.geometry.pair_kernel import candidate_pairs
 
         eligible = (sides[None, :] != sides[shooter_pos][:, None]) & ~barred[None, :]
         pair_s, pair_b, unsure = candidate_pairs(whole_rings, _front_ends(board, shooters),
@@ -104,14 +123,14 @@ def find_pairs(board: Board, shooters: list[str], wholes: np.ndarray, fronts: np
         ask = np.nonzero(unsure)[0]
         if len(ask):
             s_at, b_at = pair_s[ask], pair_b[ask]
-            kept = (shapely.intersects(wholes[s_at], index.shapes[b_at])
-                    | shapely.dwithin(fronts[s_at], index.shapes[b_at], ranges[s_at]))
+            kept = (shapely.intersects(shapes.wholes[s_at], index.shapes[b_at])
+                    | shapely.dwithin(shapes.fronts[s_at], index.shapes[b_at], ranges[s_at]))
             mask = np.ones(len(pair_s), dtype=bool)
             mask[ask[~kept]] = False
             pair_s, pair_b = pair_s[mask], pair_b[mask]
         return pair_s, pair_b
-    a_s, a_b = index.meeting_many(wholes)
-    f_s, f_b = index.query_many(fronts, ranges)
+    a_s, a_b = index.meeting_many(shapes.wholes)
+    f_s, f_b = index.query_many(shapes.fronts, ranges)
     nb = len(ids)
     codes = np.unique(np.concatenate([a_s * nb + a_b, f_s * nb + f_b]))   # sorted (si, bi)
     pair_s, pair_b = codes // nb, codes % nb
@@ -124,9 +143,11 @@ class PairParts:
     the part as the kernel's vertices or, for pairs left to GEOS, a shapely geometry."""
 
     def __init__(self, in_arc: np.ndarray, dist_in: np.ndarray, geos: np.ndarray,
-                 count: np.ndarray, verts: np.ndarray, centre: np.ndarray) -> None:
+                 by_geos: np.ndarray, count: np.ndarray, verts: np.ndarray,
+                 centre: np.ndarray) -> None:
         self.in_arc, self.dist_in = in_arc, dist_in
         self.geos = geos            # object array: the GEOS part, or None (the kernel's)
+        self.by_geos = by_geos      # whether each pair's part is GEOS's (else the kernel's)
         self.count, self.verts, self.centre = count, verts, centre
 
     def part(self, k: int) -> Any:
@@ -139,7 +160,7 @@ class PairParts:
         row i's at ``starts[i]:starts[i + 1]``) and their centroids (one per row)."""
         from engine.geometry.arc_kernel import ring_coordinates
 
-        by_geos = np.array([g is not None for g in self.geos[rows]], dtype=bool)
+        by_geos = self.by_geos[rows]
         counts = np.where(by_geos, 0, self.count[rows] + 1)
         centres = self.centre[rows].copy()
         g_rows = np.nonzero(by_geos)[0]
@@ -158,8 +179,8 @@ class PairParts:
         return xy, offsets, centres
 
 
-def measure_all_pairs(board: Board, shooters: list[str], arcs: np.ndarray, wholes: np.ndarray,
-                      fronts: np.ndarray, pair_s: np.ndarray, pair_b: np.ndarray) -> PairParts:
+def measure_all_pairs(board: Board, shooters: list[str], shapes: ArcShapes, pair_s: np.ndarray,
+                      pair_b: np.ndarray) -> PairParts:
     """In arc, distance and part measured to of every pair (`fire.measure_target` in the
     near arc, else in the whole arc): compiled (`engine.geometry.arc_kernel`) where the arcs
     are quads, GEOS for the pairs the kernel leaves (too close to a boundary to call)."""
@@ -172,7 +193,8 @@ def measure_all_pairs(board: Board, shooters: list[str], arcs: np.ndarray, whole
         in_arc, dist_in = np.zeros(n, dtype=bool), np.zeros(n)
         count, verts, centre = np.zeros(n, dtype=np.int64), np.zeros((n, 0, 2)), np.zeros((n, 2))
     else:
-        from engine.geometry.arc_kernel import OK, measure_pairs
+        from engine.geometry.arc_kernel import OK
+        from engine.geometry.pair_kernel import measure_pairs
 
         status, in_arc, dist_mm, count, verts, centre = measure_pairs(
             pair_s.astype(np.int64), pair_b.astype(np.int64), near_rings, whole_rings,
@@ -181,18 +203,20 @@ def measure_all_pairs(board: Board, shooters: list[str], arcs: np.ndarray, whole
         dist_in = dist_mm / board.mm(1.0)
         todo = np.nonzero(status != OK)[0]
     if len(todo):
-        g_in, g_parts, g_dist = geos_measure(board, shooters, arcs, wholes, fronts,
-                                             pair_s[todo], pair_b[todo])
+        g_in, g_parts, g_dist = geos_measure(board, shooters, shapes, pair_s[todo],
+                                             pair_b[todo])
         in_arc[todo], dist_in[todo] = g_in, g_dist
         geos[todo] = g_parts
-    return PairParts(in_arc, dist_in, geos, count, verts, centre)
+    by_geos = np.zeros(n, dtype=bool)
+    by_geos[todo] = True
+    return PairParts(in_arc, dist_in, geos, by_geos, count, verts, centre)
 
 
-def geos_measure(board: Board, shooters: list[str], arcs: np.ndarray, wholes: np.ndarray,
-                 fronts: np.ndarray, pair_s: np.ndarray, pair_b: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def geos_measure(board: Board, shooters: list[str], shapes: ArcShapes, pair_s: np.ndarray,
+                 pair_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(in arc, part measured to, distance in inches) of pairs by vectorised GEOS calls."""
     index = board.state.index
+    arcs, wholes, fronts = shapes.arcs, shapes.wholes, shapes.fronts
     arc_arr = arcs[pair_s]
     front_arr = fronts[pair_s]
     poly_arr = index.shapes[pair_b]
@@ -219,21 +243,46 @@ def geos_measure(board: Board, shooters: list[str], arcs: np.ndarray, wholes: np
 
 def _front_ends(board: Board, shooters: list[str]) -> np.ndarray:
     """Each shooter's firing front as (left, right): (n, 2, 2)."""
-    return np.array([[board.front(i).left, board.front(i).right] for i in shooters], dtype=float)
+    lefts, rights, _ = front_arrays(board, shooters)
+    return np.stack([lefts, rights], axis=1)
+
+
+def front_arrays(board: Board, shooters: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each shooter's `Board.front` as arrays (n, 2): left ends, right ends, facings (cached
+    per list of shooters)."""
+    cache = board.__dict__.setdefault("_front_arrays", {})
+    key = tuple(shooters)
+    if key not in cache:
+        fronts = [board.front(i) for i in shooters]
+        cache[key] = tuple(np.array([getattr(f, end) for f in fronts], dtype=float).reshape(-1, 2)
+                           for end in ("left", "right", "facing"))
+    return cache[key]
+
+
+def arc_params_many(board: Board, shooters: list[str]) -> np.ndarray:
+    """`fire.arc_params` of the shooters, from `front_arrays` with numpy (the same operations:
+    `rotate_many` is `rect.rotate`)."""
+    if board.settings.a4_arc_origin == "front_centre":
+        return arc_params(board, shooters)
+    lefts, rights, facings = front_arrays(board, shooters)
+    half = np.array([board.infos[i].arc_half_deg for i in shooters], dtype=float)
+    dl, dr = rotate_many(facings, half), rotate_many(facings, -half)
+    return np.column_stack([lefts, rights, dl[:, 1], -dl[:, 0], -dr[:, 1], dr[:, 0], facings])
 
 
 def _thresholds(board: Board, shooters: list[str]) -> np.ndarray:
     """Per shooter, the distances (inches) a verdict turns on: its range and its band edges
     (either reading of `band_of`), padded with nan."""
-    rows = []
-    for i in shooters:
-        info = board.infos[i]
-        bands = ARTILLERY_BANDS if info.is_gun else MUSKETRY_BANDS
-        row = [info.fire_range_in + EPS_IN]
-        row += [u + e for u, _ in bands for e in (EPS_IN, -EPS_IN)]
-        rows.append(row)
-    width = max(len(r) for r in rows)
-    return np.array([r + [np.nan] * (width - len(r)) for r in rows], dtype=float)
+    edges = {}      # per kind of weapon: its band edges, padded with nan
+    for gun, bands in ((True, ARTILLERY_BANDS), (False, MUSKETRY_BANDS)):
+        edges[gun] = [u + e for u, _ in bands for e in (EPS_IN, -EPS_IN)]
+    width = max(len(e) for e in edges.values())
+    gun = np.array([board.infos[i].is_gun for i in shooters], dtype=bool)
+    out = np.empty((len(shooters), 1 + width))
+    out[:, 0] = np.array([board.infos[i].fire_range_in for i in shooters], dtype=float) + EPS_IN
+    for kind, row in edges.items():
+        out[gun == kind, 1:] = row + [np.nan] * (width - len(row))
+    return out
 
 
 def verdict_table(board: Board, shooters: list[str], row_shooter: np.ndarray,
@@ -327,16 +376,13 @@ def arc_rings(board: Board, shooters: list[str], reach_in: float | None = None
         return cache[key]
     found = None
     if board.settings.a4_arc_origin != "front_centre":
-        fronts = [board.front(i) for i in shooters]
+        lefts, rights, facings = front_arrays(board, shooters)
         infos = [board.infos[i] for i in shooters]
         reach = np.array([reach_in if reach_in is not None
                           else info.fire_range_in + REPORT_MARGIN_IN for info in infos])
-        found = arc_vertices_many(
-            np.array([f.left for f in fronts], dtype=float).reshape(-1, 2),
-            np.array([f.right for f in fronts], dtype=float).reshape(-1, 2),
-            np.array([f.facing for f in fronts], dtype=float).reshape(-1, 2),
-            np.array([info.arc_half_deg for info in infos], dtype=float),
-            reach * MM_PER_IN)                                  # `Board.mm`
+        found = arc_vertices_many(lefts, rights, facings,
+                                  np.array([info.arc_half_deg for info in infos], dtype=float),
+                                  reach * MM_PER_IN)                                  # `Board.mm`
     cache[key] = found
     return found
 
