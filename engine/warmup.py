@@ -1,7 +1,8 @@
 """Compile the engine's numba kernels before the first real analysis needs them.
 
-The first analysis after installing compiles the sight walk, the pair geometry, the neighbour
-gaps, the depth in woods and the charge slides (about 15–30 s on the project machine; numba
+The first analysis after installing compiles the sight walk (with its terrain tests), the pair
+geometry, the neighbour gaps, the graze shrink, the corridor sweeps and the charge slides (about
+30–40 s on the project machine; numba
 caches them beside the code afterwards, and loading the cache takes about a second). `campo
 serve` calls `prepare` while it starts, so a new user's first frame is not the one that waits,
 and the test suite calls it once before the tests that run a live server.

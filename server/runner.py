@@ -56,7 +56,7 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
 
 def _prepare_engine() -> None:
     """Compile the rules engine's kernels while the page loads (`engine.warmup`): about a
-    second when cached, 15–30 s on the first run after installing, which is said."""
+    second when cached, 30–40 s on the first run after installing, which is said."""
     from engine.warmup import prepare
 
     try:
