@@ -1,35 +1,43 @@
 """Every firer's targets at once (the fast path of `fire.targets_of`, Federico F2-F7).
 
 Candidate pairs come from one spatial-index query over all arcs and one over all fronts (reach:
-the long range); arc, part in arc and distance are vectorised shapely calls over all pairs; line
-of sight is a few batched `SightField.clear_many` calls: first the shortest line of every shot,
-then, for the shots whose shortest line is blocked, their sampled lines less those
-`sight_certain` proves blocked: under F5 "any line" one such line per shot first (the likeliest
-clear, `_one_line_each`), then the rest of the shots still unseen ("any line": one clear line is
-enough; "all lines": one blocked line is enough to fail). Sample points are computed for all
-shots at once with numpy (same arithmetic as `sample_outline`). Python only assembles records.
+the long range); arc, part in arc and distance are vectorised shapely calls over all pairs (the
+arcs built in one numpy call; a target wholly inside its arc is its own part, `part_in_arc`,
+without an overlay); line of sight is a few batched `SightField.clear_many` calls: first the
+shortest line of every shot, then, for the shots whose shortest line is blocked, their sampled
+lines less those `sight_certain` proves blocked: under F5 "any line" one such line per shot
+first (the likeliest clear, `_one_line_each`), then the rest of the shots still unseen ("any
+line": one clear line is enough; "all lines": one blocked line is enough to fail). Sample points
+are computed for all shots at once with numpy (same arithmetic as `sample_outline`). Python only
+assembles records.
 The answers are exactly those of `fire.targets_of` (tests/test_rulesets_fast_path.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import shapely
 
+from engine.geometry.arcs import arc_vertices_many
 from engine.geometry.sight import SightField, SightQuery, sample_outline
 from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import (
     EPS_CM,
     INSET_MM,
+    REPORT_REACH_FACTOR,
     Target,
     far_arc,
     fire_arc,
+    half_angle,
     is_candidate,
     mark_declarable,
     sight_origins,
     sight_query,
     verdict,
 )
+from engine.rulesets.federico.part_in_arc import as_overlay_result, wholly_inside
 from engine.rulesets.federico.sight_certain import surely_blocked
 
 
@@ -40,16 +48,16 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     if not firers:
         return out
     index = board.state.index
-    ids = index.ids
-    arcs = [fire_arc(board, i) for i in firers]
-    wholes = [far_arc(board, i) for i in firers]
+    arcs = _arcs(board, firers, [board.mm((board.pieces[i].ranges_cm or (0.0, 0.0))[1]
+                                          * REPORT_REACH_FACTOR) for i in firers], fire_arc)
+    far_mm = board.mm(board.cm(board.state.reach_all_mm))
+    wholes = _arcs(board, firers, [far_mm] * len(firers), far_arc)
     fronts = [board.rect(i).front_edge for i in firers]
     long_cm = np.array([(board.pieces[i].ranges_cm or (0.0, 0.0))[1] for i in firers])
     a_s, a_b = board.meeting(wholes)
     f_s, f_b = index.query_many(fronts, board.mm(long_cm) + 1e-6)
-    pairs = sorted({(int(a), int(b)) for a, b in zip(a_s.tolist(), a_b.tolist())}
-                   | {(int(a), int(b)) for a, b in zip(f_s.tolist(), f_b.tolist())})
-    keep = sorted((si, ids[bi]) for si, bi in pairs if is_candidate(board, firers[si], ids[bi]))
+    keep = _candidate_pairs(board, firers, np.concatenate([a_s, f_s]),
+                            np.concatenate([a_b, f_b]))
     if not keep:
         return out
     arc_arr = np.array([arcs[si] for si, _ in keep], dtype=object)
@@ -65,6 +73,9 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     mode = board.settings.f4_range_measure
     if mode == "front_edge_to_part_in_arc" and in_arc.any():
         k = np.nonzero(in_arc)[0]
+        inside = wholly_inside(arc_arr[k], poly_arr[k])
+        parts[k[inside]] = as_overlay_result(poly_arr[k[inside]])
+        k = k[~inside]
         inter = shapely.intersection(arc_arr[k], poly_arr[k])
         use = ~shapely.is_empty(inter) & (shapely.area(inter) > 0)
         parts[k[use]] = inter[use]
@@ -85,6 +96,43 @@ def all_targets(board: Board) -> dict[str, list[Target]]:
     for i in firers:
         mark_declarable(board, out[i])
     return out
+
+
+def _candidate_pairs(board: Board, firers: list[str], si: np.ndarray, bi: np.ndarray
+                     ) -> list[tuple[int, str]]:
+    """The distinct (firer number, base id) pairs of ``si``, ``bi`` (index positions) whose
+    base is a candidate target (`fire.is_candidate`), sorted by firer number then id: numpy
+    on the positions, `is_candidate` once per (side, base) rather than per pair."""
+    ids = board.state.index.ids
+    n = len(ids)
+    key = np.unique(si.astype(np.int64) * n + bi.astype(np.int64))
+    s, b = key // n, key % n
+    sides = sorted({board.pieces[f].side for f in firers})
+    side_of = np.array([sides.index(board.pieces[f].side) for f in firers], dtype=np.int64)
+    proxy = {side: next(f for f in firers if board.pieces[f].side == side) for side in sides}
+    ok = np.array([[is_candidate(board, proxy[side], i) for i in ids] for side in sides],
+                  dtype=bool).reshape(len(sides), n)
+    s, b = s[ok[side_of[s], b]], b[ok[side_of[s], b]]
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.argsort(np.array(ids, dtype=object), kind="stable")] = np.arange(n)
+    order = np.argsort(s * n + rank[b], kind="stable")
+    return [(si_, ids[bi_]) for si_, bi_ in zip(s[order].tolist(), b[order].tolist())]
+
+
+def _arcs(board: Board, firers: list[str], reaches_mm: list[float],
+          one: Callable[[Board, str], object]) -> list[object]:
+    """`fire.fire_arc` of every firer out to its reach (mm), built in one vectorised call
+    (`arcs.arc_vertices_many`: the same float operations as `arc_vertices`); ``one`` builds
+    them one by one when some front is a point."""
+    rects = [board.rect(i) for i in firers]
+    verts = arc_vertices_many(np.array([r.front_left for r in rects], dtype=float),
+                              np.array([r.front_right for r in rects], dtype=float),
+                              np.array([r.front for r in rects], dtype=float),
+                              np.array([half_angle(board, i) for i in firers], dtype=float),
+                              np.array(reaches_mm, dtype=float))
+    if verts is None:
+        return [one(board, i) for i in firers]
+    return list(shapely.polygons(verts))
 
 
 def _sight_many(board: Board, shots: list[tuple[str, str, object]]) -> list[bool]:

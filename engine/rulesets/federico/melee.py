@@ -42,23 +42,38 @@ def morale_test(board: Board, defender: str, aspect: Aspect | None,
     """The defender regiment's 1D6 morale test on being attacked by ``attackers`` (bases):
     modifiers, class, odds (F1, F19). Favourable terrain counts when it holds against every
     attacker (a stream in front does not shelter a unit attacked from the flank)."""
+    shelters = [favourable(board, defender, a) for a in attackers]
+    shelter = shelters[0] if shelters and all(shelters) else None
+    pieces = [board.pieces[a] for a in attackers]
+    highlanders = any(p.highlanders for p in pieces)
+    ambush = not highlanders and any(
+        p.arm == "infantry" and p.indians and board.areas_under(a, ("wood",))
+        for a, p in zip(attackers, pieces))
+    # the same test for every attacker that strikes the same aspect from the same kind of
+    # ground: built once per board (callers do not change the dict)
+    cache = board.__dict__.setdefault("_morale_tests", {})
+    key = (defender, aspect, shelter, highlanders, ambush)
+    if key not in cache:
+        cache[key] = _morale_test(board, defender, aspect, shelter, highlanders, ambush)
+    return cache[key]
+
+
+def _morale_test(board: Board, defender: str, aspect: Aspect | None, shelter: str | None,
+                 highlanders: bool, ambush: bool) -> dict[str, Any]:
     regs = Regiments.of(board)
     d_reg = regs.regiment(defender)
     mods: list[Modifier] = []
     if aspect in (Aspect.FLANK, Aspect.REAR):
         mods.append(Modifier(f"defender attacked in the {aspect.value}", +2,
                              f"{MELEE}; Federico F19"))
-    shelters = [favourable(board, defender, a) for a in attackers]
-    if shelters and all(shelters):
-        mods.append(Modifier(f"defender in favourable terrain ({shelters[0]})", -1, MELEE))
+    if shelter:
+        mods.append(Modifier(f"defender in favourable terrain ({shelter})", -1, MELEE))
     if cmd := regiment_commanders(board, defender):
         mods.append(Modifier(f"commander attached ({', '.join(cmd)})", -1,
                              f"{MELEE}; Federico F27"))
-    pieces = [board.pieces[a] for a in attackers]
-    if any(p.highlanders for p in pieces):
+    if highlanders:
         mods.append(Modifier("attacked by a Highlander clan", +1, MELEE))
-    elif any(p.arm == "infantry" and p.indians and board.areas_under(a, ("wood",))
-             for a, p in zip(attackers, pieces)):
+    elif ambush:
         mods.append(Modifier("attacked by Indians out of a wood in ambush", +1, MELEE))
     klass = d_reg.klass or 4
     m = total(mods)

@@ -14,6 +14,11 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.rect import Rect, angle_diff, unit_vector
 from engine.rulesets.federico.board import Board
+from engine.rulesets.federico.overlap_kernel import (
+    AREA_SLACK_MM2,
+    overlap_estimates,
+    ring_arrays,
+)
 from engine.rulesets.federico.units import FALL_BACK_CM, MOVE_CM
 
 MOVES = 'Federico "Movimenti"'
@@ -67,18 +72,18 @@ def terrain_touched_many(board: Board, parts: list[np.ndarray],
     area_arr, line_arr = _terrain_arrays(board)
     if len(area_arr):
         part_i, area_i = np.nonzero(shapely.intersects(flat[:, None], area_arr[None, :]))
-        pieces = shapely.area(shapely.intersection(flat[part_i], area_arr[area_i]))
-        found = union_area_bounds(owner[part_i] * len(area_arr) + area_i, pieces,
-                                  lambda k, a: shapely.intersection(wholes[k](),
-                                                                    area_arr[a]).area,
-                                  len(area_arr))
-        for k, a, area in zip(*found):
+        estimates = overlap_estimates(flat, part_i, _terrain_rings(board), area_i)
+        for k, a in over_one_mm2(
+                owner[part_i] * len(area_arr) + area_i, estimates,
+                lambda rows: shapely.area(shapely.intersection(flat[part_i[rows]],
+                                                               area_arr[area_i[rows]])),
+                lambda k, a: shapely.intersection(wholes[k](), area_arr[a]).area,
+                len(area_arr)):
             tid, kind, poly = board.areas[a]
-            if area > 1.0:
-                if kind in s.broken_ground:
-                    out[k]["broken"].append(tid)
-                if kind in ("wood", "village", "town"):
-                    out[k]["wood_or_village"].append(tid)
+            if kind in s.broken_ground:
+                out[k]["broken"].append(tid)
+            if kind in ("wood", "village", "town"):
+                out[k]["wood_or_village"].append(tid)
     if len(line_arr):
         crossed = np.zeros((len(parts), len(line_arr)), dtype=bool)
         np.logical_or.at(crossed, owner, shapely.intersects(flat[:, None], line_arr[None, :]))
@@ -122,6 +127,39 @@ def union_area_bounds(key: np.ndarray, pieces: np.ndarray, exact: Callable[[int,
         bs.append(b)
         areas.append(area)
     return ks, bs, areas
+
+
+def over_one_mm2(key: np.ndarray, estimates: np.ndarray,
+                 pieces: Callable[[np.ndarray], np.ndarray], exact: Callable[[int, int], float],
+                 n: int) -> list[tuple[int, int]]:
+    """The (path, shape) keys (key = path * n + shape, in key order) whose shapes share more
+    than 1 mm² with the union of the path's pieces: `union_area_bounds`'s answers, where the
+    GEOS pieces (``pieces(rows)``: the areas of the rows asked) are measured only for keys
+    that the compiled ``estimates`` of the same areas (`overlap_kernel`; NaN: unknown) cannot
+    settle with `overlap_kernel.AREA_SLACK_MM2` to spare on the same bounds."""
+    if not len(key):
+        return []
+    order = np.argsort(key, kind="stable")
+    uniq, first = np.unique(key[order], return_index=True)
+    est = estimates[order]
+    yes = np.maximum.reduceat(est, first) > 1.0 + UNION_MARGIN_MM2 + AREA_SLACK_MM2
+    no = np.add.reduceat(est, first) < 1.0 - UNION_MARGIN_MM2 - AREA_SLACK_MM2
+    found = uniq[yes].tolist()
+    unsure = uniq[~yes & ~no]
+    if len(unsure):
+        rows = np.nonzero(np.isin(key, unsure))[0]
+        for k, b, area in zip(*union_area_bounds(key[rows], pieces(rows), exact, n)):
+            if area > 1.0:
+                found.append(k * n + b)
+    return [divmod(u, n) for u in sorted(found)]
+
+
+def _terrain_rings(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`overlap_kernel.ring_arrays` of the board's area polygons (cached)."""
+    found = board.__dict__.get("_terrain_rings")
+    if found is None:
+        found = board.__dict__["_terrain_rings"] = ring_arrays(_terrain_arrays(board)[0])
+    return found
 
 
 def _terrain_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:

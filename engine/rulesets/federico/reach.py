@@ -30,10 +30,11 @@ from engine.rulesets.federico.movement import (
     allowance_cm,
     base_rate_cm,
     broken_track_cm,
+    over_one_mm2,
     terrain_touched_many,
-    union_area_bounds,
     woods_problem,
 )
+from engine.rulesets.federico.overlap_kernel import overlap_estimates, ring_arrays
 from engine.rulesets.federico.regiments import Regiments
 
 CANDIDATE_SLACK_CM = 5.0
@@ -120,15 +121,24 @@ def _blockers_many(board: Board, items: list[tuple[str, str, AttackPath]]) -> li
     hull_i, base_i, k_of = hull_i[keep], base_i[keep], k_of[keep]
     meets = shapely.intersects(flat[hull_i], shrunk[base_i])
     hull_i, base_i, k_of = hull_i[meets], base_i[meets], k_of[meets]
-    key = k_of * n + base_i
-    pieces = shapely.area(shapely.intersection(flat[hull_i], shrunk[base_i]))
-    for k, b, area in zip(*union_area_bounds(key, pieces, lambda k, b: shapely.intersection(
-            items[k][2].swept, shrunk[b]).area, n)):
-        if area > 1.0:
-            out[k].append(ids[b])
+    estimates = overlap_estimates(flat, hull_i, _shrunk_rings(board), base_i)
+    for k, b in over_one_mm2(
+            k_of * n + base_i, estimates,
+            lambda rows: shapely.area(shapely.intersection(flat[hull_i[rows]],
+                                                           shrunk[base_i[rows]])),
+            lambda k, b: shapely.intersection(items[k][2].swept, shrunk[b]).area, n):
+        out[k].append(ids[b])
     for found in out:
         found.sort()
     return out
+
+
+def _shrunk_rings(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`overlap_kernel.ring_arrays` of the shrunk bases of `_shrunk_arrays` (cached)."""
+    found = board.__dict__.get("_shrunk_rings")
+    if found is None:
+        found = board.__dict__["_shrunk_rings"] = ring_arrays(_shrunk_arrays(board)[0])
+    return found
 
 
 def _shrunk_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

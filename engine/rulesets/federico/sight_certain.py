@@ -1,4 +1,6 @@
-"""Sight lines that certainly cannot be clear, found in bulk with numpy (Federico F5).
+"""Sight lines that certainly cannot be clear, found in bulk (Federico F5): the candidate
+(shot, body) and (shot, area) pairs from one index query and one vectorised shapely call, the
+per-line tests in compiled loops (`certain_kernel`).
 
 A second-line target is usually screened: every one of its sampled sight lines crosses a base
 or a wood, town or hill, and the exact test (`SightField.clear_many`) would measure them one by
@@ -25,6 +27,11 @@ import shapely
 
 from engine.geometry.sight import SightQuery
 from engine.rulesets.federico.board import Board
+from engine.rulesets.federico.certain_kernel import (
+    certify_by_areas,
+    certify_by_bodies,
+    shot_frames,
+)
 
 ANGLE_MARGIN = 1e-7     # radians: far above float error, so a certain crossing is a crossing
 DIST_MARGIN_MM = 1e-6
@@ -35,89 +42,33 @@ def surely_blocked(board: Board, origins: np.ndarray, ends: np.ndarray,
                    queries: list[SightQuery]) -> np.ndarray:
     """(n, k, m): whether the line from ``origins[s, i]`` to ``ends[s, j]`` of shot ``s``
     (ends NaN-padded) is certainly blocked for ``queries[s]``."""
-    lo = np.minimum(origins.min(axis=1), np.nanmin(ends, axis=1))
-    hi = np.maximum(origins.max(axis=1), np.nanmax(ends, axis=1))
+    lo, hi, ref = shot_frames(origins, ends)
     boxes = shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1])
     cert = np.zeros((len(origins), origins.shape[1], ends.shape[1]), dtype=bool)
-    _by_bodies(board, queries, origins, ends, boxes, cert)
+    _by_bodies(board, queries, origins, ends, ref, boxes, cert)
     _by_areas(board, queries, origins, ends, boxes, cert)
     return cert
 
 
 def _by_bodies(board: Board, queries: list[SightQuery], origins: np.ndarray, ends: np.ndarray,
-               boxes: np.ndarray, cert: np.ndarray) -> None:
+               ref: np.ndarray, boxes: np.ndarray, cert: np.ndarray) -> None:
     index = board.state.index                  # bases hold the bodies (which may be shrunk)
     si, bi = board.meeting(boxes)
     convex, outlines = _convex_body_arrays(board)
     pos = _positions(board)
     excluded = np.full((len(queries), 2), -1, dtype=np.int64)   # a shot's firer and target
     for n, q in enumerate(queries):
-        for j, i in enumerate(sorted(q.exclude)[:2]):
-            excluded[n, j] = pos.get(i, -1)
+        if len(q.exclude) <= 2:     # firer and target, in either order
+            for j, i in enumerate(q.exclude):
+                excluded[n, j] = pos.get(i, -1)
     keep = convex[bi] & (bi != excluded[si, 0]) & (bi != excluded[si, 1])
     if any(len(q.exclude) > 2 for q in queries):     # more excluded than firer and target
         keep &= np.array([index.ids[b] not in queries[s].exclude
                           for s, b in zip(si.tolist(), bi.tolist())], dtype=bool)
     if not keep.any():
         return
-    s, b = si[keep], bi[keep]
-    corners = outlines[b]                                                        # (p, v, 2)
-    ref = np.nanmean(ends, axis=1) - origins.mean(axis=1)                       # (n, 2)
-    norm = np.hypot(ref[:, 0], ref[:, 1])
-    ref = np.where(norm[:, None] > 0, ref / np.where(norm > 0, norm, 1.0)[:, None], [1.0, 0.0])
-    # the corners seen from each origin: separate x and y arrays (contiguous), (p, k, v)
-    cx = corners[:, None, :, 0] - origins[s][:, :, None, 0]
-    cy = corners[:, None, :, 1] - origins[s][:, :, None, 1]
-    rx, ry = ref[s, 0][:, None, None], ref[s, 1][:, None, None]
-    th = np.arctan2(rx * cy - ry * cx, rx * cx + ry * cy)
-    reach = np.sqrt(cx * cx + cy * cy)    # not np.hypot (several times slower): the two
-    # differ by an ulp, far below DIST_MARGIN_MM
-    valid = _last(np.logical_and, np.abs(th) < np.pi / 2 - 1e-6)   # the base is ahead
-    lo_all, hi_all = _last(np.minimum, th), _last(np.maximum, th)
-    far_all = _last(np.maximum, reach) + DIST_MARGIN_MM
-    # the ends as seen from each origin of each shot (angle from its reference, squared
-    # distance): they do not depend on the body, so they are computed once per shot
-    wx = ends[:, None, :, 0] - origins[:, :, None, 0]                            # (n, k, m)
-    wy = ends[:, None, :, 1] - origins[:, :, None, 1]
-    rx, ry = ref[:, 0][:, None, None], ref[:, 1][:, None, None]
-    ph_all = np.arctan2(rx * wy - ry * wx, rx * wx + ry * wy)   # NaN padding: never hit
-    d2_all = wx * wx + wy * wy
-    # a (pair, origin) row can certify an end only if some end lies within the body's angles
-    # and beyond it: rows that cannot are dropped before the per-end tests
-    ph_lo, ph_hi = _last(np.fmin, ph_all), _last(np.fmax, ph_all)   # (n, k); NaN: padding
-    d2_hi = _last(np.fmax, d2_all)
-    valid &= ((ph_hi[s] > lo_all + ANGLE_MARGIN) & (ph_lo[s] < hi_all - ANGLE_MARGIN)
-              & (d2_hi[s] > far_all * far_all))
-    pk, kk = np.nonzero(valid)            # only (pair, origin) rows that may certify
-    if not len(pk):
-        return
-    lo_t, hi_t, far = lo_all[pk, kk], hi_all[pk, kk], far_all[pk, kk]
-    sh = s[pk]
-    ph, d2 = ph_all[sh, kk], d2_all[sh, kk]                                     # (rows, m)
-    hit_rows = ((ph > (lo_t + ANGLE_MARGIN)[:, None]) & (ph < (hi_t - ANGLE_MARGIN)[:, None])
-                & (d2 > (far * far)[:, None]))          # farther than every corner
-    hit = np.zeros(valid.shape + (ends.shape[1],), dtype=bool)
-    hit[pk, kk] = hit_rows
-    _or_by_shot(cert, s, hit)
-
-
-def _last(op: np.ufunc, a: np.ndarray) -> np.ndarray:
-    """``op`` folded over the last axis, slice by slice: numpy reduces a short last axis (a
-    handful of corners or edges) element by element, far slower than a few whole-array ops.
-    Same results as ``op.reduce(a, axis=-1)`` (min, max, all, any; fmin and fmax skip NaN)."""
-    out = a[..., 0]
-    for j in range(1, a.shape[-1]):
-        out = op(out, a[..., j])
-    return out
-
-
-def _or_by_shot(cert: np.ndarray, shot: np.ndarray, hit: np.ndarray) -> None:
-    """``cert[shot[i]] |= hit[i]`` for every i, ``shot`` sorted (one reduction per shot, not
-    the slow unbuffered ``np.logical_or.at``)."""
-    if not len(shot):
-        return
-    uniq, first = np.unique(shot, return_index=True)
-    cert[uniq] |= np.logical_or.reduceat(hit, first, axis=0)
+    certify_by_bodies(origins, ends, ref, si[keep].astype(np.int64), bi[keep].astype(np.int64),
+                      outlines, ANGLE_MARGIN, DIST_MARGIN_MM, cert)
 
 
 def _positions(board: Board) -> dict[str, int]:
@@ -130,37 +81,34 @@ def _positions(board: Board) -> dict[str, int]:
 
 
 def _convex_body_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """`_convex_bodies` by index position: (has a convex body, its padded outline) (cached)."""
+    """Per base, by index position: whether the sight field's own shape of it is convex (it
+    then gets certificates), and the vertices of that shape, padded to one length by
+    repeating the first vertex (cached; every ring read in one vectorised call)."""
     found = board.__dict__.get("_convex_body_arrays")
     if found is None:
-        bodies = _convex_bodies(board)
-        ids = board.state.index.ids
-        size = max((len(v) for v in bodies.values()), default=1)
-        outlines = np.zeros((len(ids), size, 2))
-        convex = np.zeros(len(ids), dtype=bool)
-        for k, i in enumerate(ids):
-            if i in bodies:
-                outlines[k] = bodies[i]
-                convex[k] = True
-        found = board.__dict__["_convex_body_arrays"] = (convex, outlines)
-    return found
-
-
-def _convex_bodies(board: Board) -> dict[str, np.ndarray]:
-    """Body id -> the vertices of the sight field's own (convex) body shape, padded to one
-    length by repeating the first vertex (cached). Non-convex bodies get no certificate."""
-    found = board.__dict__.get("_convex_bodies")
-    if found is None:
         field = board.sight_field
+        ids = board.state.index.ids
+        convex = np.zeros(len(ids), dtype=bool)
+        outlines = np.zeros((len(ids), 1, 2))
         bodies = np.array(list(field.bodies), dtype=object)
-        convex = ((shapely.get_type_id(bodies) == 3) & ~shapely.is_empty(bodies)
-                  & shapely.equals(bodies, shapely.convex_hull(bodies))) if len(bodies) else []
-        rings = {bid: np.asarray(body.exterior.coords, dtype=float)[:-1]
-                 for bid, body, ok in zip(field.body_ids, field.bodies, convex) if ok}
-        size = max((len(v) for v in rings.values()), default=0)
-        found = {bid: np.concatenate([v, np.repeat(v[:1], size - len(v), axis=0)])
-                 for bid, v in rings.items()}
-        board.__dict__["_convex_bodies"] = found
+        if len(bodies):
+            ok = ((shapely.get_type_id(bodies) == 3) & ~shapely.is_empty(bodies)
+                  & shapely.equals(bodies, shapely.convex_hull(bodies)))
+            pos = _positions(board)
+            rows = np.array([pos.get(b, -1) for b in field.body_ids], dtype=np.int64)
+            sel = np.nonzero(ok & (rows >= 0))[0]
+            if len(sel):
+                xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(bodies[sel]),
+                                                    return_index=True)
+                counts = np.bincount(owner, minlength=len(sel)) - 1   # less the closing point
+                start = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
+                rank = np.arange(len(xy)) - start[owner]
+                keep = rank < counts[owner]
+                outlines = np.zeros((len(ids), int(counts.max()), 2))
+                outlines[rows[sel]] = xy[start][:, None, :]              # the padding
+                outlines[rows[sel][owner[keep]], rank[keep]] = xy[keep]
+                convex[rows[sel]] = True
+        found = board.__dict__["_convex_body_arrays"] = (convex, outlines)
     return found
 
 
@@ -198,23 +146,9 @@ def _by_areas(board: Board, queries: list[SightQuery], origins: np.ndarray, ends
              if areas[a][0] not in queries[s].uncounted_areas]
     if not pairs:
         return
-    s = np.array([p for p, _ in pairs])
-    edges = _padded_edges(board)[[a for _, a in pairs]]   # (p, e, 4); padding: zero normals
-    vx, vy = edges[:, None, None, :, 0], edges[:, None, None, :, 1]             # (p,1,1,e)
-    nx, ny = edges[:, None, None, :, 2], edges[:, None, None, :, 3]
-    ox, oy = origins[s][:, :, None, None, 0], origins[s][:, :, None, None, 1]    # (p,k,1,1)
-    dx = ends[s][:, None, :, None, 0] - ox                                       # (p,k,m,1)
-    dy = ends[s][:, None, :, None, 1] - oy
-    num = (vx - ox) * nx + (vy - oy) * ny                                        # (p,k,1,e)
-    den = dx * nx + dy * ny                                                      # (p,k,m,e)
-    t = num / np.where(den != 0, den, 1.0)
-    t_in = _last(np.maximum, np.where(den < 0, t, -np.inf)).clip(0.0, 1.0)
-    t_out = _last(np.minimum, np.where(den > 0, t, np.inf)).clip(0.0, 1.0)
-    outside = _last(np.logical_or, (den == 0) & (num < 0))   # parallel to an edge, beyond
-    dx, dy = dx[..., 0], dy[..., 0]
-    chord = (t_out - t_in) * np.sqrt(dx * dx + dy * dy)                          # NaN: padding
-    hit = ~outside & (chord > depth_ok)
-    _or_by_shot(cert, s, hit)
+    certify_by_areas(origins, ends, np.array([s for s, _ in pairs], dtype=np.int64),
+                     np.array([a for _, a in pairs], dtype=np.int64), _padded_edges(board),
+                     depth_ok, cert)
 
 
 def _padded_edges(board: Board) -> np.ndarray:
