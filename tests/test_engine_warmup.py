@@ -1,0 +1,42 @@
+"""`engine.warmup.prepare` reaches every numba kernel an analysis uses: after it, the bench
+battles of all three rulebooks compile nothing more (a kernel it missed would be compiled during
+a user's first live frame instead)."""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from numba.core.registry import CPUDispatcher
+
+import engine
+from engine.warmup import prepare
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _bench(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"warmup_{name}", BENCH / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _signatures() -> dict[str, int]:
+    return {f"{d.py_func.__module__}.{d.py_func.__name__}": len(d.signatures)
+            for d in gc.get_objects() if isinstance(d, CPUDispatcher)}
+
+
+def test_bench_battles_compile_nothing_after_warmup() -> None:
+    prepare()
+    before = _signatures()
+    isd, others = _bench("engine_analysis"), _bench("rulesets_analysis")
+    for scenario in (isd.battle(50, 450.0), others.federico_battle(50), others.attila_battle(50)):
+        engine.analyze(scenario)
+    after = _signatures()
+    assert {k: v for k, v in after.items() if v > before.get(k, 0)} == {}
