@@ -22,7 +22,7 @@ from engine.geometry.slide_kernel import front_and_body_slides, slide_apart
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, flank_or_rear_along,
                                                 front_body_slides, holds_zone_against, poses_array,
-                                                shared_lengths_of, sweep_meets, within_of,
+                                                sweep_meets, within_of,
                                                 zone_around)
 from engine.rulesets.italia.charge_terrain import terrain_at_point, terrain_meeting
 from engine.rulesets.italia.charge_paths import _best_slide, _best_slide_plain, _paths
@@ -299,10 +299,10 @@ def test_area_terrain_holding_equals_the_query(seed: int) -> None:
     assert held > 20
 
 
-def test_shared_lengths_of_equals_shared_lengths_to_the_bit() -> None:
-    from engine.geometry.contact import shared_lengths
+def test_shared_lengths_compiled_equals_shared_lengths_to_the_bit() -> None:
+    from engine.geometry.contact import shared_lengths, shared_lengths_compiled
     for tolerance in (0.0, 0.5, 3.0):
         for a, b in _pairs(13, 500):
-            got, want = shared_lengths_of(a, b, tolerance), shared_lengths(a, b, tolerance)
+            got, want = shared_lengths_compiled(a, b, tolerance), shared_lengths(a, b, tolerance)
             assert list(got) == list(want)
             assert [repr(v) for v in got.values()] == [repr(v) for v in want.values()]

@@ -26,6 +26,15 @@ def corners_of(rect: Rect) -> np.ndarray:
     return found
 
 
+def frame_of(rect: Rect) -> np.ndarray:
+    """(cx, cy, front, right, width, depth) of a rectangle as an array (kept on it)."""
+    found = rect.__dict__.get("_frame_array")
+    if found is None:
+        found = np.array([rect.cx, rect.cy, *rect.front, *rect.right, rect.width, rect.depth])
+        object.__setattr__(rect, "_frame_array", found)
+    return found
+
+
 CERTAIN_MM = 1e-6
 """Distance tests are decided in plain floats only when clear of the threshold by this much (GEOS
 and plain arithmetic differ by far less on a table in mm); closer calls ask GEOS itself."""

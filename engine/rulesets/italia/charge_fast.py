@@ -24,8 +24,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.boxes import CERTAIN_MM, Box, box_gap, box_of, boxes_meet, corners_of, rect_box
-from engine.geometry.rect import EDGE_NAMES, Point, Rect
+from engine.geometry.boxes import (
+    CERTAIN_MM, Box, box_gap, box_of, boxes_meet, corners_of, frame_of, rect_box)
+from engine.geometry.rect import Point, Rect
 from engine.rulesets.italia.board import Board
 from engine.rulesets.italia.pieces import ZONE_IN
 
@@ -43,15 +44,6 @@ def front_body_slides(body: Rect, target: Rect, dirs: Sequence[Point]) -> list[l
     found = front_and_body_slides(corners_of(body), corners_of(target),
                                   np.array(dirs, dtype=float), front_touches, body_touches)
     return found.tolist()
-
-
-def _frame_of(rect: Rect) -> np.ndarray:
-    """(cx, cy, front, right, width, depth) of a rectangle as an array (kept on it)."""
-    found = rect.__dict__.get("_frame_array")
-    if found is None:
-        found = np.array([rect.cx, rect.cy, *rect.front, *rect.right, rect.width, rect.depth])
-        object.__setattr__(rect, "_frame_array", found)
-    return found
 
 
 CLOSE_CALL_MM = 1e-9
@@ -72,23 +64,12 @@ def flank_or_rear_along(body: Rect, target: Rect, direction: Point, s: float, to
         return None
     f, r = body.front, body.right
     longest = flank_contact_mm(body.cx + direction[0] * s, body.cy + direction[1] * s, f[0], f[1],
-                               r[0], r[1], body.width / 2, body.depth / 2, _frame_of(target),
+                               r[0], r[1], body.width / 2, body.depth / 2, frame_of(target),
                                max(touch, 1e-6))
     limit = 2 * touch + 1e-6
     if abs(longest - limit) <= CLOSE_CALL_MM:
         return None
     return longest > limit
-
-
-def shared_lengths_of(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
-    """`contact.shared_lengths(a, b, tolerance)`, the same floats: the clipping compiled, the
-    edge lengths by CPython's `math.hypot` as there."""
-    from engine.geometry.slide_kernel import shared_fractions
-
-    c = a.corners
-    fractions = shared_fractions(corners_of(a), _frame_of(b), max(tolerance, 1e-6)).tolist()
-    return {name: f * math.hypot(q[0] - p[0], q[1] - p[1])
-            for name, f, p, q in zip(EDGE_NAMES, fractions, c, c[1:] + c[:1])}
 
 
 class TwoInchZone:

@@ -18,15 +18,14 @@ from shapely.geometry import LineString, Polygon
 
 from engine.geometry.arcs import arc_polygon
 from engine.geometry.boxes import box_gap, boxes_meet, rect_box
-from engine.geometry.contact import edge_of_lengths
+from engine.geometry.contact import edge_of_lengths, shared_lengths_compiled
 from engine.geometry.motion import swept_area
 from engine.geometry.rect import Point, Rect, angle_diff
 from engine.geometry.zones import beyond_front_line
 from engine.results import Aspect
 from engine.rulesets.italia.board import NEAR_MM, Board
 from engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, holds_zone_against,
-                                               poses_array, shared_lengths_of, sweep_meets,
-                                               zone_around, zone_box)
+                                               poses_array, sweep_meets, zone_around, zone_box)
 from engine.rulesets.italia.charge_paths import _OUTWARD, TOUCH_MM, _Path, _paths
 from engine.rulesets.italia.charge_terrain import (crest_line, crossed_by_hull, terrain_may_meet,
                                                    terrain_meeting)
@@ -206,7 +205,7 @@ def _contact(board: Board, p: _Path, t: Rect) -> tuple[str, float, tuple[Point, 
     found = p.__dict__.get("_contact")
     if found is None:
         touch = board.contact_tol + TOUCH_MM
-        lengths = shared_lengths_of(t, p.final, touch)   # = shared_lengths
+        lengths = shared_lengths_compiled(t, p.final, touch)   # = shared_lengths
         edge = edge_of_lengths(lengths, touch)   # = touched_edge(t, p.final, touch)
         a, b = map(tuple, shapely.get_coordinates(
             shapely.shortest_line(p.final.front_edge, t.polygon)).tolist())
