@@ -96,3 +96,46 @@ def test_lazy_pieces_equal_sweptarea_pieces() -> None:
         assert len(ours) == len(theirs)
         for (pts, box, extents), (pts2, box2, extents2) in zip(ours, theirs):
             assert (pts, box, list(extents)) == (pts2, box2, extents2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_box_skips_and_known_outside_answer_as_sweptarea(seed: int) -> None:
+    """`certainly_meets_rect` with its bounding-box skips, and `meets_rect` told a base is not
+    certainly inside (as `paths.enemy_blocks` tells it), answer exactly as `SweptArea`."""
+    rng = random.Random(700 + seed)
+    skipped = 0
+    for _ in range(150):
+        poses = _path(rng)
+        tol = rng.choice([2.0, 1.0, 0.0])
+        plain = SweptArea(poses, tol)
+        for base in _bases_near(rng, tol, poses):
+            sweep = ChargeSweep(poses, tol)
+            certain = plain.certainly_meets_rect(base)
+            assert sweep.certainly_meets_rect(base) == certain
+            if not certain:
+                assert ChargeSweep(poses, tol).meets_rect(base, True) == plain.meets_rect(base)
+            xs = [x for x, _ in base.corners]
+            ys = [y for _, y in base.corners]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            skipped += sum(not (box[2] < b[0] or box[0] > b[2] or box[3] < b[1] or box[1] > b[3])
+                           for b in sweep._inner_boxes) < len(sweep._inner_boxes)
+    assert skipped > 100
+
+
+def test_terrain_outline_shortcut_answers_as_sweptarea() -> None:
+    rng = random.Random(901)
+    for _ in range(150):
+        poses = _path(rng)
+        tol = rng.choice([2.0, 1.0])
+        plain = SweptArea(poses, tol)
+        for _ in range(4):
+            cx, cy = rng.uniform(-150, 150), rng.uniform(-150, 150)
+            shape = shapely.convex_hull(shapely.multipoints(
+                [[cx + rng.uniform(-60, 60), cy + rng.uniform(-60, 60)] for _ in range(5)]))
+            if shape.geom_type != "Polygon":
+                continue
+            outline = shapely.get_coordinates(shape.exterior).tolist()
+            sweep = ChargeSweep(poses, tol)
+            assert sweep.certainly_meets(shape, outline) == plain.certainly_meets(shape)
+            verts = shapely.get_coordinates(shape.exterior)
+            assert ChargeSweep(poses, tol).meets(verts, shape, outline) == plain.meets(verts, shape)

@@ -9,15 +9,22 @@ path runs into (terrain, water, enemies, friends) is `paths`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from engine.geometry.contact import clip_length, edge_aspect, touched_edge
-from engine.geometry.motion import slide_convex, wheel, wheel_cost, wheel_poses
-from engine.geometry.rect import Rect, angle_diff
+import numpy as np
+import shapely
+
+from engine.geometry.contact import (clip_length, edge_aspect, edge_of_lengths,
+                                     shared_lengths_compiled, touched_edge)
+from engine.geometry.motion import _boxes_meet, _shape_of, wheel_cost, wheel_poses
+from engine.geometry.rect import Point, Rect, angle_diff
+from engine.geometry.slide_kernel import slide_apart
 from engine.results import Aspect
 from engine.rulesets.attila.board import Board
+from engine.rulesets.attila.lane_kernel import lanes_missed
 from engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from engine.rulesets.attila.paths import enemy_blocks, path_checks, terrain_blocks
 from engine.rulesets.attila.settings import GAP_PREFIX
@@ -129,17 +136,16 @@ def _attempt(board: Board, charger: str, target: str, turn: float,
                        f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
                        f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) ({WHEEL_CITES})")
     d = wheeled.front
-    corners = goal.corners
     # the wheeled base is cached per charger and turn; its shapely shapes are passed only when
     # already built (`_built`)
-    d_front = slide_convex((wheeled.front_left, wheeled.front_right),
-                           _built(wheeled, "_front_edge"), corners, _built(goal, "_polygon"), d)
+    d_front = _slide(board, (wheeled.front_left, wheeled.front_right),
+                     _built(wheeled, "_front_edge"), target, d)
     if not math.isfinite(d_front):
         return None
     # Its flank or a rear corner strikes first? Only a target reaching behind the front line can
     # be met by anything but the front (the base moving straight on covers just its lane).
-    if lane < 0.0 and slide_convex(wheeled.corners, _built(wheeled, "_polygon"), corners,
-                                   _built(goal, "_polygon"), d) < d_front - 0.5:
+    if lane < 0.0 and _slide(board, wheeled.corners, _built(wheeled, "_polygon"), target,
+                             d) < d_front - 0.5:
         return None
     final = wheeled.moved(d[0] * d_front, d[1] * d_front)
     flush = clip_length(final.front_left, final.front_right, goal,
@@ -166,6 +172,25 @@ def _attempt(board: Board, charger: str, target: str, turn: float,
         t.notes.append("its front edge meets the target at an angle: line the bases up to "
                        "fight (AT2, AT26)")
     return t
+
+
+def _slide(board: Board, moving: Sequence[Point], moving_shape: Any, target: str,
+           d: Point) -> float:
+    """`slide_convex(moving, moving_shape, corners, polygon, d)` against the target base: the
+    same "already touching" test (GEOS, only when the boxes meet), then the compiled replica of
+    its ray searches (`slide_kernel.slide_apart`, the same floats)."""
+    goal = board.rect(target)
+    corners = goal.corners
+    if _boxes_meet(moving, corners):
+        a = moving_shape if moving_shape is not None else _shape_of(moving)
+        b = _built(goal, "_polygon")
+        if shapely.intersects(a, b if b is not None else _shape_of(corners)):
+            return 0.0
+    cache = board.__dict__.setdefault("_corner_arrays", {})
+    found = cache.get(target)
+    if found is None:
+        found = cache[target] = np.array(corners, dtype=float)
+    return slide_apart(np.array(moving, dtype=float), found, float(d[0]), float(d[1]))
 
 
 def _built(rect: Rect, name: str) -> Any:
@@ -197,14 +222,48 @@ def _lane(wheeled: Rect, goal: Rect) -> float | None:
     return min(ahead)
 
 
+LANE_SPARE_MM = 1e-6   # far above the float error of `lanes_missed` (about 1e-12 mm)
+
+
+def _may_meet(start: Rect, goal: Rect, turns: list[float]) -> list[float]:
+    """The ``turns`` (wheels of the sweep) that `_lane` might not refuse: the others miss the
+    target by more than MISS_MARGIN_MM + LANE_SPARE_MM (`lane_kernel.lanes_missed`, all at once),
+    so `_attempt` would return None for them without them being built."""
+    if not turns:
+        return turns
+    (lx, ly), (rx, ry) = start.front_left, start.front_right
+    missed = lanes_missed(np.array(turns), start.heading_deg, start.width, lx, ly, rx, ry,
+                          np.array(goal.corners), MISS_MARGIN_MM + LANE_SPARE_MM)
+    return [turn for turn, m in zip(turns, missed.tolist()) if not m]
+
+
 def _wheel_path(board: Board, charger: str, turn: float) -> list[Rect]:
     """The wheel's poses (`wheel_poses`), cached per charger and turn (its targets share them)."""
     cache = board.__dict__.setdefault("_wheel_paths", {})
     path = cache.get((charger, turn))
     if path is None:
-        start = board.rect(charger)
-        path = cache[(charger, turn)] = wheel_poses(start, turn) if abs(turn) > 1e-9 else [start]
+        if abs(turn) > 1e-9:
+            # `motion.wheel_poses`' angles (step 10°), each pose shared with the other wheels
+            # passing through the same angle
+            steps = max(1, math.ceil(abs(turn) / 10.0))
+            path = [_pose(board, charger, turn > 0, turn * i / steps) for i in range(steps + 1)]
+        else:
+            path = [board.rect(charger)]
+        cache[(charger, turn)] = path
     return path
+
+
+def _pose(board: Board, charger: str, left: bool, angle: float) -> Rect:
+    """The charger pivoted by ``angle`` on its front left (``left``) or right corner, as
+    `motion.wheel` and `wheel_poses` build it, cached per charger, corner and angle (the sign of
+    a zero angle kept apart: it can reach the last bit)."""
+    cache = board.__dict__.setdefault("_poses", {})
+    key = (charger, left, angle, math.copysign(1.0, angle))
+    found = cache.get(key)
+    if found is None:
+        start = board.rect(charger)
+        found = cache[key] = start.pivoted(start.front_left if left else start.front_right, angle)
+    return found
 
 
 def _wheeled(board: Board, charger: str, turn: float) -> Rect:
@@ -213,8 +272,8 @@ def _wheeled(board: Board, charger: str, turn: float) -> Rect:
     key = (charger, turn)
     found = cache.get(key)
     if found is None:
-        start = board.rect(charger)
-        found = cache[key] = wheel(start, turn) if abs(turn) > 1e-9 else start
+        found = cache[key] = _pose(board, charger, turn > 0, turn) if abs(turn) > 1e-9 \
+            else board.rect(charger)
     return found
 
 
@@ -268,6 +327,7 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
     tries = _tries(board, charger, target, square_turns, budget)
     best = _first_clear(board, charger, target, tries, fallback=False)
     if best is None or best.reasons or not best.flush:
+        sweep = _may_meet(start, goal, sweep)
         tries = sorted(tries + _tries(board, charger, target, sweep, budget), key=_preference)
         best = _first_clear(board, charger, target, tries)
     if best is None:
@@ -277,8 +337,8 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
         return c
     c.distance = board.cm(best.total_mm)
     c.wheel_deg = best.wheel_deg
-    c.contact_aspect = Aspect(edge_aspect(touched_edge(goal, best.final, board.contact_tol,
-                                                       s.at1_contact_side)))
+    c.contact_aspect = Aspect(edge_aspect(_touched_edge(goal, best.final, board.contact_tol,
+                                                        s.at1_contact_side)))
     c.reasons += best.reasons
     c.notes += best.notes
     c.passes_through = best.passes
@@ -288,6 +348,14 @@ def _judge(board: Board, charger: str, target: str) -> Charge:
                     "heading_deg": best.final.heading_deg}
     c.legal = not c.reasons
     return c
+
+
+def _touched_edge(goal: Rect, final: Rect, tol: float, method: str) -> str:
+    """`contact.touched_edge(goal, final, tol, method)`; by the longest shared segment, its
+    `shared_lengths` compiled (`contact.shared_lengths_compiled`, the same floats)."""
+    if method != "longest_shared_segment":
+        return touched_edge(goal, final, tol, method)
+    return edge_of_lengths(shared_lengths_compiled(goal, final, tol), tol)
 
 
 def _preference(t: _Try) -> tuple[Any, ...]:

@@ -91,8 +91,13 @@ def enemy_blocks(board: Board, charger: str, target: str, t: _Try) -> bool:
     that the search skips blocked paths without the full `path_checks`."""
     side = board.units[charger].side
     sweep = sweep_of(board, t)
-    return any(board.units[o].side != side and sweep.certainly_meets_rect(board.rect(o))
-               for o in _others_near(board, charger, target, t))
+    outside = t.__dict__.setdefault("_outside", set())   # enemies not certainly in the way
+    for o in _others_near(board, charger, target, t):
+        if board.units[o].side != side:
+            if sweep.certainly_meets_rect(board.rect(o)):
+                return True
+            outside.add(o)
+    return False
 
 
 def terrain_blocks(board: Board, charger: str, t: _Try) -> bool:
@@ -112,7 +117,7 @@ def terrain_blocks(board: Board, charger: str, t: _Try) -> bool:
             continue
         poly = board.areas[f.id]
         if sweep.box_misses(_box_of(board, f.id, _vertices(board, f.id))) or \
-                not sweep.certainly_meets(poly):
+                not sweep.certainly_meets(poly, _outline(board, f.id)):
             continue
         if f.kind in forbidden:
             return True
@@ -136,8 +141,9 @@ def path_checks(board: Board, charger: str, target: str, wheeled: Rect, d_front:
     # and builds the exact shapely area only for close calls.
     sweep = sweep_of(board, t)
     others = _others_near(board, charger, target, t)
+    outside = t.__dict__.get("_outside", ())
     for other in others:
-        if not sweep.meets_rect(board.rect(other)):
+        if not sweep.meets_rect(board.rect(other), other in outside):
             continue
         if board.units[other].side != cu.side:
             t.reasons.append(f"enemy {other} is in the way: enemies cannot be passed through "
@@ -158,7 +164,7 @@ def path_checks(board: Board, charger: str, target: str, wheeled: Rect, d_front:
         vertices = _vertices(board, fid)
         if sweep.box_misses(_box_of(board, fid, vertices)):
             return False
-        return sweep.meets(vertices, _shape(board, fid))
+        return sweep.meets(vertices, _shape(board, fid), _outline(board, fid))
 
     for f in terrain:
         if f.kind in WATER_LINES and reaches(f.id):
@@ -216,6 +222,17 @@ def _vertices(board: Board, fid: str) -> np.ndarray:
         coords = shape.exterior.coords if fid in board.areas else shape.coords
         found = cache[fid] = np.asarray(coords, dtype=float)
     return found
+
+
+def _outline(board: Board, fid: str) -> list[list[float]] | None:
+    """An area's ring as a list (closing point included) when it has no holes, else None (a
+    line, or holes): what `ChargeSweep.certainly_meets` tests in plain floats (cached)."""
+    cache = board.__dict__.setdefault("_feature_outlines", {})
+    if fid not in cache:
+        shape = board.areas.get(fid)
+        simple = shape is not None and shape.geom_type == "Polygon" and not shape.interiors
+        cache[fid] = _vertices(board, fid).tolist() if simple else None
+    return cache[fid]
 
 
 def _shape(board: Board, fid: str) -> Any:

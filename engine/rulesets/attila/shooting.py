@@ -13,7 +13,9 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as ShPoint, Polygon
 
-from engine.geometry.arcs import arc_polygon, arc_to_range, band_rings
+from engine.geometry.arcs import (
+    arc_polygon, arc_to_range, band_rings, within_range_of_segment,
+)
 from engine.geometry.rect import Point, Rect
 from engine.geometry.sight import (
     SightField,
@@ -106,9 +108,23 @@ def _arc_in_range(board: Board, shooter: str, reach_mm: float, max_mm: float) ->
     cache = board.__dict__.setdefault("_arcs_in_range", {})
     key = (shooter, reach_mm, max_mm)
     if key not in cache:
-        left, right = front_segment(board, shooter)
-        cache[key] = arc_to_range(_shot_arc(board, shooter, reach_mm), left, right, max_mm)
+        # `arc_to_range` with the range's stadium built once per shooter and range (the same
+        # GEOS buffer for each reach of the arc)
+        cache[key] = shapely.intersection(_shot_arc(board, shooter, reach_mm),
+                                          _stadium(board, shooter, max_mm))
     return cache[key]
+
+
+def _stadium(board: Board, shooter: str, max_mm: float) -> Polygon:
+    """Every point within ``max_mm`` of the shooter's front segment (`within_range_of_segment`),
+    cached per shooter and range."""
+    cache = board.__dict__.setdefault("_stadiums", {})
+    key = (shooter, max_mm)
+    found = cache.get(key)
+    if found is None:
+        left, right = front_segment(board, shooter)
+        found = cache[key] = within_range_of_segment(left, right, max_mm)
+    return found
 
 
 def _edge_near(r: Rect, toward: tuple[float, float]) -> LineString:

@@ -21,7 +21,9 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.motion import SweptArea, _rect_shapes, _separated, piece_extents
+from engine.geometry.motion import (
+    SweptArea, _rect_shapes, _rects_overlap, _separated, piece_extents,
+)
 from engine.geometry.rect import Point, Rect
 
 
@@ -84,10 +86,85 @@ class ChargeSweep(SweptArea):
                 return True
         return False
 
-    def certainly_meets(self, shape: BaseGeometry) -> bool:
-        """`SweptArea.certainly_meets`, the inner rectangles' polygons built once per path."""
+    def meets_rect(self, rect: Rect, outside: bool = False) -> bool:
+        """`SweptArea.meets_rect`, its steps in the same order; ``outside``: the caller knows
+        `certainly_meets_rect` is False for this base (`paths.enemy_blocks` asked), so the
+        inner rectangles' overlap tests are skipped (they are exactly those tests)."""
+        corners = rect.corners
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        if self.box_misses(box):
+            return False
+        if not outside and self._overlaps(corners, box, 0, 2):
+            return True                        # in the straight run or the final pose
+        own = [rect.front, rect.right]
+        if all(_separated(corners, box, own, piece) for piece in self._piece_parts):
+            return False
+        if not outside and self._overlaps(corners, box, 2, None):
+            return True
+        if "inner" not in self.__dict__ and self._clear_moved_away(rect):
+            return False
+        return bool(shapely.intersects(self.inner, rect.polygon))
+
+    def certainly_meets_rect(self, rect: Rect) -> bool:
+        """`SweptArea.certainly_meets_rect`, the rectangles far from the base skipped
+        (`_overlaps`)."""
+        corners = rect.corners
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        return self._overlaps(corners, (min(xs), min(ys), max(xs), max(ys)), 0, None)
+
+    def _overlaps(self, corners: Sequence[Point], box: tuple[float, float, float, float],
+                  first: int, last: int | None) -> bool:
+        """`any(_rects_overlap(corners, r) for r in self._inner_rects[first:last])`, skipping
+        the rectangles whose bounding box is more than BOX_SPARE_MM from ``box``: two
+        rectangles that far apart are apart by at least that along one of the four axes
+        `_rects_overlap` tries (the edge normal nearest the direction joining their closest
+        points is within 45° of it), far above its float error, so it answers False there."""
+        rects = self._inner_rects[first:last]
+        boxes = self._inner_boxes[first:last]
+        x0, y0, x1, y1 = box
+        for piece, (bx0, by0, bx1, by1) in zip(rects, boxes):
+            if x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1:
+                continue
+            if _rects_overlap(corners, piece):
+                return True
+        return False
+
+    @functools.cached_property
+    def _inner_boxes(self) -> list[tuple[float, float, float, float]]:
+        """Each inner rectangle's bounding box grown by BOX_SPARE_MM."""
+        out = []
+        for (cx, cy), (fx, fy), (rx, ry), hw, hd in self._inner_rects:
+            ex = abs(hw * rx) + abs(hd * fx) + BOX_SPARE_MM
+            ey = abs(hw * ry) + abs(hd * fy) + BOX_SPARE_MM
+            out.append((cx - ex, cy - ey, cx + ex, cy + ey))
+        return out
+
+    def certainly_meets(self, shape: BaseGeometry, outline: list[list[float]] | None = None
+                        ) -> bool:
+        """`SweptArea.certainly_meets`: True when the polygon ``shape`` (``outline``: its ring,
+        closing point included, given only for a polygon without holes) certainly overlaps an
+        inner rectangle in plain floats (`_quad_in_polygon`); else GEOS, the rectangles'
+        polygons built once per path."""
         rects = self._inner_rects
-        return bool(rects) and bool(shapely.intersects(shape, self._inner_shapes).any())
+        if not rects:
+            return False
+        if outline is not None and any(_quad_in_polygon(rect, outline) for rect in rects):
+            return True
+        return bool(shapely.intersects(shape, self._inner_shapes).any())
+
+    def meets(self, vertices: np.ndarray, shape: BaseGeometry,  # type: ignore[override]
+              outline: list[list[float]] | None = None) -> bool:
+        """`SweptArea.meets`, its steps in the same order, ``outline`` passed on to
+        `certainly_meets`."""
+        v = np.asarray(vertices, dtype=float)
+        if self.box_clear(v[:, 0].tolist(), v[:, 1].tolist()):
+            return False
+        if self.certainly_meets(shape, outline):
+            return True
+        if self._clear_when_moved(v, shape):
+            return False
+        return bool(shapely.intersects(self.inner, shape))
 
 
 def _pushes(corners: Sequence[Point], own: list[Point], pieces: list[Any],
@@ -115,3 +192,50 @@ def _pushes(corners: Sequence[Point], own: list[Point], pieces: list[Any],
         if way is not None and way not in out:
             out.append(way)
     return out
+
+
+BOX_SPARE_MM = 1e-6   # rectangles' boxes further apart than this are certainly apart (float
+# error here: about 1e-12 mm)
+INSIDE_MM = 1e-6   # certain answers need this much to spare (float error here: about 1e-12 mm)
+
+
+def _quad_in_polygon(rect: tuple[Point, Point, Point, float, float],
+                     outline: list[list[float]]) -> bool:
+    """The rectangle (centre, front, right, half-width, half-depth; corners as `_rect_shapes`
+    computes them) certainly overlaps the simple polygon ``outline`` (closed ring): one of its
+    corners lies inside the polygon, or a vertex of the polygon inside it, by more than
+    INSIDE_MM. False means "not certain" (the caller asks GEOS)."""
+    (cx, cy), (fx, fy), (rx, ry), hw, hd = rect
+    corners = ((cx - hw * rx + hd * fx, cy - hw * ry + hd * fy),
+               (cx + hw * rx + hd * fx, cy + hw * ry + hd * fy),
+               (cx + hw * rx - hd * fx, cy + hw * ry - hd * fy),
+               (cx - hw * rx - hd * fx, cy - hw * ry - hd * fy))
+    if any(_inside(px, py, outline) for px, py in corners):
+        return True
+    for vx, vy in outline[:-1]:
+        dx, dy = vx - cx, vy - cy
+        if abs(dx * rx + dy * ry) < hw - INSIDE_MM and abs(dx * fx + dy * fy) < hd - INSIDE_MM:
+            return True
+    return False
+
+
+def _inside(px: float, py: float, outline: list[list[float]]) -> bool:
+    """The point lies inside the closed ring by more than 2 INSIDE_MM from every edge
+    (crossing number; with that spare, float error cannot flip any crossing)."""
+    inside = False
+    m = 2.0 * INSIDE_MM
+    ax, ay = outline[0]
+    for bx, by in outline[1:]:
+        if min(ax, bx) - m <= px <= max(ax, bx) + m and \
+                min(ay, by) - m <= py <= max(ay, by) + m:
+            ex, ey = bx - ax, by - ay       # near the edge's box: measure the distance
+            wx, wy = px - ax, py - ay
+            length2 = ex * ex + ey * ey
+            t = 0.0 if length2 == 0.0 else min(1.0, max(0.0, (wx * ex + wy * ey) / length2))
+            qx, qy = wx - t * ex, wy - t * ey
+            if qx * qx + qy * qy <= m * m:
+                return False           # too near an edge to be certain
+        if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+        ax, ay = bx, by
+    return inside
