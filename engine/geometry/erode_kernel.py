@@ -22,10 +22,11 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.geometry.wall_kernel import certain_orientation
+
 VERIFIED_GEOS = (3, 14)
 """The GEOS (major, minor) whose buffer this replicates; under another, `SightField` asks GEOS."""
 MIN_SIDE_MM = 1.0     # shorter sides, or flatter corners (GEOS may simplify them): GEOS's
-ORIENT_EPS = 1e-12    # relative bound on an orientation's rounding (it is about 3e-16)
 DD_EPS = 1e-26        # relative error bound of either double-double evaluation (~1e-30)
 SPLITTER = 134217729.0   # 2^27 + 1 (Dekker's split)
 
@@ -94,17 +95,6 @@ def _rounds_surely(h: float, lo: float, bound: float) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:
-    """Twice the signed area of a-b-c, or 0.0 when its sign is not certain."""
-    left = (ax - cx) * (by - cy)
-    right = (ay - cy) * (bx - cx)
-    det = left - right
-    if abs(det) > ORIENT_EPS * (abs(left) + abs(right)):
-        return det
-    return 0.0
-
-
-@njit(cache=True, inline="always")
 def _offset(x0: float, y0: float, x1: float, y1: float, side_sign: float, distance: float
             ) -> tuple[float, float, float, float]:
     """GEOS `computeOffsetSegment`: the side moved ``distance`` to its left (sign +1) or
@@ -131,8 +121,8 @@ def eroded_quads(quads: np.ndarray, distance: float) -> tuple[np.ndarray, np.nda
         ok = True
         for i in range(4):   # convex, every corner surely turning the same way, long sides
             a, b, c = (i + 3) % 4, i, (i + 1) % 4
-            t = _orient(quads[k, a, 0], quads[k, a, 1], quads[k, b, 0], quads[k, b, 1],
-                        quads[k, c, 0], quads[k, c, 1])
+            t = certain_orientation(quads[k, a, 0], quads[k, a, 1], quads[k, b, 0],
+                                    quads[k, b, 1], quads[k, c, 0], quads[k, c, 1])
             sx, sy = quads[k, c, 0] - quads[k, b, 0], quads[k, c, 1] - quads[k, b, 1]
             cx, cy = quads[k, c, 0] - quads[k, a, 0], quads[k, c, 1] - quads[k, a, 1]
             least_side = 4 * distance + MIN_SIDE_MM
@@ -154,10 +144,10 @@ def eroded_quads(quads: np.ndarray, distance: float) -> tuple[np.ndarray, np.nda
             p = (i + 3) % 4
             p1x, p1y, p2x, p2y = off[p, 0], off[p, 1], off[p, 2], off[p, 3]
             q1x, q1y, q2x, q2y = off[i, 0], off[i, 1], off[i, 2], off[i, 3]
-            o1 = _orient(p1x, p1y, p2x, p2y, q1x, q1y)
-            o2 = _orient(p1x, p1y, p2x, p2y, q2x, q2y)
-            o3 = _orient(q1x, q1y, q2x, q2y, p1x, p1y)
-            o4 = _orient(q1x, q1y, q2x, q2y, p2x, p2y)
+            o1 = certain_orientation(p1x, p1y, p2x, p2y, q1x, q1y)
+            o2 = certain_orientation(p1x, p1y, p2x, p2y, q2x, q2y)
+            o3 = certain_orientation(q1x, q1y, q2x, q2y, p1x, p1y)
+            o4 = certain_orientation(q1x, q1y, q2x, q2y, p2x, p2y)
             if o1 == 0 or o2 == 0 or o3 == 0 or o4 == 0 or (o1 > 0) == (o2 > 0) or \
                     (o3 > 0) == (o4 > 0):
                 ok = False   # not a proper crossing for sure: GEOS's endpoint rules apply

@@ -37,9 +37,11 @@ def point_to_segment(px: float, py: float, ax: float, ay: float, bx: float, by: 
 
 
 @njit(cache=True, inline="always")
-def _orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:
+def certain_orientation(ax: float, ay: float, bx: float, by: float, cx: float, cy: float
+                        ) -> float:
     """Twice the signed area of a-b-c (> 0: c left of a->b), or 0.0 when its sign is not
-    certain (GEOS's `orientationIndexFilter` arithmetic, with a much wider error bound)."""
+    certain (GEOS's `orientationIndexFilter` arithmetic, with a much wider error bound;
+    `erode_kernel` uses it too)."""
     left = (ax - cx) * (by - cy)
     right = (ay - cy) * (bx - cx)
     det = left - right
@@ -53,10 +55,10 @@ def segment_step(x0: float, y0: float, x1: float, y1: float, cx: float, cy: floa
                  dy: float) -> tuple[int, float]:
     """The line against one wall segment c-d: (2 a proper crossing, 1 not sure whether they
     touch, 0 surely apart; the distance between them when not crossing, up to rounding)."""
-    oc = _orient(x0, y0, x1, y1, cx, cy)
-    od = _orient(x0, y0, x1, y1, dx, dy)
-    o0 = _orient(cx, cy, dx, dy, x0, y0)
-    o1 = _orient(cx, cy, dx, dy, x1, y1)
+    oc = certain_orientation(x0, y0, x1, y1, cx, cy)
+    od = certain_orientation(x0, y0, x1, y1, dx, dy)
+    o0 = certain_orientation(cx, cy, dx, dy, x0, y0)
+    o1 = certain_orientation(cx, cy, dx, dy, x1, y1)
     if oc != 0 and od != 0 and o0 != 0 and o1 != 0 and (oc > 0) != (od > 0) \
             and (o0 > 0) != (o1 > 0):
         return 2, 0.0
