@@ -5,26 +5,12 @@ a user's first live frame instead)."""
 from __future__ import annotations
 
 import gc
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from numba.core.registry import CPUDispatcher
 
 import engine
 from engine.warmup import prepare
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def _bench(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"warmup_{name}", BENCH / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.bench_modules import bench_module
 
 
 def _signatures() -> dict[str, int]:
@@ -35,7 +21,7 @@ def _signatures() -> dict[str, int]:
 def test_bench_battles_compile_nothing_after_warmup() -> None:
     prepare()
     before = _signatures()
-    isd, others = _bench("engine_analysis"), _bench("rulesets_analysis")
+    isd, others = bench_module("engine_analysis"), bench_module("rulesets_analysis")
     for scenario in (isd.battle(50, 450.0), others.federico_battle(50), others.attila_battle(50)):
         engine.analyze(scenario)
     after = _signatures()

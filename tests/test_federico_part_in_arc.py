@@ -5,9 +5,6 @@ orientations, tight fits, touching and crossing outlines, where it must decline)
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 import shapely
@@ -17,6 +14,7 @@ from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import fire_arc
 from engine.rulesets.federico.part_in_arc import CHECKED_GEOS, as_overlay_result, wholly_inside
 from engine.state import GameState
+from tests.bench_modules import bench_module
 
 # the shortcut copies one GEOS version's overlay convention; under another, GEOS decides
 pytestmark = pytest.mark.skipif(shapely.geos_version[:2] != CHECKED_GEOS,
@@ -24,12 +22,7 @@ pytestmark = pytest.mark.skipif(shapely.geos_version[:2] != CHECKED_GEOS,
 
 
 def _bench_battle(n: int) -> dict:
-    path = Path(__file__).resolve().parents[1] / "bench" / "rulesets_analysis.py"
-    spec = importlib.util.spec_from_file_location("rulesets_bench", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.federico_battle(n)
+    return bench_module("rulesets_analysis").federico_battle(n)
 
 
 def _check(arcs: np.ndarray, targets: np.ndarray) -> int:

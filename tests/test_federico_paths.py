@@ -70,15 +70,9 @@ def test_a_pairs_paths_do_not_depend_on_the_batch() -> None:
 
 def test_bench_battle_attacks_batched_equal_one_by_one() -> None:
     """The analysis (all attacks judged in one batch) equals asking attack by attack."""
-    import importlib.util
-    from pathlib import Path
+    from tests.bench_modules import bench_module
 
-    bench = Path(__file__).resolve().parents[1] / "bench" / "rulesets_analysis.py"
-    spec = importlib.util.spec_from_file_location("rulesets_bench", bench)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    scenario = module.federico_battle(40)
+    scenario = bench_module("rulesets_analysis").federico_battle(40)
     batched = engine.analyze(scenario)
     state = GameState.from_dict(scenario)
     for base_id, entry in batched["bases"].items():

@@ -5,9 +5,6 @@ lines can never change a line-of-sight answer."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 import shapely
@@ -17,16 +14,12 @@ from engine.rulesets.federico.board import Board
 from engine.rulesets.federico.fire import sight_query
 from engine.rulesets.federico.sight_certain import surely_blocked
 from engine.state import GameState
+from tests.bench_modules import bench_module
 from tests.test_rulesets_fast_path import random_scenario
 
 
 def _bench_battle(n: int) -> dict:
-    path = Path(__file__).resolve().parents[1] / "bench" / "rulesets_analysis.py"
-    spec = importlib.util.spec_from_file_location("rulesets_bench", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.federico_battle(n)
+    return bench_module("rulesets_analysis").federico_battle(n)
 
 
 def _shots(board: Board) -> list[tuple[str, str, object]]:

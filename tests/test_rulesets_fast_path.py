@@ -21,7 +21,6 @@ Re-record the snapshots (only when an answer changes ON PURPOSE, saying why in t
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import math
 import random
@@ -35,6 +34,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.state import GameState
+from tests.bench_modules import bench_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAP_DIR = Path(__file__).parent / "data" / "engine" / "fastpath"
@@ -210,12 +210,7 @@ def _attila_traits(rng: random.Random, kind: str, side: str) -> dict[str, Any]:
 
 # --- the recorded cases ------------------------------------------------------------------------
 def _bench_battles() -> Any:
-    spec = importlib.util.spec_from_file_location("_rulesets_bench",
-                                                  ROOT / "bench" / "rulesets_analysis.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module.BATTLES
+    return bench_module("rulesets_analysis").BATTLES
 
 
 def cases(ruleset: str) -> dict[str, dict[str, Any]]:
