@@ -431,11 +431,10 @@ def charge_melee(board: Board, charge: Charge) -> dict[str, Any]:
 
 class _ChargingSide(NamedTuple):
     """What `charge_melee` reads of the charger's side as it stands, whichever the target:
-    the charger, its supports (ids and units), the supports that count, the joined general,
+    the charger, its supports' units, the ids of the supports that count, the joined general,
     and the assumptions each of those added (in the order `charge_melee` lists them)."""
 
     unit: MeleeUnit
-    support_ids: list[str]
     supports: list[MeleeUnit]
     counted_ids: list[str]
     general: str | None
@@ -462,8 +461,8 @@ def _charging_side(board: Board, me: str) -> _ChargingSide:
         g_quality, g_rank = _general_facts(board, general, general_notes)
         counted = counted_supports(unit, supp_units, snow=board.settings.weather == "snow")
         counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)]
-        found = cache[me] = _ChargingSide(unit, support_ids, supp_units, counted_ids, general,
-                                          g_quality, g_rank, notes, general_notes)
+        found = cache[me] = _ChargingSide(unit, supp_units, counted_ids, general, g_quality,
+                                          g_rank, notes, general_notes)
     return found
 
 
