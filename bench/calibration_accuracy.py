@@ -22,12 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calibration.calibrate_intrinsics import CalibrationRefused, calibrate  # noqa: E402
-from calibration.charuco import BoardSpec, detect_board_views  # noqa: E402
+from campo.calibration.calibrate_intrinsics import CalibrationRefused, calibrate  # noqa: E402
+from campo.calibration.charuco import BoardSpec, detect_board_views  # noqa: E402
 from tests.test_calibration_camera_views import TRUE_CAMERA, good_views  # noqa: E402
-from vision.camera_model import Intrinsics  # noqa: E402
+from campo.vision.camera_model import Intrinsics  # noqa: E402
 
 KEYS = {"fx": (0, 0), "fy": (1, 1), "cx": (0, 2), "cy": (1, 2)}
 

@@ -18,11 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine  # noqa: E402
-import engine.rulesets.italia.analysis as analysis  # noqa: E402
-import engine.rulesets.italia.charges as charges  # noqa: E402
+from campo import engine  # noqa: E402
+import campo.engine.rulesets.italia.analysis as analysis  # noqa: E402
+import campo.engine.rulesets.italia.charges as charges  # noqa: E402
 from bench.engine_analysis import battle  # noqa: E402
 
 _spent = {"judge": 0.0, "melee": 0.0}
@@ -67,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     _timed(charges, "_judge", "judge")
     _timed(analysis, "melee_of", "melee")
-    from vision.synthetic import DemoGame
+    from campo.vision.synthetic import DemoGame
 
     cases = [("200 bases", battle(200, 1800.0)), ("demo t=40s", DemoGame.load().scenario_at(40.0))]
     print(f"{'case':<12} {'analyze ms':>16} {'judge ms':>16} {'melee ms':>16}   (CPU: best / median)")

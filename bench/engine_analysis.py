@@ -22,9 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine  # noqa: E402
+from campo import engine  # noqa: E402
 
 SIZES = (50, 100, 200, 400)
 
@@ -133,7 +132,7 @@ def main() -> None:
 
 def demo(repeat: int) -> None:
     """The demo game (18 bases) at a quiet moment and at its busiest (20 charge verdicts)."""
-    from vision.synthetic import DemoGame
+    from campo.vision.synthetic import DemoGame
 
     game = DemoGame.load()
     print("\ndemo game (18 bases)")

@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import engine  # noqa: E402
-import engine.rulesets.italia.analysis as italia_analysis  # noqa: E402
+from campo import engine  # noqa: E402
+import campo.engine.rulesets.italia.analysis as italia_analysis  # noqa: E402
 from engine_analysis import battle  # noqa: E402
 
 TIMED = ("retreat_of", "pursuit_of", "movement_of", "manoeuvre_of")

@@ -31,10 +31,10 @@ def main() -> None:
     args = parser.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
 
-    from calibration.pipeline import FramePipeline
-    from engine import analyze
-    from server.game_state import PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
-    from vision.synthetic.demo import DemoCamera
+    from campo.calibration.pipeline import FramePipeline
+    from campo.engine import analyze
+    from campo.server.game_state import PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
+    from campo.vision.synthetic.demo import DemoCamera
 
     cam = DemoCamera(size=(w, h))
     game = cam.game

@@ -22,9 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.recording import Recorder, open_recording  # noqa: E402
+from campo.server.recording import Recorder, open_recording  # noqa: E402
 
 
 def scenario(n_bases: int) -> dict:

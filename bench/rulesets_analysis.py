@@ -30,9 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine  # noqa: E402
+from campo import engine  # noqa: E402
 
 SIZES = (25, 50, 100, 200)
 DEPTH_MM = 1200.0

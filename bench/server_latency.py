@@ -25,14 +25,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def render_demo(folder: Path, frames: int, fps: float, size: tuple[int, int], start_s: float) -> None:
-    from vision.synthetic.demo import DemoCamera
+    from campo.vision.synthetic.demo import DemoCamera
 
     cam = DemoCamera(size=size)
     folder.mkdir(parents=True, exist_ok=True)
@@ -42,9 +41,9 @@ def render_demo(folder: Path, frames: int, fps: float, size: tuple[int, int], st
 
 
 def serve(folder: Path, fps: float, setup: Path):  # type: ignore[no-untyped-def]
-    from server.rig import ServerSettings
-    from server.runner import ServerThread, free_port
-    from vision.synthetic.demo import DATA_DIR
+    from campo.server.rig import ServerSettings
+    from campo.server.runner import ServerThread, free_port
+    from campo.vision.synthetic.demo import DATA_DIR
 
     settings = ServerSettings(source=str(folder), table=DATA_DIR / "table.toml", roster=DATA_DIR / "roster.toml",
                               setup_file=setup, port=free_port(), fps=fps)
@@ -67,7 +66,7 @@ def main() -> None:
     size = tuple(int(v) for v in args.size.lower().split("x"))
     from playwright.sync_api import sync_playwright
 
-    from vision.synthetic.demo import DATA_DIR
+    from campo.vision.synthetic.demo import DATA_DIR
 
     work = Path(tempfile.mkdtemp(prefix="campo-bench-"))
     try:

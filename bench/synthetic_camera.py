@@ -17,9 +17,9 @@ import time
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.synthetic import DemoCamera, Effects, Hand, PlacedBase, SyntheticCamera, overhead
-from vision.tabletop import Anchor, RosterBase, TableConfig, TableSpec
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic import DemoCamera, Effects, Hand, PlacedBase, SyntheticCamera, overhead
+from campo.vision.tabletop import Anchor, RosterBase, TableConfig, TableSpec
 
 SIZES = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
 

@@ -35,15 +35,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calibration.pipeline import FramePipeline  # noqa: E402
-from calibration.poses import PoseReport, base_poses  # noqa: E402
-from calibration.registration import TableLocation, anchor_corners  # noqa: E402
-from vision.camera_model import Intrinsics  # noqa: E402
-from vision.synthetic import Effects, PlacedBase, SyntheticCamera, look_at, overhead  # noqa: E402
-from vision.synthetic.truth import GroundTruth  # noqa: E402
-from vision.tabletop import Roster, RosterBase, TableConfig  # noqa: E402
+from campo.calibration.pipeline import FramePipeline  # noqa: E402
+from campo.calibration.poses import PoseReport, base_poses  # noqa: E402
+from campo.calibration.registration import TableLocation, anchor_corners  # noqa: E402
+from campo.vision.camera_model import Intrinsics  # noqa: E402
+from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, look_at, overhead  # noqa: E402
+from campo.vision.synthetic.truth import GroundTruth  # noqa: E402
+from campo.vision.tabletop import Roster, RosterBase, TableConfig  # noqa: E402
 
 GROSS_MM = 10.0
 STILL_FRAMES = (4, 8)
@@ -119,7 +118,7 @@ class PeerPipeline:
         self.table, self.roster, self.intr = table, roster, intrinsics
 
     def process(self, image: np.ndarray) -> PoseReport:
-        from vision.detection import Detection
+        from campo.vision.detection import Detection
 
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         corners, ids, _ = self.detector.detectMarkers(gray)
@@ -252,7 +251,7 @@ def run_still(table: TableConfig, roster: Roster, intr: Intrinsics, cam: Synthet
 
 def run_motion(frames: int = 40, interval_s: float = 0.5) -> str:
     """The demo game (1080p, 120x80 cm, bases moving) at 2 fps: how often a visible base is stale."""
-    from vision.synthetic import DemoCamera
+    from campo.vision.synthetic import DemoCamera
 
     cam = DemoCamera()
     pipe = FramePipeline(cam.game.table, cam.game.roster, cam.intrinsics)

@@ -16,10 +16,10 @@ from datetime import datetime, timezone
 import cv2
 import numpy as np
 
-from calibration.camera_file import CameraCalibration
-from calibration.charuco import BoardSpec, BoardView
-from vision.camera_model import Intrinsics
-from vision.errors import CampoInputError
+from campo.calibration.camera_file import CameraCalibration
+from campo.calibration.charuco import BoardSpec, BoardView
+from campo.vision.camera_model import Intrinsics
+from campo.errors import CampoInputError
 
 MIN_VIEWS = 5
 MIN_COVERAGE = 0.35  # refuse below: the principal point and distortion would be guesses

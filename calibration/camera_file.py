@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.errors import FileFormatError
+from campo.vision.camera_model import Intrinsics
+from campo.errors import FileFormatError
 
 CAMERA_FILE_VERSION = 1
 _KNOWN_KEYS = {"version", "image_size", "camera_matrix", "dist_coeffs", "rms_px", "per_view_rms_px",

@@ -16,8 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import CampoInputError
-from vision.tabletop import dictionary_size
+from campo.errors import CampoInputError
+from campo.vision.tabletop import dictionary_size
 
 _SQUARES = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 

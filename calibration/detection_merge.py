@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detection import Detection
+from campo.vision.detection import Detection
 
 
 def merge_detections(first: list[Detection], second: list[Detection]) -> list[Detection]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.detection import DetectorSettings, MarkerDetector
+from campo.vision.detection import DetectorSettings, MarkerDetector
 
 TYPICAL_LIGHT_FINDER = "contours"
 DIM_LIGHT_FINDER = "aruco"

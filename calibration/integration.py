@@ -15,8 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detection.bits import read_cells
-from vision.detection.types import Detection
+from campo.vision.detection.bits import read_cells
+from campo.vision.detection.types import Detection
 
 MOTION_SIGMAS = 6.0
 """A pixel differing from its mean by more than this many noise sigmas has changed ...

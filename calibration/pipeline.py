@@ -21,18 +21,18 @@ from typing import Any
 
 import numpy as np
 
-from calibration.detection_merge import merge_detections
-from calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
-from calibration.integration import FrameIntegrator, agrees_with_live
-from calibration.poses import PoseReport, base_poses
-from calibration.registration import TableLocation, locate_table
-from calibration.table_in_image import table_window
-from calibration.table_scan import TableScanner, expected_ids_settings
-from calibration.tracking import TrackedBase, Tracker, TrackerSettings
-from vision.camera_model import Intrinsics
-from vision.detection import Detection, DetectorSettings, MarkerDetector, Window, merge_windows, to_gray
-from vision.errors import CampoInputError
-from vision.tabletop import Roster, TableConfig
+from campo.calibration.detection_merge import merge_detections
+from campo.calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
+from campo.calibration.integration import FrameIntegrator, agrees_with_live
+from campo.calibration.poses import PoseReport, base_poses
+from campo.calibration.registration import TableLocation, locate_table
+from campo.calibration.table_in_image import table_window
+from campo.calibration.table_scan import TableScanner, expected_ids_settings
+from campo.calibration.tracking import TrackedBase, Tracker, TrackerSettings
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection import Detection, DetectorSettings, MarkerDetector, Window, merge_windows, to_gray
+from campo.errors import CampoInputError
+from campo.vision.tabletop import Roster, TableConfig
 
 CAMERA_MOVED_PX = 1.5
 """Anchors that moved further than this in the image mean the camera moved: search everywhere."""

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from calibration.registration import TableLocation
-from vision.camera_model import Intrinsics
-from vision.detection.types import Detection
-from vision.tabletop import Roster, RosterBase, TableConfig
+from campo.calibration.registration import TableLocation
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection.types import Detection
+from campo.vision.tabletop import Roster, RosterBase, TableConfig
 
 SIZE_TOLERANCE = 0.25
 """A marker measured more than 25 % off its roster size is a misread, not a base."""

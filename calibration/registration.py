@@ -16,9 +16,9 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.detection.types import Detection
-from vision.tabletop import Anchor, TableConfig
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection.types import Detection
+from campo.vision.tabletop import Anchor, TableConfig
 
 MIN_ANCHORS = 2
 """Anchors needed to locate the table: one small marker alone gives a pose too weak to trust."""

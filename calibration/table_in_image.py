@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.registration import TableLocation
-from vision.camera_model import Intrinsics
-from vision.detection import Window
-from vision.tabletop import Roster, TableConfig
+from campo.calibration.registration import TableLocation
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection import Window
+from campo.vision.tabletop import Roster, TableConfig
 
 
 def _top_height_mm(roster: Roster, location: TableLocation) -> float:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detection import Detection
-from vision.detection.bits import read_cells
+from campo.vision.detection import Detection
+from campo.vision.detection.bits import read_cells
 
 DIM_CONTRAST = 120.0
 """Anchors with less contrast than this (grey levels, border to quiet zone) mean dim light

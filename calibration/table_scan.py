@@ -18,8 +18,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from calibration.detection_merge import merge_detections, quad_sides
-from calibration.detector_variants import (
+from campo.calibration.detection_merge import merge_detections, quad_sides
+from campo.calibration.detector_variants import (
     DIM_DENOISE_MAX_SIDE_PX,
     DIM_DENOISE_PX,
     DIM_FRAME_BLUR_PX,
@@ -31,14 +31,14 @@ from calibration.detector_variants import (
     VariantCache,
     dimmed,
 )
-from calibration.registration import TableLocation, locate_table
-from calibration.table_in_image import smallest_marker_px, table_window
-from calibration.table_light import anchor_light_levels, is_dim
-from vision.camera_model import Intrinsics
-from vision.detection import Detection, DetectorSettings, MarkerDetector, Window
-from vision.detection.detector import small_marker_settings
-from vision.detection.regions import marker_windows
-from vision.tabletop import Roster, TableConfig
+from campo.calibration.registration import TableLocation, locate_table
+from campo.calibration.table_in_image import smallest_marker_px, table_window
+from campo.calibration.table_light import anchor_light_levels, is_dim
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection import Detection, DetectorSettings, MarkerDetector, Window
+from campo.vision.detection.detector import small_marker_settings
+from campo.vision.detection.regions import marker_windows
+from campo.vision.tabletop import Roster, TableConfig
 
 ANCHOR_SCAN_SIDE_PX = 1000
 """Full scans look for the anchors first in the frame halved until its longer side is at most this

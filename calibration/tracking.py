@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from calibration.poses import BasePose
-from vision.detection.types import Detection, Window
+from campo.calibration.poses import BasePose
+from campo.vision.detection.types import Detection, Window
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ Public entry points::
     engine.rulesets.get_ruleset(name) -> Ruleset
 """
 
-from engine.analysis import analyze, load_scenario, overlay_geometry
-from engine.results import Aspect, Band, Zone
-from engine.scenario import Scenario, parse_scenario
-from engine.state import GameState, LegalCharges
+from campo.engine.analysis import analyze, load_scenario, overlay_geometry
+from campo.engine.results import Aspect, Band, Zone
+from campo.engine.scenario import Scenario, parse_scenario
+from campo.engine.state import GameState, LegalCharges
 
 __all__ = ["Aspect", "Band", "GameState", "LegalCharges", "Scenario", "Zone", "analyze",
            "load_scenario", "overlay_geometry", "parse_scenario"]

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from engine.scenario import Scenario, load_scenario_file, parse_scenario
-from engine.state import GameState
+from campo.engine.scenario import Scenario, load_scenario_file, parse_scenario
+from campo.engine.state import GameState
 
 
 @contextmanager

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.vocabulary import VOCABULARIES
-from vision.tabletop import Roster, TableConfig, load_roster
-from vision.toml_files import Problem
+from campo.engine.vocabulary import VOCABULARIES
+from campo.vision.tabletop import Roster, TableConfig, load_roster
+from campo.vision.toml_files import Problem
 
 
 def roster_rules_problems(roster: Roster) -> list[Problem]:

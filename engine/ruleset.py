@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import numpy as np
 
-    from engine.results import Allowance
-    from engine.state import GameState
-    from engine.vocabulary import Vocabulary
+    from campo.engine.results import Allowance
+    from campo.engine.state import GameState
+    from campo.engine.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def _overlap_areas(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     import numpy as np
     import shapely
 
-    from engine.geometry.gap_kernel import overlap_areas
+    from campo.engine.geometry.gap_kernel import overlap_areas
 
     quads = shapely.get_coordinates(np.concatenate([first, second])).reshape(-1, 5, 2)[:, :4]
     n = len(first)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engine.errors import ScenarioError
+from campo.errors import ScenarioError
 
 AREA_KINDS = frozenset({"wood", "town", "village", "farm", "hill", "marsh", "rice", "water",
                         "rough", "cultivated", "orchard", "fortification", "camp"})

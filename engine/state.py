@@ -4,7 +4,7 @@ Shaped like python-chess's ``Board``: ``state.copy()`` for what-if questions,
 ``state.legal_charges("pie-1")`` is a lazy collection with a fast ``in`` test, ``validate()``
 reports every problem at once, and errors name the bases involved.
 
->>> from engine.state import GameState
+>>> from campo.engine.state import GameState
 >>> s = GameState.from_dict({"ruleset": "italia-se-desta",
 ...     "table": {"width_mm": 1800, "depth_mm": 1200},
 ...     "bases": [{"id": "a", "side": "A", "type": "B", "x_mm": 900, "y_mm": 300,
@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.errors import ScenarioError, UnknownBaseError
-from engine.geometry.index import BaseIndex
-from engine.geometry.rect import Rect
-from engine.ruleset import Problem, Ruleset
-from engine.scenario import BaseState, Scenario, parse_scenario
+from campo.errors import ScenarioError, UnknownBaseError
+from campo.engine.geometry.index import BaseIndex
+from campo.engine.geometry.rect import Rect
+from campo.engine.ruleset import Problem, Ruleset
+from campo.engine.scenario import BaseState, Scenario, parse_scenario
 
 
 class GameState:
@@ -38,7 +38,7 @@ class GameState:
 
     def __init__(self, scenario: Scenario, ruleset: Ruleset | None = None,
                  *, use_index: bool = True) -> None:
-        from engine.rulesets import get_ruleset
+        from campo.engine.rulesets import get_ruleset
 
         self.scenario = scenario
         self.ruleset: Ruleset = ruleset or get_ruleset(scenario.ruleset)
@@ -157,7 +157,7 @@ class GameState:
 
     def analyze(self) -> dict[str, Any]:
         """What `campo analyze --json` prints for this state."""
-        from engine.analysis import analyze_state
+        from campo.engine.analysis import analyze_state
 
         return analyze_state(self)
 

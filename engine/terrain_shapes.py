@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from shapely.geometry import LineString, Polygon
 
 if TYPE_CHECKING:
-    from engine.state import GameState
+    from campo.engine.state import GameState
 
 
 @dataclass(frozen=True)

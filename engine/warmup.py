@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from engine.analysis import analyze
+from campo.engine.analysis import analyze
 
 
 def _line(side: str, y: float, heading: float, x0: float, prefix: str) -> list[dict[str, Any]]:

@@ -21,17 +21,17 @@ from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSock
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from server.camera_view import CameraRenderer
-from server.capture import Capture
-from server.controller import DECK_TOPIC, UmpireDeck, handle_message, refused
-from server.game_state import GameSetup
-from server.hub import Client, StateHub
-from server.live import LiveTracker
-from server.messages import MAX_MESSAGE_BYTES
-from server.overlay import geometry_for
-from server.reference import rules_info
-from server.rig import Rig, ServerSettings, load_rig
-from server.security import (
+from campo.server.camera_view import CameraRenderer
+from campo.server.capture import Capture
+from campo.server.controller import DECK_TOPIC, UmpireDeck, handle_message, refused
+from campo.server.game_state import GameSetup
+from campo.server.hub import Client, StateHub
+from campo.server.live import LiveTracker
+from campo.server.messages import MAX_MESSAGE_BYTES
+from campo.server.overlay import geometry_for
+from campo.server.reference import rules_info
+from campo.server.rig import Rig, ServerSettings, load_rig
+from campo.server.security import (
     TOKEN_HEADER,
     TOKEN_QUERY,
     AccessPolicy,
@@ -39,7 +39,7 @@ from server.security import (
     host_header_allowed,
     same_origin,
 )
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 STATIC = Path(__file__).parent / "static"
 
@@ -66,8 +66,8 @@ class Services:
 
 def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services:
     """Load the files (or the demo game) and assemble the parts; nothing runs yet."""
-    from calibration.pipeline import FramePipeline
-    from engine import analyze
+    from campo.calibration.pipeline import FramePipeline
+    from campo.engine import analyze
 
     rig = rig or load_rig(settings)
     hub = StateHub()

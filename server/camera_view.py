@@ -14,9 +14,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from server.live import CameraView
-from vision.camera_model import Intrinsics
-from vision.tabletop import Roster, TableConfig
+from campo.server.live import CameraView
+from campo.vision.camera_model import Intrinsics
+from campo.vision.tabletop import Roster, TableConfig
 
 SIDE_BGR = {"A": (235, 120, 30), "B": (40, 40, 220)}  # blue for A, red for B (as on the page)
 STALE_BGR = (150, 150, 150)

@@ -13,7 +13,7 @@ import logging
 import threading
 from dataclasses import dataclass
 
-from server.sources import Frame, FrameSource
+from campo.server.sources import Frame, FrameSource
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ import threading
 import time
 from typing import Any
 
-from server.game_state import GameSetup
-from server.hub import StateHub
-from server.messages import (
+from campo.server.game_state import GameSetup
+from campo.server.hub import StateHub
+from campo.server.messages import (
     WRITE_TYPES,
     DeckAction,
     MessageError,
@@ -25,7 +25,7 @@ from server.messages import (
     UmpireEvent,
     parse_client_message,
 )
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 READ_ONLY = "read-only: open the page with the token URL printed by `campo serve` to change anything"
 DECK_TOPIC = "deck"
@@ -41,7 +41,7 @@ class UmpireDeck:
     replayed; the deck's make-up follows the setting in force when it is shuffled (ATT AT28)."""
 
     def __init__(self, setup: GameSetup, seed: int | None = None) -> None:
-        from engine.rulesets.attila.deck import Deck
+        from campo.engine.rulesets.attila.deck import Deck
 
         self.setup = setup
         self.seed = secrets.randbelow(10**9) if seed is None else seed
@@ -49,7 +49,7 @@ class UmpireDeck:
         self._lock = threading.Lock()
 
     def shuffle(self) -> dict[str, Any]:
-        from engine.rulesets.attila.settings import load_settings
+        from campo.engine.rulesets.attila.settings import load_settings
 
         _, _, values = self.setup.snapshot()
         with self._lock:

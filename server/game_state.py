@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.scenario import TerrainFeature
-from vision.errors import CampoInputError, FileFormatError
-from vision.tabletop import Roster
+from campo.engine.scenario import TerrainFeature
+from campo.errors import CampoInputError, FileFormatError
+from campo.vision.tabletop import Roster
 
 SETUP_FILE_VERSION = 1
 
@@ -149,7 +149,7 @@ def check_settings(ruleset: str, values: Any, *, path: str | Path | None = None)
     """The umpire's setting overrides, validated by the ruleset (only the keys given are kept)."""
     if not isinstance(values, dict):
         raise CampoInputError("settings must be an object of name: value", path=path, key="settings")
-    from engine.rulesets import get_ruleset
+    from campo.engine.rulesets import get_ruleset
 
     get_ruleset(ruleset).load_settings(values)  # raises CampoInputError naming the key
     return dict(values)

@@ -19,13 +19,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from server.capture import Capture
-from server.group_memory import GroupMemory
-from server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
-from server.hub import StateHub
-from server.sources import Frame
-from vision.errors import CampoInputError
-from vision.tabletop import Roster
+from campo.server.capture import Capture
+from campo.server.group_memory import GroupMemory
+from campo.server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
+from campo.server.hub import StateHub
+from campo.server.sources import Frame
+from campo.errors import CampoInputError
+from campo.vision.tabletop import Roster
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ def scenario_of(state: dict[str, Any]) -> dict[str, Any]:
 
 def geometry_for(state: dict[str, Any], base_id: str) -> dict[str, Any]:
     """The engine's overlay geometry for `base_id` in `state` (table mm)."""
-    from engine import overlay_geometry
+    from campo.engine import overlay_geometry
 
     key = (id(state), base_id)
     with _lock:

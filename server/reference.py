@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 SETTINGS_MODULES = {
-    "italia-se-desta": "engine.rulesets.italia.settings",
-    "federico": "engine.rulesets.federico.settings",
-    "attila": "engine.rulesets.attila.settings",
+    "italia-se-desta": "campo.engine.rulesets.italia.settings",
+    "federico": "campo.engine.rulesets.federico.settings",
+    "attila": "campo.engine.rulesets.attila.settings",
 }
 """Where each ruleset's `describe_settings()` lives."""
 
@@ -52,10 +52,10 @@ def _jsonable(value: Any) -> Any:
 
 def italia_reference(values: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Quick-reference tables for L'Italia s'è desta! (ISD)."""
-    from engine.rulesets.italia import tables_fire as fire
-    from engine.rulesets.italia import tables_manoeuvre as man
-    from engine.rulesets.italia import tables_melee as melee
-    from engine.rulesets.italia import tables_movement as move
+    from campo.engine.rulesets.italia import tables_fire as fire
+    from campo.engine.rulesets.italia import tables_manoeuvre as man
+    from campo.engine.rulesets.italia import tables_melee as melee
+    from campo.engine.rulesets.italia import tables_movement as move
 
     movement = {
         "title": "Movement (inches)", "cites": "ISD §8, ISD A19",
@@ -115,7 +115,7 @@ def italia_reference(values: Mapping[str, Any] | None = None) -> list[dict[str, 
 
 def federico_reference(values: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Fire ranges and dice per weapon, movement rates, fall-back distances, classes (Federico)."""
-    from engine.rulesets.federico import units
+    from campo.engine.rulesets.federico import units
 
     fire = {"title": "Fire ranges (cm)", "cites": 'Federico "Raggio di tiro", Federico "Esecuzione del tiro"',
             "columns": ["weapon", "short", "long", "dice per base"],
@@ -139,7 +139,7 @@ def federico_reference(values: Mapping[str, Any] | None = None) -> list[dict[str
 def _attila_group_costs(scale_key: tuple[tuple[str, Any], ...]) -> list[list[str]]:
     """The Control Point cost of moving one group in each situation, asked of the engine itself
     (tiny scenarios through `engine.analyze`), so the table is what the engine charges."""
-    from engine import analyze
+    from campo.engine import analyze
 
     settings = dict(scale_key)
 
@@ -160,8 +160,8 @@ def _attila_group_costs(scale_key: tuple[tuple[str, Any], ...]) -> list[list[str
 
 def attila_reference(values: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Shooting bands and ranges, Control Points, movement rates (gaps), rally scores (ATTILA)."""
-    from engine.rulesets.attila import contact, morale, shooting, units
-    from engine.rulesets.attila.settings import load_settings
+    from campo.engine.rulesets.attila import contact, morale, shooting, units
+    from campo.engine.rulesets.attila.settings import load_settings
 
     s = load_settings(values or {})
     bands = {"title": "Shooting bands", "cites": "ATT 6.A, ATT 6.B, ATT T, ATT AT6",
@@ -206,7 +206,7 @@ REFERENCES = {"italia-se-desta": italia_reference, "federico": federico_referenc
 
 def settings_rows(ruleset: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The ruleset's `describe_settings()` rows with `value` (in force) and `overridden`."""
-    from engine.rulesets import get_ruleset
+    from campo.engine.rulesets import get_ruleset
 
     describe = importlib.import_module(SETTINGS_MODULES[ruleset]).describe_settings
     in_force = get_ruleset(ruleset).load_settings(values)
@@ -222,7 +222,7 @@ def settings_rows(ruleset: str, values: Mapping[str, Any]) -> list[dict[str, Any
 def rules_info(ruleset: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """What `/api/rules` returns: unit, settings (with `value` in force and `gap`), the gap
     heading, and the reference tables."""
-    from engine.rulesets import get_ruleset
+    from campo.engine.rulesets import get_ruleset
 
     rs = get_ruleset(ruleset)
     return {"ruleset": rs.name, "unit": rs.unit, "mm_per_unit": rs.mm_per_unit,

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.game_state import GameSetup
-from server.sources import DemoSource, FrameSource, open_source
-from vision.camera_model import Intrinsics
-from vision.errors import CampoInputError
-from vision.tabletop import Roster, TableConfig, load_table
+from campo.server.game_state import GameSetup
+from campo.server.sources import DemoSource, FrameSource, open_source
+from campo.vision.camera_model import Intrinsics
+from campo.errors import CampoInputError
+from campo.vision.tabletop import Roster, TableConfig, load_table
 
 SETUP_FILE_NAME = "terrain.json"
 """The umpire's terrain and settings, saved beside table.toml (docs/server.md)."""
@@ -49,8 +49,8 @@ class Rig:
 
 def load_rig(settings: ServerSettings) -> Rig:
     """Load and check every file; `CampoInputError` names the one that is wrong."""
-    from calibration.camera_file import load_camera
-    from engine.roster import load_checked_roster
+    from campo.calibration.camera_file import load_camera
+    from campo.engine.roster import load_checked_roster
 
     source = open_source(settings.source, fps=settings.fps)
     demo_source = source if isinstance(source, DemoSource) else None

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import uvicorn
 
-from server.app import build_services, create_app
-from server.rig import ServerSettings
-from server.security import access_urls
+from campo.server.app import build_services, create_app
+from campo.server.rig import ServerSettings
+from campo.server.security import access_urls
 
 WS_MAX_BYTES = 1024 * 1024
 """Frames above this close that one WebSocket (uvicorn); the app refuses anything above 256 KiB."""
@@ -30,7 +30,7 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
     services = build_services(settings)
     app = create_app(settings, services=services)
     if record is not None:
-        recording = importlib.import_module("server.recording")
+        recording = importlib.import_module("campo.server.recording")
         recording.attach(app, services, record)
     for url in access_urls(settings.host, settings.port, services.policy):
         print(f"campo serve: open {url}", flush=True)
@@ -57,7 +57,7 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
 def _prepare_engine() -> None:
     """Compile the rules engine's kernels while the page loads (`engine.warmup`): about a
     second when cached, 30–40 s on the first run after installing, which is said."""
-    from engine.warmup import prepare
+    from campo.engine.warmup import prepare
 
     try:
         seconds = prepare()

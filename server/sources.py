@@ -20,7 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import cv2
 import numpy as np
 
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg")
@@ -212,7 +212,7 @@ class DemoSource:
 
     def __init__(self, *, fps: float = 15.0, speed: float = 1.0, start_s: float = 0.0,
                  size: tuple[int, int] = (1920, 1080)) -> None:
-        from vision.synthetic.demo import DemoCamera
+        from campo.vision.synthetic.demo import DemoCamera
 
         self.name = "demo"
         self.camera = DemoCamera(size=size)

@@ -33,7 +33,7 @@ class _FailOnErrorLog(logging.Handler):
 def _engine_kernels_ready() -> None:
     """Compile (fresh checkout) or load (cached) the engine's numba kernels once, before any
     test: a live server's first analysis must not spend a test's waiting time compiling."""
-    from engine.warmup import prepare
+    from campo.engine.warmup import prepare
 
     prepare()
 
@@ -55,7 +55,7 @@ def data_dir() -> Path:
 @pytest.fixture
 def run_campo(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
     """Run `campo ARGS...` in-process; returns (exit code, stdout, stderr)."""
-    from server.cli import main
+    from campo.server.cli import main
 
     def run(*args: str) -> tuple[int, str, str]:
         try:

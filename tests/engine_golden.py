@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.state import GameState
+from campo.engine.state import GameState
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "italia"
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-import engine
+from campo import engine
 from tests.engine_golden import load_golden, transform_scenario
 
 # Whole-table moves applied to every golden scenario: (turn in degrees, dx, dy) in mm.

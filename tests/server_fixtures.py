@@ -30,10 +30,10 @@ def render_frames(folder: Path, layouts: Sequence[Sequence[tuple[str, float, flo
     `noisy`: typical webcam effects (sensor noise, blur, vignetting), different in every frame.
     `extra`: more `PlacedBase`s in every frame (e.g. one whose marker is not in the roster).
     """
-    from engine.roster import load_checked_roster
-    from vision.camera_model import Intrinsics
-    from vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
-    from vision.tabletop import load_table
+    from campo.engine.roster import load_checked_roster
+    from campo.vision.camera_model import Intrinsics
+    from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
+    from campo.vision.tabletop import load_table
 
     table = load_table(TABLE)
     roster = load_checked_roster(ROSTER, table)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine.rulesets.attila.deck import Deck, deck_cards
-from engine.rulesets.attila.settings import AttilaSettings
-from engine.state import GameState
+from campo.engine.rulesets.attila.deck import Deck, deck_cards
+from campo.engine.rulesets.attila.settings import AttilaSettings
+from campo.engine.state import GameState
 
 
 def B(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 40, d: float = 20,
@@ -199,7 +199,7 @@ def test_nine_card_reading() -> None:
 def test_deck_doctest() -> None:
     import doctest
 
-    from engine.rulesets.attila import deck
+    from campo.engine.rulesets.attila import deck
 
     assert doctest.testmod(deck).failed == 0
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.geometry.motion import slide_convex
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.charges import _slide
-from engine.state import GameState
+from campo.engine.geometry.motion import slide_convex
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.charges import _slide
+from campo.engine.state import GameState
 
 
 def _base(i: str, side: str, x: float, y: float, h: float) -> dict[str, Any]:

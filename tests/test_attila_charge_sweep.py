@@ -12,9 +12,9 @@ import random
 import pytest
 import shapely
 
-from engine.geometry.motion import SweptArea, swept_area, wheel, wheel_poses
-from engine.geometry.rect import Rect
-from engine.rulesets.attila.sweeps import ChargeSweep
+from campo.engine.geometry.motion import SweptArea, swept_area, wheel, wheel_poses
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.attila.sweeps import ChargeSweep
 
 
 def _path(rng: random.Random) -> list[Rect]:

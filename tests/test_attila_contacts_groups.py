@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.state import GameState
+from campo.engine.state import GameState
 
 
 def B(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 40, d: float = 20,

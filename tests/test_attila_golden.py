@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import engine
+from campo import engine
 from tests.engine_golden import (analyze_through_cli, assert_cites_match,
                                   assert_plain_equals_indexed, check_expectations, golden_files,
                                   load_golden)

@@ -10,10 +10,10 @@ import random
 
 import numpy as np
 
-from engine.geometry.motion import wheel
-from engine.geometry.rect import Rect
-from engine.rulesets.attila.charges import LANE_SPARE_MM, MISS_MARGIN_MM, _lane
-from engine.rulesets.attila.lane_kernel import lanes_missed
+from campo.engine.geometry.motion import wheel
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.attila.charges import LANE_SPARE_MM, MISS_MARGIN_MM, _lane
+from campo.engine.rulesets.attila.lane_kernel import lanes_missed
 
 TURNS = [k * 5.0 * sign for k in range(1, 19) for sign in (1, -1)]
 

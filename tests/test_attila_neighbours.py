@@ -9,8 +9,8 @@ from typing import Any
 
 import shapely
 
-from engine.rulesets.attila.board import Board
-from engine.state import GameState
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.state import GameState
 
 
 def _reference(board: Board) -> dict[str, list[tuple[float, str]]]:

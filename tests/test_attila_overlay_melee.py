@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from engine.analysis import overlay_geometry
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.melee import advance_pose, general_in_lost_melee, retreat_pose
-from engine.state import GameState
+from campo.engine.analysis import overlay_geometry
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.melee import advance_pose, general_in_lost_melee, retreat_pose
+from campo.engine.state import GameState
 
 
 def B(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 40, d: float = 20,

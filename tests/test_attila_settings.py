@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.rulesets.attila.settings import (
+from campo.engine.rulesets.attila.settings import (
     GAP_PREFIX,
     AttilaSettings,
     ambiguity_number,
     describe_settings,
     load_settings,
 )
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 DIGEST = Path("/work/shared/rules/attila.md")
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / "attila.md"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.state import GameState
+from campo.engine.state import GameState
 
 
 def B(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 40, d: float = 20,

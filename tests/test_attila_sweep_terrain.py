@@ -10,8 +10,8 @@ import random
 
 import shapely
 
-from engine.rulesets.attila.sweeps import _inside, _quad_in_polygon
-from engine.geometry.motion import _rect_shapes
+from campo.engine.rulesets.attila.sweeps import _inside, _quad_in_polygon
+from campo.engine.geometry.motion import _rect_shapes
 
 
 def _rect(cx: float, cy: float, heading: float, hw: float, hd: float):

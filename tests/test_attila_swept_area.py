@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.motion import SweptArea, swept_area, wheel, wheel_poses
-from engine.geometry.rect import Rect
+from campo.engine.geometry.motion import SweptArea, swept_area, wheel, wheel_poses
+from campo.engine.geometry.rect import Rect
 
 
 def _path(rng: random.Random) -> tuple[list[Rect], Rect, Rect]:

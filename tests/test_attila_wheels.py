@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.errors import ScenarioError
-from engine.state import GameState
+from campo.errors import ScenarioError
+from campo.engine.state import GameState
 
 
 def B(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 40, d: float = 20,

@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from server.rig import ServerSettings
-from server.runner import ServerThread, free_port
+from campo.server.rig import ServerSettings
+from campo.server.runner import ServerThread, free_port
 from tests.browser_fixtures import CHROMIUM_ARGS, SIDE_RGB, checked_page, require_chromium
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
@@ -260,7 +260,7 @@ def test_tablet_portrait_layout_keeps_everything_usable(browser: Any, server: Se
 
 @pytest.mark.slow
 def test_a_base_hidden_by_a_hand_is_drawn_faded(browser: Any, tmp_path: Path) -> None:
-    from vision.synthetic import Hand
+    from campo.vision.synthetic import Hand
 
     hand = Hand.reaching((1000.0, 1250.0), (1000.0, 690.0), height_mm=60.0)  # over IR 59, from B's edge
     frames = tmp_path / "frames"
@@ -314,8 +314,8 @@ def test_page_shows_the_demo_games_bases(browser: Any, tmp_path: Path) -> None:
 def test_status_bar_shows_unknown_markers_and_a_lost_camera(browser: Any, tmp_path: Path) -> None:
     import shutil
 
-    from vision.synthetic import PlacedBase
-    from vision.tabletop import RosterBase
+    from campo.vision.synthetic import PlacedBase
+    from campo.vision.tabletop import RosterBase
 
     stranger = RosterBase(marker=77, id="stranger", side="B", type="B", width_mm=80, depth_mm=40,
                           marker_size_mm=30, height_mm=3)
@@ -336,7 +336,7 @@ def test_status_bar_shows_unknown_markers_and_a_lost_camera(browser: Any, tmp_pa
 
 def test_base_panel_shows_the_melee_modifiers(page: Any) -> None:
     """The panel code, in Chromium, on the engine's own analysis of two bases front to front."""
-    import engine
+    from campo import engine
 
     sc = {"ruleset": "italia-se-desta", "table": {"width_mm": 1200, "depth_mm": 800}, "bases": [
         {"id": "a", "side": "A", "type": "B", "x_mm": 500, "y_mm": 500, "heading_deg": 90,

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import uvicorn
 
-from server.recording import Recorder, open_recording
-from server.recording.replay_app import create_replay_app
-from server.recording.simulate import demo_scenario, demo_script, play
-from server.runner import free_port, uvicorn_config
+from campo.server.recording import Recorder, open_recording
+from campo.server.recording.replay_app import create_replay_app
+from campo.server.recording.simulate import demo_scenario, demo_script, play
+from campo.server.runner import free_port, uvicorn_config
 from tests.browser_fixtures import SIDE_RGB, checked_page, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.runner import ServerThread, free_port
+from campo.server.runner import ServerThread, free_port
 from tests.browser_fixtures import CHROMIUM_ARGS, checked_page, require_chromium
 from tests.server_fixtures import wait_for
 from tests.test_server_rulesets import LAYOUTS, all_seen, render_ruleset_frames, ruleset_settings
@@ -111,7 +111,7 @@ def test_attila_mandatory_charge_groups_and_zones(browser: Any, attila: ServerTh
 
 
 def test_drawing_a_card_shows_it_on_every_page(browser: Any, attila: ServerThread) -> None:
-    from engine.rulesets.attila.deck import Deck
+    from campo.engine.rulesets.attila.deck import Deck
 
     deck = attila.services.deck
     assert deck is not None

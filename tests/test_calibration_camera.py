@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.calibrate_intrinsics import CalibrationRefused, calibrate, measure_coverage
-from calibration.camera_file import load_camera
-from calibration.charuco import BoardSpec, BoardView, detect_board_views
+from campo.calibration.calibrate_intrinsics import CalibrationRefused, calibrate, measure_coverage
+from campo.calibration.camera_file import load_camera
+from campo.calibration.charuco import BoardSpec, BoardView, detect_board_views
 from tests.test_calibration_camera_views import TRUE_CAMERA, bad_views, good_views
 
 SPEC = BoardSpec()
@@ -167,7 +167,7 @@ def test_bad_images_name_the_file(views_12, tmp_path: Path, run_campo) -> None:
 @pytest.fixture(scope="module")
 def written_camera(views_12, tmp_path_factory) -> Path:
     size, views, _ = detect_board_views(views_12[:10], SPEC)
-    from calibration.camera_file import save_camera
+    from campo.calibration.camera_file import save_camera
 
     path = tmp_path_factory.mktemp("cam") / "camera.json"
     save_camera(calibrate(views, size, SPEC).calibration, path)
@@ -175,7 +175,7 @@ def written_camera(views_12, tmp_path_factory) -> Path:
 
 
 def test_camera_json_round_trip(written_camera: Path, tmp_path: Path) -> None:
-    from calibration.camera_file import save_camera
+    from campo.calibration.camera_file import save_camera
 
     cal = load_camera(written_camera)
     copy = tmp_path / "copy.json"
@@ -196,7 +196,7 @@ def test_camera_json_round_trip(written_camera: Path, tmp_path: Path) -> None:
     (lambda d: d.pop("rms_px"), "rms_px", "required key is missing"),
 ])
 def test_corrupt_camera_json_names_file_and_key(written_camera: Path, tmp_path: Path, edit, key, words) -> None:
-    from vision.errors import FileFormatError
+    from campo.errors import FileFormatError
 
     data = json.loads(written_camera.read_text())
     edit(data)
@@ -208,7 +208,7 @@ def test_corrupt_camera_json_names_file_and_key(written_camera: Path, tmp_path: 
 
 
 def test_camera_json_that_is_not_json(written_camera: Path, tmp_path: Path) -> None:
-    from vision.errors import FileFormatError
+    from campo.errors import FileFormatError
 
     bad = tmp_path / "bad.json"
     bad.write_text(written_camera.read_text()[:-40])

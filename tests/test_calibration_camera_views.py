@@ -12,11 +12,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.charuco import BoardSpec
-from vision.camera_model import Intrinsics
-from vision.synthetic.charuco import render_charuco_view, render_charuco_views
-from vision.synthetic.effects import Effects
-from vision.synthetic.pose import CameraPose
+from campo.calibration.charuco import BoardSpec
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic.charuco import render_charuco_view, render_charuco_views
+from campo.vision.synthetic.effects import Effects
+from campo.vision.synthetic.pose import CameraPose
 
 TRUE_CAMERA = Intrinsics(
     (1280, 960),

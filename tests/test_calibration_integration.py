@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.integration import FrameIntegrator, agrees_with_live
-from calibration.pipeline import FramePipeline
-from vision.camera_model import Intrinsics
-from vision.detection import Detection
-from vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
-from vision.tabletop import Roster, RosterBase, TableConfig
+from campo.calibration.integration import FrameIntegrator, agrees_with_live
+from campo.calibration.pipeline import FramePipeline
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection import Detection
+from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
+from campo.vision.tabletop import Roster, RosterBase, TableConfig
 
 TABLE = TableConfig.model_validate({
     "table": {"width_mm": 1200.0, "depth_mm": 800.0, "dictionary": "DICT_4X4_250"},

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.pipeline import FramePipeline
-from vision.synthetic import DemoCamera
+from campo.calibration.pipeline import FramePipeline
+from campo.vision.synthetic import DemoCamera
 
 
 def test_demo_at_two_frames_per_second_keeps_every_visible_base_fresh():

@@ -13,12 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.camera_file import CameraCalibration, save_camera
-from calibration.pipeline import FramePipeline, analyse_image
-from server.cli import main
-from vision.camera_model import Intrinsics
-from vision.synthetic import Effects, Hand, PlacedBase, SyntheticCamera, look_at, overhead
-from vision.tabletop import Roster, RosterBase, TableConfig, dump_roster, dump_table
+from campo.calibration.camera_file import CameraCalibration, save_camera
+from campo.calibration.pipeline import FramePipeline, analyse_image
+from campo.server.cli import main
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic import Effects, Hand, PlacedBase, SyntheticCamera, look_at, overhead
+from campo.vision.tabletop import Roster, RosterBase, TableConfig, dump_roster, dump_table
 
 TABLE = TableConfig.model_validate({
     "table": {"width_mm": 1200.0, "depth_mm": 800.0, "dictionary": "DICT_4X4_250"},
@@ -213,8 +213,8 @@ def test_unknown_and_duplicated_markers_are_remembered_between_full_scans(camera
 
 
 def test_intrinsics_follow_the_image_size_or_refuse_another_aspect():
-    from calibration.pipeline import fit_intrinsics
-    from vision.errors import CampoInputError
+    from campo.calibration.pipeline import fit_intrinsics
+    from campo.errors import CampoInputError
 
     half = fit_intrinsics(INTR, 640, 360)
     assert half.image_size == (640, 360) and half.camera_matrix[0, 0] == pytest.approx(INTR.camera_matrix[0, 0] / 2)
@@ -272,7 +272,7 @@ def small_marker_scene(effects: Effects, seed: int = 5):
 def test_small_markers_are_searched_only_where_a_marker_can_be(monkeypatch):
     """In typical light the upsampled stage runs on windows around dark-and-light places: it reads
     what the upsampled search of the whole table reads."""
-    import calibration.table_scan as table_scan
+    import campo.calibration.table_scan as table_scan
 
     render, roster = small_marker_scene(Effects.typical())
     windowed = analyse_image(render.image, TABLE, roster, INTR)
@@ -291,7 +291,7 @@ def test_small_markers_are_searched_only_where_a_marker_can_be(monkeypatch):
 
 def test_table_is_located_by_the_full_size_stages_when_the_anchor_scan_cannot(camera, monkeypatch):
     """Anchors too small for the halved frame: the full-size stages find them, as before."""
-    import calibration.table_scan as table_scan
+    import campo.calibration.table_scan as table_scan
 
     frame = camera.render(placed())
     monkeypatch.setattr(table_scan, "ANCHOR_MIN_SIDE_PX", 400.0)  # no anchor is this large in the halved frame

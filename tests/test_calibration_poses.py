@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.poses import base_from_marker, base_poses, marker_up_deg
-from calibration.registration import locate_table, square_corners
+from campo.calibration.poses import base_from_marker, base_poses, marker_up_deg
+from campo.calibration.registration import locate_table, square_corners
 from tests.test_calibration_registration import INTR, POSE, TABLE, anchor_detections
-from vision.camera_model import Intrinsics
-from vision.detection import Detection
-from vision.tabletop import Roster, RosterBase
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection import Detection
+from campo.vision.tabletop import Roster, RosterBase
 
 
 def make_base(marker: int, **kw) -> RosterBase:
@@ -86,7 +86,7 @@ def test_a_marker_of_the_wrong_size_is_rejected():
 
 
 def test_no_poses_without_a_table_but_ids_still_reported():
-    from calibration.registration import TableLocation
+    from campo.calibration.registration import TableLocation
 
     base = make_base(10)
     report = base_poses([marker_detection(base, 900.0, 600.0, 0.0), Detection(99, np.zeros((4, 2)))],

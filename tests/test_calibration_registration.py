@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.registration import HOMOGRAPHY_WARNING, anchor_corners, locate_table, square_corners
-from vision.camera_model import Intrinsics
-from vision.detection import Detection
-from vision.synthetic.pose import look_at
-from vision.tabletop import TableConfig
+from campo.calibration.registration import HOMOGRAPHY_WARNING, anchor_corners, locate_table, square_corners
+from campo.vision.camera_model import Intrinsics
+from campo.vision.detection import Detection
+from campo.vision.synthetic.pose import look_at
+from campo.vision.tabletop import TableConfig
 
 TABLE = TableConfig.model_validate({
     "table": {"width_mm": 1800.0, "depth_mm": 1200.0, "dictionary": "DICT_4X4_250"},

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.poses import BasePose
-from calibration.tracking import Tracker, TrackerSettings
-from vision.detection import Detection
+from campo.calibration.poses import BasePose
+from campo.calibration.tracking import Tracker, TrackerSettings
+from campo.vision.detection import Detection
 
 
 def pose(x: float, y: float, h: float, base_id: str = "b10", marker: int = 10) -> BasePose:

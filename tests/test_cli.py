@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from server.cli import build_parser
+from campo.server.cli import build_parser
 
 
 def test_help_lists_only_working_commands() -> None:
@@ -14,6 +14,32 @@ def test_help_lists_only_working_commands() -> None:
     choices = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     for name, sub in choices.items():
         assert sub.description, f"campo {name} has no help text"
+
+
+def test_each_command_is_listed_with_its_modules_first_line() -> None:
+    """`COMMANDS` (read without importing the commands) says what each module's docstring says,
+    and names every module in campo/server/commands."""
+    import pkgutil
+
+    from campo.server import commands
+    from campo.server.cli import COMMANDS, command_module
+
+    names = {i.name.replace("_", "-") for i in pkgutil.iter_modules(commands.__path__)
+             if not i.name.startswith("_")}
+    assert names == set(COMMANDS)
+    for name, summary in COMMANDS.items():
+        assert (command_module(name).__doc__ or "").strip().splitlines()[0] == summary, name
+
+
+def test_help_imports_no_command() -> None:
+    """`campo --help` loads neither OpenCV, the engine nor the web server (it must be quick)."""
+    code = ("import sys; from campo.server.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('cv2', 'numpy', 'shapely', 'fastapi', 'campo.engine', "
+            "'campo.server.commands.serve') if m in sys.modules]\n"
+            "print('HEAVY', heavy)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "HEAVY []" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_version(run_campo) -> None:
@@ -46,7 +72,7 @@ def test_ci_runs_exactly_the_readmes_test_command() -> None:
 def test_formats_doc_vocabulary_is_current() -> None:
     from pathlib import Path
 
-    from engine.vocabulary import update_doc
+    from campo.engine.vocabulary import update_doc
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
-    assert update_doc(doc) == doc, "run: python -m engine.vocabulary docs/formats.md"
+    assert update_doc(doc) == doc, "run: python -m campo.engine.vocabulary docs/formats.md"

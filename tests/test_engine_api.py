@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine.errors import ScenarioError, UnknownBaseError, UnknownRulesetError
-from engine.results import Aspect, Band
-from engine.rulesets import get_ruleset
-from engine.state import GameState
-from engine.ruleset import Ruleset
-from vision.errors import CampoInputError
+from campo import engine
+from campo.errors import ScenarioError, UnknownBaseError, UnknownRulesetError
+from campo.engine.results import Aspect, Band
+from campo.engine.rulesets import get_ruleset
+from campo.engine.state import GameState
+from campo.engine.ruleset import Ruleset
+from campo.errors import CampoInputError
 
 
 def base(id_: str, side: str, type_: str, x: float, y: float, h: float, w: float = 80,

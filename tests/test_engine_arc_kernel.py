@@ -14,15 +14,15 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.arc_kernel import (
+from campo.engine.geometry.arc_kernel import (
     FALLBACK,
     OK,
     ring_centroid,
     segment_distance,
 )
-from engine.geometry.arcs import arc_vertices
-from engine.geometry.pair_kernel import measure_pairs
-from engine.geometry.rect import Rect, rotate
+from campo.engine.geometry.arcs import arc_vertices
+from campo.engine.geometry.pair_kernel import measure_pairs
+from campo.engine.geometry.rect import Rect, rotate
 
 
 def _arcs(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -176,9 +176,9 @@ def _mixed_parts(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def test_sight_ends_are_the_numpy_ones() -> None:
-    from engine.geometry.arc_kernel import sight_ends_of_rings
-    from engine.rulesets.italia.board import GRAZE_MM
-    from engine.rulesets.italia.fire import sight_ends_flat
+    from campo.engine.geometry.arc_kernel import sight_ends_of_rings
+    from campo.engine.rulesets.italia.board import GRAZE_MM
+    from campo.engine.rulesets.italia.fire import sight_ends_flat
 
     parts = _mixed_parts(np.random.default_rng(6), 400)
     xy, owner = shapely.get_coordinates(parts, return_index=True)
@@ -191,8 +191,8 @@ def test_sight_ends_are_the_numpy_ones() -> None:
 
 
 def test_arc_margins_are_the_numpy_ones() -> None:
-    from engine.geometry.arc_kernel import arc_margins_of_rings
-    from engine.rulesets.italia.fire import arc_margins_mm
+    from campo.engine.geometry.arc_kernel import arc_margins_of_rings
+    from campo.engine.rulesets.italia.fire import arc_margins_mm
 
     rng = np.random.default_rng(9)
     parts = _mixed_parts(rng, 400)
@@ -217,7 +217,7 @@ def test_arc_margins_are_the_numpy_ones() -> None:
 
 
 def test_candidate_pairs_are_geos_ones() -> None:
-    from engine.geometry.pair_kernel import candidate_pairs
+    from campo.engine.geometry.pair_kernel import candidate_pairs
 
     rng = np.random.default_rng(12)
     near, whole, fronts = _arcs(rng, 30)

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.geometry.arcs import arc_vertices, arc_vertices_many, rotate_many
-from engine.geometry.rect import Rect, rotate
+from campo.engine.geometry.arcs import arc_vertices, arc_vertices_many, rotate_many
+from campo.engine.geometry.rect import Rect, rotate
 
 
 def test_many_arcs_are_the_single_ones() -> None:
@@ -49,10 +49,10 @@ def test_many_turns_are_the_single_ones() -> None:
 
 
 def test_arc_params_many_are_fire_arc_params() -> None:
-    from engine.rulesets.italia.board import Board
-    from engine.rulesets.italia.fire import arc_params
-    from engine.rulesets.italia.fire_batch import arc_params_many
-    from engine.state import GameState
+    from campo.engine.rulesets.italia.board import Board
+    from campo.engine.rulesets.italia.fire import arc_params
+    from campo.engine.rulesets.italia.fire_batch import arc_params_many
+    from campo.engine.state import GameState
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from engine_analysis import battle

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.contact import RectTable, shared_lengths, shared_lengths_many
-from engine.geometry.rect import Rect
-from engine.ruleset import OVERLAP_REPORTED_MM2, _overlap_areas, placement_problems
-from engine.rulesets.italia.pieces import UnitInfo, classify
-from engine.scenario import BaseState
-from engine.state import GameState
+from campo.engine.geometry.contact import RectTable, shared_lengths, shared_lengths_many
+from campo.engine.geometry.rect import Rect
+from campo.engine.ruleset import OVERLAP_REPORTED_MM2, _overlap_areas, placement_problems
+from campo.engine.rulesets.italia.pieces import UnitInfo, classify
+from campo.engine.scenario import BaseState
+from campo.engine.state import GameState
 
 
 def _random_rects(seed: int, n: int) -> list[Rect]:

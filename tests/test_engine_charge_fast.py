@@ -15,22 +15,22 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.box_kernel import boxes_near, convex_gap, swept_gap
-from engine.geometry.motion import outline, slide_convex, swept_area, wheel, wheel_poses
-from engine.geometry.rect import Rect, rotate
-from engine.geometry.slide_kernel import front_and_body_slides, slide_apart
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, flank_or_rear_along,
+from campo.engine.geometry.box_kernel import boxes_near, convex_gap, swept_gap
+from campo.engine.geometry.motion import outline, slide_convex, swept_area, wheel, wheel_poses
+from campo.engine.geometry.rect import Rect, rotate
+from campo.engine.geometry.slide_kernel import front_and_body_slides, slide_apart
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, flank_or_rear_along,
                                                 front_body_slides, holds_zone_against, poses_array,
                                                 sweep_meets, within_of,
                                                 zone_around)
-from engine.rulesets.italia.charge_terrain import terrain_at_point, terrain_meeting
-from engine.rulesets.italia.charge_paths import _best_slide, _best_slide_plain, _paths
-from engine.rulesets.italia.charges import (_corridor, _crossed_kinds, _crossed_kinds_plain,
+from campo.engine.rulesets.italia.charge_terrain import terrain_at_point, terrain_meeting
+from campo.engine.rulesets.italia.charge_paths import _best_slide, _best_slide_plain, _paths
+from campo.engine.rulesets.italia.charges import (_corridor, _crossed_kinds, _crossed_kinds_plain,
                                             _zone_entry, candidates)
-from engine.rulesets.italia.melee import _area_terrain_at, _area_terrain_at_plain
-from engine.rulesets.italia.pieces import ZONE_IN
-from engine.state import GameState
+from campo.engine.rulesets.italia.melee import _area_terrain_at, _area_terrain_at_plain
+from campo.engine.rulesets.italia.pieces import ZONE_IN
+from campo.engine.state import GameState
 
 SIZES = {"B": (80, 40), "C": (80, 30), "gun": (25, 40), "general": (40, 40)}
 
@@ -90,7 +90,7 @@ def test_compiled_slides_keep_touching_and_axis_aligned_cases() -> None:
 
 
 def _ray(moving: Any, d: tuple[float, float], verts: Any) -> float:
-    from engine.geometry.motion import _edges_py, _ray_hits_py
+    from campo.engine.geometry.motion import _edges_py, _ray_hits_py
     starts, spans = _edges_py(list(verts))
     return _ray_hits_py(list(moving), d[0], d[1], starts, spans)
 
@@ -265,7 +265,7 @@ def test_sweep_tests_equal_geos_on_the_swept_area(seed: int) -> None:
 def test_compiled_flank_contact_decides_as_shared_lengths(seed: int) -> None:
     """At the contact pose of each slide (touching, flush, corner to corner), the compiled
     flank-and-rear length decides as `shared_lengths` does, or leaves it to it."""
-    from engine.geometry.contact import shared_lengths
+    from campo.engine.geometry.contact import shared_lengths
     rng = random.Random(70 + seed)
     decided = 0
     for a, b in _pairs(seed + 20, 400):
@@ -300,7 +300,7 @@ def test_area_terrain_holding_equals_the_query(seed: int) -> None:
 
 
 def test_shared_lengths_compiled_equals_shared_lengths_to_the_bit() -> None:
-    from engine.geometry.contact import shared_lengths, shared_lengths_compiled
+    from campo.engine.geometry.contact import shared_lengths, shared_lengths_compiled
     for tolerance in (0.0, 0.5, 3.0):
         for a, b in _pairs(13, 500):
             got, want = shared_lengths_compiled(a, b, tolerance), shared_lengths(a, b, tolerance)

@@ -18,18 +18,18 @@ import shapely
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.geometry.arcs import arc_vertices
-from engine.geometry.contact import RectTable
-from engine.geometry.rect import Rect
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.conduct import manoeuvre_of, movement_of, pursuit_of, retreat_of
-from engine.rulesets.italia.conduct_batch import (_arc_rings, _Columns,
+from campo.engine.geometry.arcs import arc_vertices
+from campo.engine.geometry.contact import RectTable
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.conduct import manoeuvre_of, movement_of, pursuit_of, retreat_of
+from campo.engine.rulesets.italia.conduct_batch import (_arc_rings, _Columns,
                                                   _moved_front, _on_table, _overlaps_over,
                                                   _quads_meeting,
                                                   _round_tenths, pursuits, retreats)
-from engine.rulesets.italia.conduct_paths import _inner_corners, _straight
-from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
-from engine.state import GameState
+from campo.engine.rulesets.italia.conduct_paths import _inner_corners, _straight
+from campo.engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+from campo.engine.state import GameState
 from tests.engine_crowds import SIZES, crowd_bases
 from tests.ruleset_properties import property_settings
 
@@ -206,7 +206,7 @@ def test_compiled_meeting_pairs_equal_the_index_query(seed: int) -> None:
     keep = (want_si + want_bi) % 2 == 1
     assert np.array_equal(odd[0], want_si[keep]) and np.array_equal(odd[1], want_bi[keep])
     # both ways of deciding are exercised: pairs the compiled gap settles, close calls GEOS does
-    from engine.geometry.box_kernel import pair_gaps
+    from campo.engine.geometry.box_kernel import pair_gaps
     gaps = pair_gaps(quads, board.rect_table.corners, want_si, want_bi)
     assert (np.abs(gaps) <= 1e-6).any() and (gaps < -1e-6).any()
     # the corners read are those of the index's polygons
@@ -217,7 +217,7 @@ def test_compiled_meeting_pairs_equal_the_index_query(seed: int) -> None:
 def test_compiled_box_pairs_are_the_envelope_pairs() -> None:
     """`quad_box_pairs` finds every quad and base whose boxes meet, touching boxes included:
     the candidates an STRtree query of the quads' polygons tests, as a set."""
-    from engine.geometry.box_kernel import quad_box_pairs
+    from campo.engine.geometry.box_kernel import quad_box_pairs
 
     board = Board.of(GameState.from_dict(_crowd(1, {})))
     bases = np.array([board.rect(i).corners for i in board.state.index.ids])

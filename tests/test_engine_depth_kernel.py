@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.geometry.depth_kernel import convex_chord_lengths, deep_in_boxes
-from engine.geometry.segments import clipped_lengths, convex_chords
+from campo.engine.geometry.depth_kernel import convex_chord_lengths, deep_in_boxes
+from campo.engine.geometry.segments import clipped_lengths, convex_chords
 
 
 def _lines(rng: np.random.Generator, n: int) -> np.ndarray:

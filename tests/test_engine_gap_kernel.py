@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.gap_kernel import UNSURE, near_pairs, quad_gap
-from engine.geometry.index import BaseIndex
-from engine.geometry.rect import Rect
+from campo.engine.geometry.gap_kernel import UNSURE, near_pairs, quad_gap
+from campo.engine.geometry.index import BaseIndex
+from campo.engine.geometry.rect import Rect
 
 
 def _rects(rng: np.random.Generator, n: int) -> list[Rect]:
@@ -98,7 +98,7 @@ def test_both_gaps_of_a_pair_are_geos_in_its_order(heading: float, gap_x: float,
 
 def test_a_crowded_table_walks_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """More pairs than the room guessed: the sweep counts them and walks again, same answer."""
-    import engine.geometry.gap_kernel as kernel
+    import campo.engine.geometry.gap_kernel as kernel
 
     rects = _rects(np.random.default_rng(7), 60)
     corners = np.array([r.corners for r in rects], dtype=float)

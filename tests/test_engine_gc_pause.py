@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from engine.analysis import gc_paused
+from campo.engine.analysis import gc_paused
 
 
 class _Node:

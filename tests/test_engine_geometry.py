@@ -13,7 +13,7 @@ import pytest
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from engine.geometry import (
+from campo.engine.geometry import (
     BaseIndex,
     Rect,
     SightField,
@@ -28,7 +28,7 @@ from engine.geometry import (
     wheel_cost,
     zone_of,
 )
-from engine.results import Zone
+from campo.engine.results import Zone
 
 IN = 25.0
 
@@ -163,9 +163,9 @@ def test_index_equals_plain_path() -> None:
 
 
 @pytest.mark.parametrize("module", [
-    "engine.geometry.rect", "engine.geometry.zones", "engine.geometry.arcs",
-    "engine.geometry.contact", "engine.geometry.sight", "engine.geometry.motion",
-    "engine.geometry.index", "engine.state",
+    "campo.engine.geometry.rect", "campo.engine.geometry.zones", "campo.engine.geometry.arcs",
+    "campo.engine.geometry.contact", "campo.engine.geometry.sight", "campo.engine.geometry.motion",
+    "campo.engine.geometry.index", "campo.engine.state",
 ])
 def test_docstring_examples(module: str) -> None:
     import doctest

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.state import GameState
+from campo import engine
+from campo.engine.state import GameState
 from tests.engine_golden import GOLDEN_FILES, check_expectations, load_golden
 
 CITE = re.compile(r"^ISD (§\d+|A\d+|ManTab|Lists|Intro)$")

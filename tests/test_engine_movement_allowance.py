@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from engine.results import Allowance
-from engine.ruleset import Ruleset
-from engine.rulesets import KNOWN, get_ruleset
-from engine.state import GameState
+from campo.engine.results import Allowance
+from campo.engine.ruleset import Ruleset
+from campo.engine.rulesets import KNOWN, get_ruleset
+from campo.engine.state import GameState
 
 
 def base(id_: str, type_: str, x: float, **traits: Any) -> dict[str, Any]:
@@ -191,11 +191,11 @@ def test_attila_watercourses_only_at_bridges_or_fords() -> None:
 def test_rocket_battery_charges_and_records_at_horse_artillery_pace() -> None:
     """ISD Lists: rocket batteries are horse artillery; the charge reach and the recorder's
     allowance come from the same reading."""
-    from engine.rulesets.italia.charges import full_move_in
-    from engine.rulesets.italia.board import Board
-    from engine.state import GameState
-    from engine.scenario import parse_scenario
-    from engine.rulesets import get_ruleset
+    from campo.engine.rulesets.italia.charges import full_move_in
+    from campo.engine.rulesets.italia.board import Board
+    from campo.engine.state import GameState
+    from campo.engine.scenario import parse_scenario
+    from campo.engine.rulesets import get_ruleset
 
     scenario = parse_scenario({
         "ruleset": "italia-se-desta", "table": {"width_mm": 1200, "depth_mm": 800}, "terrain": [],

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import tests.test_engine_arc_kernel as arc_cases
-from engine.geometry.arc_kernel import (
+from campo.engine.geometry.arc_kernel import (
     FALLBACK,
     MAX_VERTS,
     THRESHOLD_TOL,
@@ -28,8 +28,8 @@ from engine.geometry.arc_kernel import (
     ring_centroid,
     within_status,
 )
-from engine.geometry.pair_kernel import candidate_pairs, measure_pairs
-from engine.geometry.rect import Rect, rotate
+from campo.engine.geometry.pair_kernel import candidate_pairs, measure_pairs
+from campo.engine.geometry.rect import Rect, rotate
 
 LIMIT = 60.0 + 1e-6     # mm: the reach of the fronts in the candidate cases
 

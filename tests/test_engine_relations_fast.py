@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.rulesets.italia import relations as rel
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.relations_batch import general_pairs
-from engine.state import GameState
+from campo.engine.rulesets.italia import relations as rel
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.relations_batch import general_pairs
+from campo.engine.state import GameState
 
 SNAPSHOTS = Path(__file__).parent / "data" / "engine" / "italia_snapshots"
 BATTLES = ["battle-01-40.json.gz", "battle-05-200.json.gz", "battle-08-50.json.gz"]

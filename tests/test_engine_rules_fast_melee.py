@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.charges import candidates, judge_charge
-from engine.rulesets.italia.melee import melee_of
-from engine.state import GameState
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.charges import candidates, judge_charge
+from campo.engine.rulesets.italia.melee import melee_of
+from campo.engine.state import GameState
 from tests.engine_crowds import crowd_bases
 
 

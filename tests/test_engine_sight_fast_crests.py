@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.geometry.sight import SightField
-from engine.state import GameState
+from campo.engine.geometry.sight import SightField
+from campo.engine.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from engine_analysis import battle  # noqa: E402

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.erode_kernel import VERIFIED_GEOS, eroded_quads
-from engine.geometry.sight import SightField
+from campo.engine.geometry.erode_kernel import VERIFIED_GEOS, eroded_quads
+from campo.engine.geometry.sight import SightField
 
 # the kernel replicates one GEOS version's buffer; under another, SightField asks GEOS itself
 pytestmark = pytest.mark.skipif(shapely.geos_version[:2] != VERIFIED_GEOS,

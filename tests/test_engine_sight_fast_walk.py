@@ -10,10 +10,10 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from engine.geometry.rect import Rect
-from engine.geometry.segments import Segments, segments_near_quads
-from engine.geometry.sight import SightField
-from engine.geometry.sight_kernel import build_grid, first_clear_lines
+from campo.engine.geometry.rect import Rect
+from campo.engine.geometry.segments import Segments, segments_near_quads
+from campo.engine.geometry.sight import SightField
+from campo.engine.geometry.sight_kernel import build_grid, first_clear_lines
 
 
 def test_walk_terrain_is_clear_of_terrain() -> None:

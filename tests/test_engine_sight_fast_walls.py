@@ -8,8 +8,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, MultiLineString, Polygon
 
-from engine.geometry.segments import convex_edges
-from engine.geometry.wall_kernel import BLOCKED, UNSURE, wall_arrays, wall_verdicts
+from campo.engine.geometry.segments import convex_edges
+from campo.engine.geometry.wall_kernel import BLOCKED, UNSURE, wall_arrays, wall_verdicts
 
 WALLS = np.array([
     LineString([(100, 200), (300, 200)]),                         # horizontal

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.geometry.rect import Rect
-from engine.geometry.segments import segments_near_quads
-from engine.geometry.sight_kernel import (
+from campo.engine.geometry.rect import Rect
+from campo.engine.geometry.segments import segments_near_quads
+from campo.engine.geometry.sight_kernel import (
     build_grid,
     first_clear_lines,
     no_terrain,

@@ -33,11 +33,11 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine
-from engine.geometry.motion import outline, slide_convex, slide_distance
-from engine.geometry.rect import Rect, unit_vector
-from engine.geometry.sight import SightField, SightQuery
-from engine.state import GameState
+from campo import engine
+from campo.engine.geometry.motion import outline, slide_convex, slide_distance
+from campo.engine.geometry.rect import Rect, unit_vector
+from campo.engine.geometry.sight import SightField, SightQuery
+from campo.engine.state import GameState
 
 SNAPSHOTS = Path(__file__).parent / "data" / "engine" / "italia_snapshots"
 FILES = sorted(SNAPSHOTS.glob("*.json.gz"))
@@ -126,9 +126,9 @@ def test_slide_convex_equals_slide_distance(a: Rect, b: Rect, heading: float, fr
 def test_segments_docstring_examples() -> None:
     import doctest
 
-    import engine.geometry.segments
+    import campo.engine.geometry.segments as segments
 
-    result = doctest.testmod(engine.geometry.segments)
+    result = doctest.testmod(segments)
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -250,7 +250,7 @@ def test_convex_chords_equal_geos_lengths(points: list[tuple[float, float]],
                                           segs: list[tuple[float, ...]]) -> None:
     """`segments.convex_chords` (the numpy depth inside convex woods) = GEOS's length of the
     intersection, for random convex polygons (hulls of random points) and segments."""
-    from engine.geometry.segments import convex_chords
+    from campo.engine.geometry.segments import convex_chords
 
     hull = shapely.convex_hull(shapely.MultiPoint(points))
     if hull.geom_type != "Polygon" or hull.area < 1.0:

@@ -9,7 +9,7 @@ import struct
 
 from hypothesis import given, settings, strategies as st
 
-from engine.rulesets.italia.target_table import round2_all
+from campo.engine.rulesets.italia.target_table import round2_all
 
 
 def _bits(values: list[float]) -> list[bytes]:

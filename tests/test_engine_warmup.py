@@ -8,8 +8,8 @@ import gc
 
 from numba.core.registry import CPUDispatcher
 
-import engine
-from engine.warmup import prepare
+from campo import engine
+from campo.engine.warmup import prepare
 from tests.bench_modules import bench_module
 
 

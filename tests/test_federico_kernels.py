@@ -13,9 +13,9 @@ import numpy as np
 import shapely
 from shapely import affinity
 
-from engine.rulesets.federico.certain_kernel import shot_frames
-from engine.rulesets.federico.movement import over_one_mm2, union_area_bounds
-from engine.rulesets.federico.overlap_kernel import overlap_estimates, ring_arrays
+from campo.engine.rulesets.federico.certain_kernel import shot_frames
+from campo.engine.rulesets.federico.movement import over_one_mm2, union_area_bounds
+from campo.engine.rulesets.federico.overlap_kernel import overlap_estimates, ring_arrays
 
 
 def _rect(rng: random.Random, cx: float, cy: float) -> shapely.Polygon:
@@ -116,10 +116,10 @@ def test_shot_frames_match_numpy() -> None:
 def test_batched_arcs_equal_one_by_one() -> None:
     """`fire_batch._arcs` builds every firer's arcs (near and whole) with the same floats as
     `fire.fire_arc` and `fire.far_arc`, also with artillery firing straight ahead (0°)."""
-    from engine.rulesets.federico.board import Board
-    from engine.rulesets.federico.fire import REPORT_REACH_FACTOR, far_arc, fire_arc
-    from engine.rulesets.federico.fire_batch import _arcs
-    from engine.state import GameState
+    from campo.engine.rulesets.federico.board import Board
+    from campo.engine.rulesets.federico.fire import REPORT_REACH_FACTOR, far_arc, fire_arc
+    from campo.engine.rulesets.federico.fire_batch import _arcs
+    from campo.engine.state import GameState
     from tests.test_rulesets_fast_path import random_scenario
 
     for seed in range(6):

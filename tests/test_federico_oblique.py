@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import engine
-from vision.errors import CampoInputError
+from campo import engine
+from campo.errors import CampoInputError
 from tests.engine_golden import analyze_through_cli, check_expectations, load_golden
 
 GOLDEN = Path(__file__).parent / "data" / "engine" / "federico" / "oblique_attacks.json"

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.rect import Rect
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.fire import fire_arc
-from engine.rulesets.federico.part_in_arc import CHECKED_GEOS, as_overlay_result, wholly_inside
-from engine.state import GameState
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.fire import fire_arc
+from campo.engine.rulesets.federico.part_in_arc import CHECKED_GEOS, as_overlay_result, wholly_inside
+from campo.engine.state import GameState
 from tests.bench_modules import bench_module
 
 # the shortcut copies one GEOS version's overlay convention; under another, GEOS decides

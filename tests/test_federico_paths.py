@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-import engine
-from engine.geometry.contact import shared_lengths, shared_lengths_many
-from engine.geometry.motion import slide_convex
-from engine.geometry.rect import Rect, rotate
-from engine.rulesets.federico.attack_paths import _slide_many, paths_many, paths_of
-from engine.rulesets.federico.board import Board
-from engine.state import GameState
+from campo import engine
+from campo.engine.geometry.contact import shared_lengths, shared_lengths_many
+from campo.engine.geometry.motion import slide_convex
+from campo.engine.geometry.rect import Rect, rotate
+from campo.engine.rulesets.federico.attack_paths import _slide_many, paths_many, paths_of
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.state import GameState
 
 
 def _pairs(seed: int, n: int) -> list[tuple[Rect, Rect]]:

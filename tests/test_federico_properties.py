@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.state import GameState
+from campo.engine.state import GameState
 from tests.engine_golden import golden_files, transform_scenario
 from tests.ruleset_properties import (
     assert_close,

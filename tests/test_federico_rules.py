@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine.state import GameState
+from campo import engine
+from campo.engine.state import GameState
 
 GOLDEN = Path(__file__).parent / "data" / "engine" / "federico"
 SIZES = {"infantry": (40, 20), "cavalry": (40, 30), "artillery": (40, 40), "commander": (30, 30)}
@@ -244,7 +244,7 @@ def test_cli_reports_a_bad_setting_without_traceback(run_campo, tmp_path: Path) 
 def test_module_doctests() -> None:
     import doctest
 
-    from engine.rulesets.federico import modifiers
+    from campo.engine.rulesets.federico import modifiers
 
     assert doctest.testmod(modifiers).failed == 0
 

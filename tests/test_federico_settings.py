@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-import engine
-from engine.rulesets.federico.doc_tables import refresh
-from engine.rulesets.federico.settings import (
+from campo import engine
+from campo.engine.rulesets.federico.doc_tables import refresh
+from campo.engine.rulesets.federico.settings import (
     GAP_PREFIX,
     FedericoSettings,
     ambiguity_number,
@@ -20,7 +20,7 @@ from engine.rulesets.federico.settings import (
     is_gap,
     load_settings,
 )
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 DIGEST = Path("/work/shared/rules/federico.md")
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / "federico.md"
@@ -113,4 +113,4 @@ def test_lists_and_sizes_load_from_json_values() -> None:
 def test_docs_settings_table_is_current() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert refresh(text) == text, \
-        "run: python -m engine.rulesets.federico.doc_tables docs/rulesets/federico.md"
+        "run: python -m campo.engine.rulesets.federico.doc_tables docs/rulesets/federico.md"

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.rulesets.federico import fire_batch
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.fire import sight_query
-from engine.rulesets.federico.sight_certain import surely_blocked
-from engine.state import GameState
+from campo.engine.rulesets.federico import fire_batch
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.fire import sight_query
+from campo.engine.rulesets.federico.sight_certain import surely_blocked
+from campo.engine.state import GameState
 from tests.bench_modules import bench_module
 from tests.test_rulesets_fast_path import random_scenario
 

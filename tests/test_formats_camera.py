@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.camera_file import CameraCalibration, load_camera, save_camera
-from vision.camera_model import Intrinsics
-from vision.errors import FileFormatError
+from campo.calibration.camera_file import CameraCalibration, load_camera, save_camera
+from campo.vision.camera_model import Intrinsics
+from campo.errors import FileFormatError
 
 
 def good() -> dict:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.scenario import parse_scenario
+from campo import engine
+from campo.engine.scenario import parse_scenario
 
 GOLDEN = sorted((Path(__file__).parent / "data" / "engine").glob("*/*.json"))
 SCENARIOS = [p for p in GOLDEN if "scenario" in json.loads(p.read_text(encoding="utf-8"))]
@@ -30,7 +30,7 @@ def test_scenario_round_trip(path: Path) -> None:
 
 
 def test_demo_game_moment_round_trips() -> None:
-    from vision.synthetic import DemoGame
+    from campo.vision.synthetic import DemoGame
 
     scenario = DemoGame.load().scenario_at(42.0)
     model = parse_scenario(scenario)

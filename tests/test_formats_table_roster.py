@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.roster import load_checked_roster
-from vision.errors import FileFormatError
-from vision.tabletop import dump_roster, dump_table, load_roster, load_table
+from campo.engine.roster import load_checked_roster
+from campo.errors import FileFormatError
+from campo.vision.tabletop import dump_roster, dump_table, load_roster, load_table
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine.geometry.rect import Rect
+from campo import engine
+from campo.engine.geometry.rect import Rect
 
 GOLDEN = Path(__file__).parent / "data" / "engine" / "italia" / "charges.json"
 

@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.fire import EPS_IN, arc_clear, band_of, fire_reasons
-from engine.rulesets.italia.fire_columns import (
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.fire import EPS_IN, arc_clear, band_of, fire_reasons
+from campo.engine.rulesets.italia.fire_columns import (
     arc_clear_many,
     bands_many,
     fire_reasons_many,
     tenths_texts,
 )
-from engine.state import GameState
+from campo.engine.state import GameState
 
 
 def _board(edges: str) -> Board:
@@ -63,8 +63,8 @@ def test_fire_reasons_many_is_fire_reasons() -> None:
 
 def test_fired_over_kinds_at_is_fired_over_kind() -> None:
     """Every battery shot of the snapshot battles (hills: shots across levels; rockets)."""
-    from engine.rulesets.italia.fire import fired_over_kind
-    from engine.rulesets.italia.sight_batch import fired_over_kinds_at
+    from campo.engine.rulesets.italia.fire import fired_over_kind
+    from campo.engine.rulesets.italia.sight_batch import fired_over_kinds_at
 
     seen_kinds: set[int] = set()
     for scenario in _snapshot_scenarios(6):
@@ -129,8 +129,8 @@ def test_tenths_texts_property(values: list[float]) -> None:
 
 
 def test_sight_origins_many_is_sight_origins() -> None:
-    from engine.rulesets.italia.fire import sight_origins
-    from engine.rulesets.italia.sight_batch import _sight_origins_many
+    from campo.engine.rulesets.italia.fire import sight_origins
+    from campo.engine.rulesets.italia.sight_batch import _sight_origins_many
 
     for scenario in _snapshot_scenarios(4):
         board = Board.of(GameState.from_dict(scenario))

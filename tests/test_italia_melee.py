@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import engine
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.melee import aspect_struck, principal_enemy
-from engine.state import GameState
+from campo import engine
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.melee import aspect_struck, principal_enemy
+from campo.engine.state import GameState
 
 
 def base(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 80, d: float = 40,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.rulesets.italia.modifiers import (
+from campo.engine.rulesets.italia.modifiers import (
     FireFacts,
     GeneralRiskFacts,
     LimberFacts,
@@ -30,8 +30,8 @@ from engine.rulesets.italia.modifiers import (
     pursuit_total,
     score_total,
 )
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.rulesets.italia.tables_fire import bombardment_result
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.tables_fire import bombardment_result
 
 
 def labels(mods) -> list[str]:

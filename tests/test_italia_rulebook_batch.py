@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.geometry.contact import shared_lengths
-from engine.geometry.rect import Rect
-from engine.ruleset import OFF_TABLE_TOLERANCE_MM, OVERLAP_REPORTED_MM2, placement_problems
-from engine.rulesets.italia.board import NEAR_MM, Board
-from engine.rulesets.italia.charges import _candidates, candidates
-from engine.rulesets.italia.conduct import _Band, _foes_near, _inner_corners, _inner_rect
-from engine.rulesets.italia.relations import _generals_near
-from engine.state import GameState
+from campo.engine.geometry.contact import shared_lengths
+from campo.engine.geometry.rect import Rect
+from campo.engine.ruleset import OFF_TABLE_TOLERANCE_MM, OVERLAP_REPORTED_MM2, placement_problems
+from campo.engine.rulesets.italia.board import NEAR_MM, Board
+from campo.engine.rulesets.italia.charges import _candidates, candidates
+from campo.engine.rulesets.italia.conduct import _Band, _foes_near, _inner_corners, _inner_rect
+from campo.engine.rulesets.italia.relations import _generals_near
+from campo.engine.state import GameState
 from tests.engine_crowds import crowd_bases
 
 

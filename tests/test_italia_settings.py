@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from engine.rulesets.italia.doc_tables import refresh
-from engine.rulesets.italia.settings import (
+from campo.engine.rulesets.italia.doc_tables import refresh
+from campo.engine.rulesets.italia.settings import (
     ItaliaSettings,
     ambiguity_number,
     describe_settings,
     load_settings,
 )
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 DIGEST = Path("/work/shared/rules/italia-se-desta.md")
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / "italia-se-desta.md"
@@ -116,7 +116,7 @@ def test_doc_generated_tables_are_current() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert refresh(text) == text, (
         "docs/rulesets/italia-se-desta.md is stale: run "
-        "`.venv/bin/python -m engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md`"
+        "`.venv/bin/python -m campo.engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md`"
     )
 
 
@@ -131,7 +131,7 @@ def test_a39_enemy_only_ignores_the_edge_and_the_water() -> None:
     import json
     from pathlib import Path
 
-    import engine
+    from campo import engine
 
     golden = json.loads((Path(__file__).parent / "data" / "engine" / "italia" / "router_gap.json").read_text())
     scenario = {**golden["scenario"], "settings": {"a39_router_gap": "enemy_only"}}
@@ -141,7 +141,7 @@ def test_a39_enemy_only_ignores_the_edge_and_the_water() -> None:
 
 def _retreat_and_pursuit(settings: dict) -> dict:
     """A (east-facing, at 500, 400), B facing it at an angle: touching A's front, 40 mm of it."""
-    import engine
+    from campo import engine
 
     return engine.analyze({
         "ruleset": "italia-se-desta", "table": {"width_mm": 1200, "depth_mm": 800}, "settings": settings,
@@ -176,7 +176,7 @@ def test_a40_pursuit_toward_the_enemy() -> None:
 def test_a30_no_flush_pivot() -> None:
     import json
 
-    import engine
+    from campo import engine
 
     golden = json.loads((Path(__file__).parent / "data" / "engine" / "italia" / "charges.json").read_text())
     flushes = [c for b in engine.analyze(golden["scenario"])["bases"].values() for c in b["charges"]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.italia.army_lists import (
+from campo.engine.rulesets.italia.army_lists import (
     ARMY_LISTS,
     ARTILLERY_COSTS,
     ROCKET_BATTERY_COST,
     entries,
 )
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.rulesets.italia.tables_fire import (
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.tables_fire import (
     RANGE_MODIFIER,
     artillery_band,
     bombardment_result,
@@ -20,40 +20,40 @@ from engine.rulesets.italia.tables_fire import (
     rocket_result,
     split_fire_dice,
 )
-from engine.rulesets.italia.tables_generals import (
+from campo.engine.rulesets.italia.tables_generals import (
     general_captured,
     general_hit,
     initiative_total,
     replacement_arrives,
 )
-from engine.rulesets.italia.tables_manoeuvre import (
+from campo.engine.rulesets.italia.tables_manoeuvre import (
     allows_about_face,
     deploys_from_march_column,
     limbering_succeeds,
     manoeuvre_result,
 )
-from engine.rulesets.italia.tables_melee import (
+from campo.engine.rulesets.italia.tables_melee import (
     may_pursue,
     melee_result,
     pursuit_distance_in,
     pursuit_succeeds,
     resolve_melee,
 )
-from engine.rulesets.italia.tables_movement import (
+from campo.engine.rulesets.italia.tables_movement import (
     MOVEMENT_TABLE,
     Mover,
     can_enter,
     movement_allowance_in,
     mover_for,
 )
-from engine.rulesets.italia.tables_morale import (
+from campo.engine.rulesets.italia.tables_morale import (
     MoraleUnit,
     army_morale_after_failure,
     army_morale_start,
     army_routed,
     morale_test,
 )
-from engine.rulesets.italia.troops import (
+from campo.engine.rulesets.italia.troops import (
     EFFICACY,
     MM_PER_INCH,
     Quality,
@@ -66,8 +66,8 @@ from engine.rulesets.italia.troops import (
     nominal_base_mm,
     resolve_arm,
 )
-from engine.rulesets.italia.weather import WEATHER
-from vision.errors import CampoInputError
+from campo.engine.rulesets.italia.weather import WEATHER
+from campo.errors import CampoInputError
 
 # --- units (ISD Intro, §3, §4, §7) -------------------------------------------------------------
 
@@ -400,7 +400,7 @@ def test_army_lists_hand_picked_rows() -> None:
 def test_module_doctests() -> None:
     import doctest
 
-    from engine.rulesets.italia import (
+    from campo.engine.rulesets.italia import (
         modifiers_fire, tables_fire, tables_generals, tables_manoeuvre, tables_melee,
         tables_morale, tables_movement, troops,
     )

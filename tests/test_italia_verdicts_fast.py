@@ -10,10 +10,10 @@ import random
 
 import numpy as np
 
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.fire import arc_clear
-from engine.rulesets.italia.fire_columns import _surely_clear, arc_clear_many
-from engine.state import GameState
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.fire import arc_clear
+from campo.engine.rulesets.italia.fire_columns import _surely_clear, arc_clear_many
+from campo.engine.state import GameState
 
 
 def _base(i: str, side: str, x: float, y: float, heading: float, w: float = 80.0,
@@ -89,7 +89,7 @@ def test_box_test_settles_a_clear_line() -> None:
 def _settled_for(board: Board, shooter: str, targets: list[str], parts: list) -> list[bool]:
     import shapely
 
-    from engine.rulesets.italia.fire_columns import _friend_matrix
+    from campo.engine.rulesets.italia.fire_columns import _friend_matrix
 
     r = board.rect(shooter)
     reach = board.mm(6.0)
@@ -108,9 +108,9 @@ def test_fire_modifiers_read_distance_only_through_range_key() -> None:
     the same modifiers (what the memo of `shot_facts.memo_modifiers` relies on)."""
     import dataclasses
 
-    from engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifiers, range_key
-    from engine.rulesets.italia.settings import ItaliaSettings
-    from vision.errors import CampoInputError
+    from campo.engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifiers, range_key
+    from campo.engine.rulesets.italia.settings import ItaliaSettings
+    from campo.errors import CampoInputError
 
     rng = random.Random(11)
     edges = [0.0, 3.0, 12.0, 18.0, 24.0]
@@ -161,9 +161,9 @@ def test_shot_modifiers_memo_is_fire_modifiers() -> None:
     import json
     from pathlib import Path
 
-    from engine.rulesets.italia.fire import targets_of
-    from engine.rulesets.italia.modifiers_fire import fire_modifiers
-    from engine.rulesets.italia.shot_facts import memo_modifiers, shot_facts
+    from campo.engine.rulesets.italia.fire import targets_of
+    from campo.engine.rulesets.italia.modifiers_fire import fire_modifiers
+    from campo.engine.rulesets.italia.shot_facts import memo_modifiers, shot_facts
 
     files = sorted((Path(__file__).parent / "data" / "engine" / "italia_snapshots")
                    .glob("*.json.gz"))[:1]
@@ -184,8 +184,8 @@ def test_shot_modifiers_memo_is_fire_modifiers() -> None:
 def test_fire_reasons_many_rows_are_new_lists() -> None:
     """Every row of `fire_reasons_many` is its own list (callers hand them out and may extend
     them), in row order across the groups of failed tests; no rows, no lists."""
-    from engine.rulesets.italia.fire import fire_reasons
-    from engine.rulesets.italia.fire_columns import fire_reasons_many
+    from campo.engine.rulesets.italia.fire import fire_reasons
+    from campo.engine.rulesets.italia.fire_columns import fire_reasons_many
 
     rng = random.Random(3)
     n = 500

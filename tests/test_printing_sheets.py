@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.charuco import BoardSpec
-from vision.printing import PAPER_MM, ruler_origin
-from vision.printing_board import board_page
-from vision.printing_render import render_png
+from campo.calibration.charuco import BoardSpec
+from campo.vision.printing import PAPER_MM, ruler_origin
+from campo.vision.printing_board import board_page
+from campo.vision.printing_render import render_png
 
 DPI = 200.0
 PX_PER_MM = DPI / 25.4
@@ -137,7 +137,7 @@ def test_every_page_has_a_100mm_ruler(tmp_path: Path, run_campo) -> None:
 
 
 def ruler_origin_for(img: np.ndarray) -> tuple[float, float]:
-    from vision.printing import Page
+    from campo.vision.printing import Page
 
     h_mm = img.shape[0] / PX_PER_MM
     return ruler_origin(Page(img.shape[1] / PX_PER_MM, round(h_mm, 1)))
@@ -309,9 +309,9 @@ def test_pdf_markers_are_the_png_markers(tmp_path: Path, run_campo) -> None:
 
 def test_base_front_arrow_points_where_the_base_front_will_be() -> None:
     """marker_rotation_deg 90: the marker's up is the front turned 90 CCW, so the front is to its right."""
-    from vision.printing import Stroke
-    from vision.printing_markers import roster_sheets
-    from vision.tabletop import Anchor, Roster, RosterBase, TableConfig, TableSpec
+    from campo.vision.printing import Stroke
+    from campo.vision.printing_markers import roster_sheets
+    from campo.vision.tabletop import Anchor, Roster, RosterBase, TableConfig, TableSpec
 
     table = TableConfig(table=TableSpec(width_mm=1800.0, depth_mm=1200.0),
                         anchors=[Anchor(marker=0, x_mm=40.0, y_mm=40.0, size_mm=40.0),

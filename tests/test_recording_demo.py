@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from server.recording.events import SETTLE_S, EventDeriver
-from vision.synthetic.demo import DemoGame, step_end
+from campo.server.recording.events import SETTLE_S, EventDeriver
+from campo.vision.synthetic.demo import DemoGame, step_end
 
 RATE_HZ = 10.0
 

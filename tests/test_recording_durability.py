@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.recording import open_recording
+from campo.server.recording import open_recording
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # state prints "<index> <t>" once the recorder has queued it.
 CHILD = r"""
 import copy, sys, time
-from server.recording import Recorder
-from server.recording.simulate import demo_scenario
+from campo.server.recording import Recorder
+from campo.server.recording.simulate import demo_scenario
 state = demo_scenario()
 rec = Recorder(sys.argv[1])
 i = 0
@@ -75,7 +75,7 @@ def test_kill_9_loses_at_most_the_last_second(tmp_path: Path) -> None:
     assert indices[-1] >= must_have, (
         f"lost more than 1 s: last state {indices[-1]}, needed {must_have}")
     # The recorder can carry on in the same file after the crash.
-    from server.recording import Recorder
+    from campo.server.recording import Recorder
 
     with Recorder(path, derive_events=False) as again:
         again.record_state({"ruleset": "italia-se-desta",

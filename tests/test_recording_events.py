@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from server.recording import Recorder, open_recording
-from server.recording.events import (
+from campo.server.recording import Recorder, open_recording
+from campo.server.recording.events import (
     EventDeriver,
     contact_events,
     loss_events,
     presence_events,
     turn_phase_events,
 )
-from server.recording.movement import measure_move
-from server.recording.simulate import ScriptedMove, demo_scenario, demo_script, play
+from campo.server.recording.movement import measure_move
+from campo.server.recording.simulate import ScriptedMove, demo_scenario, demo_script, play
 
 MM_PER_IN = 25.0
 EXPECTED_ALLOWANCE = {"a-1": 6.0, "a-2": 6.0, "a-3": 6.0, "b-1": 12.0, "a-4": 3.0}  # ISD §8

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from server.recording import Recorder, schema
-from server.recording.simulate import demo_scenario, demo_script, play
+from campo.server.recording import Recorder, schema
+from campo.server.recording.simulate import demo_scenario, demo_script, play
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.recording import attach, open_recording
-from server.rig import ServerSettings
-from server.runner import ServerThread, free_port
+from campo.server.recording import attach, open_recording
+from campo.server.rig import ServerSettings
+from campo.server.runner import ServerThread, free_port
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 pytestmark = [pytest.mark.slow]
@@ -83,7 +83,7 @@ def test_live_server_records_the_filmed_move(frames: Path, tmp_path: Path) -> No
 def test_kill_9_of_campo_serve_leaves_a_readable_recording(frames: Path, tmp_path: Path) -> None:
     path = tmp_path / "game.db"
     port = free_port()
-    cmd = [sys.executable, "-m", "server.cli", "serve", "--source", str(frames), "--table",
+    cmd = [sys.executable, "-m", "campo.server.cli", "serve", "--source", str(frames), "--table",
            str(TABLE), "--roster", str(ROSTER), "--terrain", str(tmp_path / "terrain.json"),
            "--fps", str(FPS), "--port", str(port), "--record", str(path)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -100,7 +100,7 @@ def test_kill_9_of_campo_serve_leaves_a_readable_recording(frames: Path, tmp_pat
     assert ok, f"no move recorded; server said: {stderr[-2000:]}"
     assert proc.returncode == -signal.SIGKILL
 
-    out = subprocess.run([sys.executable, "-m", "server.cli", "export", str(path), "--json"],
+    out = subprocess.run([sys.executable, "-m", "campo.server.cli", "export", str(path), "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]
@@ -125,10 +125,10 @@ def test_kill_9_while_recording_the_demo(tmp_path: Path) -> None:
     no holes, and every pose it holds is one the demo's script really passed through."""
     import numpy as np
 
-    from vision.synthetic.demo import DemoGame
+    from campo.vision.synthetic.demo import DemoGame
 
     path = tmp_path / "demo.db"
-    cmd = [sys.executable, "-m", "server.cli", "serve", "--source", "demo", "--fps", "5",
+    cmd = [sys.executable, "-m", "campo.server.cli", "serve", "--source", "demo", "--fps", "5",
            "--port", str(free_port()), "--record", str(path)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -148,7 +148,7 @@ def test_kill_9_while_recording_the_demo(tmp_path: Path) -> None:
             proc.stderr.close()
     assert ok, f"the demo was not recorded; server said: {stderr[-2000:]}"
 
-    out = subprocess.run([sys.executable, "-m", "server.cli", "export", str(path), "--json"],
+    out = subprocess.run([sys.executable, "-m", "campo.server.cli", "export", str(path), "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-import engine
-from server.hub import StateHub
-from server.recording import Recorder, attach_recorder, open_recording
-from server.recording.replay import ReplaySession
-from server.recording.replay_app import create_replay_app
-from server.recording.simulate import demo_scenario, demo_script, play
+from campo import engine
+from campo.server.hub import StateHub
+from campo.server.recording import Recorder, attach_recorder, open_recording
+from campo.server.recording.replay import ReplaySession
+from campo.server.recording.replay_app import create_replay_app
+from campo.server.recording.simulate import demo_scenario, demo_script, play
 
 SERVER_MEMBERS = ("analysis", "live")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from server.recording import Recorder, open_recording
-from server.recording.simulate import demo_scenario, demo_script, play
+from campo.server.recording import Recorder, open_recording
+from campo.server.recording.simulate import demo_scenario, demo_script, play
 
 
 class _Collect(HTMLParser):

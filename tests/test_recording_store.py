@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.recording import Recorder, RecordingError, open_recording, schema
-from server.recording.codec import apply_delta, encode_delta
-from server.recording.simulate import demo_scenario, demo_script, play
+from campo.server.recording import Recorder, RecordingError, open_recording, schema
+from campo.server.recording.codec import apply_delta, encode_delta
+from campo.server.recording.simulate import demo_scenario, demo_script, play
 
 
 def _base(i: int, **kw: object) -> dict:

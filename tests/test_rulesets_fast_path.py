@@ -32,8 +32,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from engine.state import GameState
+from campo import engine
+from campo.engine.state import GameState
 from tests.bench_modules import bench_module
 
 ROOT = Path(__file__).resolve().parents[1]

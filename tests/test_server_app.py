@@ -13,13 +13,13 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from engine.analysis import analyze
-from server.app import Services, build_services, create_app
-from server.hub import HubRecord
-from server.messages import MAX_MESSAGE_BYTES
-from server.overlay import scenario_of
-from server.rig import ServerSettings
-from server.security import RateLimit
+from campo.engine.analysis import analyze
+from campo.server.app import Services, build_services, create_app
+from campo.server.hub import HubRecord
+from campo.server.messages import MAX_MESSAGE_BYTES
+from campo.server.overlay import scenario_of
+from campo.server.rig import ServerSettings
+from campo.server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
 
 BASE = "http://127.0.0.1"  # the Host header a loopback server accepts (see server/security.py)
@@ -257,7 +257,7 @@ def test_overlay_page_and_static_files_are_served(live: tuple[TestClient, Servic
 
 @pytest.mark.slow
 def test_demo_source_plays_the_demo_game_end_to_end() -> None:
-    from vision.synthetic.demo import DemoGame
+    from campo.vision.synthetic.demo import DemoGame
 
     game = DemoGame.load()
     settings = ServerSettings(source="demo", fps=8.0, status_interval_s=0.2)
@@ -284,12 +284,12 @@ def test_demo_source_plays_the_demo_game_end_to_end() -> None:
 
 def test_frames_the_camera_file_does_not_fit_are_reported_not_fatal(
         still_folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from calibration.camera_file import CameraCalibration, save_camera
-    from vision.camera_model import Intrinsics
+    from campo.calibration.camera_file import CameraCalibration, save_camera
+    from campo.vision.camera_model import Intrinsics
 
     save_camera(CameraCalibration(Intrinsics.ideal(1000, 1000), 0.3), tmp_path / "camera.json")
     settings = _settings(still_folder, tmp_path, camera=tmp_path / "camera.json")
-    with caplog.at_level("WARNING", logger="server.live"), \
+    with caplog.at_level("WARNING", logger="campo.server.live"), \
             TestClient(create_app(settings), base_url=BASE) as client:
         assert wait_for(lambda: "aspect ratio" in client.get("/api/status").json()["frame_error"])
         assert wait_for(lambda: client.get("/api/status").json()["camera"]["frames"] >= 5)
@@ -311,7 +311,7 @@ def test_an_engine_bug_shows_as_an_analysis_error_and_the_poses_still_flow(still
             record.campo_expected = True
             return True
 
-    live_log = logging.getLogger("server.live")
+    live_log = logging.getLogger("campo.server.live")
     expected = _Expected()
     live_log.addFilter(expected)
     try:

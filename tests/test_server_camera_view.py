@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import GameState
-from server.camera_view import base_corners_mm
+from campo.engine import GameState
+from campo.server.camera_view import base_corners_mm
 
 
 @pytest.mark.parametrize("heading", [0.0, 37.5, 90.0, 211.0, 359.0])

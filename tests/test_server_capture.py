@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from server.capture import Capture, LatestSlot
-from server.sources import Frame, FolderSource
+from campo.server.capture import Capture, LatestSlot
+from campo.server.sources import Frame, FolderSource
 from tests.server_fixtures import wait_for
 
 

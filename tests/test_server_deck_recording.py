@@ -7,10 +7,10 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from engine.rulesets.attila.deck import Deck
-from server.app import build_services, create_app
-from server.recording import attach_recorder, open_recording
-from server.recording.export import summary
+from campo.engine.rulesets.attila.deck import Deck
+from campo.server.app import build_services, create_app
+from campo.server.recording import attach_recorder, open_recording
+from campo.server.recording.export import summary
 from tests.server_fixtures import wait_for
 from tests.test_server_rulesets import BASE, LAYOUTS, all_seen, render_ruleset_frames, ruleset_settings
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis import analyze
-from engine.roster import load_checked_roster
-from server.game_state import GameSetup, PoseKey, PoseTolerance, check_terrain, poses_changed, scenario_from_tracking
+from campo.engine.analysis import analyze
+from campo.engine.roster import load_checked_roster
+from campo.server.game_state import GameSetup, PoseKey, PoseTolerance, check_terrain, poses_changed, scenario_from_tracking
 from tests.server_fixtures import ROSTER, TABLE
-from vision.errors import CampoInputError
-from vision.tabletop import load_table
+from campo.errors import CampoInputError
+from campo.vision.tabletop import load_table
 
 WOOD = {"id": "wood-1", "kind": "wood", "polygon_mm": [[300, 400], [500, 400], [500, 560], [300, 560]]}
 HILL = {"id": "hill-1", "kind": "hill", "polygon_mm": [[900, 900], [1200, 900], [1200, 1100], [900, 1100]],
@@ -125,7 +125,7 @@ def test_bad_setup_file_names_the_file(tmp_path: Path, text: str, message: str) 
 
 
 def test_fps_meter_counts_the_recent_window() -> None:
-    from server.live import FpsMeter
+    from campo.server.live import FpsMeter
 
     meter = FpsMeter(window_s=2.0)
     assert meter.fps(0.0) == 0.0

@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine import analyze
-from server.group_memory import GroupMemory
+from campo.engine import analyze
+from campo.server.group_memory import GroupMemory
 
 
 def _line(gap_mm: float) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from server.hub import QUEUE_LIMIT, HubRecord, StateHub, encode, envelope
+from campo.server.hub import QUEUE_LIMIT, HubRecord, StateHub, encode, envelope
 
 
 def test_envelope_has_exactly_topic_seq_payload() -> None:

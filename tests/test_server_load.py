@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from server.hub import COALESCING_TOPICS, QUEUE_LIMIT
-from server.rig import ServerSettings
-from server.runner import ServerThread, free_port
-from server.security import RateLimit
+from campo.server.hub import COALESCING_TOPICS, QUEUE_LIMIT
+from campo.server.rig import ServerSettings
+from campo.server.runner import ServerThread, free_port
+from campo.server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 pytestmark = [pytest.mark.slow]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from server.messages import MAX_MESSAGE_BYTES, MessageError, SetSettings, SetTerrain, UmpireEvent, parse_client_message
+from campo.server.messages import MAX_MESSAGE_BYTES, MessageError, SetSettings, SetTerrain, UmpireEvent, parse_client_message
 
 
 def test_valid_messages_parse_to_their_models() -> None:

@@ -16,10 +16,10 @@ import cv2
 import pytest
 from fastapi.testclient import TestClient
 
-from engine.analysis import analyze
-from server.app import Services, build_services, create_app
-from server.overlay import scenario_of
-from server.rig import ServerSettings
+from campo.engine.analysis import analyze
+from campo.server.app import Services, build_services, create_app
+from campo.server.overlay import scenario_of
+from campo.server.rig import ServerSettings
 from tests.server_fixtures import receive_until, wait_for
 
 DATA = Path(__file__).parent / "data" / "server"
@@ -59,10 +59,10 @@ def roster_path(ruleset: str) -> Path:
 def render_ruleset_frames(folder: Path, ruleset: str,
                           layouts: Sequence[Sequence[tuple[str, float, float, float]]]) -> list[Path]:
     """One PNG per layout of the ruleset's roster, camera straight above the table (real pixels)."""
-    from engine.roster import load_checked_roster
-    from vision.camera_model import Intrinsics
-    from vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
-    from vision.tabletop import load_table
+    from campo.engine.roster import load_checked_roster
+    from campo.vision.camera_model import Intrinsics
+    from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
+    from campo.vision.tabletop import load_table
 
     table = load_table(table_path(ruleset))
     by_id = load_checked_roster(roster_path(ruleset), table).by_id()
@@ -144,7 +144,7 @@ def test_rules_panel_lists_the_rulesets_settings_gaps_and_tables(live: tuple[str
     by_name = {s["name"]: s for s in rules["settings"]}
     titles = [t["title"] for t in rules["reference"]]
     if ruleset == "federico":
-        from engine.rulesets.federico import units
+        from campo.engine.rulesets.federico import units
 
         assert by_name["f1_zones"]["gap"] is False and by_name["f17_cohesion_tolerance_cm"]["gap"] is True
         assert by_name["f17_cohesion_tolerance_cm"]["value"] == 1.0 and by_name["f17_cohesion_tolerance_cm"]["overridden"]
@@ -155,7 +155,7 @@ def test_rules_panel_lists_the_rulesets_settings_gaps_and_tables(live: tuple[str
                               str(units.DICE["musket"])]
         assert any(t.startswith("Movement") for t in titles)
     else:
-        from engine.rulesets.attila import units
+        from campo.engine.rulesets.attila import units
 
         assert by_name["at1_contact_side"]["gap"] is False and by_name["move_cm_fp"]["gap"] is True
         assert by_name["heavy_types"]["value"] == ["FP", "CP", "chariot_heavy"]
@@ -190,7 +190,7 @@ def test_attila_card_deck_shuffles_and_draws_for_every_page(live: tuple[str, Tes
         assert client.get("/api/deck").status_code == 404
         assert client.post("/api/deck", json={"action": "draw"}).status_code == 422
         return
-    from engine.rulesets.attila.deck import Deck
+    from campo.engine.rulesets.attila.deck import Deck
 
     seed = client.get("/api/deck").json()["seed"]
     expected = Deck(seed=seed).shuffled(client.get("/api/deck").json()["turn"] + 1)
@@ -218,7 +218,7 @@ def test_a_read_only_page_sees_the_deck_but_cannot_turn_it(live: tuple[str, Test
     ruleset, client, services = live
     if ruleset != "attila":
         pytest.skip("only ATTILA has a card deck")
-    from server.security import AccessPolicy
+    from campo.server.security import AccessPolicy
 
     open_policy = services.policy
     services.policy = AccessPolicy("secret-for-this-test")
@@ -234,7 +234,7 @@ def test_a_read_only_page_sees_the_deck_but_cannot_turn_it(live: tuple[str, Test
 
 
 def test_settings_and_deck_messages_are_strict() -> None:
-    from server.messages import DeckAction, MessageError, SetSettings, parse_client_message
+    from campo.server.messages import DeckAction, MessageError, SetSettings, parse_client_message
 
     m = parse_client_message({"type": "settings", "settings": {"f1_zones": "corner_diagonals"},
                               "structured": {"base_size_infantry_mm": [80, 40], "missile_by_type": {"FL": "bows"}}})

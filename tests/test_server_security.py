@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.security import AccessPolicy, access_urls, is_loopback, same_origin
+from campo.server.security import AccessPolicy, access_urls, is_loopback, same_origin
 
 
 @pytest.mark.parametrize("host, loop", [("127.0.0.1", True), ("127.8.0.2", True), ("::1", True),
@@ -61,7 +61,7 @@ def test_access_urls_carry_the_token_only_when_needed() -> None:
     ("192.168.1.5:8000", "0.0.0.0", True),  # the token guards network binds
 ])
 def test_host_header_on_loopback(host_header: str | None, bind: str, ok: bool) -> None:
-    from server.security import host_header_allowed
+    from campo.server.security import host_header_allowed
 
     assert host_header_allowed(host_header, bind) is ok
 
@@ -69,6 +69,6 @@ def test_host_header_on_loopback(host_header: str | None, bind: str, ok: bool) -
 def test_rate_limit_doctest() -> None:
     import doctest
 
-    import server.security as security
+    import campo.server.security as security
 
     assert doctest.testmod(security).failed == 0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.runner import free_port
+from campo.server.runner import free_port
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames
 
 Run = Callable[..., tuple[int, str, str]]
@@ -52,7 +52,7 @@ def test_serve_process_answers_and_stops_cleanly(tmp_path: Path) -> None:
     render_frames(tmp_path / "shots", [LAYOUT])
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--source", str(tmp_path / "shots"), "--table", str(TABLE),
+        [sys.executable, "-m", "campo.server.cli", "serve", "--source", str(tmp_path / "shots"), "--table", str(TABLE),
          "--roster", str(ROSTER), "--terrain", str(tmp_path / "terrain.json"), "--port", str(port), "--fps", "5"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[1],
         env={**os.environ, "PYTHONWARNINGS": "error"})
@@ -82,7 +82,7 @@ def test_serve_process_answers_and_stops_cleanly(tmp_path: Path) -> None:
 
 
 def test_port_in_use_is_one_clear_line(run_campo: Run, tmp_path: Path) -> None:
-    from server.runner import bind_socket
+    from campo.server.runner import bind_socket
 
     render_frames(tmp_path / "shots", [LAYOUT])
     sock = bind_socket("127.0.0.1", 0)
@@ -101,4 +101,4 @@ def test_record_option_is_offered_with_the_recorder(run_campo: Run) -> None:
     import importlib.util
 
     code, out, _ = run_campo("serve", "--help")
-    assert ("--record" in out) == (importlib.util.find_spec("server.recording") is not None)
+    assert ("--record" in out) == (importlib.util.find_spec("campo.server.recording") is not None)

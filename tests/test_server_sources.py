@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from server.sources import CameraSource, FolderSource, SourceError, VideoSource, open_source
+from campo.server.sources import CameraSource, FolderSource, SourceError, VideoSource, open_source
 
 
 def _images(folder: Path, n: int, size: tuple[int, int] = (64, 48)) -> list[np.ndarray]:

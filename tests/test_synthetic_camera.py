@@ -14,10 +14,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera_model import Intrinsics
-from vision.synthetic import Effects, Hand, PlacedBase, SyntheticCamera, look_at, overhead
-from vision.synthetic.geometry import base_marker
-from vision.tabletop import Anchor, RosterBase, TableConfig, TableSpec
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic import Effects, Hand, PlacedBase, SyntheticCamera, look_at, overhead
+from campo.vision.synthetic.geometry import base_marker
+from campo.vision.tabletop import Anchor, RosterBase, TableConfig, TableSpec
 
 DIST = (-0.08, 0.02, 0.0005, -0.0003, 0.0)
 

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera_model import Intrinsics
-from vision.synthetic import CharucoSpec, Effects, charuco_corners_px, render_charuco_views
-from vision.synthetic.charuco import cv_board
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic import CharucoSpec, Effects, charuco_corners_px, render_charuco_views
+from campo.vision.synthetic.charuco import cv_board
 
 INTR = Intrinsics.ideal(1280, 720, 60, dist=(-0.12, 0.04, 0.0005, -0.0004, 0.0))
 

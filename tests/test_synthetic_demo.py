@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from shapely import Polygon
 
-from engine.roster import load_checked_roster
-from engine.scenario import TerrainFeature
-from vision.errors import FileFormatError
-from vision.synthetic.demo import DATA_DIR, DemoCamera, DemoGame
-from vision.synthetic.geometry import base_box
-from vision.synthetic.scene import PlacedBase
-from vision.tabletop import load_table
+from campo.engine.roster import load_checked_roster
+from campo.engine.scenario import TerrainFeature
+from campo.errors import FileFormatError
+from campo.vision.synthetic.demo import DATA_DIR, DemoCamera, DemoGame
+from campo.vision.synthetic.geometry import base_box
+from campo.vision.synthetic.scene import PlacedBase
+from campo.vision.tabletop import load_table
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +159,7 @@ def test_demo_frames_are_readable_by_plain_opencv(game):
 
 
 def test_scenario_at_is_a_valid_scenario(game):
-    from engine.scenario import parse_scenario
+    from campo.engine.scenario import parse_scenario
 
     for t in (0.0, 47.0):
         scenario = parse_scenario(game.scenario_at(t))
@@ -168,8 +168,8 @@ def test_scenario_at_is_a_valid_scenario(game):
 
 
 def test_exported_frames_carry_their_truth(tmp_path):
-    from vision.synthetic.export import main
-    from vision.synthetic.truth import GroundTruth
+    from campo.vision.synthetic.export import main
+    from campo.vision.synthetic.truth import GroundTruth
 
     assert main([str(tmp_path), "--times", "12.5", "--effects", "clean", "--size", "960x540"]) == 0
     image = cv2.imread(str(tmp_path / "frame_0012.50.png"))
@@ -178,7 +178,7 @@ def test_exported_frames_carry_their_truth(tmp_path):
     truth = GroundTruth.from_json(data)
     assert data["t"] == 12.5 and truth.to_json() == {k: v for k, v in data.items() if k != "t"}
     assert set(truth.bases) == {b.id for b in DemoGame.load().roster.bases}
-    from calibration.camera_file import load_camera  # the file the real pipeline reads
+    from campo.calibration.camera_file import load_camera  # the file the real pipeline reads
 
     camera = load_camera(tmp_path / "camera.json")
     assert camera.intrinsics.image_size == (960, 540)

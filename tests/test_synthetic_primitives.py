@@ -7,15 +7,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera_model import Intrinsics
-from vision.synthetic import (
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic import (
     CameraPose, Effects, Hand, PlacedTexture, RayMap, centred_texture, look_at, marker_texture, overhead,
     render_texture,
 )
-from vision.synthetic.geometry import square_corners, unit
-from vision.synthetic.planar import undistort_to_ideal
-from vision.synthetic.textures import quiet_zone_mm
-from vision.tabletop import Anchor, TableConfig, TableSpec
+from campo.vision.synthetic.geometry import square_corners, unit
+from campo.vision.synthetic.planar import undistort_to_ideal
+from campo.vision.synthetic.textures import quiet_zone_mm
+from campo.vision.tabletop import Anchor, TableConfig, TableSpec
 
 LENS = Intrinsics.ideal(1280, 720, 60, dist=(-0.15, 0.05, 0.001, -0.0008, 0.0))
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from tests.test_vision_detection import DICT, corner_error, draw_marker, scene, square
-from vision.detection import DetectorSettings, MarkerDetector, Window, merge_windows
-from vision.detection.detector import _all_codes, small_marker_settings
-from vision.detection.quads import find_quads, identify, rotated_codes
-from vision.detection.regions import marker_windows
+from campo.vision.detection import DetectorSettings, MarkerDetector, Window, merge_windows
+from campo.vision.detection.detector import _all_codes, small_marker_settings
+from campo.vision.detection.quads import find_quads, identify, rotated_codes
+from campo.vision.detection.regions import marker_windows
 
 
 def ids_of(found) -> list[int]:

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detection import DetectorSettings, MarkerDetector, Window, merge_windows
-from vision.detection.bits import code_bits, verify_markers
-from vision.detection.detector import small_marker_settings
+from campo.vision.detection import DetectorSettings, MarkerDetector, Window, merge_windows
+from campo.vision.detection.bits import code_bits, verify_markers
+from campo.vision.detection.detector import small_marker_settings
 
 DICT = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_250)
 
@@ -177,8 +177,8 @@ def test_no_phantoms_on_marker_free_clutter(seed, upsample, templates, finder):
 def test_no_phantoms_on_dim_clutter_with_the_dim_light_settings(seed, upsample, finder):
     """The pipeline's dim-light search (constant 3, blurrier frame check; full-size squares from
     contours of a blurred threshold, `DIM_DENOISE_PX`) on darkened clutter."""
-    from calibration.detector_variants import DIM_DENOISE_PX
-    from calibration.pipeline import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT
+    from campo.calibration.detector_variants import DIM_DENOISE_PX
+    from campo.calibration.pipeline import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT
 
     img = clutter(seed)
     rng = np.random.default_rng(seed + 100)

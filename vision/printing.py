@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 PAPER_MM: dict[str, tuple[float, float]] = {
     "A4": (210.0, 297.0),

@@ -12,8 +12,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.errors import CampoInputError
-from vision.printing import FOOTER_MM, MARGIN_MM, PAPER_MM, Label, Page, Rects, add_footer, marker_bits, marker_rects, paper_size
+from campo.errors import CampoInputError
+from campo.vision.printing import FOOTER_MM, MARGIN_MM, PAPER_MM, Label, Page, Rects, add_footer, marker_bits, marker_rects, paper_size
 
 HEADER_MM = 16.0
 

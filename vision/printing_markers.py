@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from vision.errors import CampoInputError
-from vision.printing import (
+from campo.errors import CampoInputError
+from campo.vision.printing import (
     FOOTER_MM,
     MARGIN_MM,
     Item,
@@ -32,7 +32,7 @@ from vision.printing import (
     marker_rects,
     paper_size,
 )
-from vision.tabletop import Anchor, Roster, RosterBase, TableConfig
+from campo.vision.tabletop import Anchor, Roster, RosterBase, TableConfig
 
 HEADER_MM = 10.0
 GAP_MM = 4.0

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from vision.errors import CampoInputError
-from vision.printing import Label, Page, Polygons, Rects, Stroke
+from campo.errors import CampoInputError
+from campo.vision.printing import Label, Page, Polygons, Rects, Stroke
 
 PT_PER_MM = 72.0 / 25.4
 

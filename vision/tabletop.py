@@ -16,7 +16,7 @@ import cv2
 from annotated_types import Len
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from vision.toml_files import Problem, find_line, load_toml_model, raise_problems, toml_value
+from campo.vision.toml_files import Problem, find_line, load_toml_model, raise_problems, toml_value
 
 Pair = Annotated[list[float], Len(2, 2)]
 

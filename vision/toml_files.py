@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from vision.errors import FileFormatError
+from campo.errors import FileFormatError
 
 Loc = tuple[str | int, ...]
 ModelT = TypeVar("ModelT", bound=BaseModel)

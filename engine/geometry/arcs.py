@@ -5,7 +5,7 @@ straight ahead by a half-angle; it is the region ahead of the front between the 
 ("a trapezoid widening forward"). Cut at a range it is intersected with the set of points within
 that range of the front segment.
 
->>> from engine.geometry.rect import Rect
+>>> from campo.engine.geometry.rect import Rect
 >>> r = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
 >>> arc = arc_polygon(r.front_left, r.front_right, r.front, 30.0, 100.0)
 >>> round(arc.area)  # 80 * 100 + 100 * tan(30°) * 100
@@ -20,7 +20,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from engine.geometry.rect import Point, rotate
+from campo.engine.geometry.rect import Point, rotate
 
 
 def arc_polygon(left: Point, right: Point, facing: Point, half_angle_deg: float,

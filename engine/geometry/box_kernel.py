@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.geometry.sight_kernel import point_to_segment
+from campo.engine.geometry.sight_kernel import point_to_segment
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.geometry.rect import Point, Rect
+from campo.engine.geometry.rect import Point, Rect
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1)."""

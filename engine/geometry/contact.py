@@ -5,7 +5,7 @@ tracked bases pushed together often overlap by a millimetre). The edge of a base
 touches is the one with the longest shared segment (edge points within ``tolerance`` of the other
 base); ties go to the front, then the flanks, then the rear.
 
->>> from engine.geometry.rect import Rect
+>>> from campo.engine.geometry.rect import Rect
 >>> a = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
 >>> b = Rect(0.0, 40.5, 270.0, 80.0, 40.0)     # face to face, 0.5 mm apart
 >>> in_contact(a, b, 2.5), touched_edge(a, b, 2.5)
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from engine.geometry.rect import EDGE_NAMES, Rect
-from engine.geometry.zones import zone_of
+from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.geometry.zones import zone_of
 
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
 
@@ -68,8 +68,8 @@ def shared_lengths(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
 def shared_lengths_compiled(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
     """`shared_lengths(a, b, tolerance)`, the same floats: the clipping compiled
     (`slide_kernel.shared_fractions`), the edge lengths by CPython's `math.hypot` as there."""
-    from engine.geometry.boxes import corners_of, frame_of
-    from engine.geometry.slide_kernel import shared_fractions
+    from campo.engine.geometry.boxes import corners_of, frame_of
+    from campo.engine.geometry.slide_kernel import shared_fractions
 
     c = a.corners
     fractions = shared_fractions(corners_of(a), frame_of(b), max(tolerance, 1e-6)).tolist()

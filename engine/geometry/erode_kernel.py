@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.geometry.wall_kernel import certain_orientation
+from campo.engine.geometry.wall_kernel import certain_orientation
 
 VERIFIED_GEOS = (3, 14)
 """The GEOS (major, minor) whose buffer this replicates; under another, `SightField` asks GEOS."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.geometry.arc_kernel import TOL, segment_distance
+from campo.engine.geometry.arc_kernel import TOL, segment_distance
 
 UNSURE = -1.0   # the gap of a pair left to GEOS
 PAIRS_PER_QUAD = 64   # room guessed for the pairs (a 200-base battle has some 43 per base)

@@ -3,7 +3,7 @@
 `BaseIndex(..., use_tree=False)` is the plain reference path (tests every base); the default uses
 a shapely STRtree. Both must give the same answers (tests/test_engine_properties.py).
 
->>> from engine.geometry.rect import Rect
+>>> from campo.engine.geometry.rect import Rect
 >>> rects = [Rect(0, 0, 90, 80, 40), Rect(0, 100, 90, 80, 40), Rect(500, 0, 90, 80, 40)]
 >>> idx = BaseIndex(["a", "b", "c"], [r.polygon for r in rects])
 >>> idx.within(rects[0].polygon, 70.0)

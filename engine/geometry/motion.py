@@ -1,6 +1,6 @@
 """Moving bases: how far a convex shape can slide before it touches another, wheels, sweeps.
 
->>> from engine.geometry.rect import Rect
+>>> from campo.engine.geometry.rect import Rect
 >>> a = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
 >>> b = Rect(0.0, 100.0, 270.0, 80.0, 40.0)
 >>> round(slide_distance(outline(a), outline(b), (0.0, 1.0)), 6)   # 100 - 20 - 20
@@ -20,7 +20,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.rect import Point, Rect, angle_diff
+from campo.engine.geometry.rect import Point, Rect, angle_diff
 
 _INF = float("inf")
 
@@ -81,7 +81,7 @@ def slide_convex(moving: Sequence[Point], moving_shape: BaseGeometry | None,
     the last bit. ``*_shape`` are the same shapes as shapely geometries (bases cache theirs) for
     the "already touching" test; None builds them, and only when the bounding boxes meet.
 
-    >>> from engine.geometry.rect import Rect
+    >>> from campo.engine.geometry.rect import Rect
     >>> a, b = Rect(0.0, 0.0, 90.0, 80.0, 40.0), Rect(10.0, 100.0, 265.0, 80.0, 40.0)
     >>> slide_convex(a.corners, a.polygon, b.corners, b.polygon, a.front) == \\
     ...     slide_distance(outline(a), outline(b), a.front)

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.geometry.arc_kernel import (
+from campo.engine.geometry.arc_kernel import (
     FALLBACK,
     MAX_VERTS,
     THRESHOLD_TOL,

@@ -29,9 +29,9 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
-from engine.geometry.rect import Point
-from engine.geometry.segments import point_segment_distance, segments_near_quads
-from engine.geometry.sight_terrain import TerrainTests
+from campo.engine.geometry.rect import Point
+from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
+from campo.engine.geometry.sight_terrain import TerrainTests
 
 
 def sample_segment(p: Point, q: Point, n: int) -> list[Point]:
@@ -107,7 +107,7 @@ class SightField(TerrainTests):
         (`erode_kernel.eroded_quads`, GEOS's coordinates) for the quadrilaterals it is sure
         of, GEOS for the others. When all are sure, their corners become the ``quads`` and
         the polygons wait for `bodies` (None)."""
-        from engine.geometry.erode_kernel import VERIFIED_GEOS, eroded_quads
+        from campo.engine.geometry.erode_kernel import VERIFIED_GEOS, eroded_quads
 
         corners = _quads_of(bodies)
         if corners is None or shapely.geos_version[:2] != VERIFIED_GEOS:

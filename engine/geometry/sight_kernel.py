@@ -20,8 +20,8 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.geometry.depth_kernel import chord_length, chord_step, clipped_length
-from engine.geometry.wall_kernel import (  # point_to_segment: box_kernel's too
+from campo.engine.geometry.depth_kernel import chord_length, chord_step, clipped_length
+from campo.engine.geometry.wall_kernel import (  # point_to_segment: box_kernel's too
     BLOCKED,
     CLEAR,
     UNSURE,

@@ -15,10 +15,10 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
-from engine.geometry.segments import Segments, clipped_lengths, convex_edges
+from campo.engine.geometry.segments import Segments, clipped_lengths, convex_edges
 
 if TYPE_CHECKING:
-    from engine.geometry.sight import SightQuery
+    from campo.engine.geometry.sight import SightQuery
 
 
 class TerrainTests:
@@ -162,7 +162,7 @@ class TerrainTests:
     @cached_property
     def _wall_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The walls' vertices as the compiled sight walk reads them (`wall_kernel`)."""
-        from engine.geometry.wall_kernel import wall_arrays
+        from campo.engine.geometry.wall_kernel import wall_arrays
 
         return wall_arrays(self.walls)
 
@@ -184,7 +184,7 @@ class TerrainTests:
         area's bounding box can block (numpy, every line against every area: there are few);
         GEOS measures the depth of those alone."""
         # compiled (numba, imported on first use like the sight walk's)
-        from engine.geometry.depth_kernel import convex_chord_lengths, deep_in_boxes
+        from campo.engine.geometry.depth_kernel import convex_chord_lengths, deep_in_boxes
 
         lines = Segments.of(lines)
         live = np.nonzero(ok)[0]

@@ -6,7 +6,7 @@ Two partitions of the plane around a base are offered (rulebooks define these zo
   strip behind the rear edge between the rearward side extensions; flanks = the rest.
 * ``corner_diagonals``: the plane is cut by the base's two diagonals, extended.
 
->>> from engine.geometry.rect import Rect
+>>> from campo.engine.geometry.rect import Rect
 >>> r = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
 >>> zone_of(r, 100.0, 30.0), zone_of(r, 100.0, 10.0), zone_of(r, 0.0, -50.0)
 (<Zone.FRONT: 'front'>, <Zone.RIGHT: 'right'>, <Zone.REAR: 'rear'>)
@@ -14,8 +14,8 @@ Two partitions of the plane around a base are offered (rulebooks define these zo
 
 from __future__ import annotations
 
-from engine.geometry.rect import Point, Rect
-from engine.results import Zone
+from campo.engine.geometry.rect import Point, Rect
+from campo.engine.results import Zone
 
 
 def zone_of(rect: Rect, x: float, y: float, partition: str = "front_halfplane") -> Zone:

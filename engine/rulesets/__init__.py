@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.errors import UnknownRulesetError
+from campo.errors import UnknownRulesetError
 
 if TYPE_CHECKING:
-    from engine.ruleset import Ruleset
+    from campo.engine.ruleset import Ruleset
 
 KNOWN = ("italia-se-desta", "attila", "federico")
 
@@ -15,15 +15,15 @@ KNOWN = ("italia-se-desta", "attila", "federico")
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset object for a scenario's ``ruleset`` name (one object per rulebook)."""
     if name == "italia-se-desta":
-        from engine.rulesets.italia.ruleset import RULESET
+        from campo.engine.rulesets.italia.ruleset import RULESET
 
         return RULESET
     if name == "attila":
-        from engine.rulesets.attila.ruleset import RULESET as ATTILA_RULESET
+        from campo.engine.rulesets.attila.ruleset import RULESET as ATTILA_RULESET
 
         return ATTILA_RULESET
     if name == "federico":
-        from engine.rulesets.federico.ruleset import RULESET as FEDERICO_RULESET
+        from campo.engine.rulesets.federico.ruleset import RULESET as FEDERICO_RULESET
 
         return FEDERICO_RULESET
     raise UnknownRulesetError(f"unknown ruleset {name!r} (the engine knows: {', '.join(KNOWN)})",

@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
 

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-import engine
+from campo import engine
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from calibration.charuco import BoardSpec
-from vision.printing_board import board_page
-from vision.printing_render import write_pdf, write_png
+from campo.calibration.charuco import BoardSpec
+from campo.vision.printing_board import board_page
+from campo.vision.printing_render import write_pdf, write_png
 
 
 def register(parser: argparse.ArgumentParser) -> None:

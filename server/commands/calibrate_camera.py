@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from calibration.calibrate_intrinsics import MIN_VIEWS, CalibrationReport, calibrate
-from calibration.camera_file import save_camera
-from calibration.charuco import BoardSpec, BoardView, detect_board_views
-from vision.errors import CampoInputError
+from campo.calibration.calibrate_intrinsics import MIN_VIEWS, CalibrationReport, calibrate
+from campo.calibration.camera_file import save_camera
+from campo.calibration.charuco import BoardSpec, BoardView, detect_board_views
+from campo.errors import CampoInputError
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -17,11 +17,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.camera_file import load_camera
-from calibration.pipeline import FrameResult, analyse_image
-from engine.roster import load_checked_roster
-from vision.errors import CampoInputError
-from vision.tabletop import load_table
+from campo.calibration.camera_file import load_camera
+from campo.calibration.pipeline import FrameResult, analyse_image
+from campo.engine.roster import load_checked_roster
+from campo.errors import CampoInputError
+from campo.vision.tabletop import load_table
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -11,8 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from server.recording import open_recording
-from server.recording.export import json_lines, write_csv
+from campo.server.recording import open_recording
+from campo.server.recording.export import json_lines, write_csv
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.roster import load_checked_roster
-from vision.printing_markers import CUT_CHOICES, marker_sheets
-from vision.printing_render import write_pdf, write_pngs
-from vision.tabletop import load_table
+from campo.engine.roster import load_checked_roster
+from campo.vision.printing_markers import CUT_CHOICES, marker_sheets
+from campo.vision.printing_render import write_pdf, write_pngs
+from campo.vision.tabletop import load_table
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.errors import CampoInputError
+from campo.errors import CampoInputError
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -22,8 +22,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.recording.replay_app import create_replay_app
-    from server.runner import uvicorn_config
+    from campo.server.recording.replay_app import create_replay_app
+    from campo.server.runner import uvicorn_config
 
     if not 0 < args.port < 65536:
         raise CampoInputError(f"port {args.port} is not in 1..65535", key="--port")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from server.recording import open_recording
-from server.recording.report import write_report
-from vision.errors import CampoInputError
+from campo.server.recording import open_recording
+from campo.server.recording.report import write_report
+from campo.errors import CampoInputError
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 def _recording_available() -> bool:
-    return importlib.util.find_spec("server.recording") is not None
+    return importlib.util.find_spec("campo.server.recording") is not None
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -43,9 +43,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.runner import serve
-    from server.rig import ServerSettings
-    from vision.errors import CampoInputError
+    from campo.server.runner import serve
+    from campo.server.rig import ServerSettings
+    from campo.errors import CampoInputError
 
     if not 0 < args.port < 65536:
         raise CampoInputError(f"port {args.port} is not in 1..65535", key="--port")

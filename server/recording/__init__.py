@@ -10,9 +10,9 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from server.recording.errors import RecordingError
-from server.recording.reader import Entry, Recording, open_recording
-from server.recording.recorder import Recorder
+from campo.errors import RecordingError
+from campo.server.recording.reader import Entry, Recording, open_recording
+from campo.server.recording.recorder import Recorder
 
 __all__ = ["Entry", "Recorder", "Recording", "RecordingError", "attach", "attach_recorder",
            "open_recording"]

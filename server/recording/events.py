@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.recording.movement import measure_move
+from campo.server.recording.movement import measure_move
 
 log = logging.getLogger(__name__)
 
@@ -174,8 +174,8 @@ def _thin(path: list[tuple[float, float]]) -> list[list[float]]:
 
 def default_analyze(state: State) -> dict[str, Any] | None:
     """The current engine's analysis of a state, or None if the engine rejects the state."""
-    import engine
-    from vision.errors import CampoInputError
+    from campo import engine
+    from campo.errors import CampoInputError
 
     try:
         return engine.analyze(dict(state))

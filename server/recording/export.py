@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from server.recording.reader import Entry, Recording
+from campo.server.recording.reader import Entry, Recording
 
 CSV_COLUMNS = ("seq", "t", "kind", "turn", "base", "other", "summary", "details")
 

@@ -16,11 +16,11 @@ from typing import Any
 
 from shapely.geometry import LineString, MultiPoint, Polygon
 
-from engine import GameState
-from engine.geometry.rect import Rect, angle_diff
-from engine.results import Allowance
-from engine.rulesets import get_ruleset
-from vision.errors import CampoInputError
+from campo.engine import GameState
+from campo.engine.geometry.rect import Rect, angle_diff
+from campo.engine.results import Allowance
+from campo.engine.rulesets import get_ruleset
+from campo.errors import CampoInputError
 
 EXCEEDED_TOLERANCE_MM = 3.0
 """A move is flagged only when it is longer than its allowance by more than this (marker noise)."""

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.recording import codec, schema
-from server.recording.errors import RecordingError
+from campo.server.recording import codec, schema
+from campo.errors import RecordingError
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from server.recording import codec, schema
-from server.recording.errors import RecordingError
+from campo.server.recording import codec, schema
+from campo.errors import RecordingError
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class Recorder:
         self._resume_existing()
         self._deriver = None
         if derive_events:
-            from server.recording.events import EventDeriver
+            from campo.server.recording.events import EventDeriver
 
             self._deriver = EventDeriver()
             if self._last_state is not None:
@@ -194,7 +194,7 @@ class Recorder:
             raise RecordingError(f"recording failed: {self._failure}", path=self.path)
 
     def _resume_existing(self) -> None:
-        from server.recording.reader import Recording
+        from campo.server.recording.reader import Recording
 
         conn = self._conn
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())

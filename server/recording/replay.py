@@ -13,8 +13,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from server.recording.export import summary
-from server.recording.reader import Entry, Recording, open_recording
+from campo.server.recording.export import summary
+from campo.server.recording.reader import Entry, Recording, open_recording
 
 MOVES_WINDOW_S = 60.0
 """Without turn markers, the moves drawn at a moment are those that ended in the last minute."""
@@ -23,8 +23,8 @@ _CACHE = 128
 
 def analyse(state: dict[str, Any]) -> dict[str, Any]:
     """Today's engine on a recorded state (a state the engine rejects shows its error instead)."""
-    import engine
-    from vision.errors import CampoInputError
+    from campo import engine
+    from campo.errors import CampoInputError
 
     try:
         return engine.analyze(state)

@@ -22,9 +22,9 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from server.hub import StateHub
-from server.recording.replay import ReplaySession
-from server.security import same_origin
+from campo.server.hub import StateHub
+from campo.server.recording.replay import ReplaySession
+from campo.server.security import same_origin
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 REPLAY_TAGS = ('<link rel="stylesheet" href="/static/replay.css">'
@@ -88,7 +88,7 @@ def create_replay_app(path: str | Path) -> FastAPI:
 
     @app.get("/api/rules")
     def api_rules() -> dict[str, Any]:
-        from server.reference import rules_info
+        from campo.server.reference import rules_info
 
         return rules_info(session.ruleset, current().get("settings") or {})
 
@@ -100,7 +100,7 @@ def create_replay_app(path: str | Path) -> FastAPI:
 
     @app.get("/api/geometry/{base_id}")
     def api_geometry(base_id: str) -> dict[str, Any]:
-        from server.overlay import geometry_for
+        from campo.server.overlay import geometry_for
 
         state = current()
         if not any(b["id"] == base_id for b in state.get("bases") or []):

@@ -13,9 +13,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from server.recording.export import summary
-from server.recording.reader import Entry, Recording
-from server.recording.svg import SIDE_COLOURS, TableSvg
+from campo.server.recording.export import summary
+from campo.server.recording.reader import Entry, Recording
+from campo.server.recording.svg import SIDE_COLOURS, TableSvg
 
 TRACK_STEP_MM = 3.0
 """Track points closer than this to the previous one are dropped (marker jitter, file size)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from server.recording.errors import RecordingError
+from campo.errors import RecordingError
 
 APPLICATION_ID = 0x43414D50  # "CAMP": `PRAGMA application_id` marks the file as ours.
 SQLITE_MAGIC = b"SQLite format 3\x00"

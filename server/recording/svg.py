@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from server.recording.movement import rect_of
+from campo.server.recording.movement import rect_of
 
 SIDE_COLOURS = {"A": "#1f5fbf", "B": "#c0392b"}
 TERRAIN_COLOURS = {"wood": "#7fae6b", "town": "#b9a48a", "village": "#b9a48a", "hill": "#d8c89a",

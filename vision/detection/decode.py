@@ -92,7 +92,7 @@ class TemplateDecoder:
 
     def sample(self, gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Canonical patches (K, P) of the squares `quads` (K,4,2), zero-mean and unit-norm."""
-        from vision.detection.bits import unit_homographies  # bits imports nothing of ours; no cycle
+        from campo.vision.detection.bits import unit_homographies  # bits imports nothing of ours; no cycle
 
         hom = unit_homographies(quads)
         pts = np.stack([self._u, self._v, np.ones_like(self._u)])
@@ -145,7 +145,7 @@ class TemplateDecoder:
         samples darker) than the fit by more than `tolerance` of the contrast; and the four
         corner cells must be darker than halfway between border and quiet zone.
         """
-        from vision.detection.bits import read_cells  # bits imports nothing of ours; no cycle
+        from campo.vision.detection.bits import read_cells  # bits imports nothing of ours; no cycle
 
         if not matches:
             return np.zeros(0, bool)
@@ -176,7 +176,7 @@ class TemplateDecoder:
         key = (marker_id, sigma_tenths)
         cached = self._cells_cache.get(key)
         if cached is None:
-            from vision.detection.bits import read_cells
+            from campo.vision.detection.bits import read_cells
 
             crisp = self._crisp[int(np.searchsorted(self.ids, marker_id))]
             sigma = sigma_tenths / 10

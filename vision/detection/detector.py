@@ -17,11 +17,11 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.detection.bits import code_bits, verify_markers
-from vision.detection.decode import TemplateDecoder, TemplateMatch
-from vision.detection.edges import EdgeFitSettings, refine_by_edges
-from vision.detection.quads import clockwise, find_quads, identify, rotated_codes
-from vision.detection.types import Detection, Window, merge_windows
+from campo.vision.detection.bits import code_bits, verify_markers
+from campo.vision.detection.decode import TemplateDecoder, TemplateMatch
+from campo.vision.detection.edges import EdgeFitSettings, refine_by_edges
+from campo.vision.detection.quads import clockwise, find_quads, identify, rotated_codes
+from campo.vision.detection.types import Detection, Window, merge_windows
 
 Refinement = Literal["edges", "subpix", "contour", "none"]
 Finder = Literal["aruco", "contours"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detection.bits import read_cells
+from campo.vision.detection.bits import read_cells
 
 
 def find_quads(gray: np.ndarray, *, window: int, constant: float, min_side_px: float, max_side_px: float,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detection.types import Window, merge_boxes
+from campo.vision.detection.types import Window, merge_boxes
 
 MAX_SHARE = 0.6
 """When the windows would cover more than this share of the region, the region is returned whole."""

@@ -13,17 +13,17 @@ Public API (stable):
     DemoGame.load(), DemoCamera(game, effects=, size=).render(t), render_demo_frame(t)
 """
 
-from vision.synthetic.charuco import (
+from campo.vision.synthetic.charuco import (
     CharucoSpec, CharucoView, charuco_corners_px, render_charuco_view, render_charuco_views,
 )
-from vision.synthetic.demo import DemoCamera, DemoGame, render_demo_frame
-from vision.synthetic.effects import Effects
-from vision.synthetic.planar import PlacedTexture, RayMap, centred_texture, project_px, render_texture, sample_texture
-from vision.synthetic.pose import CameraPose, fit_height_mm, look_at, overhead
-from vision.synthetic.render import SyntheticCamera
-from vision.synthetic.scene import Hand, PlacedBase
-from vision.synthetic.textures import marker_texture, quiet_zone_mm
-from vision.synthetic.truth import BasePoseTruth, GroundTruth, MarkerTruth, Render
+from campo.vision.synthetic.demo import DemoCamera, DemoGame, render_demo_frame
+from campo.vision.synthetic.effects import Effects
+from campo.vision.synthetic.planar import PlacedTexture, RayMap, centred_texture, project_px, render_texture, sample_texture
+from campo.vision.synthetic.pose import CameraPose, fit_height_mm, look_at, overhead
+from campo.vision.synthetic.render import SyntheticCamera
+from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.textures import marker_texture, quiet_zone_mm
+from campo.vision.synthetic.truth import BasePoseTruth, GroundTruth, MarkerTruth, Render
 
 __all__ = [
     "CharucoSpec", "CharucoView", "charuco_corners_px", "render_charuco_view", "render_charuco_views",

@@ -15,12 +15,12 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.synthetic.degrade import Degrader
-from vision.synthetic.effects import Effects
-from vision.synthetic.planar import PlacedTexture, RayMap, depth_mm, project_px, render_texture, texels_per_mm_for
-from vision.synthetic.pose import CameraPose
-from vision.synthetic.textures import aruco_dictionary
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic.degrade import Degrader
+from campo.vision.synthetic.effects import Effects
+from campo.vision.synthetic.planar import PlacedTexture, RayMap, depth_mm, project_px, render_texture, texels_per_mm_for
+from campo.vision.synthetic.pose import CameraPose
+from campo.vision.synthetic.textures import aruco_dictionary
 
 PAPER_MARGIN_SQUARES = 0.6
 

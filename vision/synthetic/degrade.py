@@ -13,8 +13,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.synthetic.effects import Effects
-from vision.synthetic.planar import BBox
+from campo.vision.synthetic.effects import Effects
+from campo.vision.synthetic.planar import BBox
 
 NOISE_PAD = 64
 GAIN_ONE = 128.0

@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.errors import FileFormatError
-from vision.synthetic.effects import Effects
-from vision.synthetic.pose import CameraPose, overhead
-from vision.synthetic.render import SyntheticCamera
-from vision.synthetic.scene import Hand, PlacedBase
-from vision.synthetic.truth import Render
-from vision.tabletop import Roster, RosterBase, TableConfig, load_roster, load_table
+from campo.vision.camera_model import Intrinsics
+from campo.errors import FileFormatError
+from campo.vision.synthetic.effects import Effects
+from campo.vision.synthetic.pose import CameraPose, overhead
+from campo.vision.synthetic.render import SyntheticCamera
+from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.truth import Render
+from campo.vision.tabletop import Roster, RosterBase, TableConfig, load_roster, load_table
 
 DATA_DIR = Path(__file__).with_name("demo_data")
 

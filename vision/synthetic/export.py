@@ -1,7 +1,7 @@
 """Write demo frames to a folder: PNG images plus their ground truth as JSON, for replays,
 `campo detect` and golden data.
 
-    python -m vision.synthetic.export OUT_DIR [--times 0,10.5,47] [--effects typical] [--size 1920x1080]
+    python -m campo.vision.synthetic.export OUT_DIR [--times 0,10.5,47] [--effects typical] [--size 1920x1080]
 
 Each frame t gives `frame_<t>.png` and `frame_<t>.json` (`GroundTruth.to_json()`); `camera.json`
 holds the demo camera's intrinsics (the shape of shared/interfaces.md, with `rms_px` 0).
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import cv2
 
-from vision.synthetic.demo import DemoCamera
-from vision.synthetic.effects import Effects
+from campo.vision.synthetic.demo import DemoCamera
+from campo.vision.synthetic.effects import Effects
 
 
 def export_demo_frames(out_dir: str | Path, times: Sequence[float], *, effects: Effects | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.tabletop import RosterBase
+from campo.vision.tabletop import RosterBase
 
 SIDE_COLOURS = {
     # coat, trousers/facings, headgear (BGR): Piedmontese dark blue, Austrian white with light blue trousers.

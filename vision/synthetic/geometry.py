@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.synthetic.scene import PlacedBase
-from vision.tabletop import Anchor
+from campo.vision.synthetic.scene import PlacedBase
+from campo.vision.tabletop import Anchor
 
 
 def unit(deg: float) -> np.ndarray:

@@ -9,15 +9,15 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.synthetic.geometry import base_box
-from vision.synthetic.planar import (
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic.geometry import base_box
+from campo.vision.synthetic.planar import (
     BBox, PlacedTexture, RayMap, bbox_of, blend_into, project_px, projection_matrix, render_texture,
     sample_homography, subdivide, texels_per_mm_for,
 )
-from vision.synthetic.pose import CameraPose
-from vision.synthetic.scene import Hand, PlacedBase
-from vision.synthetic.textures import base_top_texture
+from campo.vision.synthetic.pose import CameraPose
+from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.textures import base_top_texture
 
 SIDE_SHADE = (38, 58, 62)  # BGR of a base's painted edge
 SUPERSAMPLE_BELOW_MARKER_PX = 64.0

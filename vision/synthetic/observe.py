@@ -7,14 +7,14 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.synthetic.geometry import anchor_corners, base_marker_corners
-from vision.synthetic.layers import base_silhouette_px, hand_outline_px
-from vision.synthetic.planar import project_px
-from vision.synthetic.pose import CameraPose
-from vision.synthetic.scene import Hand, PlacedBase
-from vision.synthetic.truth import BasePoseTruth, GroundTruth, MarkerTruth
-from vision.tabletop import TableConfig
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic.geometry import anchor_corners, base_marker_corners
+from campo.vision.synthetic.layers import base_silhouette_px, hand_outline_px
+from campo.vision.synthetic.planar import project_px
+from campo.vision.synthetic.pose import CameraPose
+from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.truth import BasePoseTruth, GroundTruth, MarkerTruth
+from campo.vision.tabletop import TableConfig
 
 OVERSAMPLE = 4
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.synthetic.pose import CameraPose
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic.pose import CameraPose
 
 BBox = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive ends)
 _CACHE_LOCK = threading.Lock()

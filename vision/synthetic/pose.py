@@ -9,8 +9,8 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.tabletop import TableConfig
+from campo.vision.camera_model import Intrinsics
+from campo.vision.tabletop import TableConfig
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,21 +14,21 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.camera_model import Intrinsics
-from vision.synthetic.degrade import Degrader
-from vision.synthetic.effects import Effects
-from vision.synthetic.geometry import unit
-from vision.synthetic.layers import TopTextures, draw_bases, draw_hand
-from vision.synthetic.observe import ground_truth
-from vision.synthetic.planar import (
+from campo.vision.camera_model import Intrinsics
+from campo.vision.synthetic.degrade import Degrader
+from campo.vision.synthetic.effects import Effects
+from campo.vision.synthetic.geometry import unit
+from campo.vision.synthetic.layers import TopTextures, draw_bases, draw_hand
+from campo.vision.synthetic.observe import ground_truth
+from campo.vision.synthetic.planar import (
     PlacedTexture, RayMap, centred_texture, depth_mm, project_px, render_texture, sample_texture, texels_per_mm_for,
 )
-from vision.synthetic.pose import CameraPose
-from vision.synthetic.scene import Hand, PlacedBase
-from vision.synthetic.tablecloth import FLOOR, MARGIN_MM, Painter, paint_table
-from vision.synthetic.textures import marker_texture, quiet_zone_mm
-from vision.synthetic.truth import GroundTruth, Render
-from vision.tabletop import TableConfig
+from campo.vision.synthetic.pose import CameraPose
+from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.tablecloth import FLOOR, MARGIN_MM, Painter, paint_table
+from campo.vision.synthetic.textures import marker_texture, quiet_zone_mm
+from campo.vision.synthetic.truth import GroundTruth, Render
+from campo.vision.tabletop import TableConfig
 
 STATIC_SUPERSAMPLE = 4
 

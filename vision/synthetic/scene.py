@@ -9,7 +9,7 @@ import numpy as np
 
 from shapely import LineString, Polygon, unary_union
 
-from vision.tabletop import RosterBase
+from campo.vision.tabletop import RosterBase
 
 
 @dataclass(frozen=True)

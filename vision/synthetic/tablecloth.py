@@ -15,7 +15,7 @@ import numpy as np
 
 from shapely import LineString, Polygon
 
-from vision.tabletop import TableConfig
+from campo.vision.tabletop import TableConfig
 
 MARGIN_MM = 500.0
 CLOTH = (62, 122, 96)  # BGR, a green gaming mat

@@ -15,8 +15,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.synthetic.figures import paint_figures
-from vision.tabletop import RosterBase
+from campo.vision.synthetic.figures import paint_figures
+from campo.vision.tabletop import RosterBase
 
 INK = 28  # printed black is not perfectly black
 PAPER = 236  # nor is the paper perfectly white

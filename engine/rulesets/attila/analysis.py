@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.charges import candidates, judge_charge
-from engine.rulesets.attila.contact import commanded_by, contacts_of, melee_of
-from engine.rulesets.attila.control_points import control_points, reorganisation
-from engine.rulesets.attila.deployment import deployment
-from engine.rulesets.attila.groups import Groups, supported_by
-from engine.rulesets.attila.mandatory import mandatory_charges
-from engine.rulesets.attila.morale import army_morale, victory
-from engine.rulesets.attila.moves import move_budget
-from engine.rulesets.attila.settings import GAP_PREFIX
-from engine.rulesets.attila.shooting import all_targets, targets_of
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.charges import candidates, judge_charge
+from campo.engine.rulesets.attila.contact import commanded_by, contacts_of, melee_of
+from campo.engine.rulesets.attila.control_points import control_points, reorganisation
+from campo.engine.rulesets.attila.deployment import deployment
+from campo.engine.rulesets.attila.groups import Groups, supported_by
+from campo.engine.rulesets.attila.mandatory import mandatory_charges
+from campo.engine.rulesets.attila.morale import army_morale, victory
+from campo.engine.rulesets.attila.moves import move_budget
+from campo.engine.rulesets.attila.settings import GAP_PREFIX
+from campo.engine.rulesets.attila.shooting import all_targets, targets_of
 
 
 def gaps_used(board: Board) -> dict[str, Any]:

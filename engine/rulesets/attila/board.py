@@ -14,13 +14,13 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as ShPoint, Polygon
 
-from engine.geometry.contact import shared_lengths, touched_edge
-from engine.geometry.gap_kernel import UNSURE, near_pairs
-from engine.geometry.rect import Rect
-from engine.rulesets.attila.settings import AttilaSettings
-from engine.rulesets.attila.units import MM_PER_CM, Unit, read_unit
-from engine.scenario import TerrainFeature
-from engine.state import GameState
+from campo.engine.geometry.contact import shared_lengths, touched_edge
+from campo.engine.geometry.gap_kernel import UNSURE, near_pairs
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.attila.settings import AttilaSettings
+from campo.engine.rulesets.attila.units import MM_PER_CM, Unit, read_unit
+from campo.engine.scenario import TerrainFeature
+from campo.engine.state import GameState
 
 WOODS = frozenset({"wood", "orchard"})                       # ATT 5.B, 6.A «Boschi»
 MARSHES = frozenset({"marsh", "rice"})                       # ATT 5.B «Paludi»

@@ -17,17 +17,17 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.geometry.contact import (clip_length, edge_aspect, edge_of_lengths,
+from campo.engine.geometry.contact import (clip_length, edge_aspect, edge_of_lengths,
                                      shared_lengths_compiled, touched_edge)
-from engine.geometry.motion import _boxes_meet, _shape_of, wheel_cost, wheel_poses
-from engine.geometry.rect import Point, Rect, angle_diff
-from engine.geometry.slide_kernel import slide_apart
-from engine.results import Aspect
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.lane_kernel import lanes_missed
-from engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
-from engine.rulesets.attila.paths import enemy_blocks, path_checks, terrain_blocks
-from engine.rulesets.attila.settings import GAP_PREFIX
+from campo.engine.geometry.motion import _boxes_meet, _shape_of, wheel_cost, wheel_poses
+from campo.engine.geometry.rect import Point, Rect, angle_diff
+from campo.engine.geometry.slide_kernel import slide_apart
+from campo.engine.results import Aspect
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.lane_kernel import lanes_missed
+from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
+from campo.engine.rulesets.attila.paths import enemy_blocks, path_checks, terrain_blocks
+from campo.engine.rulesets.attila.settings import GAP_PREFIX
 
 _INF = float("inf")
 SWEEP_STEP_DEG = 5.0   # wheels tried between the square ones, for targets met at an angle

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 
-from engine.ruleset import Problem, placement_problems
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.deployment import deployment_problems
-from engine.rulesets.attila.groups import Groups
-from engine.rulesets.attila.morale import army_problems
+from campo.engine.ruleset import Problem, placement_problems
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.deployment import deployment_problems
+from campo.engine.rulesets.attila.groups import Groups
+from campo.engine.rulesets.attila.morale import army_problems
 
 
 def state_problems(board: Board) -> list[Problem]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.attila.board import HILLS, WOODS, Board
+from campo.engine.rulesets.attila.board import HILLS, WOODS, Board
 
 GENERAL_REACH_CM = 40.0   # ATT 4.C «o che disti oltre 40cm»
 SIDES = ("front", "left", "right", "rear")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.contact import GENERAL_REACH_CM, attached_general
-from engine.rulesets.attila.groups import Group, Groups
-from engine.rulesets.attila.morale import PC_DIE, RALLY_ON, WING_PC_DIE, armies, general_dead
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.contact import GENERAL_REACH_CM, attached_general
+from campo.engine.rulesets.attila.groups import Group, Groups
+from campo.engine.rulesets.attila.morale import PC_DIE, RALLY_ON, WING_PC_DIE, armies, general_dead
 
 REORGANISE_BEYOND_CM = 30.0   # ATT 9.A «lontano da unità nemiche, oltre i 30cm»
 

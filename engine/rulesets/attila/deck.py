@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rulesets.attila.settings import AttilaSettings
+from campo.engine.rulesets.attila.settings import AttilaSettings
 
 
 @dataclass(frozen=True)

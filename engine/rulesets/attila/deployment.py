@@ -18,10 +18,10 @@ from typing import Any
 import shapely
 from shapely.geometry import Polygon
 
-from engine.ruleset import Problem
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.morale import armies
-from engine.geometry.drawing import ring_coords
+from campo.engine.ruleset import Problem
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.morale import armies
+from campo.engine.geometry.drawing import ring_coords
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from engine.geometry.contact import shared_lengths
-from engine.geometry.rect import angle_diff
-from engine.rulesets.attila.board import Board
+from campo.engine.geometry.contact import shared_lengths
+from campo.engine.geometry.rect import angle_diff
+from campo.engine.rulesets.attila.board import Board
 
 _SIDE_PAIRS = (("left", "right"), ("right", "left"))
 _COLUMN_PAIRS = (("front", "rear"), ("rear", "front"))

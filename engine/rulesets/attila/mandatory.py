@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.attila.board import MARSHES, ROUGH, WOODS, Board
-from engine.rulesets.attila.charges import candidates, judge_charge
-from engine.rulesets.attila.groups import Groups
-from engine.rulesets.attila.units import die_at_least
+from campo.engine.rulesets.attila.board import MARSHES, ROUGH, WOODS, Board
+from campo.engine.rulesets.attila.charges import candidates, judge_charge
+from campo.engine.rulesets.attila.groups import Groups
+from campo.engine.rulesets.attila.units import die_at_least
 
 NOT_POTENTIAL_TYPES = frozenset({"FL", "FLP"})   # ATT 13 «ad eccezione delle unità di FL e FLP»
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
-from engine.geometry.motion import slide_convex
-from engine.geometry.rect import Rect
-from engine.rulesets.attila.board import Board
+from campo.engine.geometry.motion import slide_convex
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.attila.board import Board
 
 RETREAT_CM = 5.0          # ATT 7.E «deve ritirarsi di 5 cm, spalle al nemico»
 GENERAL_RETIRE_CM = 5.0   # ATT 8.C «si Ritira dalla mischia muovendo 5 cm»

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from engine.ruleset import Problem
-from engine.rulesets.attila.board import Board
+from campo.engine.ruleset import Problem
+from campo.engine.rulesets.attila.board import Board
 
 DEMORALISED_SHARE = 0.40   # ATT 10.A «il 40% (arrotondato per eccesso)»
 VICTORY_SHARE = 0.60       # ATT 15.A «elimina il 60% delle unità nemiche»

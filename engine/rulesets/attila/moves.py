@@ -20,9 +20,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.morale import armies
-from engine.rulesets.attila.units import MM_PER_CM
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.morale import armies
+from campo.engine.rulesets.attila.units import MM_PER_CM
 
 WHEEL_CITES = "ATT 5.G, 5.I, AT15"
 

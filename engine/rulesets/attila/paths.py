@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine.geometry.motion import slide_convex
-from engine.geometry.rect import Rect
-from engine.rulesets.attila.board import (
+from campo.engine.geometry.motion import slide_convex
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.attila.board import (
     CROSSINGS, MARSHES, ROUGH, WATER_AREAS, WATER_LINES, WOODS, Board,
 )
-from engine.rulesets.attila.sweeps import ChargeSweep
+from campo.engine.rulesets.attila.sweeps import ChargeSweep
 
 if TYPE_CHECKING:
-    from engine.rulesets.attila.charges import _Try
+    from campo.engine.rulesets.attila.charges import _Try
 
 
 def stopping_kinds(board: Board, mounted: bool) -> frozenset[str]:

@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.results import Allowance
-from engine.ruleset import Problem, vocabulary_problems
-from engine.rulesets.attila.board import Board
-from engine.rulesets.attila.charges import Charge, candidates, judge_charge
-from engine.rulesets.attila.deployment import zones
-from engine.rulesets.attila.melee import advance_pose, retreat_pose
-from engine.rulesets.attila.moves import move_budget
-from engine.rulesets.attila.settings import AttilaSettings, load_settings
-from engine.rulesets.attila.shooting import arc_drawing
-from engine.rulesets.attila.units import MM_PER_CM
-from engine.state import GameState
-from engine.vocabulary import ATTILA
-from engine.geometry.drawing import ring_coords
+from campo.engine.results import Allowance
+from campo.engine.ruleset import Problem, vocabulary_problems
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.charges import Charge, candidates, judge_charge
+from campo.engine.rulesets.attila.deployment import zones
+from campo.engine.rulesets.attila.melee import advance_pose, retreat_pose
+from campo.engine.rulesets.attila.moves import move_budget
+from campo.engine.rulesets.attila.settings import AttilaSettings, load_settings
+from campo.engine.rulesets.attila.shooting import arc_drawing
+from campo.engine.rulesets.attila.units import MM_PER_CM
+from campo.engine.state import GameState
+from campo.engine.vocabulary import ATTILA
+from campo.engine.geometry.drawing import ring_coords
 
 
 class AttilaRuleset:
@@ -31,7 +31,7 @@ class AttilaRuleset:
         return load_settings(values)
 
     def problems(self, state: GameState) -> list[Problem]:
-        from engine.rulesets.attila.checks import state_problems
+        from campo.engine.rulesets.attila.checks import state_problems
 
         out = vocabulary_problems(state, ATTILA)
         if out:
@@ -39,7 +39,7 @@ class AttilaRuleset:
         return out + state_problems(Board.of(state))
 
     def analyze(self, state: GameState) -> dict[str, Any]:
-        from engine.rulesets.attila.analysis import analyze_board
+        from campo.engine.rulesets.attila.analysis import analyze_board
 
         return analyze_board(Board.of(state))
 
@@ -85,9 +85,9 @@ class AttilaRuleset:
         the unit on entering, so the allowance stays the normal move and the basis says so;
         terrain the base may not enter (charges' reading, AT16) or water without a crossing
         gives 0."""
-        from engine.rulesets.attila.board import CROSSINGS, WATER_LINES
-        from engine.rulesets.attila.paths import forbidden_kinds, stopping_kinds
-        from engine.rulesets.attila.settings import GAP_PREFIX
+        from campo.engine.rulesets.attila.board import CROSSINGS, WATER_LINES
+        from campo.engine.rulesets.attila.paths import forbidden_kinds, stopping_kinds
+        from campo.engine.rulesets.attila.settings import GAP_PREFIX
 
         board = Board.of(state)
         u, s = board.units[base_id], board.settings

@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from engine.rulesets import settings_common
-from engine.rulesets.settings_common import RulesetSettings
+from campo.engine.rulesets import settings_common
+from campo.engine.rulesets.settings_common import RulesetSettings
 
 GAP_PREFIX = "not in the rulebook: set for your group"
 _CITE_RE = re.compile(r"ATT (?:AT\d+|\d+\.[A-Z]|\d+|T|Intro|OB)")

@@ -13,20 +13,20 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point as ShPoint, Polygon
 
-from engine.geometry.arcs import (
+from campo.engine.geometry.arcs import (
     arc_polygon, arc_to_range, band_rings, within_range_of_segment,
 )
-from engine.geometry.rect import Point, Rect
-from engine.geometry.sight import (
+from campo.engine.geometry.rect import Point, Rect
+from campo.engine.geometry.sight import (
     SightField,
     SightQuery,
     sample_outline,
     sample_segment,
     sight_lines,
 )
-from engine.results import Band
-from engine.rulesets.attila.board import DEFENCES, DEFENDED_AREAS, HILLS, WOODS, Board
-from engine.rulesets.attila.units import SCORE_NEEDED
+from campo.engine.results import Band
+from campo.engine.rulesets.attila.board import DEFENCES, DEFENDED_AREAS, HILLS, WOODS, Board
+from campo.engine.rulesets.attila.units import SCORE_NEEDED
 
 ARC_HALF_DEG = 30.0       # ATT 6.A «L'angolo di tiro è di 30° per lato»
 SHORT_CM = 5.0            # ATT 6.A «La distanza breve è minore di 5 cm.»

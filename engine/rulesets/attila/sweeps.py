@@ -21,10 +21,10 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.motion import (
+from campo.engine.geometry.motion import (
     SweptArea, _rect_shapes, _rects_overlap, _separated, piece_extents,
 )
-from engine.geometry.rect import Point, Rect
+from campo.engine.geometry.rect import Point, Rect
 
 
 class _Extents:

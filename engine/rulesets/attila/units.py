@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.attila.settings import AttilaSettings
-from engine.scenario import BaseState
+from campo.engine.rulesets.attila.settings import AttilaSettings
+from campo.engine.scenario import BaseState
 
 MM_PER_CM = 10.0
 TROOP_TYPES = ("FP", "FLP", "SI", "FL", "CP", "CL", "chariot_light", "chariot_heavy")

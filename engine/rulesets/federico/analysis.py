@@ -7,21 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.contacts import (
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.contacts import (
     commander_status,
     commanded_by,
     contacts_of,
     supported_by,
 )
-from engine.rulesets.federico.fire import targets_of
-from engine.rulesets.federico.fire_batch import all_targets
-from engine.rulesets.federico.melee import engagements, judge_attack
-from engine.rulesets.federico.morale import army_morale
-from engine.rulesets.federico.movement import fall_back, movement_of
-from engine.rulesets.federico.objectives import initiative, objectives
-from engine.rulesets.federico.reach import candidates, prepare_reaches
-from engine.rulesets.federico.regiments import Regiments
+from campo.engine.rulesets.federico.fire import targets_of
+from campo.engine.rulesets.federico.fire_batch import all_targets
+from campo.engine.rulesets.federico.melee import engagements, judge_attack
+from campo.engine.rulesets.federico.morale import army_morale
+from campo.engine.rulesets.federico.movement import fall_back, movement_of
+from campo.engine.rulesets.federico.objectives import initiative, objectives
+from campo.engine.rulesets.federico.reach import candidates, prepare_reaches
+from campo.engine.rulesets.federico.regiments import Regiments
 
 
 def analyze_board(board: Board) -> dict[str, Any]:

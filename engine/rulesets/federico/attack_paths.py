@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.geometry.contact import shared_lengths_many
-from engine.geometry.motion import slide_convex, wheel, wheel_cost, wheel_poses
-from engine.geometry.rect import Rect, angle_diff, rotate
-from engine.geometry.zones import zone_of
-from engine.results import Zone
-from engine.rulesets.federico.board import Board
+from campo.engine.geometry.contact import shared_lengths_many
+from campo.engine.geometry.motion import slide_convex, wheel, wheel_cost, wheel_poses
+from campo.engine.geometry.rect import Rect, angle_diff, rotate
+from campo.engine.geometry.zones import zone_of
+from campo.engine.results import Zone
+from campo.engine.rulesets.federico.board import Board
 
 TOUCH_MM = 0.5        # first contact counts as made by the front if within this of it
 BOX_SLACK_MM = 1e-6   # the numpy wheel box is grown by this: it may only say "maybe" more often

@@ -16,13 +16,13 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
-from engine.geometry.contact import in_contact, shared_lengths, touched_edge
-from engine.geometry.rect import Rect
-from engine.geometry.sight import SightField
-from engine.rulesets.federico.settings import FedericoSettings
-from engine.rulesets.federico.units import MM_PER_CM, Piece, classify
-from engine.state import GameState
-from engine.terrain_shapes import terrain_shapes
+from campo.engine.geometry.contact import in_contact, shared_lengths, touched_edge
+from campo.engine.geometry.rect import Rect
+from campo.engine.geometry.sight import SightField
+from campo.engine.rulesets.federico.settings import FedericoSettings
+from campo.engine.rulesets.federico.units import MM_PER_CM, Piece, classify
+from campo.engine.state import GameState
+from campo.engine.terrain_shapes import terrain_shapes
 
 
 @dataclass

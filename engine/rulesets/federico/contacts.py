@@ -15,9 +15,9 @@ from typing import Any
 
 import shapely
 
-from engine.geometry.contact import edge_aspect
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.regiments import Regiments
+from campo.engine.geometry.contact import edge_aspect
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.regiments import Regiments
 
 
 def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:

@@ -3,16 +3,16 @@
 The doc holds each table between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->``;
 a test checks every block equals what this module produces. To refresh the doc::
 
-    .venv/bin/python -m engine.rulesets.federico.doc_tables docs/rulesets/federico.md
+    .venv/bin/python -m campo.engine.rulesets.federico.doc_tables docs/rulesets/federico.md
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.rulesets.doc_common import refresh_blocks, refresh_main, settings_table
-from engine.rulesets.federico.settings import GAP_PREFIX, describe_settings
-from engine.rulesets.federico.units import DICE, MOVE_CM, RANGES_CM
+from campo.engine.rulesets.doc_common import refresh_blocks, refresh_main, settings_table
+from campo.engine.rulesets.federico.settings import GAP_PREFIX, describe_settings
+from campo.engine.rulesets.federico.units import DICE, MOVE_CM, RANGES_CM
 
 
 def _table(rows: list[dict]) -> str:
@@ -52,7 +52,7 @@ def refresh(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return refresh_main(argv, GENERATORS, module="engine.rulesets.federico.doc_tables")
+    return refresh_main(argv, GENERATORS, module="campo.engine.rulesets.federico.doc_tables")
 
 
 if __name__ == "__main__":

@@ -12,14 +12,14 @@ from typing import Any
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.arcs import arc_polygon
-from engine.geometry.rect import Point
-from engine.geometry.sight import SightQuery, sample_outline, sample_segment, sight_lines
-from engine.geometry.zones import beyond_front_line
-from engine.results import Band
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
-from engine.rulesets.federico.regiments import Regiments
+from campo.engine.geometry.arcs import arc_polygon
+from campo.engine.geometry.rect import Point
+from campo.engine.geometry.sight import SightQuery, sample_outline, sample_segment, sight_lines
+from campo.engine.geometry.zones import beyond_front_line
+from campo.engine.results import Band
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
+from campo.engine.rulesets.federico.regiments import Regiments
 
 REPORT_REACH_FACTOR = 1.5   # enemies in arc are listed out to 1.5 x the long range
 EPS_CM = 1e-6
@@ -354,7 +354,7 @@ def mark_declarable(board: Board, out: list[Target]) -> None:
 
 def arc_drawing(board: Board, firer: str) -> dict[str, Any]:
     """Arc and bands (table mm) for the overlay."""
-    from engine.geometry.arcs import arc_to_range, band_rings
+    from campo.engine.geometry.arcs import arc_to_range, band_rings
 
     p, r = board.pieces[firer], board.rect(firer)
     short, long_ = p.ranges_cm or (0.0, 0.0)

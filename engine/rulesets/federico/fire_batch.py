@@ -20,10 +20,10 @@ from collections.abc import Callable
 import numpy as np
 import shapely
 
-from engine.geometry.arcs import arc_vertices_many
-from engine.geometry.sight import SightField, SightQuery, sample_outline
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.fire import (
+from campo.engine.geometry.arcs import arc_vertices_many
+from campo.engine.geometry.sight import SightField, SightQuery, sample_outline
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.fire import (
     EPS_CM,
     INSET_MM,
     REPORT_REACH_FACTOR,
@@ -37,8 +37,8 @@ from engine.rulesets.federico.fire import (
     sight_query,
     verdict,
 )
-from engine.rulesets.federico.part_in_arc import as_overlay_result, wholly_inside
-from engine.rulesets.federico.sight_certain import surely_blocked
+from campo.engine.rulesets.federico.part_in_arc import as_overlay_result, wholly_inside
+from campo.engine.rulesets.federico.sight_certain import surely_blocked
 
 
 def all_targets(board: Board) -> dict[str, list[Target]]:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from engine.results import Aspect
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.contacts import regiment_commanders, supports
-from engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
-from engine.rulesets.federico.movement import fall_back
-from engine.rulesets.federico.reach import Attack, candidates, reach
-from engine.rulesets.federico.regiments import Regiments
+from campo.engine.results import Aspect
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.contacts import regiment_commanders, supports
+from campo.engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
+from campo.engine.rulesets.federico.movement import fall_back
+from campo.engine.rulesets.federico.reach import Attack, candidates, reach
+from campo.engine.rulesets.federico.regiments import Regiments
 
 MELEE = 'Federico "Mischie"'
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.board import Board
 
 ARMY_KEYS = ("bases_at_start", "tested_at_losses")
 

@@ -12,14 +12,14 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.rect import Rect, angle_diff, unit_vector
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.overlap_kernel import (
+from campo.engine.geometry.rect import Rect, angle_diff, unit_vector
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.overlap_kernel import (
     AREA_SLACK_MM2,
     overlap_estimates,
     ring_arrays,
 )
-from engine.rulesets.federico.units import FALL_BACK_CM, MOVE_CM
+from campo.engine.rulesets.federico.units import FALL_BACK_CM, MOVE_CM
 
 MOVES = 'Federico "Movimenti"'
 

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.morale import chief_of
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.morale import chief_of
 
 
 def _occupants(board: Board, geom: Any, is_area: bool) -> dict[str, list[str]]:

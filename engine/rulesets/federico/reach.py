@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.geometry.contact import edge_of_lengths, shared_lengths_many, touched_edge
-from engine.geometry.rect import EDGE_NAMES, Rect
-from engine.geometry.zones import beyond_front_line, zone_of
-from engine.results import Aspect, Zone
-from engine.rulesets.federico.attack_paths import TOUCH_MM, AttackPath, paths_many
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.movement import (
+from campo.engine.geometry.contact import edge_of_lengths, shared_lengths_many, touched_edge
+from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.geometry.zones import beyond_front_line, zone_of
+from campo.engine.results import Aspect, Zone
+from campo.engine.rulesets.federico.attack_paths import TOUCH_MM, AttackPath, paths_many
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.movement import (
     allowance_cm,
     base_rate_cm,
     broken_track_cm,
@@ -34,8 +34,8 @@ from engine.rulesets.federico.movement import (
     terrain_touched_many,
     woods_problem,
 )
-from engine.rulesets.federico.overlap_kernel import overlap_estimates, ring_arrays
-from engine.rulesets.federico.regiments import Regiments
+from campo.engine.rulesets.federico.overlap_kernel import overlap_estimates, ring_arrays
+from campo.engine.rulesets.federico.regiments import Regiments
 
 CANDIDATE_SLACK_CM = 5.0
 

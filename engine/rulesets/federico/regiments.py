@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.board import Board
 
 
 @dataclass(frozen=True)

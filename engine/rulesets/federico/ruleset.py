@@ -6,19 +6,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 
-from engine.results import Allowance
-from engine.ruleset import Problem, placement_problems, vocabulary_problems
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.fire import arc_drawing
-from engine.rulesets.federico.melee import judge_attack
-from engine.rulesets.federico.morale import army_problems
-from engine.rulesets.federico.reach import Attack, candidates
-from engine.rulesets.federico.regiments import Regiments
-from engine.rulesets.federico.settings import FedericoSettings, load_settings
-from engine.rulesets.federico.units import MM_PER_CM
-from engine.state import GameState
-from engine.vocabulary import FEDERICO
-from engine.geometry.drawing import ring_coords
+from campo.engine.results import Allowance
+from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.fire import arc_drawing
+from campo.engine.rulesets.federico.melee import judge_attack
+from campo.engine.rulesets.federico.morale import army_problems
+from campo.engine.rulesets.federico.reach import Attack, candidates
+from campo.engine.rulesets.federico.regiments import Regiments
+from campo.engine.rulesets.federico.settings import FedericoSettings, load_settings
+from campo.engine.rulesets.federico.units import MM_PER_CM
+from campo.engine.state import GameState
+from campo.engine.vocabulary import FEDERICO
+from campo.engine.geometry.drawing import ring_coords
 
 
 class FedericoRuleset:
@@ -70,7 +70,7 @@ class FedericoRuleset:
         return out
 
     def analyze(self, state: GameState) -> dict[str, Any]:
-        from engine.rulesets.federico.analysis import analyze_board
+        from campo.engine.rulesets.federico.analysis import analyze_board
 
         return analyze_board(Board.of(state))
 
@@ -102,8 +102,8 @@ class FedericoRuleset:
         on broken ground, across an obstacle or a fordable stream except for Light Infantry and
         Indians (F16; the kinds are the settings ``broken_ground``, ``obstacles``,
         ``stream_kinds``); woods and villages only in march column along a road (else 0)."""
-        from engine.rulesets.federico.movement import MOVES, base_rate_cm
-        from engine.rulesets.federico.settings import is_gap
+        from campo.engine.rulesets.federico.movement import MOVES, base_rate_cm
+        from campo.engine.rulesets.federico.settings import is_gap
 
         board = Board.of(state)
         p, s = board.pieces[base_id], board.settings

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.geometry.sight import SightQuery
-from engine.rulesets.federico.board import Board
-from engine.rulesets.federico.certain_kernel import (
+from campo.engine.geometry.sight import SightQuery
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.certain_kernel import (
     certify_by_areas,
     certify_by_bodies,
     shot_frames,

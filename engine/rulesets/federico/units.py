@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.scenario import BaseState
+from campo.engine.scenario import BaseState
 
 MM_PER_CM = 10.0   # Federico "Raggio di tiro": distances in «CM»
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.charges import candidates, judge_charge
-from engine.rulesets.italia.conduct import hidden_of, manoeuvre_of, movement_of, pursuit_of, retreat_of
-from engine.rulesets.italia.fire import targets_of
-from engine.rulesets.italia.fire_batch import all_targets
-from engine.rulesets.italia.melee import melee_of
-from engine.rulesets.italia.target_table import TargetTable
-from engine.rulesets.italia.relations import (
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.charges import candidates, judge_charge
+from campo.engine.rulesets.italia.conduct import hidden_of, manoeuvre_of, movement_of, pursuit_of, retreat_of
+from campo.engine.rulesets.italia.fire import targets_of
+from campo.engine.rulesets.italia.fire_batch import all_targets
+from campo.engine.rulesets.italia.melee import melee_of
+from campo.engine.rulesets.italia.target_table import TargetTable
+from campo.engine.rulesets.italia.relations import (
     command_of,
     contacts_of,
     group_leader,

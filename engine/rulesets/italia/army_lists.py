@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.italia.troops import Arm, CavalryClass, Quality
+from campo.engine.rulesets.italia.troops import Arm, CavalryClass, Quality
 
 V, R, G = Quality.VETERAN, Quality.REGULAR, Quality.GREEN
 HC, LN, LC = CavalryClass.HEAVY, CavalryClass.LINE, CavalryClass.LIGHT

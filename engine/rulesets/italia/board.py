@@ -16,15 +16,15 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
-from engine.geometry.arcs import arc_polygon
-from engine.geometry.contact import RectTable, edge_of_lengths, shared_lengths, touched_edge
-from engine.geometry.rect import Point, Rect, angle_diff
-from engine.geometry.sight import SightField
-from engine.rulesets.italia.pieces import UnitInfo, classify
-from engine.scenario import TerrainFeature
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.state import GameState
-from engine.terrain_shapes import terrain_shapes
+from campo.engine.geometry.arcs import arc_polygon
+from campo.engine.geometry.contact import RectTable, edge_of_lengths, shared_lengths, touched_edge
+from campo.engine.geometry.rect import Point, Rect, angle_diff
+from campo.engine.geometry.sight import SightField
+from campo.engine.rulesets.italia.pieces import UnitInfo, classify
+from campo.engine.scenario import TerrainFeature
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.state import GameState
+from campo.engine.terrain_shapes import terrain_shapes
 
 MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
@@ -133,7 +133,7 @@ class Board:
     def _neighbours(self) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
         """The bases within NEAR_MM of each base, from one bulk query (instead of one query per
         base and question): (position of each id, row starts, neighbour positions, gaps mm)."""
-        from engine.geometry.gap_kernel import UNSURE, near_pairs
+        from campo.engine.geometry.gap_kernel import UNSURE, near_pairs
 
         index = self.state.index
         shapes = index.shapes

@@ -24,17 +24,17 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.boxes import (
+from campo.engine.geometry.boxes import (
     CERTAIN_MM, Box, box_gap, box_of, boxes_meet, corners_of, frame_of, rect_box)
-from engine.geometry.rect import Point, Rect
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.pieces import ZONE_IN
+from campo.engine.geometry.rect import Point, Rect
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.pieces import ZONE_IN
 
 
 def front_body_slides(body: Rect, target: Rect, dirs: Sequence[Point]) -> list[list[float]]:
     """[slide of the front edge, slide of the whole base] along each direction before touching
     ``target``: `slide_convex`'s two answers, the same floats."""
-    from engine.geometry.slide_kernel import front_and_body_slides
+    from campo.engine.geometry.slide_kernel import front_and_body_slides
 
     front = box_of((body.front_left, body.front_right))
     front_touches = boxes_meet(front, rect_box(target)) and \
@@ -56,7 +56,7 @@ def flank_or_rear_along(body: Rect, target: Rect, direction: Point, s: float, to
     left edge lies along ``target`` for more than 2 ``touch`` (`shared_lengths` with ``touch``):
     compiled; None when too close to call, or when the move would renormalise the heading (the
     caller then measures it plainly)."""
-    from engine.geometry.slide_kernel import flank_contact_mm
+    from campo.engine.geometry.slide_kernel import flank_contact_mm
 
     heading = (body.heading_deg + 0.0) % 360.0      # as `Rect.moved` does
     if heading != body.heading_deg or math.copysign(1.0, heading) != \
@@ -84,7 +84,7 @@ class TwoInchZone:
 
     def slide(self, body: Rect, direction: Point) -> float:
         """`slide_convex(body.corners, body.polygon, outline, polygon, direction)`."""
-        from engine.geometry.slide_kernel import slide_apart
+        from campo.engine.geometry.slide_kernel import slide_apart
 
         if boxes_meet(rect_box(body), self.box) and body.polygon.intersects(self.polygon):
             return 0.0
@@ -128,7 +128,7 @@ def base_boxes(board: Board) -> tuple[np.ndarray, list[tuple[float, ...]]]:
 def bases_near_box(board: Board, box: Box, distance: float) -> list[tuple[str, tuple[float, ...]]]:
     """(id, box) of the bases whose box comes within ``distance`` of ``box`` on each axis (a
     superset of those within ``distance`` of anything inside ``box``), in index order."""
-    from engine.geometry.box_kernel import boxes_near
+    from campo.engine.geometry.box_kernel import boxes_near
 
     ids = board.state.index.ids
     if not ids:
@@ -154,7 +154,7 @@ def sweep_meets(poses: np.ndarray, other: np.ndarray, exact: Callable[[], bool])
     """Whether `swept_area` of the poses meets the convex shape ``other`` (vertices): certain
     when the compiled gap to every piece is clear of 0 by `CERTAIN_MM` (apart, or overlapping
     that deep), else ``exact()`` (GEOS on the swept area itself)."""
-    from engine.geometry.box_kernel import swept_gap
+    from campo.engine.geometry.box_kernel import swept_gap
 
     gap = swept_gap(poses, other)
     if gap > CERTAIN_MM:
@@ -181,7 +181,7 @@ class Corridor:
 
     def holds(self, base_id: str, box: Sequence[float]) -> bool:
         """``base_id`` (bounding ``box``) lies within ``reach`` of the corridor."""
-        from engine.geometry.box_kernel import swept_gap
+        from campo.engine.geometry.box_kernel import swept_gap
 
         if box_gap(self.box, box) > self.reach:
             return False

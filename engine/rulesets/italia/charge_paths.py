@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.boxes import Box, box_of, boxes_meet, corners_of, rect_box
-from engine.geometry.contact import shared_lengths
-from engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
-from engine.geometry.rect import Rect, angle_diff, rotate
-from engine.geometry.zones import zone_of
-from engine.results import Zone
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.charge_fast import (flank_or_rear_along, front_body_slides, poses_array,
+from campo.engine.geometry.boxes import Box, box_of, boxes_meet, corners_of, rect_box
+from campo.engine.geometry.contact import shared_lengths
+from campo.engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
+from campo.engine.geometry.rect import Rect, angle_diff, rotate
+from campo.engine.geometry.zones import zone_of
+from campo.engine.results import Zone
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.charge_fast import (flank_or_rear_along, front_body_slides, poses_array,
                                                sweep_meets)
 
 OBLIQUE_MAX_DEG = 45.0    # ISD §8 «Movimento obliquo … fino a 45°»

@@ -19,9 +19,9 @@ import shapely
 from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.boxes import CERTAIN_MM, Box, box_of, rect_box
-from engine.geometry.rect import Point, Rect
-from engine.rulesets.italia.board import Board
+from campo.engine.geometry.boxes import CERTAIN_MM, Box, box_of, rect_box
+from campo.engine.geometry.rect import Point, Rect
+from campo.engine.rulesets.italia.board import Board
 
 FEW_FEATURES = 64
 """Up to this many features, each is tested in turn instead of querying the STRtree."""

@@ -16,22 +16,22 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from engine.geometry.arcs import arc_polygon
-from engine.geometry.boxes import box_gap, boxes_meet, rect_box
-from engine.geometry.contact import edge_of_lengths, shared_lengths_compiled
-from engine.geometry.motion import swept_area
-from engine.geometry.rect import Point, Rect, angle_diff
-from engine.geometry.zones import beyond_front_line
-from engine.results import Aspect
-from engine.rulesets.italia.board import NEAR_MM, Board
-from engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, holds_zone_against,
+from campo.engine.geometry.arcs import arc_polygon
+from campo.engine.geometry.boxes import box_gap, boxes_meet, rect_box
+from campo.engine.geometry.contact import edge_of_lengths, shared_lengths_compiled
+from campo.engine.geometry.motion import swept_area
+from campo.engine.geometry.rect import Point, Rect, angle_diff
+from campo.engine.geometry.zones import beyond_front_line
+from campo.engine.results import Aspect
+from campo.engine.rulesets.italia.board import NEAR_MM, Board
+from campo.engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, holds_zone_against,
                                                poses_array, sweep_meets, zone_around, zone_box)
-from engine.rulesets.italia.charge_paths import _OUTWARD, TOUCH_MM, _Path, _paths
-from engine.rulesets.italia.charge_terrain import (crest_line, crossed_by_hull, terrain_may_meet,
+from campo.engine.rulesets.italia.charge_paths import _OUTWARD, TOUCH_MM, _Path, _paths
+from campo.engine.rulesets.italia.charge_terrain import (crest_line, crossed_by_hull, terrain_may_meet,
                                                    terrain_meeting)
-from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
-from engine.rulesets.italia.relations_batch import columns
-from engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
+from campo.engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
+from campo.engine.rulesets.italia.relations_batch import columns
+from campo.engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
 
 
 @dataclass

@@ -16,18 +16,18 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.arcs import arc_vertices
-from engine.geometry.rect import Rect
-from engine.geometry.sight import sample_outline, sample_segment, sight_lines
-from engine.rulesets.italia.board import NEAR_MM, Board
-from engine.rulesets.italia.charges import full_move_in
-from engine.rulesets.italia.conduct_batch import pursuits, retreats
+from campo.engine.geometry.arcs import arc_vertices
+from campo.engine.geometry.rect import Rect
+from campo.engine.geometry.sight import sample_outline, sample_segment, sight_lines
+from campo.engine.rulesets.italia.board import NEAR_MM, Board
+from campo.engine.rulesets.italia.charges import full_move_in
+from campo.engine.rulesets.italia.conduct_batch import pursuits, retreats
 # ROUTER_GAP_IN, _inner_corners and _inner_rect stay importable from here (tests use them)
-from engine.rulesets.italia.conduct_paths import (  # noqa: F401
+from campo.engine.rulesets.italia.conduct_paths import (  # noqa: F401
     FALL_BACK_IN, PURSUIT_IN, ROUTER_GAP_IN, _Band, _end_centre, _inner_corners, _inner_rect,
     _inner_shapes, _polygons, _pursuit_direction, _retreat_direction, _straight, rout_captured)
-from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
-from engine.rulesets.italia.relations_batch import columns
+from campo.engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+from campo.engine.rulesets.italia.relations_batch import columns
 
 NEAR_INFANTRY_IN = 6.0       # ISD ManTab «a 6" da fanteria»
 NEAR_ARTILLERY_IN = 3.0      # ISD ManTab «a 3" dall'artiglieria»

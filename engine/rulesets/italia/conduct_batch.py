@@ -23,17 +23,17 @@ from typing import Any, NamedTuple
 import numpy as np
 import shapely
 
-from engine.geometry.boxes import CERTAIN_MM
-from engine.geometry.contact import RectTable
-from engine.geometry.rect import Rect, unit_vector
-from engine.ruleset import AREA_DOUBT_MM2
-from engine.rulesets.italia.board import GRAZE_MM, Board
-from engine.rulesets.italia.charge_fast import base_boxes
-from engine.rulesets.italia.charges import full_move_in
-from engine.rulesets.italia.conduct_paths import (FALL_BACK_IN, PURSUIT_IN, _Band,
+from campo.engine.geometry.boxes import CERTAIN_MM
+from campo.engine.geometry.contact import RectTable
+from campo.engine.geometry.rect import Rect, unit_vector
+from campo.engine.ruleset import AREA_DOUBT_MM2
+from campo.engine.rulesets.italia.board import GRAZE_MM, Board
+from campo.engine.rulesets.italia.charge_fast import base_boxes
+from campo.engine.rulesets.italia.charges import full_move_in
+from campo.engine.rulesets.italia.conduct_paths import (FALL_BACK_IN, PURSUIT_IN, _Band,
                                                   inner_corners_of, rout_captured)
-from engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
-from engine.rulesets.italia.relations_batch import columns
+from campo.engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
+from campo.engine.rulesets.italia.relations_batch import columns
 
 
 class Retreat(NamedTuple):
@@ -253,7 +253,7 @@ def _overlaps_over(board: Board, quads: np.ndarray, at: np.ndarray, limit: float
     position ``at[k]`` exceeds ``limit`` mm²: ``shapely.area(shapely.intersection(...))`` of
     their polygons, compiled (`gap_kernel.overlap_areas`), GEOS for an area too close to the
     limit (or a quad too thin) for the two to be sure to agree (`engine.ruleset`'s margin)."""
-    from engine.geometry.gap_kernel import overlap_areas
+    from campo.engine.geometry.gap_kernel import overlap_areas
 
     n = len(quads)
     both = np.ascontiguousarray(np.concatenate([quads, board.rect_table.corners[at]]))
@@ -294,7 +294,7 @@ def _quads_meeting(board: Board, quads: np.ndarray,
     overlapping that deep); only the closer calls build their quads' polygons and ask GEOS.
     The bases' corners are the board's `RectTable`'s: the very points the index's polygons
     were built from (`GameState._polygons`)."""
-    from engine.geometry.box_kernel import pair_gaps, quad_box_pairs
+    from campo.engine.geometry.box_kernel import pair_gaps, quad_box_pairs
 
     boxes, _ = base_boxes(board)
     si, bi = quad_box_pairs(quads, boxes, *_boxes_by_x0(board, boxes))

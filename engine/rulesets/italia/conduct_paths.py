@@ -10,9 +10,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.rect import Rect
-from engine.rulesets.italia.board import GRAZE_MM, Board
-from engine.rulesets.italia.charges import full_move_in
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.italia.board import GRAZE_MM, Board
+from campo.engine.rulesets.italia.charges import full_move_in
 
 FALL_BACK_IN = 3.0           # ISD §9 «muove 3"»
 PURSUIT_IN = {"infantry": 3.0, "cavalry": 6.0}   # ISD §9 pursuit table

@@ -4,17 +4,17 @@ The doc holds each table between ``<!-- generated:NAME -->`` and ``<!-- /generat
 a test checks every block equals what this module produces. To refresh the doc after changing a
 setting or a table::
 
-    .venv/bin/python -m engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md
+    .venv/bin/python -m campo.engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.rulesets.doc_common import cell, refresh_blocks, refresh_main, settings_table
-from engine.rulesets.italia.army_lists import ARMY_LISTS
-from engine.rulesets.italia.settings import describe_settings
-from engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
+from campo.engine.rulesets.doc_common import cell, refresh_blocks, refresh_main, settings_table
+from campo.engine.rulesets.italia.army_lists import ARMY_LISTS
+from campo.engine.rulesets.italia.settings import describe_settings
+from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 
 def settings_markdown() -> str:
@@ -79,7 +79,7 @@ def refresh(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return refresh_main(argv, GENERATORS, module="engine.rulesets.italia.doc_tables")
+    return refresh_main(argv, GENERATORS, module="campo.engine.rulesets.italia.doc_tables")
 
 
 if __name__ == "__main__":

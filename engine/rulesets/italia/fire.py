@@ -15,11 +15,11 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from engine.geometry.sight import SightQuery
-from engine.geometry.rect import rotate
-from engine.geometry.zones import whole_front_beyond
-from engine.results import Band
-from engine.rulesets.italia.board import GRAZE_MM, REPORT_MARGIN_IN, Board
+from campo.engine.geometry.sight import SightQuery
+from campo.engine.geometry.rect import rotate
+from campo.engine.geometry.zones import whole_front_beyond
+from campo.engine.results import Band
+from campo.engine.rulesets.italia.board import GRAZE_MM, REPORT_MARGIN_IN, Board
 
 ARTILLERY_BANDS = ((3.0, Band.CLOSE), (12.0, Band.SHORT), (18.0, Band.MEDIUM), (24.0, Band.LONG))
 MUSKETRY_BANDS = ((6.0, Band.SHORT),)
@@ -486,7 +486,7 @@ def arc_params(board: Board, shooters: Sequence[str]) -> np.ndarray:
 def shot_modifiers(board: Board, shooter: str, target: str, t: Target) -> list[Any]:
     """The modifiers of this shot: the tables' `fire_modifiers` on the facts measured here
     (`shot_facts`: built once per kind of shot)."""
-    from engine.rulesets.italia.shot_facts import memo_modifiers
+    from campo.engine.rulesets.italia.shot_facts import memo_modifiers
 
     return memo_modifiers(board, shooter, target, round(t.distance, 6), t.flank_fire,
                           t.cover or "none")

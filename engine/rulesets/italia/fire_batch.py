@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.geometry.arcs import arc_vertices_many, rotate_many
-from engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
-from engine.rulesets.italia.sight_batch import sight_many
-from engine.results import Band
-from engine.rulesets.italia.fire import (
+from campo.engine.geometry.arcs import arc_vertices_many, rotate_many
+from campo.engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
+from campo.engine.rulesets.italia.sight_batch import sight_many
+from campo.engine.results import Band
+from campo.engine.rulesets.italia.fire import (
     ARTILLERY_BANDS,
     EPS_IN,
     MUSKETRY_BANDS,
@@ -33,8 +33,8 @@ from engine.rulesets.italia.fire import (
     shot_modifiers,
     targets_of,
 )
-from engine.rulesets.italia.fire_columns import arc_clear_many, bands_many, fire_reasons_many
-from engine.rulesets.italia.target_table import TargetTable, group_spans
+from campo.engine.rulesets.italia.fire_columns import arc_clear_many, bands_many, fire_reasons_many
+from campo.engine.rulesets.italia.target_table import TargetTable, group_spans
 
 
 def all_targets(board: Board) -> TargetTable:
@@ -56,7 +56,7 @@ def all_targets(board: Board) -> TargetTable:
     pairs = measure_all_pairs(board, shooters, shapes, pair_s, pair_b)
     max_in = np.array([board.infos[i].fire_range_in for i in shooters])[pair_s]
     listed = np.nonzero(pairs.in_arc | (pairs.dist_in <= max_in + EPS_IN))[0]
-    from engine.geometry.arc_kernel import arc_margins_of_rings, sight_ends_of_rings
+    from campo.engine.geometry.arc_kernel import arc_margins_of_rings, sight_ends_of_rings
 
     xy, starts, centres = pairs.coordinates(listed)
     sight = sight_many(board, shooters, pair_s[listed], pair_b[listed],
@@ -115,7 +115,7 @@ def find_pairs(board: Board, shooters: list[str], shapes: ArcShapes,
     shooter_pos = board.positions(shooters)
     whole_rings = arc_rings(board, shooters, board.inches(board.state.reach_all_mm))
     if whole_rings is not None:
-        from engine.geometry.pair_kernel import candidate_pairs
+        from campo.engine.geometry.pair_kernel import candidate_pairs
 
         eligible = (sides[None, :] != sides[shooter_pos][:, None]) & ~barred[None, :]
         pair_s, pair_b, unsure = candidate_pairs(whole_rings, _front_ends(board, shooters),
@@ -158,7 +158,7 @@ class PairParts:
     def coordinates(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The parts of pairs ``rows`` as ``shapely.get_coordinates`` lists them (coordinates,
         row i's at ``starts[i]:starts[i + 1]``) and their centroids (one per row)."""
-        from engine.geometry.arc_kernel import ring_coordinates
+        from campo.engine.geometry.arc_kernel import ring_coordinates
 
         by_geos = self.by_geos[rows]
         counts = np.where(by_geos, 0, self.count[rows] + 1)
@@ -193,8 +193,8 @@ def measure_all_pairs(board: Board, shooters: list[str], shapes: ArcShapes, pair
         in_arc, dist_in = np.zeros(n, dtype=bool), np.zeros(n)
         count, verts, centre = np.zeros(n, dtype=np.int64), np.zeros((n, 0, 2)), np.zeros((n, 2))
     else:
-        from engine.geometry.arc_kernel import OK
-        from engine.geometry.pair_kernel import measure_pairs
+        from campo.engine.geometry.arc_kernel import OK
+        from campo.engine.geometry.pair_kernel import measure_pairs
 
         status, in_arc, dist_mm, count, verts, centre = measure_pairs(
             pair_s.astype(np.int64), pair_b.astype(np.int64), near_rings, whole_rings,

@@ -10,9 +10,9 @@ from itertools import repeat
 import numpy as np
 import shapely
 
-from engine.results import Band
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.fire import (
+from campo.engine.results import Band
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.fire import (
     ARTILLERY_BANDS,
     EPS_IN,
     MUSKETRY_BANDS,

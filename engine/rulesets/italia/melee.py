@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from engine.geometry.rect import Rect
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.charge_fast import within_of
-from engine.rulesets.italia.charge_terrain import area_terrain_holding, terrain_at_point
-from engine.rulesets.italia.charges import (
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.charge_fast import within_of
+from campo.engine.rulesets.italia.charge_terrain import area_terrain_holding, terrain_at_point
+from campo.engine.rulesets.italia.charges import (
     Charge,
     aspect_from_pose,
     candidates,
@@ -36,15 +36,15 @@ from engine.rulesets.italia.charges import (
     hidden_from,
     judge_charge,
 )
-from engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
-from engine.rulesets.italia.fire import MUSKETRY_COVER, cover_terrain_of
-from engine.rulesets.italia.modifier import Modifier, score_total
-from engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
+from campo.engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
+from campo.engine.rulesets.italia.fire import MUSKETRY_COVER, cover_terrain_of
+from campo.engine.rulesets.italia.modifier import Modifier, score_total
+from campo.engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
                                                     melee_modifiers)
-from engine.rulesets.italia.relations import ARTILLERY_SUPPORT_RANGE_IN, artillery_fire_support, supports
-from engine.rulesets.italia.relations_batch import contacts
-from engine.rulesets.italia.troops import GeneralQuality, MANOEUVRE_VALUE
-from vision.errors import CampoInputError
+from campo.engine.rulesets.italia.relations import ARTILLERY_SUPPORT_RANGE_IN, artillery_fire_support, supports
+from campo.engine.rulesets.italia.relations_batch import contacts
+from campo.engine.rulesets.italia.troops import GeneralQuality, MANOEUVRE_VALUE
+from campo.errors import CampoInputError
 
 LINEAR_OBSTACLES = frozenset({"hedge", "wall", "stone_wall", "low_wall", "parapet",
                               "fortification_line"})

@@ -11,8 +11,8 @@ manoeuvre, 1d6 for melee and pursuit, *each die* for musketry); ``dice_delta`` a
 chooses (pursuit), whose magnitude is ``score_delta``.
 """
 
-from engine.rulesets.italia.modifier import Cover, Modifier, score_total
-from engine.rulesets.italia.modifiers_fire import (
+from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
+from campo.engine.rulesets.italia.modifiers_fire import (
     FireFacts,
     MusketryPool,
     bombardment_modifier_total,
@@ -20,7 +20,7 @@ from engine.rulesets.italia.modifiers_fire import (
     fire_modifiers,
     musketry_pool,
 )
-from engine.rulesets.italia.modifiers_melee import (
+from campo.engine.rulesets.italia.modifiers_melee import (
     Hidden,
     MeleeFacts,
     MeleeUnit,
@@ -29,7 +29,7 @@ from engine.rulesets.italia.modifiers_melee import (
     melee_modifiers,
     melee_score,
 )
-from engine.rulesets.italia.modifiers_other import (
+from campo.engine.rulesets.italia.modifiers_other import (
     GeneralRiskFacts,
     LimberFacts,
     ManoeuvreFacts,

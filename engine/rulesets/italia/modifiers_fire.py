@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.italia.modifier import Cover, Modifier, score_total
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.rulesets.italia.tables_fire import MIN_MUSKETRY_DICE, artillery_band, range_modifier
-from engine.rulesets.italia.troops import WEAPONS, Weapon, musketry_base_dice
-from engine.rulesets.italia.weather import weather_effects
+from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.tables_fire import MIN_MUSKETRY_DICE, artillery_band, range_modifier
+from campo.engine.rulesets.italia.troops import WEAPONS, Weapon, musketry_base_dice
+from campo.engine.rulesets.italia.weather import weather_effects
 
 
 @dataclass(frozen=True)

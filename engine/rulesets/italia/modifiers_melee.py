@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-from engine.rulesets.italia.modifier import Cover, Modifier, score_total
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality, combat_factor
+from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality, combat_factor
 
 Hidden = Literal["none", "wood", "crest"]
 Slope = Literal["none", "gentle", "steep"]

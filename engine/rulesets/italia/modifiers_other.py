@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.rulesets.italia.modifier import Cover, Modifier, score_total
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
+from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engine.scenario import BaseState
+from campo.engine.scenario import BaseState
 
 UNIT_LETTERS = ("A", "B", "C", "D", "E")
 SIZE_ORDER = {"A": 4, "B": 3, "C": 2, "D": 2, "E": 1}  # "largest unit", ISD A24

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.geometry.contact import edge_aspect
-from engine.geometry.rect import angle_diff
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
-from engine.rulesets.italia.relations_batch import commanders, contacts, general_pairs
+from campo.engine.geometry.contact import edge_aspect
+from campo.engine.geometry.rect import angle_diff
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
+from campo.engine.rulesets.italia.relations_batch import commanders, contacts, general_pairs
 
 ARTILLERY_SUPPORT_RANGE_IN = 3.0  # ISD §1 «a 3" o meno (ma non a contatto)»
 

@@ -13,9 +13,9 @@ from typing import NamedTuple
 import numpy as np
 import shapely
 
-from engine.geometry.rect import EDGE_NAMES
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
+from campo.engine.geometry.rect import EDGE_NAMES
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
 
 # edge_of_lengths breaks ties by priority front < flanks < rear, and between the flanks takes
 # the first in EDGE_NAMES order (front, right, rear, left): so the first tied edge in this order

@@ -6,17 +6,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 
-from engine.geometry.arcs import arc_to_range, band_rings
-from engine.results import Allowance
-from engine.ruleset import Problem, placement_problems, vocabulary_problems
-from engine.rulesets.italia.board import MM_PER_IN, Board
-from engine.rulesets.italia.charges import Charge, candidates, charge_arc, judge_charge
-from engine.rulesets.italia.fire import ARTILLERY_BANDS, MUSKETRY_BANDS, fire_arc
-from engine.rulesets.italia.settings import ItaliaSettings, load_settings
-from engine.state import GameState
-from engine.vocabulary import ITALIA
-from engine.geometry.drawing import ring_coords
-from engine.geometry.rect import Rect
+from campo.engine.geometry.arcs import arc_to_range, band_rings
+from campo.engine.results import Allowance
+from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
+from campo.engine.rulesets.italia.board import MM_PER_IN, Board
+from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, judge_charge
+from campo.engine.rulesets.italia.fire import ARTILLERY_BANDS, MUSKETRY_BANDS, fire_arc
+from campo.engine.rulesets.italia.settings import ItaliaSettings, load_settings
+from campo.engine.state import GameState
+from campo.engine.vocabulary import ITALIA
+from campo.engine.geometry.drawing import ring_coords
+from campo.engine.geometry.rect import Rect
 
 
 class ItaliaRuleset:
@@ -42,7 +42,7 @@ class ItaliaRuleset:
         return out
 
     def analyze(self, state: GameState) -> dict[str, Any]:
-        from engine.rulesets.italia.analysis import analyze_board
+        from campo.engine.rulesets.italia.analysis import analyze_board
 
         return analyze_board(Board.of(state))
 
@@ -79,7 +79,7 @@ class ItaliaRuleset:
         """ISD §8 movement table (`tables_movement.movement_allowance_in`, A19–A21 and A23
         readings, weather ISD §13). Kinds the table does not know (crest, orchard ...) do not
         change the move and are named in the basis; 0 where the table says «non può entrare»."""
-        from engine.rulesets.italia import tables_movement as tm
+        from campo.engine.rulesets.italia import tables_movement as tm
 
         board = Board.of(state)
         base, info, s = state.base(base_id), board.infos[base_id], board.settings

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from engine.rulesets import settings_common
-from engine.rulesets.settings_common import RulesetSettings
+from campo.engine.rulesets import settings_common
+from campo.engine.rulesets.settings_common import RulesetSettings
 
 _CITE_RE = re.compile(r"ISD (?:§\d+|A\d+|ManTab|Lists|Intro)")
 

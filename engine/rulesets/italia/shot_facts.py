@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.italia.board import Board
-from engine.rulesets.italia.modifier import Modifier
-from engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifiers, range_key
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.modifier import Modifier
+from campo.engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifiers, range_key
 
 
 def shot_facts(board: Board, shooter: str, target: str, distance_in: float, flank_fire: bool,
@@ -59,7 +59,7 @@ def _firer_facts(board: Board, shooter: str) -> tuple[dict[str, Any], int | None
     cache = board.__dict__.setdefault("_firer_facts", {})
     found = cache.get(shooter)
     if found is None:
-        from engine.rulesets.italia.fire import DIFFICULT_GROUND
+        from campo.engine.rulesets.italia.fire import DIFFICULT_GROUND
 
         fb, fi = board.state.base(shooter), board.infos[shooter]
         ft = fb.traits

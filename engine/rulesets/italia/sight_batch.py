@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from engine.rulesets.italia.board import GRAZE_MM, Board
-from engine.rulesets.italia.fire import (
+from campo.engine.rulesets.italia.board import GRAZE_MM, Board
+from campo.engine.rulesets.italia.fire import (
     shooter_sight,
     fire_over_facts,
     FiredOver,
@@ -34,7 +34,7 @@ def sight_many(board: Board, shooters: Sequence[str], shot_shooter: np.ndarray,
     line ends, `fire.sight_ends_flat` of the target parts (points, the shot each belongs to)."""
     # compiled on first use (a few seconds once per install, then cached): imported here so
     # that only analyses that trace sight lines pay numba's import
-    from engine.geometry.sight_kernel import every_unsure_line, first_clear_lines
+    from campo.engine.geometry.sight_kernel import every_unsure_line, first_clear_lines
 
     n = len(shot_shooter)
     field = board.sight_field
@@ -200,7 +200,7 @@ def _sight_origins_many(board: Board, ids: list[str]) -> np.ndarray:
 def _grid(board: Board, quads: np.ndarray, reach: float
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The bodies' cell grid, built once per board and widest corridor."""
-    from engine.geometry.sight_kernel import build_grid
+    from campo.engine.geometry.sight_kernel import build_grid
 
     cache = board.__dict__.setdefault("_sight_grid", {})
     if reach not in cache:

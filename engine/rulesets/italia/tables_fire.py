@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.settings import ItaliaSettings
 
 ARTILLERY_ARC_HALF_DEG = 30.0
 """ISD §6: «arco di 30° su ogni lato della batteria sparante» (geometry: ISD A4)."""

@@ -5,7 +5,7 @@ The 2d6 modifiers for a particular general are in ``modifiers.py`` (``general_ri
 
 from __future__ import annotations
 
-from engine.rulesets.italia.troops import INITIATIVE_POINTS, GeneralQuality
+from campo.engine.rulesets.italia.troops import INITIATIVE_POINTS, GeneralQuality
 
 GENERAL_HIT_ON_OR_BELOW = 5
 """ISD §10: 2d6 + modifiers of «5 o meno»: the general is hit and leaves the field."""

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.settings import ItaliaSettings
 
 MoraleStatus = Literal["fresh", "shaken", "routed", "off_table"]
 

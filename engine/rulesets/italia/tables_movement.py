@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.rulesets.italia.settings import ItaliaSettings
-from engine.rulesets.italia.troops import Arm, resolve_arm
-from vision.errors import CampoInputError
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.troops import Arm, resolve_arm
+from campo.errors import CampoInputError
 
 
 class Mover(str, Enum):

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.results import Band
-from engine.rulesets.italia.fire import Target
+from campo.engine.results import Band
+from campo.engine.rulesets.italia.fire import Target
 
 
 @dataclass

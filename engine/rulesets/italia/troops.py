@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-from engine.vocabulary import ITALIA
-from vision.errors import CampoInputError
+from campo.engine.vocabulary import ITALIA
+from campo.errors import CampoInputError
 
 MM_PER_INCH = 25.0
 """ISD Intro: «tutte le distanze sono calcolate in POLLICI (2,5 cm.)»."""

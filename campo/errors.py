@@ -1,8 +1,9 @@
-"""User-facing errors, shared by every layer (this is the lowest one).
+"""User-facing errors, in one small module every layer imports.
 
-A `CampoInputError` is a problem with what the user gave us (a file, an image, an argument),
-never a bug. The CLI prints it as one line and exits non-zero without a traceback, so the
-message must say where the problem is: the file, the line and the key when known.
+A `CampoInputError` is a problem with what the user gave us (a file, an image, an argument, a
+browser's message), never a bug. The CLI prints it as one line and exits with status 2 without
+a traceback, so the message must say where the problem is: the file, the line and the key when
+known.
 """
 
 from __future__ import annotations
@@ -39,3 +40,22 @@ class CampoInputError(ValueError):
 
 class FileFormatError(CampoInputError):
     """A file exists but its content is wrong (syntax, unknown key, bad value, duplicate...)."""
+
+
+class ScenarioError(FileFormatError):
+    """A scenario is malformed or names things the ruleset does not know."""
+
+
+class UnknownRulesetError(ScenarioError):
+    """The scenario's `ruleset` is not one the engine has."""
+
+
+class UnknownBaseError(CampoInputError, KeyError):
+    """A base id that the game state does not hold."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return CampoInputError.__str__(self)
+
+
+class RecordingError(FileFormatError):
+    """A file is not a Campo recording, is damaged, or was written by a newer Campo."""
