@@ -13,6 +13,7 @@ cross friends, and most charges have something in the way. Deterministic for a g
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -76,53 +77,62 @@ UNIT_SIZE = {"italia-se-desta": 3, "federico": 4, "attila": 4}
 
 
 def dense_battle(ruleset: str, n: int, seed: int = 1) -> dict[str, Any]:
-    """``n`` bases of ``ruleset`` on a 6' x 4' table, half a side, lines 15-25 cm apart."""
+    """``n`` bases of ``ruleset`` on a 6' x 4' table, half a side, front lines 20 cm apart.
+
+    Each unit is one kind of troop, its bases side by side along the unit's (slightly turned)
+    front; the first base of a front-line unit has a support directly behind it; lines behind
+    the first are staggered; generals stand behind the lines."""
     if ruleset not in RULESETS:
         raise ValueError(f"unknown ruleset {ruleset!r}")
     rng = random.Random(seed)
-    width, depth = TABLE_MM
+    width, _ = TABLE_MM
     kinds = _LINES[ruleset]
     per_side = n // 2
+    generals = max(1, per_side // 12)
     bases: list[dict[str, Any]] = []
     for side, front_y, heading in (("A", 500.0, 90.0), ("B", 700.0, 270.0)):
         back = -1.0 if side == "A" else 1.0
         side_bases: list[dict[str, Any]] = []
-        line, unit_no, k = 0, 0, 0
-        while len(side_bases) < per_side - per_side // 12:
-            y_line = front_y + back * (0 if line == 0 else 90 + 110 * (line - 1))
-            x = 40.0 + rng.uniform(0, 60) + (40 if line % 2 else 0)
-            while x < width - 120 and len(side_bases) < per_side - per_side // 12:
+        line, unit_no = 0, 0
+        while len(side_bases) < per_side - generals:
+            y_line = front_y + back * (0 if line == 0 else 110 + 95 * (line - 1))
+            x = 30.0 + rng.uniform(0, 40) + (45 if line % 2 else 0)
+            while len(side_bases) < per_side - generals:
+                type_, w, d, traits = kinds[(unit_no + line) % len(kinds)]
+                size = UNIT_SIZE[ruleset]
+                if x + size * (w + 3) > width - 30:
+                    break
                 unit_no += 1
                 unit = f"{side}u{unit_no}"
-                wobble, turn = rng.uniform(-25, 25), rng.uniform(-6, 6)
-                if line == 0 and unit_no % 4 == 0:
-                    wobble -= back * 60            # a unit pushed forward: within reach
-                for j in range(UNIT_SIZE[ruleset]):
-                    type_, w, d, traits = kinds[k % len(kinds)]
-                    k += 1
-                    extra = dict(traits)
-                    extra.update(_grouping(ruleset, side, unit, unit_no))
-                    bid = f"{unit}-{j}"
-                    bx = x + w / 2 + rng.uniform(-3, 3)
-                    by = y_line + wobble + rng.uniform(-6, 6)
-                    side_bases.append(_base(bid, side, type_, bx, by, heading + turn, w, d, **extra))
+                turn = rng.uniform(-6, 6)
+                forward = -back * 60 if line == 0 and unit_no % 4 == 0 else 0.0  # pushed forward
+                y0 = y_line + forward + rng.uniform(-20, 20)
+                along = math.radians(turn)     # along the table, the unit turned slightly
+                ux, uy = math.cos(along), math.sin(along)
+                fx, fy = math.cos(math.radians(heading + turn)), math.sin(math.radians(heading + turn))
+                extra = dict(traits, **_grouping(ruleset, side, unit, unit_no))
+                step = w + rng.uniform(0.5, 2.5)
+                for j in range(size):
+                    bx, by = x + w / 2 + j * step * ux, y0 + j * step * uy
+                    side_bases.append(_base(f"{unit}-{j}", side, type_, bx, by, heading + turn,
+                                            w, d, **extra))
                     if j == 0 and line == 0 and type_ not in ("gun", "artillery"):
-                        # a support directly behind the unit's first base
-                        side_bases.append(_base(f"{bid}s", side, type_, bx, by + back * (d + 0.5),
-                                                heading + turn, w, d, **extra))
-                    x += w + rng.uniform(0, 4)
-                x += rng.uniform(15, 60)
+                        gap = d + 0.5      # a support directly behind the unit's first base
+                        side_bases.append(_base(f"{unit}-{j}s", side, type_, bx - gap * fx,
+                                                by - gap * fy, heading + turn, w, d, **extra))
+                x += size * step + rng.uniform(20, 70)
             line += 1
-        # generals behind the lines, one per few units
-        generals = per_side - len(side_bases)
+        side_bases = side_bases[:per_side - generals]
         gtype, gw, gd = _GENERAL[ruleset]
         for g in range(generals):
-            gx = (g + 0.5) * width / max(generals, 1)
-            gy = front_y + back * (160 + 120 * (g % 2))
+            gx = (g + 0.5) * width / generals
+            gy = front_y + back * (150 + 40 * (g % 2) + 95 * max(0, line - 2))
+            gy = min(max(gy, 30.0), TABLE_MM[1] - 30.0)
             side_bases.append(_base(f"{side}-gen{g}", side, gtype, gx, gy, heading, gw, gd,
                                     **_general_traits(ruleset, side, g, generals)))
-        bases += side_bases[:per_side]
-    scenario: dict[str, Any] = {"ruleset": ruleset, "table": {"width_mm": width, "depth_mm": depth},
+        bases += side_bases
+    scenario: dict[str, Any] = {"ruleset": ruleset,
+                                "table": {"width_mm": TABLE_MM[0], "depth_mm": TABLE_MM[1]},
                                 "terrain": terrain(), "bases": bases}
     if ruleset == "attila":
         scenario["turn"] = 3

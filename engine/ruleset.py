@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -79,7 +80,8 @@ def placement_problems(state: GameState) -> list[Problem]:
         high = np.minimum(box[left, 3], box[right, 3]) - np.maximum(box[left, 1], box[right, 1])
         maybe = np.clip(wide, 0, None) * np.clip(high, 0, None) > 0.99 * OVERLAP_REPORTED_MM2
         areas = np.zeros(len(pairs))
-        areas[maybe] = _overlap_areas(index.shapes[left[maybe]], index.shapes[right[maybe]])
+        areas[maybe] = shapely.area(shapely.intersection(index.shapes[left[maybe]],
+                                                         index.shapes[right[maybe]]))
         for (a, b), area in zip(pairs, areas.tolist()):
             if area > OVERLAP_REPORTED_MM2:
                 out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²",
@@ -87,47 +89,75 @@ def placement_problems(state: GameState) -> list[Problem]:
     return out
 
 
-def _overlap_areas(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """``shapely.area(shapely.intersection(first, second))`` of rectangles, as far as the
-    warnings read it (above OVERLAP_REPORTED_MM2, rounded to the mm²): compiled
-    (`gap_kernel.overlap_areas`, about 20 µs less per pair), GEOS for any area too close to the
-    threshold or to a rounding boundary for the two to be sure to agree."""
-    import numpy as np
-    import shapely
-
-    from campo.engine.geometry.gap_kernel import overlap_areas
-
-    quads = shapely.get_coordinates(np.concatenate([first, second])).reshape(-1, 5, 2)[:, :4]
-    n = len(first)
-    # called even with no pairs, so the analysis of any scenario compiles it (engine.warmup)
-    areas = overlap_areas(np.ascontiguousarray(quads), np.arange(n), np.arange(n, 2 * n))
-    unsure = np.isnan(areas) | (np.abs(areas - OVERLAP_REPORTED_MM2) < AREA_DOUBT_MM2) \
-        | (np.abs(areas - np.floor(areas) - 0.5) < AREA_DOUBT_MM2)
-    if unsure.any():
-        areas[unsure] = shapely.area(shapely.intersection(first[unsure], second[unsure]))
-    return areas
+AREA_DOUBT_MM2 = 1e-6  # TODO(engine redesign): goes with conduct_batch
 
 
-AREA_DOUBT_MM2 = 1e-6
-"""Compiled and GEOS areas agree far closer than this (mm²); closer to a boundary, GEOS decides."""
+class Settings(Protocol):
+    """What every ruleset's settings model has (`settings_common.RulesetSettings`)."""
+
+    close_call_mm: float
 
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """What the engine needs from a rulebook."""
+    """Everything Campo knows about one rulebook, found through `campo.engine.registry`.
 
-    name: str          # e.g. "italia-se-desta"
-    unit: str          # "in" or "cm"
+    Per-base questions take the ids asked about, and a whole-table question is the same code
+    with every id ("arrays of length one" for one base), so there is one implementation of each
+    rule. Everything the server shows about a rulebook (its settings, quick reference, terrain
+    kinds, umpire tools, page module) comes from here, never from a copy in another layer."""
+
+    name: str            # the scenario's ``ruleset``, e.g. "italia-se-desta"
+    title: str           # "L'Italia s'è desta!"
+    unit: str            # "in" or "cm"
     mm_per_unit: float
+    vocabulary: Vocabulary
+    terrain_kinds: Mapping[str, str]
+    """Every terrain kind the engine knows (`campo.engine.terrain.TERRAIN_KINDS`) -> what it does
+    under this rulebook, one line for the terrain editor ("wood: cover, halves movement")."""
+    page_module: Path | None
+    """The rulebook's ES module for the page (its own drawings and panels), or None."""
+    warmup_scenario: Mapping[str, Any]
+    """A small scenario the server analyses while it starts (imports and first-call costs paid
+    before the first real frame)."""
 
+    # --- settings and reference ----------------------------------------------------------
     def load_settings(self, values: Mapping[str, Any] | None) -> Any:
         """The ruleset's settings model from a scenario's ``settings`` overrides."""
 
+    def describe_settings(self) -> list[dict[str, Any]]:
+        """One dict per setting for the settings panel and the docs (`settings_common`)."""
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        """Quick-reference tables ``{"title", "cites", "columns", "rows"[, "gap"]}`` built from
+        the rulebook's tables modules (the numbers the verdicts use) under ``settings``."""
+
+    # --- judging a moment ----------------------------------------------------------------
     def problems(self, state: GameState) -> list[Problem]:
         """Everything wrong with the state under this ruleset (errors and warnings)."""
 
-    def analyze(self, state: GameState) -> dict[str, Any]:
-        """The ``bases`` member of ``campo analyze --json`` plus optional extra members."""
+    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """The ``bases`` member of ``campo analyze --json`` for ``ids`` (every base when None),
+        plus the table-level members (groups, regiments ...) when ``ids`` is None. A base's entry
+        is the same whether asked alone or with every other."""
+
+    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The compact facts the board draws for every base without a tap, for ``ids``.
+
+        Keys (each omitted when empty or false): ``contacts`` {enemy id: aspect of this base
+        touched}, ``commanded_by`` [general ids], ``supported_by`` [ids], ``badges`` [short
+        words the board writes on the base: "isolated", "must charge", "disordered" ...].
+        A base's summary may depend only on bases within `summary_reach_mm` of it."""
+
+    def summary_reach_mm(self, state: GameState) -> float:
+        """How far (edge to edge, mm) another base can be and still change a base's summary
+        (the command radius, the contact tolerance ...): a moved base re-summarises only the
+        bases this close to where it was or is."""
+
+    def board_summary(self, state: GameState) -> dict[str, Any]:
+        """Table-level facts the page draws without a tap (ISD groups and batteries, Federico
+        isolated bases and regiments, ATTILA groups and mandatory charges ...), cheap enough to
+        rebuild whenever anything changes; never target lists."""
 
     def charge(self, state: GameState, charger: str, target: str) -> Any:
         """One charge's verdict (has ``legal``); used by `GameState.legal_charges`."""
@@ -146,3 +176,38 @@ class Ruleset(Protocol):
         the base's type and traits (formation, arm ...) are read from ``state``. A base the rules
         do not let move there gets ``amount = 0`` and a ``basis`` saying why (a Camp; terrain it
         may not enter). ``None`` only when the ruleset gives no movement rate at all."""
+
+    # --- a live game ---------------------------------------------------------------------
+    def memory(self) -> GameMemory | None:
+        """What this rulebook remembers from one moment of a live game to the next (ATTILA:
+        groups that split stay split), or None."""
+
+    def umpire_tool(self, seed: int | None) -> UmpireTool | None:
+        """The umpire's helper this rulebook brings (ATTILA: the card deck), or None."""
+
+
+class GameMemory(Protocol):
+    """A live game's memory across moments: `apply` it to each scenario before analysing it,
+    `learn` from each board summary after; `due` says a remembered fact wants a new analysis
+    although nothing moved."""
+
+    def apply(self, scenario: dict[str, Any]) -> None: ...
+
+    def learn(self, board_summary: Mapping[str, Any], now: float) -> dict[str, str]: ...
+
+    def due(self, now: float) -> bool: ...
+
+
+class UmpireTool(Protocol):
+    """An umpire's helper with a few actions (ATTILA's deck: shuffle, draw), shown on every
+    page under its ``topic``."""
+
+    topic: str
+    actions: tuple[str, ...]
+
+    def act(self, action: str, settings: Any) -> dict[str, Any]:
+        """Do ``action`` (one of ``actions``) under the settings in force; the new view.
+        `CampoInputError` when it cannot be done now."""
+
+    def view(self) -> dict[str, Any]:
+        """What every page shows."""

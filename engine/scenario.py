@@ -14,13 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from campo.engine.terrain import AREA_KINDS, LINEAR_KINDS
 from campo.errors import ScenarioError
-
-AREA_KINDS = frozenset({"wood", "town", "village", "farm", "hill", "marsh", "rice", "water",
-                        "rough", "cultivated", "orchard", "fortification", "camp"})
-LINEAR_KINDS = frozenset({"road", "river", "stream", "hedge", "wall", "stone_wall", "low_wall",
-                          "parapet", "tree_row", "tree_lined_road", "fortification_line",
-                          "bridge", "ford", "crest"})
 
 XY = tuple[float, float]
 

@@ -26,35 +26,43 @@ from typing import Any
 import numpy as np
 import shapely
 
-from campo.errors import ScenarioError, UnknownBaseError
+from campo.engine.boundary import HeldVerdicts
 from campo.engine.geometry.index import BaseIndex
 from campo.engine.geometry.rect import Rect
+from campo.engine.registry import get_ruleset
 from campo.engine.ruleset import Problem, Ruleset
 from campo.engine.scenario import BaseState, Scenario, parse_scenario
+from campo.errors import ScenarioError, UnknownBaseError
 
 
 class GameState:
-    """A scenario bound to its ruleset and settings, with cached geometry."""
+    """A scenario bound to its ruleset and settings, with cached geometry.
 
-    def __init__(self, scenario: Scenario, ruleset: Ruleset | None = None,
-                 *, use_index: bool = True) -> None:
-        from campo.engine.rulesets import get_ruleset
+    The ruleset is given (`from_dict` finds it by the scenario's name in the registry), so the
+    state depends on the protocol, never on a rulebook. ``held`` are the verdicts a live game
+    keeps steady where a new measurement is too close to a boundary to call
+    (`campo.engine.boundary`)."""
 
+    def __init__(self, scenario: Scenario, ruleset: Ruleset | None = None, *,
+                 held: HeldVerdicts | None = None, use_index: bool = True) -> None:
         self.scenario = scenario
-        self.ruleset: Ruleset = ruleset or get_ruleset(scenario.ruleset)
+        self.ruleset: Ruleset = ruleset if ruleset is not None else get_ruleset(scenario.ruleset)
         self.settings = self.ruleset.load_settings(scenario.settings)
-        self.use_index = use_index
+        self.held: HeldVerdicts = held if held is not None else HeldVerdicts()
+        self.use_index = use_index  # TODO(engine redesign): the plain/fast switch goes
         self._by_id = {b.id: b for b in scenario.bases}
         self._cache: dict[str, Any] = {}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | Scenario, **kwargs: Any) -> GameState:
-        return cls(parse_scenario(data), **kwargs)
+    def from_dict(cls, data: Mapping[str, Any] | Scenario, *, held: HeldVerdicts | None = None,
+                  use_index: bool = True) -> GameState:
+        """A state from scenario JSON (or a parsed `Scenario`), its ruleset by name."""
+        return cls(parse_scenario(data), held=held, use_index=use_index)
 
     # --- values ---------------------------------------------------------------------------
     def copy(self) -> GameState:
         """An independent copy (moving a base in it leaves this state alone)."""
-        return GameState(self.scenario.model_copy(deep=True), self.ruleset,
+        return GameState(self.scenario.model_copy(deep=True), self.ruleset, held=self.held,
                          use_index=self.use_index)
 
     def to_dict(self) -> dict[str, Any]:
@@ -109,8 +117,8 @@ class GameState:
     @property
     def index(self) -> BaseIndex:
         """Spatial index over every base's rectangle."""
-        return self.cached("index", lambda: BaseIndex(
-            self.ids, self._polygons(), use_tree=self.use_index))
+        return self.cached("index", lambda: BaseIndex(self.ids, self._polygons(),
+                                                      use_tree=self.use_index))
 
     @property
     def reach_all_mm(self) -> float:

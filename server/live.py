@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from campo.server.capture import Capture
-from campo.server.group_memory import GroupMemory
+from campo.engine.rulesets.attila.memory import GroupMemory
 from campo.server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
 from campo.server.hub import StateHub
 from campo.server.sources import Frame

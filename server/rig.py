@@ -50,7 +50,7 @@ class Rig:
 def load_rig(settings: ServerSettings) -> Rig:
     """Load and check every file; `CampoInputError` names the one that is wrong."""
     from campo.calibration.camera_file import load_camera
-    from campo.engine.roster import load_checked_roster
+    from campo.server.roster import load_checked_roster
 
     source = open_source(settings.source, fps=settings.fps)
     demo_source = source if isinstance(source, DemoSource) else None

@@ -30,7 +30,7 @@ def render_frames(folder: Path, layouts: Sequence[Sequence[tuple[str, float, flo
     `noisy`: typical webcam effects (sensor noise, blur, vignetting), different in every frame.
     `extra`: more `PlacedBase`s in every frame (e.g. one whose marker is not in the roster).
     """
-    from campo.engine.roster import load_checked_roster
+    from campo.server.roster import load_checked_roster
     from campo.vision.camera_model import Intrinsics
     from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
     from campo.vision.tabletop import load_table

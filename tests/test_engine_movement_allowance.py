@@ -19,7 +19,7 @@ import pytest
 
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Ruleset
-from campo.engine.rulesets import KNOWN, get_ruleset
+from campo.engine.registry import get_ruleset, ruleset_names
 from campo.engine.state import GameState
 
 
@@ -40,7 +40,7 @@ def allowance(st: GameState, base_id: str, *kinds: str) -> Allowance:
     return got
 
 
-@pytest.mark.parametrize("name", KNOWN)
+@pytest.mark.parametrize("name", ruleset_names())
 def test_every_ruleset_implements_the_protocol(name: str) -> None:
     rs = get_ruleset(name)
     assert isinstance(rs, Ruleset) and callable(rs.movement_allowance)

@@ -45,7 +45,11 @@ def test_ambiguity_field_cites_itself_and_a_heading(row: dict) -> None:
 
 
 def test_every_other_setting_is_a_gap_with_a_citation() -> None:
+    from campo.engine.rulesets.settings_common import RulesetSettings
+
     for row in describe_settings():
+        if row["name"] in RulesetSettings.model_fields:
+            continue   # Campo's own settings (close_call_mm), not the rulebook's
         assert row["cites"], row["name"]
         if row["ambiguity"] is None:
             assert row["gap"] and row["description"].startswith(GAP_PREFIX), row["name"]

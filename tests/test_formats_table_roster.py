@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from campo.engine.roster import load_checked_roster
+from campo.server.roster import load_checked_roster
 from campo.errors import FileFormatError
 from campo.vision.tabletop import dump_roster, dump_table, load_roster, load_table
 

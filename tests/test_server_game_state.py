@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from campo.engine.analysis import analyze
-from campo.engine.roster import load_checked_roster
+from campo.server.roster import load_checked_roster
 from campo.server.game_state import GameSetup, PoseKey, PoseTolerance, check_terrain, poses_changed, scenario_from_tracking
 from tests.server_fixtures import ROSTER, TABLE
 from campo.errors import CampoInputError

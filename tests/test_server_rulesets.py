@@ -59,7 +59,7 @@ def roster_path(ruleset: str) -> Path:
 def render_ruleset_frames(folder: Path, ruleset: str,
                           layouts: Sequence[Sequence[tuple[str, float, float, float]]]) -> list[Path]:
     """One PNG per layout of the ruleset's roster, camera straight above the table (real pixels)."""
-    from campo.engine.roster import load_checked_roster
+    from campo.server.roster import load_checked_roster
     from campo.vision.camera_model import Intrinsics
     from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
     from campo.vision.tabletop import load_table

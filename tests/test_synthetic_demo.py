@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from shapely import Polygon
 
-from campo.engine.roster import load_checked_roster
+from campo.server.roster import load_checked_roster
 from campo.engine.scenario import TerrainFeature
 from campo.errors import FileFormatError
 from campo.vision.synthetic.demo import DATA_DIR, DemoCamera, DemoGame

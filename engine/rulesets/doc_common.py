@@ -84,3 +84,15 @@ def refresh_main(argv: list[str] | None, generators: Generators, *, module: str)
     path = Path(args[0])
     path.write_text(refresh_blocks(path.read_text(encoding="utf-8"), generators), encoding="utf-8")
     return 0
+
+
+def num(v: float | None, unit: str = '"') -> str:
+    """A reference table's length: ``12"`` or ``9 cm``; None is terrain the troops cannot enter."""
+    if v is None:
+        return "cannot enter"
+    return f"{v:g}{unit}"
+
+
+def words(name: str) -> str:
+    """A code name as words (``march_column`` -> ``march column``)."""
+    return name.replace("_", " ")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from campo.errors import CampoInputError
 
@@ -25,6 +25,15 @@ class RulesetSettings(BaseModel):
     """Base of every ruleset's settings: a typo'd key is an error, and a game's settings never change."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    close_call_mm: float = Field(
+        1.0, ge=0.0, le=25.0,
+        description="A verdict measured within this many mm of its boundary (a range, an arc's "
+                    "edge, contact, a clear arc, a charge's reach) is too close to call: it says "
+                    "so (\"too close to call: measure\") and, live, keeps the value last shown "
+                    "instead of flickering with the camera's noise. 1 mm is about three times the "
+                    "tracking's 95th-percentile position error on the hardest view "
+                    "(docs/vision.md); 0 turns it off.")
 
 
 def ambiguity_number(field_name: str, prefix: str) -> int | None:

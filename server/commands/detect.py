@@ -19,7 +19,7 @@ import numpy as np
 
 from campo.calibration.camera_file import load_camera
 from campo.calibration.pipeline import FrameResult, analyse_image
-from campo.engine.roster import load_checked_roster
+from campo.server.roster import load_checked_roster
 from campo.errors import CampoInputError
 from campo.vision.tabletop import load_table
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from campo.engine.roster import load_checked_roster
+from campo.server.roster import load_checked_roster
 from campo.vision.printing_markers import CUT_CHOICES, marker_sheets
 from campo.vision.printing_render import write_pdf, write_pngs
 from campo.vision.tabletop import load_table

@@ -93,3 +93,51 @@ class Deck:
         """What the overlay shows: the turn, the cards drawn so far, how many are left."""
         return {"turn": self.turn, "drawn": [c.to_dict() for c in self.drawn],
                 "remaining": len(self.remaining), "turn_over": self.turn_over}
+
+
+class DeckTool:
+    """The deck as the umpire's tool on the page (`Ruleset.umpire_tool`): ``shuffle`` starts the
+    next turn, ``draw`` turns a card. Seeded (the seed is shown) so a game's cards can be
+    replayed; the deck's make-up follows the setting in force when it is shuffled (ATT AT28).
+    Thread-safe: the page and the HTTP API may act at once."""
+
+    topic = "deck"
+    actions = ("shuffle", "draw")
+
+    def __init__(self, seed: int | None = None) -> None:
+        import secrets
+        import threading
+
+        self.seed = secrets.randbelow(10**9) if seed is None else seed
+        self._deck = Deck(seed=self.seed)
+        self._lock = threading.Lock()
+
+    def act(self, action: str, settings: AttilaSettings) -> dict[str, Any]:
+        from campo.errors import CampoInputError
+
+        with self._lock:
+            if action == "shuffle":
+                self._deck.settings = settings
+                self._deck.new_turn()
+            elif action == "draw":
+                if self._deck.draw() is None:
+                    raise CampoInputError("no card left in this turn: shuffle to start the next "
+                                          "turn", key="deck")
+            else:
+                raise CampoInputError(f"unknown deck action {action!r} (shuffle or draw)",
+                                      key="action")
+            return self._view()
+
+    def view(self) -> dict[str, Any]:
+        """What every page shows: the turn, the card just drawn, those drawn and those left."""
+        with self._lock:
+            return self._view()
+
+    def _view(self) -> dict[str, Any]:
+        d = self._deck
+        out = d.to_dict()
+        out["seed"] = self.seed
+        out["current"] = d.drawn[-1].to_dict() if d.drawn else None
+        out["left"] = sorted(c.text for c in d.remaining)  # which cards are left, not their order
+        out["size"] = len(d.cards)
+        return out

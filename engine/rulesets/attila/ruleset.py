@@ -1,4 +1,4 @@
-"""The ATTILA ruleset object (engine.ruleset.Ruleset protocol)."""
+"""The VOCABULARY ruleset object (engine.ruleset.Ruleset protocol)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,22 @@ from campo.engine.rulesets.attila.settings import AttilaSettings, load_settings
 from campo.engine.rulesets.attila.shooting import arc_drawing
 from campo.engine.rulesets.attila.units import MM_PER_CM
 from campo.engine.state import GameState
-from campo.engine.vocabulary import ATTILA
+from campo.engine.rulesets.attila.vocabulary import VOCABULARY
+from campo.engine.rulesets.attila.warmup import WARMUP_SCENARIO
 from campo.engine.geometry.drawing import ring_coords
 
 
 class AttilaRuleset:
-    """ATTILA — measures in centimetres (ATT 0.2 of the digest: «Distanze in cm»)."""
+    """VOCABULARY — measures in centimetres (ATT 0.2 of the digest: «Distanze in cm»)."""
 
     name = "attila"
     unit = "cm"
     mm_per_unit = MM_PER_CM
+    title = "ATTILA"
+    vocabulary = VOCABULARY
+    terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
+    page_module = None
+    warmup_scenario = WARMUP_SCENARIO
 
     def load_settings(self, values: Mapping[str, Any] | None) -> AttilaSettings:
         return load_settings(values)
@@ -33,15 +39,10 @@ class AttilaRuleset:
     def problems(self, state: GameState) -> list[Problem]:
         from campo.engine.rulesets.attila.checks import state_problems
 
-        out = vocabulary_problems(state, ATTILA)
+        out = vocabulary_problems(state, VOCABULARY)
         if out:
             return out
         return out + state_problems(Board.of(state))
-
-    def analyze(self, state: GameState) -> dict[str, Any]:
-        from campo.engine.rulesets.attila.analysis import analyze_board
-
-        return analyze_board(Board.of(state))
 
     def charge(self, state: GameState, charger: str, target: str) -> Charge:
         return judge_charge(Board.of(state), charger, target)
@@ -133,5 +134,44 @@ class AttilaRuleset:
             cites += ["ATT 5.G", "ATT 5.I", "ATT AT15"]
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
+
+    # --- TODO(engine redesign): interim protocol members, correct but whole-table; the
+    # ruleset's own summaries, reach and per-base analysis replace them ----------------------
+    def describe_settings(self) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.attila.settings import describe_settings
+
+        return describe_settings()
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.attila.reference import reference
+
+        return reference(settings)
+
+    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        from campo.engine.rulesets.attila.analysis import analyze_board
+
+        full = state.cached("interim.analysis", lambda: analyze_board(Board.of(state)))
+        if ids is None:
+            return full
+        return {"bases": {i: full["bases"][i] for i in ids}}
+
+    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        from campo.engine.summary import summary_of_entry
+
+        full = self.analyze(state)
+        return {i: summary_of_entry(full["bases"][i]) for i in ids}
+
+    def summary_reach_mm(self, state: GameState) -> float:
+        return state.reach_all_mm
+
+    def board_summary(self, state: GameState) -> dict[str, Any]:
+        full = self.analyze(state)
+        return {k: full[k] for k in ("groups", "group_splits", "mandatory_charges", "control_points", "army_morale", "victory") if k in full}
+
+    def memory(self) -> Any:
+        return __import__('campo.engine.rulesets.attila.memory', fromlist=['GroupMemory']).GroupMemory()
+
+    def umpire_tool(self, seed: int | None) -> Any:
+        return __import__('campo.engine.rulesets.attila.deck', fromlist=['DeckTool']).DeckTool(seed)
 
 RULESET = AttilaRuleset()

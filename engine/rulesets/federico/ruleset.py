@@ -17,7 +17,8 @@ from campo.engine.rulesets.federico.regiments import Regiments
 from campo.engine.rulesets.federico.settings import FedericoSettings, load_settings
 from campo.engine.rulesets.federico.units import MM_PER_CM
 from campo.engine.state import GameState
-from campo.engine.vocabulary import FEDERICO
+from campo.engine.rulesets.federico.vocabulary import VOCABULARY
+from campo.engine.rulesets.federico.warmup import WARMUP_SCENARIO
 from campo.engine.geometry.drawing import ring_coords
 
 
@@ -27,12 +28,17 @@ class FedericoRuleset:
     name = "federico"
     unit = "cm"
     mm_per_unit = MM_PER_CM
+    title = "Federico"
+    vocabulary = VOCABULARY
+    terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
+    page_module = None
+    warmup_scenario = WARMUP_SCENARIO
 
     def load_settings(self, values: Mapping[str, Any] | None) -> FedericoSettings:
         return load_settings(values)
 
     def problems(self, state: GameState) -> list[Problem]:
-        out = vocabulary_problems(state, FEDERICO)
+        out = vocabulary_problems(state, VOCABULARY)
         if out:
             return out
         board = Board.of(state)
@@ -68,11 +74,6 @@ class FedericoRuleset:
                                    "(base_size_" + p.arm + "_mm; Federico F14)",
                                    "warning", (b.id,)))
         return out
-
-    def analyze(self, state: GameState) -> dict[str, Any]:
-        from campo.engine.rulesets.federico.analysis import analyze_board
-
-        return analyze_board(Board.of(state))
 
     def charge(self, state: GameState, charger: str, target: str) -> Attack:
         return judge_attack(Board.of(state), charger, target)
@@ -145,5 +146,44 @@ class FedericoRuleset:
         cites = (MOVES, "Federico F16") if halving or broken else (MOVES,)
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
+
+    # --- TODO(engine redesign): interim protocol members, correct but whole-table; the
+    # ruleset's own summaries, reach and per-base analysis replace them ----------------------
+    def describe_settings(self) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.federico.settings import describe_settings
+
+        return describe_settings()
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.federico.reference import reference
+
+        return reference(settings)
+
+    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        from campo.engine.rulesets.federico.analysis import analyze_board
+
+        full = state.cached("interim.analysis", lambda: analyze_board(Board.of(state)))
+        if ids is None:
+            return full
+        return {"bases": {i: full["bases"][i] for i in ids}}
+
+    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        from campo.engine.summary import summary_of_entry
+
+        full = self.analyze(state)
+        return {i: summary_of_entry(full["bases"][i]) for i in ids}
+
+    def summary_reach_mm(self, state: GameState) -> float:
+        return state.reach_all_mm
+
+    def board_summary(self, state: GameState) -> dict[str, Any]:
+        full = self.analyze(state)
+        return {k: full[k] for k in ("isolated", "objectives", "initiative", "army_morale") if k in full}
+
+    def memory(self) -> Any:
+        return None
+
+    def umpire_tool(self, seed: int | None) -> Any:
+        return None
 
 RULESET = FedericoRuleset()

@@ -14,7 +14,8 @@ from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc,
 from campo.engine.rulesets.italia.fire import ARTILLERY_BANDS, MUSKETRY_BANDS, fire_arc
 from campo.engine.rulesets.italia.settings import ItaliaSettings, load_settings
 from campo.engine.state import GameState
-from campo.engine.vocabulary import ITALIA
+from campo.engine.rulesets.italia.vocabulary import VOCABULARY
+from campo.engine.rulesets.italia.warmup import WARMUP_SCENARIO
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.geometry.rect import Rect
 
@@ -25,12 +26,17 @@ class ItaliaRuleset:
     name = "italia-se-desta"
     unit = "in"
     mm_per_unit = MM_PER_IN
+    title = "L'Italia s'è desta!"
+    vocabulary = VOCABULARY
+    terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
+    page_module = None
+    warmup_scenario = WARMUP_SCENARIO
 
     def load_settings(self, values: Mapping[str, Any] | None) -> ItaliaSettings:
         return load_settings(values)
 
     def problems(self, state: GameState) -> list[Problem]:
-        out = vocabulary_problems(state, ITALIA)
+        out = vocabulary_problems(state, VOCABULARY)
         for n, b in enumerate(state.bases):
             if b.type == "E" and "arm" not in b.traits:
                 out.append(Problem(f"bases[{n}]({b.id}).traits.arm",
@@ -40,11 +46,6 @@ class ItaliaRuleset:
             return out
         out += placement_problems(state)
         return out
-
-    def analyze(self, state: GameState) -> dict[str, Any]:
-        from campo.engine.rulesets.italia.analysis import analyze_board
-
-        return analyze_board(Board.of(state))
 
     def charge(self, state: GameState, charger: str, target: str) -> Charge:
         return judge_charge(Board.of(state), charger, target)
@@ -117,6 +118,45 @@ class ItaliaRuleset:
             text += f"; no effect on moves: {', '.join(ignored)}"
         return Allowance(amount, self.unit, text, tuple(dict.fromkeys(cites)))
 
+
+    # --- TODO(engine redesign): interim protocol members, correct but whole-table; the
+    # ruleset's own summaries, reach and per-base analysis replace them ----------------------
+    def describe_settings(self) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.italia.settings import describe_settings
+
+        return describe_settings()
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.italia.reference import reference
+
+        return reference(settings)
+
+    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        from campo.engine.rulesets.italia.analysis import analyze_board
+
+        full = state.cached("interim.analysis", lambda: analyze_board(Board.of(state)))
+        if ids is None:
+            return full
+        return {"bases": {i: full["bases"][i] for i in ids}}
+
+    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        from campo.engine.summary import summary_of_entry
+
+        full = self.analyze(state)
+        return {i: summary_of_entry(full["bases"][i]) for i in ids}
+
+    def summary_reach_mm(self, state: GameState) -> float:
+        return state.reach_all_mm
+
+    def board_summary(self, state: GameState) -> dict[str, Any]:
+        full = self.analyze(state)
+        return {k: full[k] for k in ("groups", "batteries") if k in full}
+
+    def memory(self) -> Any:
+        return None
+
+    def umpire_tool(self, seed: int | None) -> Any:
+        return None
 
 RULESET = ItaliaRuleset()
 

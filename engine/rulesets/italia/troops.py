@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-from campo.engine.vocabulary import ITALIA
+from campo.engine.rulesets.italia.vocabulary import VOCABULARY
 from campo.errors import CampoInputError
 
 MM_PER_INCH = 25.0
@@ -128,7 +128,7 @@ def default_arm(unit_type: str) -> Arm | None:
 
 
 _ALLOWED_ARMS: dict[str, set[Arm]] = {  # one source of truth: the roster vocabulary (ISD §4, Lists)
-    unit_type: {Arm(arm) for arm in choices["arm"]} for unit_type, choices in ITALIA.per_type.items()
+    unit_type: {Arm(arm) for arm in choices["arm"]} for unit_type, choices in VOCABULARY.per_type.items()
 }
 
 

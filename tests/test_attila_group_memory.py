@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from campo.engine import analyze
-from campo.server.group_memory import GroupMemory
+from campo.engine.rulesets.attila.memory import GroupMemory
 
 
 def _line(gap_mm: float) -> dict[str, Any]:

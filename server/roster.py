@@ -1,19 +1,23 @@
-"""Loading a roster with the rules checked: the ruleset exists, every type and trait is known."""
+"""Loading a roster with the rules checked: the file's format (`campo.vision.tabletop`) and the
+ruleset's vocabulary (`campo.engine`), composed here, above both layers."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from campo.engine.vocabulary import VOCABULARIES
+from campo.engine.registry import get_ruleset, ruleset_names
+from campo.errors import UnknownRulesetError
 from campo.vision.tabletop import Roster, TableConfig, load_roster
 from campo.vision.toml_files import Problem
 
 
 def roster_rules_problems(roster: Roster) -> list[Problem]:
     """Problems with the roster's ruleset, troop types and traits, located by key."""
-    vocab = VOCABULARIES.get(roster.ruleset)
-    if vocab is None:
-        return [Problem(("ruleset",), f"unknown ruleset {roster.ruleset!r} (known: {', '.join(VOCABULARIES)})")]
+    try:
+        vocab = get_ruleset(roster.ruleset).vocabulary
+    except UnknownRulesetError:
+        return [Problem(("ruleset",), f"unknown ruleset {roster.ruleset!r} "
+                                      f"(known: {', '.join(ruleset_names())})")]
     problems = []
     for i, base in enumerate(roster.bases):
         for key, message in vocab.base_problems(base.type, base.traits):

@@ -33,10 +33,10 @@ class GroupMemory:
             if label is not None:
                 base["traits"] = {**base.get("traits", {}), "group": label}
 
-    def learn(self, analysis: Mapping[str, Any], now: float) -> dict[str, str]:
+    def learn(self, board_summary: Mapping[str, Any], now: float) -> dict[str, str]:
         """Remember the engine's ``group_splits`` once the same split has lasted ``settle_s``;
         returns what was newly remembered (base -> label)."""
-        split = tuple(sorted((analysis.get("group_splits") or {}).items()))
+        split = tuple(sorted((board_summary.get("group_splits") or {}).items()))
         if split != self._pending:
             self._pending, self._since = split, now
         if not split or now - self._since < self.settle_s:

@@ -1,0 +1,184 @@
+"""A live game's analysis, kept current as the scenario changes, doing only the work asked for.
+
+The live server gives `LiveAnalysis.update` each new scenario (poses from the camera, the
+umpire's terrain, settings and unit state). It re-summarises only the bases a change can reach
+(`Ruleset.summary_reach_mm` around where each changed base was and is), rebuilds the cheap
+table-level facts, and returns a `Snapshot`. A base's full analysis (targets, charges with their
+paths, melee) and the whole table's are computed when somebody asks, once per snapshot.
+
+Verdicts too close to a boundary to call are held at the value last shown, across snapshots
+(`campo.engine.boundary.HeldVerdicts`, handed to every state).
+
+>>> from campo.engine.rulesets.italia.warmup import WARMUP_SCENARIO
+>>> live = LiveAnalysis()
+>>> first = live.update(WARMUP_SCENARIO)
+>>> sorted(first.summary["bases"]) == sorted(b["id"] for b in WARMUP_SCENARIO["bases"])
+True
+>>> "targets" in first.base_analysis("a-i0")
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from campo.engine.boundary import HeldVerdicts
+from campo.engine.ruleset import Problem
+from campo.engine.scenario import parse_scenario
+from campo.engine.state import GameState
+from campo.errors import CampoInputError, UnknownBaseError
+
+SCENE_KEYS = ("ruleset", "table", "terrain", "settings", "armies", "turn", "phase")
+"""Scenario members whose change can alter every verdict (everything is re-summarised)."""
+
+
+@dataclass
+class Snapshot:
+    """One moment of a live game: its scenario, its summary, and its analyses on demand."""
+
+    version: int
+    scenario: dict[str, Any]
+    state: GameState | None
+    summary: dict[str, Any]
+    changed: frozenset[str] = frozenset()
+    """The bases whose summary was rebuilt for this snapshot (all, after a scene change)."""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _bases: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _whole: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def error(self) -> str | None:
+        """Why the engine could not judge this moment (None when it could)."""
+        return self.summary.get("error")
+
+    def _judged(self) -> GameState:
+        if self.state is None:
+            raise CampoInputError(self.error or "no game state")
+        return self.state
+
+    def base_analysis(self, base_id: str) -> dict[str, Any]:
+        """One base's full analysis (`campo analyze --json`'s ``bases[id]``), computed once."""
+        state = self._judged()
+        with self._lock:
+            found = self._bases.get(base_id)
+            if found is None:
+                if self._whole is not None:
+                    found = self._whole["bases"].get(base_id)
+                if found is None:
+                    state.base(base_id)   # UnknownBaseError names the bases there are
+                    found = state.ruleset.analyze(state, [base_id])["bases"][base_id]
+                self._bases[base_id] = found
+            return found
+
+    def analysis(self) -> dict[str, Any]:
+        """The whole table's analysis (what `campo analyze --json` prints), computed once."""
+        from campo.engine.analysis import analyze_state
+
+        state = self._judged()
+        with self._lock:
+            if self._whole is None:
+                self._whole = analyze_state(state)
+            return self._whole
+
+    def geometry(self, base_id: str) -> dict[str, Any]:
+        """What the overlay draws for one base (arc, bands, charge paths; table mm)."""
+        state = self._judged()
+        with self._lock:
+            state.base(base_id)
+            return state.ruleset.overlay_geometry(state, base_id)
+
+
+class LiveAnalysis:
+    """Turns each new scenario of a live game into a `Snapshot`, re-analysing only what changed.
+
+    One engine call at a time (`update` runs on the frame thread, the detail questions on the
+    web server's): the states' caches are not shared across threads otherwise."""
+
+    def __init__(self) -> None:
+        self.held = HeldVerdicts()
+        self.version = 0
+        self._last: Snapshot | None = None
+        self._lock = threading.Lock()
+        self.resummarised = 0   # bases re-summarised in all (benchmarks and tests read it)
+
+    @property
+    def latest(self) -> Snapshot | None:
+        return self._last
+
+    def update(self, scenario: Mapping[str, Any]) -> Snapshot:
+        """The snapshot of a new moment. A scenario the engine cannot judge gives a snapshot
+        whose summary carries ``error`` (the poses are still there to draw)."""
+        data = copy.deepcopy(dict(scenario))
+        with self._lock:
+            self.version += 1
+            previous = self._last
+            try:
+                state = GameState(parse_scenario(data), held=self.held)
+                snapshot = self._summarise(data, state, previous)
+            except CampoInputError as exc:
+                snapshot = Snapshot(self.version, data, None, {
+                    "ruleset": data.get("ruleset"), "bases": {}, "board": {}, "problems": [],
+                    "error": str(exc)}, frozenset())
+            self._last = snapshot
+            return snapshot
+
+    def _summarise(self, data: dict[str, Any], state: GameState,
+                   previous: Snapshot | None) -> Snapshot:
+        rs = state.ruleset
+        problems = state.validate()
+        errors = [p for p in problems if p.severity == "error"]
+        if errors:
+            state.check()   # raises ScenarioError naming every error
+        old_summaries: dict[str, Any] = {}
+        if previous is not None and previous.state is not None and previous.state.ruleset is rs:
+            old_summaries = previous.summary["bases"]
+            todo = self._affected(previous, state)
+        else:
+            todo = set(state.ids)
+        gone = set(old_summaries) - set(state.ids)
+        if gone:
+            self.held.forget(gone)
+        fresh = rs.summaries(state, sorted(todo)) if todo else {}
+        self.resummarised += len(todo)
+        bases = {i: fresh[i] if i in fresh else old_summaries[i] for i in state.ids}
+        summary = {"ruleset": rs.name, "unit": rs.unit, "mm_per_unit": rs.mm_per_unit,
+                   "bases": bases, "board": rs.board_summary(state),
+                   "problems": [p.to_dict() for p in problems]}
+        return Snapshot(self.version, data, state, summary, frozenset(todo))
+
+    @staticmethod
+    def _affected(previous: Snapshot, state: GameState) -> set[str]:
+        """The bases whose summary a change from ``previous`` can have altered: every base after
+        a change of scene (terrain, settings, table ...), else each changed base and every base
+        within the ruleset's summary reach of where a changed base was or is now."""
+        before_state = previous.state
+        assert before_state is not None
+        old, new = before_state.scenario, state.scenario
+        if any(getattr(old, k) != getattr(new, k) for k in SCENE_KEYS):
+            return set(state.ids)
+        before = {b.id: b for b in old.bases}
+        now = {b.id: b for b in new.bases}
+        changed = {i for i, b in now.items() if before.get(i) != b} | (set(before) - set(now))
+        if not changed:
+            return set()
+        reach = state.ruleset.summary_reach_mm(state)
+        shapes = [state.rect(i).polygon for i in changed if i in now]
+        shapes += [before_state.rect(i).polygon for i in changed if i in before]
+        _, hits = state.index.query_many(shapes, reach)
+        near = {state.index.ids[k] for k in np.unique(hits).tolist()}
+        return (changed & set(now)) | near
+
+
+def problems_of(summary: Mapping[str, Any]) -> list[Problem]:
+    """The summary's problems as `Problem` values (for callers that format them)."""
+    return [Problem(p["key"], p["message"], p["severity"], tuple(p["bases"]))
+            for p in summary.get("problems", [])]
+
+
+__all__ = ["LiveAnalysis", "Snapshot", "UnknownBaseError"]
