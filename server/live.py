@@ -119,6 +119,8 @@ class LiveTracker:
         # ATTILA: groups that split stay split (ATT 4.M), though the engine sees one moment
         self.groups = GroupMemory() if roster.ruleset == "attila" else None
         self.frames = 0
+        # more members of status(), each a callable giving {name: value} (the recorder's "recording")
+        self.status_parts: list[Callable[[], dict[str, Any]]] = []
         self.view: CameraView | None = None
         self.state: dict[str, Any] | None = None
         self._published: dict[str, PoseKey] = {}
@@ -228,7 +230,10 @@ class LiveTracker:
         result = self._last_result
         located = bool(result is not None and result.location.located)
         report = None if result is None else result.report
-        return {
+        parts: dict[str, Any] = {}
+        for part in self.status_parts:
+            parts.update(part())
+        return parts | {
             "mode": self.mode,
             "fps": round(self._fps.fps(time.monotonic()), 2),
             "frames": self.frames,
