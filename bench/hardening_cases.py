@@ -14,6 +14,7 @@ never asserted (tests/test_hardening_*.py assert the behaviour).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -285,7 +286,8 @@ def ws_flood(root: Path, work: Path) -> str:
 
     with server(root, ["serve", "--source", "demo"], work) as srv:
         url = srv.url.replace("http", "ws") + "/ws"
-        sockets = [connect(url, open_timeout=10) for _ in range(20)]
+        stack = contextlib.ExitStack()
+        sockets = [stack.enter_context(connect(url, open_timeout=10)) for _ in range(20)]
         sent, refused = 0, 0
         stop = time.monotonic() + 10
         note = json.dumps({"type": "event", "kind": "note", "text": "flood"})
@@ -299,18 +301,28 @@ def ws_flood(root: Path, work: Path) -> str:
                     if msg["topic"] == "reply":
                         refused += not msg["payload"]["ok"]
                         break
-        for ws in sockets:
-            ws.close()
+        stack.close()
     return f"20 connections, {sent} writes in 10 s, {refused} refused"
 
 
 @case("xff")
 def xff(root: Path, work: Path) -> str:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def burst(url: str, rotate: bool) -> list[int]:
+        def one(i: int) -> int:
+            headers = {"x-forwarded-for": f"10.0.{i // 250}.{i % 250}"} if rotate else {}
+            return httpx.post(url + "/api/events", json={"kind": "bogus"}, headers=headers,
+                              timeout=30).status_code
+        with ThreadPoolExecutor(8) as pool:
+            return list(pool.map(one, range(300)))
+
     with server(root, ["serve", "--source", "demo"], work) as srv:
-        codes = [httpx.post(srv.url + "/api/events", json={"kind": "note", "text": str(i)},
-                            headers={"x-forwarded-for": f"10.0.{i // 250}.{i % 250}"}, timeout=30).status_code
-                 for i in range(100)]
-    return f"100 writes with a rotating X-Forwarded-For: {codes.count(429)} refused"
+        plain = burst(srv.url, False)
+        time.sleep(3)   # the bucket refills
+        rotating = burst(srv.url, True)
+    return (f"300 writes at once from one address: {plain.count(429)} refused; the same with a rotating "
+            f"X-Forwarded-For: {rotating.count(429)} refused")
 
 
 @case("read-flood")

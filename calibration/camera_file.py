@@ -108,8 +108,8 @@ def _check_matrix(path: Path, k: np.ndarray, size: list[float]) -> None:
     if k[1, 0] != 0 or not np.array_equal(k[2], [0.0, 0.0, 1.0]):
         raise _fail(path, "camera_matrix", "is not a camera matrix ([[fx, 0, cx], [0, fy, cy], [0, 0, 1]])")
     if not (0 < k[0, 0] <= MAX_FOCAL_PX and 0 < k[1, 1] <= MAX_FOCAL_PX):
-        raise _fail(path, "camera_matrix", f"focal lengths fx, fy must be in (0, {MAX_FOCAL_PX:g}] pixels "
-                                           f"(got {k[0, 0]:g}, {k[1, 1]:g})")
+        raise _fail(path, "camera_matrix", f"is not a camera matrix: focal lengths fx, fy must be in "
+                                           f"(0, {MAX_FOCAL_PX:g}] pixels (got {k[0, 0]:g}, {k[1, 1]:g})")
     if abs(k[0, 1]) > k[0, 0]:
         raise _fail(path, "camera_matrix", f"skew {k[0, 1]:g} is larger than fx: not a real camera")
     w, h = size
