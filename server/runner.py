@@ -115,22 +115,21 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-class ServerThread:
-    """A real uvicorn server on a loopback port in a background thread (tests, benchmarks)."""
+class AppThread:
+    """Any ASGI app under a real uvicorn server on a port, in a background thread (tests, benchmarks)."""
 
-    def __init__(self, settings: ServerSettings, *, services: object | None = None) -> None:
-        self.settings = settings
-        self.services = services or build_services(settings)
-        self.app = create_app(settings, services=self.services)  # type: ignore[arg-type]
-        self.server = uvicorn.Server(uvicorn_config(self.app, settings.host, settings.port, settings.proxy))
+    def __init__(self, app: object, host: str, port: int, proxy: str | None = None) -> None:
+        self.host, self.port = host, port
+        self.app = app
+        self.server = uvicorn.Server(uvicorn_config(app, host, port, proxy))
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self.thread = threading.Thread(target=self.server.run, name="campo-uvicorn", daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://{self.settings.host}:{self.settings.port}"
+        return f"http://{self.host}:{self.port}"
 
-    def __enter__(self) -> ServerThread:
+    def __enter__(self) -> AppThread:
         self.thread.start()
         end = time.monotonic() + 20
         while not self.server.started:
@@ -142,3 +141,17 @@ class ServerThread:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+
+
+class ServerThread(AppThread):
+    """The live server (`create_app`) under a real uvicorn server on a loopback port."""
+
+    def __init__(self, settings: ServerSettings, *, services: object | None = None) -> None:
+        self.settings = settings
+        self.services = services or build_services(settings)
+        super().__init__(create_app(settings, services=self.services),  # type: ignore[arg-type]
+                         settings.host, settings.port, settings.proxy)
+
+    def __enter__(self) -> ServerThread:
+        super().__enter__()
+        return self

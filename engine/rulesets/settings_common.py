@@ -161,9 +161,8 @@ def load_settings(
     except ValidationError as exc:
         errs = exc.errors()
         keys = [key_prefix + ".".join(str(p) for p in e["loc"]) for e in errs]
-        msg = "; ".join(
-            f"{k}: {e['msg']}" if i else e["msg"] for i, (k, e) in enumerate(zip(keys, errs))
-        )
+        texts = [e["msg"].removeprefix("Value error, ") for e in errs]
+        msg = "; ".join(f"{k}: {t}" if i else t for i, (k, t) in enumerate(zip(keys, texts)))
         raise CampoInputError(msg, path=path, key=keys[0] or None) from None
     if key is not None:
         if len(_LOADED) >= 64:
