@@ -710,6 +710,42 @@ def no_signal(root: Path, work: Path) -> str:
             f"(signal {st['camera']['signal']}): located {st['table_located']}, {st['bases_seen']} bases")
 
 
+@case("fifty-clients")
+def fifty_clients(root: Path, work: Path) -> str:
+    """50 WebSocket clients on the demo: capture -> state received, p50/p95, and message size."""
+    from websockets.sync.client import connect
+
+    with server(root, ["serve", "--source", "demo"], work) as srv:
+        time.sleep(5)
+        url = srv.url.replace("http", "ws") + "/ws"
+        lat: list[float] = []
+        sizes: list[int] = []
+        stop = time.monotonic() + 20
+
+        def watch() -> None:
+            with connect(url, open_timeout=30, max_size=2**24) as ws:
+                while time.monotonic() < stop:
+                    try:
+                        text = ws.recv(timeout=2)
+                    except TimeoutError:
+                        continue
+                    msg = json.loads(text)
+                    if msg["topic"] == "state" and msg["payload"].get("live", {}).get("captured_unix"):
+                        lat.append(1000 * (time.time() - msg["payload"]["live"]["captured_unix"]))
+                        sizes.append(len(text))
+
+        threads = [threading.Thread(target=watch) for _ in range(50)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    lat.sort()
+    if not lat:
+        return "no states received"
+    return (f"{len(lat)} states received by 50 clients in 20 s: latency p50 {lat[len(lat) // 2]:.0f} ms, "
+            f"p95 {lat[int(len(lat) * 0.95)]:.0f} ms; state messages {sum(sizes) / len(sizes) / 1024:.0f} KB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, required=True, help="the Campo tree (with its .venv) to attack")

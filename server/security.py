@@ -7,8 +7,9 @@ is read-only. The token travels as `?token=` (page URL, WebSocket URL) or the `X
 header (HTTP writes) and is compared in constant time.
 
 Whatever the host, a write or a WebSocket coming from another web site (an `Origin` that is not
-this server) is refused, so a page open in the umpire's browser cannot drive the server; on
-loopback the `Host` header must name loopback too, which defeats DNS rebinding.
+this server) is refused, so a page open in the umpire's browser cannot drive the server; and every
+request, reads included, must be addressed to this server (`HostPolicy`, applied to every route
+by server/guard.py), which defeats DNS rebinding.
 """
 
 from __future__ import annotations
