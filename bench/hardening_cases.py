@@ -563,7 +563,7 @@ exec {root}/.venv/bin/campo serve --source demo --record {work}/mnt/game.db --po
                 time.sleep(0.2)
         time.sleep(3)
         ballast = mnt / "ballast"
-        with open(ballast, "wb") as fh:
+        with open(ballast, "wb", buffering=0) as fh:
             try:
                 while True:
                     fh.write(b"\0" * 65536)

@@ -130,7 +130,7 @@ def record(i):
 for i in range(20):
     record(i)
 rec.flush()
-with open(folder / "ballast", "wb") as fh:       # fill the disk to the last byte
+with open(folder / "ballast", "wb", buffering=0) as fh:   # fill the disk to the last byte
     try:
         while True:
             fh.write(b"\0" * 65536)
@@ -194,7 +194,7 @@ def test_a_full_disk_shows_in_the_servers_status_and_ctrl_c_is_clean(mounts: Pat
 
     try:
         assert wait_for(lambda: (r := recording()) is not None and r["written"] > 5, timeout=90, interval=0.3)
-        with open(inside / "ballast", "wb") as fh:
+        with open(inside / "ballast", "wb", buffering=0) as fh:
             try:
                 while True:
                     fh.write(b"\0" * 65536)
@@ -207,7 +207,7 @@ def test_a_full_disk_shows_in_the_servers_status_and_ctrl_c_is_clean(mounts: Pat
         (inside / "ballast").unlink()
         assert wait_for(lambda: (r := recording()) is not None and r["ok"] and r["written"] > paused["written"],
                         timeout=30, interval=0.3)
-        with open(inside / "ballast", "wb") as fh:   # full again, and Ctrl-C now
+        with open(inside / "ballast", "wb", buffering=0) as fh:   # full again, and Ctrl-C now
             try:
                 while True:
                     fh.write(b"\0" * 65536)

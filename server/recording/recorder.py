@@ -7,6 +7,13 @@ and commits at least every `commit_interval` seconds. The file is in WAL mode wi
 ``synchronous=NORMAL``: a committed transaction survives the process being killed (``kill -9``),
 so a crash loses at most the last ``commit_interval`` seconds, and the file always opens.
 
+States recorded in real time are written as they arrive; the events derived from them (which
+may ask the engine, and so take a while) follow: a slow analysis never holds a state back from
+its commit. When the writer lags, a derived event's `t` is when it was written (never before
+the states already written), its own times (`t_start`, `t_end` of a move) unchanged; an umpire's
+event waits for the events of the states before it, and keeps its time. States given with their
+times (`record_state(state, t=...)`: tests, simulations) are written strictly in order.
+
 One file has one writer (`lock.WriterLock`): a second recorder is refused, naming the first.
 
 A write that fails (a full disk, an I/O error, a folder turned read-only) never stops the
@@ -27,6 +34,7 @@ import queue
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
@@ -147,6 +155,8 @@ class Recorder:
         self._next_try = 0.0
         self._written = 0
         self._whole_next = False   # waiting states were dropped: store the next one whole
+        # states written whose events are not derived yet: (t, state, summary)
+        self._to_derive: deque[tuple[float, dict[str, Any], Any]] = deque()
         self._resume_existing()
         self._deriver = None
         if derive_events:
@@ -280,18 +290,28 @@ class Recorder:
     def _run(self) -> None:
         try:
             while True:
-                try:
-                    what, t, a, b = self._queue.get(timeout=min(0.2, self.commit_interval))
+                try:   # with events still to derive, take what has arrived without waiting
+                    what, t, a, b = (self._queue.get_nowait() if self._to_derive else
+                                     self._queue.get(timeout=min(0.2, self.commit_interval)))
                 except queue.Empty:
+                    if self._to_derive:
+                        self._derive_next()
+                        if self._commit_due():
+                            self._commit()
+                        continue
                     what = "tick"
                     t, a, b = self.now(), None, None
                 if what == "state":
                     self._write_state(t, a, b)
-                elif what == "event":
+                elif what == "event":   # after the events of the states before it
+                    while self._to_derive:
+                        self._derive_next()
                     self._write_event(t, a, b)
                 elif what == "tick" and not self._explicit_t:
                     self._derive(t, None, None)
                 elif what in ("flush", "close"):
+                    while self._to_derive:
+                        self._derive_next()
                     if what == "close" and self._deriver is not None:
                         self._write_events(t, self._deriver.finish(max(t, self._last_t)))
                     self._commit()
@@ -313,6 +333,16 @@ class Recorder:
                     break
                 if what == "flush":
                     a.set()
+
+    def _later(self, t: float, state: dict[str, Any], summary: Any) -> None:
+        """Derive the events of a state just written: at once when nothing else waits (and always
+        when the caller gives the times), else after the states queued behind it are written."""
+        self._to_derive.append((t, state, summary))
+        if self._explicit_t or (len(self._to_derive) == 1 and self._queue.empty()):
+            self._derive_next()
+
+    def _derive_next(self) -> None:
+        self._derive(*self._to_derive.popleft())
 
     def _insert(self, t: float, kind: str, encoding: str, body: bytes) -> None:
         """Queue one row for the next commit (in order; ``t`` in ms, never going back)."""
@@ -395,11 +425,12 @@ class Recorder:
             self._states_since_snapshot += 1
         self._insert(t, "state", "snapshot" if snapshot else "delta", body)
         self._last_state = state
-        # the state is on disk before the engine is asked about it: a slow first analysis (or a
-        # large table) never holds a state back from the next commit
+        # the state goes to disk before the engine is asked about it, and states that arrive
+        # meanwhile are written before their events are derived: a slow analysis (the first one,
+        # a large table, a loaded machine) never holds states back from the next commit
         if self._commit_due():
             self._commit()
-        self._derive(t, state, summary)
+        self._later(t, state, summary)
 
     def _derive(self, t: float, state: dict[str, Any] | None, summary: Any) -> None:
         if self._deriver is None:
