@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from campo.errors import FileFormatError
-from campo.safe_input import parse_json
+from campo.safe_input import parse_json, read_bounded
 from campo.vision.camera_model import Intrinsics
 
 CAMERA_FILE_VERSION = 1
@@ -122,15 +122,7 @@ def load_camera(path: str | Path) -> CameraCalibration:
     """Read camera.json; every failure is a `FileFormatError` naming the file (bounded: size,
     nesting, numbers and duplicate keys checked by `campo.safe_input.parse_json`)."""
     path = Path(path)
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_CAMERA_BYTES + 1)
-    except FileNotFoundError:
-        raise FileFormatError("file not found", path=path) from None
-    except OSError as exc:
-        raise FileFormatError(f"cannot read: {exc.strerror or exc}", path=path) from None
-    if len(raw) > MAX_CAMERA_BYTES:
-        raise FileFormatError(f"larger than {MAX_CAMERA_BYTES // 2**20} MB: not a camera.json", path=path)
+    raw = read_bounded(path, MAX_CAMERA_BYTES, what="a camera.json")
     return parse_camera(parse_json(raw, path=path), path)
 
 

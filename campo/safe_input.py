@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from campo.errors import CampoInputError, FileFormatError
@@ -97,6 +98,23 @@ def _line_of_second(text: str, key: str) -> int | None:
     first = text.find(quoted)
     second = text.find(quoted, first + 1) if first >= 0 else -1
     return text.count("\n", 0, second) + 1 if second >= 0 else None
+
+
+def read_bounded(path: Path, max_bytes: int, *, what: str,
+                 error: type[CampoInputError] = FileFormatError) -> bytes:
+    """The bytes of ``path``, refusing (naming it) a missing or unreadable file and one larger
+    than ``max_bytes``, which is never read beyond that ("larger than 4 MB: not a camera.json")."""
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise error("file not found", path=path) from None
+    except OSError as exc:
+        raise error(f"cannot read: {exc.strerror or exc}", path=path) from None
+    if len(raw) > max_bytes:
+        size = f"{max_bytes // 2**20} MB" if max_bytes >= 2**20 else f"{max_bytes} bytes"
+        raise error(f"larger than {size}: not {what}", path=path)
+    return raw
 
 
 def decode_utf8(raw: bytes, *, path: Any = None, error: type[CampoInputError] = FileFormatError) -> str:

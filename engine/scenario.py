@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from campo.engine.terrain import AREA_KINDS, LINEAR_KINDS
 from campo.errors import ScenarioError
-from campo.safe_input import parse_json, unsound_value
+from campo.safe_input import parse_json, read_bounded, unsound_value
 
 # What a tabletop can hold. Beyond these a number is a typo or an attack, and the engine's
 # geometry (compiled kernels, GEOS) would overflow or run for minutes: refused, naming the key.
@@ -196,11 +196,5 @@ def load_scenario_file(path: str | Path) -> Scenario:
     The file is read in bounded time and memory: at most `MAX_SCENARIO_BYTES`, UTF-8, nesting,
     numbers and duplicate keys checked while decoding (`campo.safe_input.parse_json`)."""
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_SCENARIO_BYTES + 1)
-    except OSError as exc:
-        raise ScenarioError(f"cannot read scenario: {exc.strerror or exc}", path=p) from None
-    if len(raw) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(f"larger than {MAX_SCENARIO_BYTES // 2**20} MB: not a scenario", path=p)
+    raw = read_bounded(p, MAX_SCENARIO_BYTES, what="a scenario", error=ScenarioError)
     return parse_scenario(parse_json(raw, path=p, error=ScenarioError, check_values=False), path=p)

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from campo.engine.scenario import MAX_TERRAIN, TerrainFeature
 from campo.errors import CampoInputError, FileFormatError
-from campo.safe_input import format_loc, parse_json, unsound_value
+from campo.safe_input import format_loc, parse_json, read_bounded, unsound_value
 from campo.vision.tabletop import Roster
 
 SETUP_FILE_VERSION = 1
@@ -193,14 +193,7 @@ class GameSetup:
         """From the setup file when it exists, else `default_terrain` (saved on the first edit)."""
         if not path.exists():
             return cls(ruleset, default_terrain, None, path=path)
-        try:
-            with path.open("rb") as fh:
-                raw = fh.read(MAX_SETUP_BYTES + 1)
-        except OSError as exc:
-            raise FileFormatError(f"cannot read: {exc.strerror or exc}", path=path) from None
-        if len(raw) > MAX_SETUP_BYTES:
-            raise FileFormatError(f"larger than {MAX_SETUP_BYTES // 2**20} MB: not a terrain file", path=path)
-        data = parse_json(raw, path=path)
+        data = parse_json(read_bounded(path, MAX_SETUP_BYTES, what="a terrain file"), path=path)
         if not isinstance(data, dict):
             raise FileFormatError("must be a JSON object", path=path)
         unknown = sorted(set(data) - {"version", "terrain", "settings"})

@@ -36,6 +36,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CAMERA_UNIT_PX = 960
 """`/api/camera.jpg` costs one read per this many pixels of width (the page asks for 960)."""
+CAMERA_MAX_PX = 3840
+"""The widest picture the server draws (server/app.py): the most a picture costs."""
 
 
 @dataclass
@@ -81,7 +83,7 @@ def request_cost(scope: Scope) -> float:
         width = float(query.get("width", [str(CAMERA_UNIT_PX)])[0])
     except ValueError:
         return 1.0
-    return float(max(1, math.ceil(min(max(width, 1.0), 1e5) / CAMERA_UNIT_PX)))
+    return float(max(1, math.ceil(min(max(width, 1.0), CAMERA_MAX_PX) / CAMERA_UNIT_PX)))
 
 
 def allowed(limit: RateLimit, keys: list[tuple[str, str]], cost: float = 1.0) -> bool:
@@ -116,7 +118,7 @@ class Guard:
             await _reply(send, 403, f"Host {host!r} is not this server (a foreign page?); "
                                     "start it with --allow-host NAME to be reached by that name")
             return
-        if kind == "websocket":   # messages are limited per client by the app (RequestLimits too)
+        if kind == "websocket":   # its messages are limited per client by the app (ws_messages)
             await self.app(scope, receive, send)
             return
         limit = self.limits.bucket(scope["method"], scope["path"])

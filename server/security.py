@@ -190,7 +190,7 @@ class RateLimit:
     (True, True)
     """
 
-    MAX_KEYS = 1024   # idle buckets beyond this are forgotten (they would be full anyway)
+    MAX_KEYS = 1024   # beyond this many clients, idle buckets are forgotten (they would be full anyway)
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst, self._clock = rate, burst, clock
@@ -206,14 +206,22 @@ class RateLimit:
             allowed = tokens >= cost
             self._buckets[key] = (tokens - cost if allowed else tokens, now)
             if len(self._buckets) > self.MAX_KEYS:
-                self._forget_idle(now)
+                self._forget(now)
             return allowed
 
-    def _forget_idle(self, now: float) -> None:
+    def _forget(self, now: float) -> None:
+        """Drop the buckets idle long enough to be full again; if that is not enough (many
+        clients at once), keep only the most recently used half, so memory stays bounded and
+        each request costs O(1) on average."""
         full_after = self.burst / self.rate
-        for key, (_, then) in list(self._buckets.items()):
-            if now - then > full_after:
-                del self._buckets[key]
+        self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] <= full_after}
+        if len(self._buckets) > self.MAX_KEYS // 2:
+            recent = sorted(self._buckets.items(), key=lambda item: item[1][1])
+            self._buckets = dict(recent[-(self.MAX_KEYS // 2):])
+
+    def __len__(self) -> int:
+        """How many clients' buckets are kept."""
+        return len(self._buckets)
 
     def reset(self) -> None:
         """Forget every bucket (all full again)."""

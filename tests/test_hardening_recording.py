@@ -171,6 +171,16 @@ def test_a_full_disk_pauses_the_recording_and_it_resumes_losing_nothing(mounts: 
     assert "paused: database or disk is full" in done.stderr and "resumed after" in done.stderr
 
 
+def fill(path: Path) -> None:
+    """Write ``path`` until its file system is full, to the last byte."""
+    with open(path, "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+        except OSError:
+            pass
+
+
 @pytest.mark.slow
 def test_a_full_disk_shows_in_the_servers_status_and_ctrl_c_is_clean(mounts: Path) -> None:
     frames = mounts / "frames"
@@ -194,26 +204,14 @@ def test_a_full_disk_shows_in_the_servers_status_and_ctrl_c_is_clean(mounts: Pat
 
     try:
         assert wait_for(lambda: (r := recording()) is not None and r["written"] > 5, timeout=90, interval=0.3)
-        with open(inside / "ballast", "wb", buffering=0) as fh:
-            try:
-                while True:
-                    fh.write(b"\0" * 65536)
-                    fh.flush()
-            except OSError:
-                pass
+        fill(inside / "ballast")
         assert wait_for(lambda: (r := recording()) is not None and not r["ok"], timeout=30, interval=0.3)
         paused = recording()
         assert paused is not None and "full" in paused["error"] and paused["waiting"] > 0
         (inside / "ballast").unlink()
         assert wait_for(lambda: (r := recording()) is not None and r["ok"] and r["written"] > paused["written"],
                         timeout=30, interval=0.3)
-        with open(inside / "ballast", "wb", buffering=0) as fh:   # full again, and Ctrl-C now
-            try:
-                while True:
-                    fh.write(b"\0" * 65536)
-                    fh.flush()
-            except OSError:
-                pass
+        fill(inside / "ballast")   # full again, and Ctrl-C now
         assert wait_for(lambda: (r := recording()) is not None and not r["ok"], timeout=30, interval=0.3)
     finally:
         proc.send_signal(signal.SIGINT)

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from campo.errors import CampoInputError
+from campo.safe_input import read_bounded
 
 MAX_IMAGE_PIXELS = 50_000_000
 """50 megapixels: more than any webcam or phone photo a table is tracked from (a 4K frame is
@@ -188,15 +189,9 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     """The image at ``path`` decoded by OpenCV (``flags``), after its header passed
     `check_header`; every failure is an `ImageError` naming the file."""
     path = Path(path)
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_IMAGE_BYTES + 1)
-    except FileNotFoundError:
-        raise ImageError("image not found", path=path) from None
-    except OSError as exc:
-        raise ImageError(f"cannot read image: {exc.strerror or exc}", path=path) from None
-    if len(data) > MAX_IMAGE_BYTES:
-        raise ImageError(f"larger than {MAX_IMAGE_BYTES // 2**20} MB: not an image Campo reads", path=path)
+    if not path.exists():
+        raise ImageError("image not found", path=path)
+    data = read_bounded(path, MAX_IMAGE_BYTES, what="an image Campo reads", error=ImageError)
     check_header(data, path)
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)

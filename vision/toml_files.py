@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from campo.errors import FileFormatError
-from campo.safe_input import Loc, format_loc, unsound_value
+from campo.safe_input import Loc, format_loc, read_bounded, unsound_value
 
 __all__ = ["LineFinder", "Loc", "Problem", "find_line", "format_loc", "load_toml_model", "parse_toml",
            "pydantic_problems", "raise_problems", "toml_value"]
@@ -112,15 +112,7 @@ def parse_toml(path: Path) -> tuple[str, dict[str, Any]]:
 
     Bounded: at most `MAX_TOML_BYTES`, nesting and numbers checked (TOML allows ``nan`` and
     ``inf``, which no length or angle of Campo's may be)."""
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_TOML_BYTES + 1)
-    except FileNotFoundError:
-        raise FileFormatError("file not found", path=path) from None
-    except OSError as exc:
-        raise FileFormatError(f"cannot read: {exc.strerror}", path=path) from None
-    if len(raw) > MAX_TOML_BYTES:
-        raise FileFormatError(f"larger than {MAX_TOML_BYTES // 2**20} MB: not a Campo file", path=path)
+    raw = read_bounded(path, MAX_TOML_BYTES, what="a Campo file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
