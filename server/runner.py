@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import socket
@@ -37,7 +38,8 @@ def listening_socket(host: str, port: int, command: str = "serve") -> socket.soc
         return bind_socket(host, port)
     except OSError as exc:   # socket.gaierror included: "999.1.1.1" is no address at all
         reason = exc.strerror or str(exc)
-        raise CampoInputError(f"cannot listen on {host}:{port}: {reason}", key="--host") from None
+        key = "--port" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        raise CampoInputError(f"cannot listen on {host}:{port}: {reason}", key=key) from None
 
 
 def serve(settings: ServerSettings, *, record: Path | None = None) -> int:

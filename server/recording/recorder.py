@@ -157,7 +157,12 @@ class Recorder:
         self._whole_next = False   # waiting states were dropped: store the next one whole
         # states written whose events are not derived yet: (t, state, summary)
         self._to_derive: deque[tuple[float, dict[str, Any], Any]] = deque()
-        self._resume_existing()
+        try:
+            self._resume_existing()
+        except BaseException:
+            self._conn.close()
+            self._lock.release()
+            raise
         self._deriver = None
         if derive_events:
             from campo.server.recording.events import EventDeriver
