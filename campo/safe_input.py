@@ -128,11 +128,13 @@ def decode_utf8(raw: bytes, *, path: Any = None, error: type[CampoInputError] = 
 
 
 def parse_json(raw: str | bytes, *, path: Any = None, max_depth: int = MAX_DEPTH,
-               error: type[CampoInputError] = FileFormatError, check_values: bool = True) -> Any:
+               error: type[CampoInputError] = FileFormatError, check_values: bool = True,
+               invalid: str = "invalid JSON") -> Any:
     """Decode JSON text refusing what `unsound_value` refuses, duplicate keys and bad UTF-8.
 
     ``check_values=False`` leaves the `unsound_value` check to the caller (who can name the
-    place better, e.g. a base by its id); the nesting is bounded either way.
+    place better, e.g. a base by its id); the nesting is bounded either way. ``invalid`` begins
+    the message for text that is not JSON at all.
 
     >>> parse_json('{"a": [1, 2]}')
     {'a': [1, 2]}
@@ -149,14 +151,14 @@ def parse_json(raw: str | bytes, *, path: Any = None, max_depth: int = MAX_DEPTH
     try:
         data = json.loads(text, object_pairs_hook=_unique_pairs)
     except json.JSONDecodeError as exc:
-        raise error(f"invalid JSON: {exc.msg} (column {exc.colno})", path=path, line=exc.lineno) from None
+        raise error(f"{invalid}: {exc.msg} (column {exc.colno})", path=path, line=exc.lineno) from None
     except _DuplicateKey as exc:
         raise error("duplicate key (given twice in one object)", path=path, key=exc.key,
                     line=_line_of_second(text, exc.key)) from None
     except RecursionError:
         raise error(f"nested more than {max_depth} levels deep", path=path) from None
     except ValueError as exc:   # e.g. an integer of more than 4300 digits
-        raise error(f"invalid JSON: {exc}", path=path) from None
+        raise error(f"{invalid}: {exc}", path=path) from None
     problem = unsound_value(data, max_depth) if check_values else None
     if problem is not None:
         loc, message = problem

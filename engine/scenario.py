@@ -197,4 +197,5 @@ def load_scenario_file(path: str | Path) -> Scenario:
     numbers and duplicate keys checked while decoding (`campo.safe_input.parse_json`)."""
     p = Path(path)
     raw = read_bounded(p, MAX_SCENARIO_BYTES, what="a scenario", error=ScenarioError)
-    return parse_scenario(parse_json(raw, path=p, error=ScenarioError, check_values=False), path=p)
+    return parse_scenario(parse_json(raw, path=p, error=ScenarioError, check_values=False,
+                                         invalid="not valid JSON"), path=p)

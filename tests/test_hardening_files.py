@@ -8,7 +8,6 @@ or as processes where signals and exit codes matter).
 from __future__ import annotations
 
 import json
-import os
 import signal
 import struct
 import subprocess
@@ -27,18 +26,12 @@ from campo.server.recording.simulate import demo_scenario
 from campo.server.roster import load_checked_roster
 from campo.vision.camera_model import Intrinsics
 from campo.vision.tabletop import load_table
+from tests.process_fixtures import one_line, run_measured
 
 Run = Callable[..., tuple[int, str, str]]
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = "[" * 100_000 + "]" * 100_000
 ANCHORS = [(40, 40), (1760, 40), (1760, 1160), (40, 1160)]
-
-
-def one_line(err: str) -> str:
-    """The command's whole stderr, which must be one line (no traceback)."""
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err[-2000:]
-    return lines[0]
 
 
 def table_toml(tmp: Path, width: str = "1800.0", anchor0: dict[str, str] | None = None) -> Path:
@@ -93,7 +86,7 @@ def scenario_file(tmp: Path, text: str, name: str = "scenario.json") -> Path:
     (json.dumps(demo_scenario()).replace('"depth_mm": 1200.0', '"depth_mm": 1e400', 1).encode(),
      "table.depth_mm: must be a finite number"),
     (b'{"ruleset": "italia-se-desta", "table": {"width_mm": 1800, "depth_mm": 1200}, "turn": 1' + b"0" * 5000 + b"}",
-     "invalid JSON"),
+     "not valid JSON"),
 ])
 def test_a_bad_scenario_is_one_line_naming_the_file_and_key(run_campo: Run, tmp_path: Path, content: bytes,
                                                           words: str) -> None:
@@ -253,19 +246,12 @@ def test_a_huge_image_is_refused_from_its_header(tmp_path: Path, size: tuple[int
     2.4 GB and half a minute. Both are refused before decoding, in a small process."""
     big = tmp_path / "big.png"
     write_png(big, *size, real=real)
-    cmd = [sys.executable, "-m", "campo.server.cli", "detect", str(big), "--table", str(table_toml(tmp_path)),
-           "--roster", str(roster_toml(tmp_path)), "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    _, status, usage = os.wait4(proc.pid, 0)   # its own peak memory (the output is a few lines)
-    assert proc.stdout is not None and proc.stderr is not None
-    out, err = proc.stdout.read(), proc.stderr.read()
-    proc.stdout.close()
-    proc.stderr.close()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    assert proc.returncode == 2
-    assert f"{size[0]}x{size[1]} pixels is too large" in err and err.count("\n") == 1, err
-    assert json.loads(out)["error"].endswith("reduce it")
-    assert usage.ru_maxrss < 500 * 1024, f"peak {usage.ru_maxrss // 1024} MB"   # it was 2.4 GB
+    done = run_measured(["detect", str(big), "--table", str(table_toml(tmp_path)), "--roster",
+                         str(roster_toml(tmp_path)), "--json"], tmp_path)
+    assert done.returncode == 2
+    assert f"{size[0]}x{size[1]} pixels is too large" in one_line(done.stderr)
+    assert json.loads(done.stdout)["error"].endswith("reduce it")
+    assert done.peak_mb < 400, f"peak {done.peak_mb:.0f} MB"   # it was 2.4 GB
 
 
 def test_image_headers_of_every_format_are_read_without_decoding(tmp_path: Path) -> None:

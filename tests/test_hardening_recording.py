@@ -28,11 +28,11 @@ from campo.errors import RecordingError
 from campo.server.recording import Recorder, open_recording
 from campo.server.recording.simulate import demo_scenario, demo_script, play
 from campo.server.runner import free_port
+from tests.process_fixtures import CAMPO, one_line, run_measured
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 Run = Callable[..., tuple[int, str, str]]
 ROOT = Path(__file__).resolve().parents[1]
-CAMPO = [sys.executable, "-m", "campo.server.cli"]
 
 
 def make_recording(path: Path, seconds: float = 30.0) -> Path:
@@ -40,12 +40,6 @@ def make_recording(path: Path, seconds: float = 30.0) -> Path:
         for t, state in play(demo_scenario(), demo_script(), until=seconds):
             rec.record_state(state, t=t)
     return path
-
-
-def one_line(err: str) -> str:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err[-2000:]
-    return lines[0]
 
 
 def namespaces_allowed(tmp: Path) -> bool:
@@ -340,14 +334,8 @@ def test_a_damaged_recording_is_one_line_for_every_command(tmp_path: Path, how: 
             "report": ["report", str(path), "-o", str(tmp_path / "r.html")],
             "replay": ["replay", str(path), "--port", str(free_port())]}
     for command in commands:
-        proc = subprocess.Popen([*CAMPO, *argv[command]], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)   # its own peak memory; stderr is one line
-        assert proc.stderr is not None
-        err = proc.stderr.read()
-        proc.stderr.close()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        assert proc.returncode == 2, (command, err[-2000:])
-        line = one_line(err)
+        done = run_measured(argv[command], tmp_path)
+        assert done.returncode == 2, (command, done.stderr[-2000:])
+        line = one_line(done.stderr)
         assert str(path) in line and words in line, (command, line)
-        assert usage.ru_maxrss < 600 * 1024, f"{command}: peak {usage.ru_maxrss // 1024} MB"   # the bomb: 2.1 GB
+        assert done.peak_mb < 400, f"{command}: peak {done.peak_mb:.0f} MB"   # the bomb took 2.1 GB

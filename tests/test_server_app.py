@@ -18,7 +18,6 @@ from campo.server.app import Services, build_services, create_app
 from campo.server.hub import HubRecord
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.rig import ServerSettings
-from campo.server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
 
 BASE = "http://127.0.0.1"  # the Host header a loopback server accepts (see server/security.py)
