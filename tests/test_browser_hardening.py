@@ -4,7 +4,6 @@ why it is paused) and the images a folder source skipped."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -8,7 +8,6 @@ test sees them); tests that need one are skipped where namespaces are not allowe
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -16,7 +15,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
