@@ -215,6 +215,48 @@ def movement_allowance_in(
     return max(0.0, allowance)
 
 
+def allowance_limits(
+    unit_type: str,
+    arm: str | None = None,
+    formation: str = "line",
+    terrain: str | Iterable[str] = "open",
+    *,
+    horse: bool = False,
+    rank: str | None = None,
+    settings: ItaliaSettings | None = None,
+) -> list[str]:
+    """Why `movement_allowance_in` over ``terrain`` is less than the open move, in the table's
+    words: ``['6" area-terrain cap (rough)']``, ``['-3" linear obstacle (wall)']``, the weather
+    (ISD §8, §13). Empty when nothing lowers it.
+
+    >>> allowance_limits("C", terrain=["rough"])
+    ['6" area-terrain cap (rough)']
+    >>> allowance_limits("B", terrain=["wall", "wood"])
+    ['-2" linear obstacle (wall)', '3" area-terrain cap (wood)']
+    """
+    s = settings or ItaliaSettings()
+    mover = mover_for(unit_type, arm, horse=horse, rank=rank, settings=s)
+    row = movement_row(mover, s)
+    kinds = [terrain] if isinstance(terrain, str) else list(terrain)
+    blocked = [k for k in kinds if not can_enter(mover, k, s)]
+    if blocked:
+        return [f"cannot enter {', '.join(blocked)}"]
+    out = []
+    linear = [k for k in kinds if terrain_class(k) is TerrainClass.LINEAR]
+    if linear:
+        times = 1 if s.a20_linear_deduction == "once_per_move" else len(linear)
+        out.append(f'-{row.linear_deduction_in * times:g}" linear obstacle ({", ".join(linear)})')
+    for cls, cap, name in ((TerrainClass.AREA, row.area_cap_in, "area-terrain"),
+                           (TerrainClass.MARSH, row.marsh_cap_in, "marsh")):
+        within = [k for k in kinds if terrain_class(k) is cls]
+        if within and cap is not None and cap < row.move_in:
+            out.append(f'{cap:g}" {name} cap ({", ".join(within)})')
+    cut = weather_deduction_in(mover, s.weather, on_hill="hill" in kinds, settings=s)
+    if cut:
+        out.append(f'-{cut:g}" {s.weather}')
+    return out
+
+
 LIMBERED_ABOUT_FACE_COST_IN = 3.0
 """ISD §8: limbered artillery about-faces on the spot at a cost of 3" of movement."""
 
