@@ -68,16 +68,9 @@ def shared_lengths(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
 
 
 
-def shared_lengths_compiled(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
-    """`shared_lengths(a, b, tolerance)`, the same floats: the clipping compiled
-    (`slide_kernel.shared_fractions`), the edge lengths by CPython's `math.hypot` as there."""
-    from campo.engine.geometry.boxes import corners_of, frame_of
-    from campo.engine.geometry.slide_kernel import shared_fractions
+shared_lengths_compiled = shared_lengths
+"""The old name of `shared_lengths` (ATTILA's charges still import it)."""
 
-    c = a.corners
-    fractions = shared_fractions(corners_of(a), frame_of(b), max(tolerance, 1e-6)).tolist()
-    return {name: f * math.hypot(q[0] - p[0], q[1] - p[1])
-            for name, f, p, q in zip(EDGE_NAMES, fractions, c, c[1:] + c[:1])}
 
 def touched_edge(a: Rect, b: Rect, tolerance: float, method: str = "longest_shared_segment",
                  partition: str = "front_halfplane") -> str:
