@@ -245,13 +245,15 @@ class ContactPairs:
 
 
 def find_contacts(index: BaseIndex, poses: Poses, tolerance: float, close_call: float = 0.0,
-                  skip: np.ndarray | None = None,
+                  watch: float = 0.0, skip: np.ndarray | None = None,
                   decide: Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[list[bool],
                                                                               list[bool]]]
                   | None = None) -> ContactPairs:
     """Every pair of bases (``poses`` in the index's order) whose gap is within ``tolerance``
-    mm: one STRtree query for the pairs within ``tolerance + close_call``, one
-    vectorised distance for their gaps. ``skip``: bases that touch nobody (generals).
+    mm: one STRtree query for the pairs within ``tolerance + close_call + watch``, one
+    vectorised distance for their gaps (``watch``: pairs that far are decided too, so that a
+    live memory of close calls learns that they are clearly apart). ``skip``: bases that touch
+    nobody (generals).
     ``decide(margins, i, j)`` turns each pair's margin (``tolerance - gap``, mm) into verdicts
     and close calls (`campo.engine.boundary.decide` with the ruleset's keys); without it, a
     margin of 0 or more touches. The shared lengths are measured within the tolerance, or the
@@ -259,7 +261,7 @@ def find_contacts(index: BaseIndex, poses: Poses, tolerance: float, close_call: 
     shapes = index.shapes
     if len(shapes) < 2:
         return _no_contacts()
-    i, j = index.query_many(shapes, tolerance + close_call)
+    i, j = index.query_many(shapes, tolerance + close_call + watch)
     keep = i < j
     if skip is not None:
         keep &= ~skip[i] & ~skip[j]

@@ -41,6 +41,8 @@ REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) o
 SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})   # ISD §6 «cresta», «filare di alberi»
 DEEP_AREAS = frozenset({"wood", "town", "village"})        # ISD §6 «bosco o ... città»
 GRAZE_MM = 0.5   # a sight line merely grazing a base (tracking noise) is not blocked by it
+WATCH_MM = MM_PER_IN   # verdicts this far past a close call are decided too, so a live game's
+# memory learns that a pair held touching (or in command) is now clearly apart
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,8 @@ class Board:
         """ISD A24: the pairs of bases within the contact tolerance, both ways round (generals
         touch nobody, ISD §10), with the edges they touch (ISD A33). A gap within
         ``close_call_mm`` of the tolerance is too close to call (`engine.boundary`, key
-        "contact"): held at its last verdict in a live game."""
+        "contact"): held at its last verdict in a live game (pairs up to `WATCH_MM` farther
+        are decided too: a pair held touching and then clearly apart is not held again)."""
         names = self.state.index.ids
         skip = np.array([self.infos[i].is_general for i in names], dtype=bool)
         held, tol = self.state.held, self.settings.close_call_mm
@@ -171,7 +174,8 @@ class Board:
                     for a, b in zip(i.tolist(), j.tolist())]
             return decide(margins, tol, keys, held)
 
-        found = find_contacts(self.state.index, self.poses, self.contact_tol, tol, skip, settle)
+        found = find_contacts(self.state.index, self.poses, self.contact_tol, tol, WATCH_MM, skip,
+                              settle)
         if self.settings.a33_contact_aspect == "contact_midpoint" and len(found.a):
             shapes = self.state.index.shapes
             edges = midpoint_edges(self.poses.take(found.a), shapes[found.a], shapes[found.b],

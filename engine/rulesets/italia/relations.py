@@ -17,7 +17,7 @@ import numpy as np
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import edge_aspect
 from campo.engine.geometry.rect import EDGE_NAMES
-from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.board import WATCH_MM, Board
 from campo.engine.rulesets.italia.tables_melee import ARTILLERY_SUPPORT_RANGE_IN
 from campo.engine.rulesets.italia.troops import SIZE_RANK, command_radius_in
 
@@ -144,7 +144,7 @@ class Relations:
             radius = np.array([_radius(board, g) for g in free])
             at = board.positions(free)
             tol = board.settings.close_call_mm
-            rows, others, gaps = board.gaps_within(at, board.mm(radius) + tol)
+            rows, others, gaps = board.gaps_within(at, board.mm(radius) + tol + WATCH_MM)
             mine = np.array([names[o] in out and commands_unit(board, free[k], names[o])
                              for k, o in zip(rows.tolist(), others.tolist())], dtype=bool)
             rows, others, gaps = rows[mine], others[mine], gaps[mine]
