@@ -8,7 +8,6 @@ close calls on positions built a hair either side of each boundary, in a live ga
 from __future__ import annotations
 
 import copy
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +19,11 @@ from campo.engine.rulesets.italia.ruleset import RULESET
 from campo.engine.state import GameState
 from campo.engine.summary import summary_of_entry
 from campo.engine.terrain import TERRAIN_KINDS
+from tests.bench_modules import bench_module
 from tests.engine_golden import GOLDEN_FILES, load_golden
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from battles import dense_battle, moved_unit  # noqa: E402
+dense_battle = bench_module("battles").dense_battle
+moved_unit = bench_module("battles").moved_unit
 
 
 def _base(i: str, side: str, t: str, x: float, y: float, h: float, w: float = 80.0,
