@@ -7,13 +7,12 @@ from typing import Any
 
 from campo.engine.rulesets.italia.board import Board
 from campo.engine.rulesets.italia.charges import charges_of
-from campo.engine.rulesets.italia.conduct import hidden_of
 from campo.engine.rulesets.italia.fire import targets_of
 from campo.engine.rulesets.italia.fire_batch import all_targets
 from campo.engine.rulesets.italia.relations import command_of, contacts_of, group_leader
 from campo.engine.rulesets.italia.target_table import TargetTable
 
-CONDUCT = ("manoeuvre", "movement", "retreat", "pursuit")
+CONDUCT = ("manoeuvre", "movement", "retreat", "pursuit", "hidden")
 
 
 def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, Any]:
@@ -48,12 +47,9 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
             entry["group_leader"] = group_leader(board, group)
         if i in board.batteries:
             entry["battery"] = list(board.batteries[i])
-        for key in ("manoeuvre", "movement", "retreat", "pursuit"):
+        for key in CONDUCT:
             if conduct[key][i]:
                 entry[key] = conduct[key][i]
-        hidden = hidden_of(board, i)
-        if hidden:
-            entry["hidden"] = hidden
         if melees[i]:
             entry["melee"] = melees[i]
         if board.infos[i].stale:

@@ -157,6 +157,8 @@ class ChargeBook:
     board: Board
     _candidates: dict[str, list[str]] = field(default_factory=dict)
     _judged: dict[tuple[str, str], Charge] = field(default_factory=dict)
+    _cover: dict[str, str | None] = field(default_factory=dict)
+    _hidden: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
     def candidates(self, chargers: Sequence[str]) -> dict[str, list[str]]:
         """Enemy units and guns within each charger's full move (+2") of it, sorted."""
@@ -474,38 +476,45 @@ def _flush_poses(board: Board, final: Poses, t: Poses, edge: np.ndarray, contact
 def flank_cover(board: Board, targets: Sequence[str]) -> list[str | None]:
     """The terrain giving each target cover (no flank attack then, ISD §1): an area it lies
     wholly in (within the contact tolerance), or a linear obstacle along its front (within
-    0.5"); the first in scenario order."""
-    if not targets:
-        return []
-    table = board.terrain_table
-    at = board.positions(targets)
-    areas = table.holding(board.state.index.shapes[at], board.contact_tol, FLANK_COVER_AREAS)
-    lines = table.lines_along(board.poses.take(at).front_lines, board.mm(0.5), LINEAR_OBSTACLES)
-    order = {id(t): k for k, t in enumerate(table.features)}
-    return [min(a + b, key=lambda t: order[id(t)]).id if a or b else None
-            for a, b in zip(areas, lines)]
+    0.5"); the first in scenario order. Each target's once per board."""
+    known = board.charge_book._cover
+    missing = [t for t in dict.fromkeys(targets) if t not in known]
+    if missing:
+        table = board.terrain_table
+        at = board.positions(missing)
+        areas = table.holding(board.state.index.shapes[at], board.contact_tol, FLANK_COVER_AREAS)
+        lines = table.lines_along(board.poses.take(at).front_lines, board.mm(0.5),
+                                  LINEAR_OBSTACLES)
+        order = {id(t): k for k, t in enumerate(table.features)}
+        for t, a, b in zip(missing, areas, lines):
+            known[t] = min(a + b, key=lambda f: order[id(f)]).id if a or b else None
+    return [known[t] for t in targets]
 
 
 def hidden_from(board: Board, chargers: Sequence[str], targets: Sequence[str]
                 ) -> list[str | None]:
     """Whether each target is hidden from its charger (ISD §9 note 4, ISD A34): "wood" when
-    wholly inside a wood (-2), "crest" when wholly behind a crest from it (-1), else None."""
-    if not targets:
-        return []
-    t_at = board.positions(targets)
-    t_shapes = board.state.index.shapes[t_at]
-    table = board.terrain_table
-    wood = table.holding(t_shapes, 0.0, frozenset({"wood"}))
-    out: list[str | None] = ["wood" if w else None for w in wood]
-    if table.crests:
-        c_at = board.positions(chargers)
-        p = board.poses
-        lines = shapely.linestrings(np.stack([np.stack([p.cx[c_at], p.cy[c_at]], axis=1),
-                                              np.stack([p.cx[t_at], p.cy[t_at]], axis=1)],
-                                             axis=1))
-        behind = table.crossing_crest(lines, t_shapes)
-        out = [o or ("crest" if b else None) for o, b in zip(out, behind.tolist())]
-    return out
+    wholly inside a wood (-2), "crest" when wholly behind a crest from it (-1), else None.
+    Each pair's once per board."""
+    known = board.charge_book._hidden
+    pairs = list(zip(chargers, targets))
+    missing = [p for p in dict.fromkeys(pairs) if p not in known]
+    if missing:
+        t_at = board.positions([t for _, t in missing])
+        t_shapes = board.state.index.shapes[t_at]
+        table = board.terrain_table
+        wood = table.holding(t_shapes, 0.0, frozenset({"wood"}))
+        found: list[str | None] = ["wood" if w else None for w in wood]
+        if table.crests:
+            c_at = board.positions([c for c, _ in missing])
+            p = board.poses
+            lines = shapely.linestrings(np.stack([np.stack([p.cx[c_at], p.cy[c_at]], axis=1),
+                                                  np.stack([p.cx[t_at], p.cy[t_at]], axis=1)],
+                                                 axis=1))
+            behind = table.crossing_crest(lines, t_shapes)
+            found = [f or ("crest" if b else None) for f, b in zip(found, behind.tolist())]
+        known.update(zip(missing, found))
+    return [known[p] for p in pairs]
 
 
 def _interceptions(board: Board, charges: list[Charge], paths: Paths

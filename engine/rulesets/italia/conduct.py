@@ -18,7 +18,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from campo.engine.geometry.poses import Poses
-from campo.engine.geometry.sight import SightQuery, sample_outline, sample_segment, sight_lines
+from campo.engine.geometry.sight import SightQuery
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
 from campo.engine.rulesets.italia.charge_paths import turned
 from campo.engine.rulesets.italia.charges import full_move_in
@@ -40,10 +40,11 @@ class Conduct:
     """The movement answers of one board's bases, each base's worked out once."""
 
     board: Board
-    _done: dict[str, dict[str, dict[str, Any] | None]] = field(default_factory=dict)
+    _done: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def of(self, name: str, ids: Sequence[str]) -> dict[str, dict[str, Any] | None]:
-        """The ``name`` answer ("movement", "manoeuvre", "retreat", "pursuit") of each base."""
+    def of(self, name: str, ids: Sequence[str]) -> dict[str, Any]:
+        """The ``name`` answer ("movement", "manoeuvre", "retreat", "pursuit", "hidden") of
+        each base."""
         done = self._done.setdefault(name, {})
         missing = [i for i in dict.fromkeys(ids) if i not in done]
         if missing:
@@ -51,10 +52,9 @@ class Conduct:
         return {i: done[i] for i in ids}
 
 
-def _one(name: str) -> Callable[[Board, str], dict[str, Any] | None]:
-    def answer(board: Board, base_id: str) -> dict[str, Any] | None:
-        found = board.conduct.of(name, [base_id])[base_id]
-        return None if found is None else _copy(found)
+def _one(name: str) -> Callable[[Board, str], Any]:
+    def answer(board: Board, base_id: str) -> Any:
+        return _copy(board.conduct.of(name, [base_id])[base_id])
     answer.__name__ = f"{name}_of"
     return answer
 
@@ -92,61 +92,81 @@ def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]
 
 def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
-    and, for infantry, enemy cavalry in sight within charge distance (nearest points)."""
-    infos, names = board.infos, board.state.index.ids
+    and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
+    question one STRtree query (the cavalry's from the cavalry: fewer)."""
+    infos, names, index = board.infos, board.state.index.ids, board.state.index
     units = [i for i in ids if infos[i].is_unit]
     out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
     if not units:
         return out
-    cav_in = board.settings.a25_cavalry_charge_distance_in
-    reach = board.mm(max(NEAR_INFANTRY_IN, NEAR_ARTILLERY_IN, cav_in)) + 1e-6
-    rows, others, gaps = board.gaps_within(board.positions(units), reach)
-    near: list[tuple[list[str], list[str], list[str]]] = [([], [], []) for _ in units]
+    at = board.positions(units)
+    side = board.sides
+    foe = np.array([not (i.is_general or i.stale) for i in (infos[n] for n in names)])
+    arm = np.array([infos[n].arm if infos[n].is_unit or infos[n].is_gun or infos[n].kind == "limber"
+                    else "" for n in names], dtype=object)
+    unit = np.array([infos[n].is_unit for n in names], dtype=bool)
+
+    def near(reach_in: float, wanted: np.ndarray) -> list[list[str]]:
+        rows, others = index.query_many(index.shapes[at], board.mm(reach_in) + 1e-6)
+        keep = (side[others] != side[at[rows]]) & foe[others] & wanted[others]
+        found: list[list[str]] = [[] for _ in units]
+        for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
+            found[k].append(names[o])
+        return found
+
+    inf = near(NEAR_INFANTRY_IN, unit & (arm == "infantry"))
+    art = near(NEAR_ARTILLERY_IN, arm == "artillery")
+    # enemy cavalry within charge distance of infantry (queried from the cavalry)
+    row_of = {u: k for k, u in enumerate(units) if infos[u].arm == "infantry"}
+    riders = np.nonzero(unit & (arm == "cavalry") & foe)[0]
     looks: list[tuple[int, str]] = []
-    for k, o, gap in zip(rows.tolist(), others.tolist(), board.inches(gaps).tolist()):
-        me, other = infos[units[k]], infos[names[o]]
-        if other.side == me.side or other.is_general or other.stale:
-            continue
-        inf, art, _ = near[k]
-        if other.is_unit and other.arm == "infantry" and gap <= NEAR_INFANTRY_IN + 1e-6:
-            inf.append(names[o])
-        if other.arm == "artillery" and gap <= NEAR_ARTILLERY_IN + 1e-6:
-            art.append(names[o])
-        if me.arm == "infantry" and other.is_unit and other.arm == "cavalry" \
-                and gap <= cav_in + 1e-6:
-            looks.append((k, names[o]))
-    for (k, cav), seen in zip(looks, _cavalry_sees(board, [(c, units[k]) for k, c in looks])):
+    if row_of and len(riders):
+        cav_in = board.settings.a25_cavalry_charge_distance_in
+        rows, others = index.query_many(index.shapes[riders], board.mm(cav_in) + 1e-6)
+        for r, o in zip(rows.tolist(), others.tolist()):
+            k = row_of.get(names[o])
+            if k is not None and side[riders[r]] != side[o]:
+                looks.append((k, names[riders[r]]))
+        looks.sort(key=lambda kc: (kc[0], board.position[kc[1]]))
+    cav: list[list[str]] = [[] for _ in units]
+    for (k, c), seen in zip(looks, _cavalry_sees(board, [(c, units[k]) for k, c in looks])):
         if seen:
-            near[k][2].append(cav)
-    for i, (inf, art, cav) in zip(units, near):
-        out[i] = {"near_infantry": inf, "near_artillery": art, "cavalry_in_sight": cav,
-                  "proximity_modifier": -(bool(inf) + bool(art)) - (2 if cav else 0)}
+            cav[k].append(c)
+    for i, a, b, c in zip(units, inf, art, cav):
+        out[i] = {"near_infantry": a, "near_artillery": b, "cavalry_in_sight": c,
+                  "proximity_modifier": -(bool(a) + bool(b)) - (2 if c else 0)}
     return out
 
 
 def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
-    """Whether each cavalry sees its unit: any line from three points of its front to the
-    unit's corners and edge middles is clear (ISD §6 obstacles), all pairs in one query."""
+    """Whether each cavalry sees its unit: any line from three points of its front (ends and
+    middle) to the unit's corners and edge middles is clear (ISD §6 obstacles), every line of
+    every pair in one query."""
     if not pairs:
         return []
-    lines, owners, queries = [], [], []
-    for n, (cav, unit) in enumerate(pairs):
-        cr, ur = board.rect(cav), board.rect(unit)
-        found = sight_lines(sample_segment(cr.front_left, cr.front_right, 3),
-                            sample_outline(ur.polygon, per_edge=1))
-        lines.append(found)
-        owners.append(np.full(len(found), n))
-        queries.append(SightQuery(exclude=frozenset({cav, unit}), ends=(cr.polygon, ur.polygon)))
-    owner = np.concatenate(owners)
-    clear = board.sight_field.clear_many(np.concatenate(lines), owner, queries)
+    p = board.poses
+    cav = p.take(board.positions([c for c, _ in pairs]))
+    unit = p.take(board.positions([u for _, u in pairs]))
+    fl, fr = cav.corners[:, 0], cav.corners[:, 1]
+    starts = np.stack([fl, (fl + fr) / 2, fr], axis=1)                     # (n, 3, 2)
+    c = unit.corners
+    ends = np.stack([c, (c + np.roll(c, -1, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
+    lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
+    owner = np.repeat(np.arange(len(pairs)), 24)
+    queries = [SightQuery(exclude=frozenset(pair), ends=(board.rect(pair[0]).polygon,
+                                                        board.rect(pair[1]).polygon))
+               for pair in pairs]
+    clear = board.sight_field.clear_many(shapely.linestrings(lines.reshape(-1, 2, 2)), owner,
+                                         queries)
     return (np.bincount(owner[clear], minlength=len(pairs)) > 0).tolist()
 
 
-def hidden_of(board: Board, base_id: str) -> str | None:
+def _hidden(board: Board, ids: list[str]) -> dict[str, str | None]:
     """"wood" when wholly inside a wood (ISD §9 note 4); crest hiding depends on the enemy and is
     given per charge."""
-    shape = board.state.index.shapes[board.positions([base_id])]
-    return "wood" if board.terrain_table.holding(shape, 0.0, frozenset({"wood"}))[0] else None
+    shapes = board.state.index.shapes[board.positions(ids)]
+    woods = board.terrain_table.holding(shapes, 0.0, frozenset({"wood"}))
+    return {i: "wood" if w else None for i, w in zip(ids, woods)}
 
 
 # --- fall-back and rout (ISD §1, §9, A26, A38, A39) ---------------------------------------------
@@ -361,12 +381,13 @@ def _pursuits(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     return out
 
 
-_ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, dict[str, Any] | None]]] = {
+_ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
     "movement": _movements, "manoeuvre": _manoeuvres, "retreat": _retreats,
-    "pursuit": _pursuits,
+    "pursuit": _pursuits, "hidden": _hidden,
 }
 
 movement_of = _one("movement")
 manoeuvre_of = _one("manoeuvre")
 retreat_of = _one("retreat")
 pursuit_of = _one("pursuit")
+hidden_of = _one("hidden")

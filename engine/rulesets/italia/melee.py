@@ -58,6 +58,8 @@ class MeleeBook:
     _generals: dict[tuple[str, ...], str | None] = field(default_factory=dict)
     _modifiers: dict[MeleeFacts, tuple[list[dict[str, Any]], int]] = field(default_factory=dict)
     _entries: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    _sides: dict[str, _ChargingSide] = field(default_factory=dict)
+    _guns: dict[str, list[str]] = field(default_factory=dict)
 
     def unit(self, base_id: str, assumed: list[str]) -> MeleeUnit:
         """A base's grade, class and state (traits); a missing grade reads as regular (listed
@@ -412,6 +414,15 @@ class _ChargingSide(NamedTuple):
 
 
 def _charging_side(board: Board, me: str) -> _ChargingSide:
+    """The `_ChargingSide` of charger ``me`` (once per charger: each legal charge asks)."""
+    book = board.melee_book
+    found = book._sides.get(me)
+    if found is None:
+        found = book._sides[me] = _charging_side_of(board, me)
+    return found
+
+
+def _charging_side_of(board: Board, me: str) -> _ChargingSide:
     book = board.melee_book
     notes: list[str] = []
     unit = book.unit(me, notes)
@@ -428,9 +439,12 @@ def _charging_side(board: Board, me: str) -> _ChargingSide:
 
 
 def _guns_near(board: Board, target: str) -> list[str]:
-    """Guns within 3" of ``target``, in index order."""
-    return [g for g in board.near(target, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6)
-            if board.infos[g].is_gun]
+    """Guns within 3" of ``target``, in index order (once per target)."""
+    known = board.melee_book._guns
+    if target not in known:
+        known[target] = [g for g in board.near(target, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6)
+                         if board.infos[g].is_gun]
+    return known[target]
 
 
 def _covers_target(board: Board, gun: str, charger: str, target: str) -> bool:

@@ -30,6 +30,7 @@ class Relations:
 
     board: Board
     _fire_support: dict[str, list[str]] = field(default_factory=dict)
+    _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     # --- contacts and support (ISD §1, A24) -------------------------------------------------
     @cached_property
@@ -191,12 +192,16 @@ def _fire_supporters(board: Board, supported: str, foes: list[str]) -> list[str]
 
 def gun_sees(board: Board, gun: str, foe: str) -> bool:
     """ISD §1: the enemy is on the battery's front as it would bombard it: in its arc, at 3"
-    or less, in sight (the fire rules' own measures, ISD A4–A6, A14)."""
+    or less, in sight (the fire rules' own measures, ISD A4–A6, A14); once per pair."""
     from campo.engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
 
-    in_arc, distance, part = measure_target(board, gun, foe, fire_arc(board, gun))
-    return in_arc and distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 and \
-        line_of_sight(board, gun, foe, part)
+    known = board.relations._sees
+    found = known.get((gun, foe))
+    if found is None:
+        in_arc, distance, part = measure_target(board, gun, foe, fire_arc(board, gun))
+        found = known[(gun, foe)] = in_arc and distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 \
+            and line_of_sight(board, gun, foe, part)
+    return found
 
 
 def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:
