@@ -23,7 +23,7 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.index import BaseIndex
-from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.poses import Poses, xy
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import zone_of, zones_of
 
@@ -299,7 +299,7 @@ def midpoint_edges(a: Poses, a_shapes: np.ndarray, b_shapes: np.ndarray, b: Pose
     inside = zone == "inside"
     if inside.any():
         again = zones_of(a.cx, a.cy, a.front, a.width, a.depth,
-                         np.stack([b.cx, b.cy], axis=1), partition)
+                         xy(b.cx, b.cy), partition)
         zone = np.where(inside, again, zone)
     return np.array([EDGE_NAMES.index(z) if z in EDGE_NAMES else 0 for z in zone.tolist()],
                     dtype=np.int64) if len(zone) else np.zeros(0, dtype=np.int64)

@@ -2,9 +2,9 @@
 hundreds of poses at once (charge paths, routs, pursuits), with `Rect`'s own arithmetic.
 
 >>> from campo.engine.geometry.rect import Rect
->>> p = Poses.of([Rect(0.0, 0.0, 90.0, 80.0, 40.0)])
->>> p.corners.round(6).tolist()[0] == [list(map(lambda v: round(v, 6), c))
-...                                    for c in Rect(0.0, 0.0, 90.0, 80.0, 40.0).corners]
+>>> r = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
+>>> p = Poses.of([r])
+>>> p.corners.round(6).tolist() == [[[round(v, 6) for v in c] for c in r.corners]]
 True
 >>> p.moved(p.front * 10.0).cy.tolist()
 [10.0]
@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -22,15 +22,41 @@ import shapely
 from campo.engine.geometry.rect import Rect
 
 
+def xy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(n, 2) from two columns (quicker than ``np.stack`` for the many small arrays here)."""
+    out = np.empty((len(x), 2))
+    out[:, 0], out[:, 1] = x, y
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Poses:
-    """Rectangles (centre, heading in degrees CCW from +x, width, depth; mm), one per row."""
+    """Rectangles (centre, heading in degrees CCW from +x, width, depth; mm), one per row, with
+    their unit vectors and corners (computed once, carried along by `take` and `moved`)."""
 
     cx: np.ndarray
     cy: np.ndarray
     heading: np.ndarray
     width: np.ndarray
     depth: np.ndarray
+    front: np.ndarray = field(init=False, repr=False)
+    """(n, 2) unit vectors the fronts face."""
+    right: np.ndarray = field(init=False, repr=False)
+    """(n, 2) unit vectors to each base's right (the front turned -90°, as `Rect`)."""
+    corners: np.ndarray = field(init=False, repr=False)
+    """(n, 4, 2): front-left, front-right, rear-right, rear-left (`Rect.corners`)."""
+
+    def __post_init__(self) -> None:
+        a = np.radians(self.heading)
+        f = xy(np.cos(a), np.sin(a))
+        r = xy(f[:, 1], -f[:, 0])
+        hw = (self.width / 2)[:, None] * r
+        hd = (self.depth / 2)[:, None] * f
+        c = xy(self.cx, self.cy)
+        corners = np.empty((len(c), 4, 2))
+        corners[:, 0], corners[:, 1] = c - hw + hd, c + hw + hd
+        corners[:, 2], corners[:, 3] = c + hw - hd, c - hw - hd
+        self.__dict__.update(front=f, right=r, corners=corners)
 
     @staticmethod
     def of(rects: Sequence[Rect]) -> Poses:
@@ -38,32 +64,23 @@ class Poses:
                         dtype=float).reshape(-1, 5)
         return Poses(*rows.T.copy())
 
+    def _with(self, cx: np.ndarray, cy: np.ndarray, at: np.ndarray | slice,
+              shift: np.ndarray | None = None) -> Poses:
+        """Rows ``at`` of this, moved to centres (cx, cy) by ``shift``: the same vectors, the
+        corners shifted (no trigonometry again)."""
+        out = object.__new__(Poses)
+        corners = self.corners[at]
+        out.__dict__.update(cx=cx, cy=cy, heading=self.heading[at], width=self.width[at],
+                            depth=self.depth[at], front=self.front[at], right=self.right[at],
+                            corners=corners if shift is None else corners + shift[:, None, :])
+        return out
+
     def __len__(self) -> int:
         return len(self.cx)
 
     def take(self, at: np.ndarray) -> Poses:
         """The rows ``at`` (an index array or a mask)."""
-        return Poses(self.cx[at], self.cy[at], self.heading[at], self.width[at], self.depth[at])
-
-    @cached_property
-    def front(self) -> np.ndarray:
-        """(n, 2) unit vectors the fronts face."""
-        a = np.radians(self.heading)
-        return np.stack([np.cos(a), np.sin(a)], axis=1)
-
-    @cached_property
-    def right(self) -> np.ndarray:
-        """(n, 2) unit vectors to each base's right (the front turned -90°, as `Rect`)."""
-        f = self.front
-        return np.stack([f[:, 1], -f[:, 0]], axis=1)
-
-    @cached_property
-    def corners(self) -> np.ndarray:
-        """(n, 4, 2): front-left, front-right, rear-right, rear-left (`Rect.corners`)."""
-        c = np.stack([self.cx, self.cy], axis=1)
-        hw = (self.width / 2)[:, None] * self.right
-        hd = (self.depth / 2)[:, None] * self.front
-        return np.stack([c - hw + hd, c + hw + hd, c + hw - hd, c - hw - hd], axis=1)
+        return self._with(self.cx[at], self.cy[at], at)
 
     @property
     def front_edges(self) -> np.ndarray:
@@ -73,7 +90,7 @@ class Poses:
     @cached_property
     def front_centres(self) -> np.ndarray:
         """(n, 2)."""
-        return np.stack([self.cx, self.cy], axis=1) + (self.depth / 2)[:, None] * self.front
+        return (self.corners[:, 0] + self.corners[:, 1]) / 2
 
     @cached_property
     def polygons(self) -> np.ndarray:
@@ -87,8 +104,7 @@ class Poses:
 
     def moved(self, shift: np.ndarray) -> Poses:
         """Each pose translated by ``shift`` (n, 2), keeping its heading (`Rect.moved`)."""
-        return Poses(self.cx + shift[:, 0], self.cy + shift[:, 1], self.heading, self.width,
-                     self.depth)
+        return self._with(self.cx + shift[:, 0], self.cy + shift[:, 1], slice(None), shift)
 
     def pivoted(self, pivots: np.ndarray, turn_deg: np.ndarray) -> Poses:
         """Each pose turned CCW by ``turn_deg`` about ``pivots`` (n, 2) (`Rect.pivoted`)."""

@@ -27,6 +27,7 @@ from campo.engine.rulesets.italia.charge_terrain import TerrainTable
 from campo.engine.rulesets.italia.pieces import UnitInfo, classify
 from campo.engine.scenario import TerrainFeature
 from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.troops import MM_PER_INCH
 from campo.engine.state import GameState
 from campo.engine.terrain_shapes import terrain_shapes
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from campo.engine.rulesets.italia.melee import MeleeBook
     from campo.engine.rulesets.italia.relations import Relations
 
-MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
+MM_PER_IN = MM_PER_INCH     # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
 SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})   # ISD §6 «cresta», «filare di alberi»
 DEEP_AREAS = frozenset({"wood", "town", "village"})        # ISD §6 «bosco o ... città»

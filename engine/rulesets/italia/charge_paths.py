@@ -18,7 +18,7 @@ import shapely
 
 from campo.engine.geometry.contact import edge_shares
 from campo.engine.geometry.motion import convex_slides, hull_pieces, wheel_steps
-from campo.engine.geometry.poses import Poses, concat
+from campo.engine.geometry.poses import Poses, concat, xy
 from campo.engine.geometry.zones import zones_of
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_movement import OBLIQUE_MAX_ANGLE_DEG
@@ -35,8 +35,7 @@ def turned(vectors: np.ndarray, deg: np.ndarray) -> np.ndarray:
     """(n, 2) vectors turned CCW by ``deg``."""
     a = np.radians(deg)
     c, s = np.cos(a), np.sin(a)
-    return np.stack([vectors[:, 0] * c - vectors[:, 1] * s,
-                     vectors[:, 0] * s + vectors[:, 1] * c], axis=1)
+    return xy(vectors[:, 0] * c - vectors[:, 1] * s, vectors[:, 0] * s + vectors[:, 1] * c)
 
 
 def signed_turn(to_deg: np.ndarray, from_deg: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from shapely.geometry import Polygon
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.geometry.contact import edge_shares, edges_of_lengths
 from campo.engine.geometry.motion import convex_slides
-from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.poses import Poses, xy
 from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.results import Aspect
 from campo.engine.rulesets.italia.board import Board
@@ -508,9 +508,9 @@ def hidden_from(board: Board, chargers: Sequence[str], targets: Sequence[str]
         if table.crests:
             c_at = board.positions([c for c, _ in missing])
             p = board.poses
-            lines = shapely.linestrings(np.stack([np.stack([p.cx[c_at], p.cy[c_at]], axis=1),
-                                                  np.stack([p.cx[t_at], p.cy[t_at]], axis=1)],
-                                                 axis=1))
+            ends = np.empty((len(missing), 2, 2))
+            ends[:, 0], ends[:, 1] = xy(p.cx[c_at], p.cy[c_at]), xy(p.cx[t_at], p.cy[t_at])
+            lines = shapely.linestrings(ends)
             behind = table.crossing_crest(lines, t_shapes)
             found = [f or ("crest" if b else None) for f, b in zip(found, behind.tolist())]
         known.update(zip(missing, found))

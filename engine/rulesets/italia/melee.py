@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.poses import Poses, xy
 from campo.engine.results import Aspect
 from campo.engine.rulesets.italia.board import Board
 from campo.engine.rulesets.italia.charges import Charge, aspects_struck, flank_cover, hidden_from
@@ -124,7 +124,7 @@ def _places(board: Board, poses: Poses) -> list[tuple[str, list[Any]]]:
     """`MeleeBook.places` of rectangles (ISD §9, A35)."""
     table = board.terrain_table
     holding = table.holding(poses.polygons, board.contact_tol)
-    under = table.at_points(np.stack([poses.cx, poses.cy], axis=1))
+    under = table.at_points(xy(poses.cx, poses.cy))
     return [(_protection(h), u) for h, u in zip(holding, under)]
 
 
