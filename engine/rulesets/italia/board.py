@@ -196,23 +196,20 @@ class Board:
             found.sort()
         return out
 
-    def contact_row(self, a: str, b: str) -> int | None:
-        """The row of `contacts` where ``b`` touches ``a`` (None if it does not)."""
-        return self.contacts.row.get((self.position[a], self.position[b]))
+    def contact_row(self, a: str, b: str) -> int:
+        """The row of `contacts` where ``b`` touches ``a`` (ValueError if it does not)."""
+        k = self.contacts.row.get((self.position[a], self.position[b]))
+        if k is None:
+            raise ValueError(f"{b} does not touch {a}")
+        return k
 
     def edge_touched(self, a: str, b: str) -> str:
         """Edge of ``a`` that ``b`` touches (ISD A33), for bases in contact."""
-        k = self.contact_row(a, b)
-        if k is None:
-            raise ValueError(f"{b} does not touch {a}")
-        return EDGE_NAMES[int(self.contacts.edge[k])]
+        return EDGE_NAMES[int(self.contacts.edge[self.contact_row(a, b)])]
 
     def shared_lengths(self, a: str, b: str) -> dict[str, float]:
         """Per edge of ``a``, the length lying along ``b`` (bases in contact)."""
-        k = self.contact_row(a, b)
-        if k is None:
-            raise ValueError(f"{b} does not touch {a}")
-        return dict(zip(EDGE_NAMES, self.contacts.lengths[k].tolist()))
+        return dict(zip(EDGE_NAMES, self.contacts.lengths[self.contact_row(a, b)].tolist()))
 
     def in_melee(self, base_id: str) -> bool:
         return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
@@ -253,36 +250,9 @@ class Board:
     # --- batteries and fronts -------------------------------------------------------------
     @cached_property
     def batteries(self) -> dict[str, tuple[str, ...]]:
-        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4): guns
-        in battery touching flank to flank, facing alike (ISD A24's tolerance), fronts level."""
-        names = self.state.index.ids
-        guns = [i for i in names if self.infos[i].is_gun and not self.infos[i].limbered]
-        parent = {g: g for g in guns}
-
-        def find(g: str) -> str:
-            while parent[g] != g:
-                parent[g] = parent[parent[g]]
-                g = parent[g]
-            return g
-
-        c, p = self.contacts, self.poses
-        gun = np.array([i in parent for i in names], dtype=bool)
-        side = np.array([self.infos[i].side for i in names], dtype=object)
-        a, b = c.a, c.b
-        turn = (p.heading[b] - p.heading[a] + 180.0) % 360.0 - 180.0
-        # the other's front centre level with this front line (`Rect.ahead_of_front`)
-        centre = p.front_centres[b] - np.stack([p.cx[a], p.cy[a]], axis=1)
-        ahead = np.sum(centre * p.front[a], axis=1) - p.depth[a] / 2
-        flank = (c.edge == EDGE_NAMES.index("left")) | (c.edge == EDGE_NAMES.index("right"))
-        linked = gun[a] & gun[b] & (side[a] == side[b]) & flank & \
-            (np.abs(turn) <= self.settings.support_heading_tolerance_deg) & \
-            (np.abs(ahead) <= np.maximum(self.contact_tol, 0.25 * p.depth[a]))
-        for x, y in zip(a[linked].tolist(), b[linked].tolist()):
-            parent[find(names[x])] = find(names[y])
-        groups: dict[str, list[str]] = {}
-        for g in guns:
-            groups.setdefault(find(g), []).append(g)
-        return {g: tuple(sorted(groups[find(g)])) for g in guns}
+        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4):
+        `relations.Relations.batteries`."""
+        return self.relations.batteries
 
     def front(self, base_id: str) -> Front:
         """The firing front of a base: its own front edge, or its battery's combined front."""

@@ -37,8 +37,7 @@ from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_melee import (CHARGE_ARC_HALF_DEG, CHARGE_ARC_REACH_IN,
                                                        ENEMY_ZONE_IN, FLANK_COVER_AREAS, GARRISONS,
                                                        LINEAR_OBSTACLES)
-from campo.engine.rulesets.italia.tables_movement import (TERRAIN_KIND_CLASS, allowance_limits,
-                                                          movement_allowance_in)
+from campo.engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance
 
 _LEFT, _RIGHT, _REAR = (EDGE_NAMES.index(e) for e in ("left", "right", "rear"))
 
@@ -104,10 +103,12 @@ class Charge:
 # --- allowances (ISD §8 table, A19–A21) --------------------------------------------------------
 
 @functools.lru_cache(maxsize=4096)
-def _allowance(unit_type: str, arm: str | None, formation: str, kinds: tuple[str, ...],
-               horse: bool, rank: str | None, settings: ItaliaSettings) -> float:
-    return movement_allowance_in(unit_type, arm, formation, list(kinds) or "open", horse=horse,
-                                 rank=rank, settings=settings)
+def _allowance(unit_type: str, arm: str | None, formation: str, horse: bool, rank: str | None,
+               kinds: tuple[str, ...], settings: ItaliaSettings) -> tuple[float, tuple[str, ...]]:
+    """`movement_allowance` (the move and what lowered it), once per kind of mover and ground."""
+    amount, limits = movement_allowance(unit_type, arm, formation, list(kinds) or "open",
+                                        horse=horse, rank=rank, settings=settings)
+    return amount, tuple(limits)
 
 
 def _mover(board: Board, base_id: str) -> tuple[str, str | None, str, bool, str | None]:
@@ -122,9 +123,8 @@ def _mover(board: Board, base_id: str) -> tuple[str, str | None, str, bool, str 
 def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:
     """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; kinds the table does
     not know do not change it)."""
-    unit_type, arm, formation, horse, rank = _mover(board, base_id)
     known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
-    return _allowance(unit_type, arm, formation, known, horse, rank, board.settings)
+    return _allowance(*_mover(board, base_id), known, board.settings)[0]
 
 
 def reach_cap_in(board: Board, base_id: str) -> float:
@@ -136,16 +136,9 @@ def reach_cap_in(board: Board, base_id: str) -> float:
 
 
 def _limits(board: Board, base_id: str, kinds: list[str]) -> list[str]:
-    """Why the base's move over ``kinds`` is less than its open move (`allowance_limits`)."""
-    known = tuple(k for k in kinds if k in TERRAIN_KIND_CLASS)
-    return list(_limits_of(*_mover(board, base_id), known, board.settings))
-
-
-@functools.lru_cache(maxsize=1024)
-def _limits_of(unit_type: str, arm: str | None, formation: str, horse: bool, rank: str | None,
-               kinds: tuple[str, ...], settings: ItaliaSettings) -> tuple[str, ...]:
-    return tuple(allowance_limits(unit_type, arm, formation, list(kinds) or "open", horse=horse,
-                                  rank=rank, settings=settings))
+    """Why the base's move over ``kinds`` is less than its open move (`movement_allowance`)."""
+    known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
+    return list(_allowance(*_mover(board, base_id), known, board.settings)[1])
 
 
 # --- the book of charges of one board ----------------------------------------------------------

@@ -16,12 +16,32 @@ import numpy as np
 
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import edge_aspect
+from campo.engine.geometry.poses import xy
 from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.rulesets.italia.board import WATCH_MM, Board
 from campo.engine.rulesets.italia.tables_melee import ARTILLERY_SUPPORT_RANGE_IN
 from campo.engine.rulesets.italia.troops import SIZE_RANK, command_radius_in
 
-_FRONT, _REAR = EDGE_NAMES.index("front"), EDGE_NAMES.index("rear")
+_FRONT, _REAR, _LEFT, _RIGHT = (EDGE_NAMES.index(e) for e in ("front", "rear", "left", "right"))
+
+
+def components(nodes: list[str], links: list[tuple[str, str]]) -> list[list[str]]:
+    """The connected sets of ``nodes`` by ``links`` (pairs of nodes), each in ``nodes``' order,
+    in the order of their first node (union-find)."""
+    parent = {n: n for n in nodes}
+
+    def find(n: str) -> str:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for a, b in links:
+        parent[find(a)] = find(b)
+    out: dict[str, list[str]] = {}
+    for n in nodes:
+        out.setdefault(find(n), []).append(n)
+    return list(out.values())
 
 
 @dataclass(eq=False)
@@ -99,24 +119,34 @@ class Relations:
         move alone. Sorted, singletons included."""
         infos = self.board.infos
         units = [i for i in self.board.state.index.ids if infos[i].is_unit]
-        parent = {u: u for u in units}
-
-        def find(u: str) -> str:
-            while parent[u] != u:
-                parent[u] = parent[parent[u]]
-                u = parent[u]
-            return u
 
         def free(u: str) -> bool:
-            return u in parent and not (infos[u].disordered or infos[u].shaken)
+            return infos[u].is_unit and not (infos[u].disordered or infos[u].shaken)
 
-        for s, x in self.support_pairs:
-            if free(s) and free(x) and infos[s].division == infos[x].division:
-                parent[find(s)] = find(x)
-        by_root: dict[str, list[str]] = {}
-        for u in units:
-            by_root.setdefault(find(u), []).append(u)
-        return sorted(sorted(g) for g in by_root.values())
+        links = [(s, x) for s, x in self.support_pairs
+                 if free(s) and free(x) and infos[s].division == infos[x].division]
+        return sorted(sorted(g) for g in components(units, links))
+
+    @cached_property
+    def batteries(self) -> dict[str, tuple[str, ...]]:
+        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4): guns
+        in battery touching flank to flank, facing alike (ISD A24's tolerance), fronts level."""
+        board = self.board
+        names = board.state.index.ids
+        guns = [i for i in names if board.infos[i].is_gun and not board.infos[i].limbered]
+        c, p = board.contacts, board.poses
+        gun = np.isin(np.arange(len(names)), board.positions(guns))
+        a, b = c.a, c.b
+        turn = (p.heading[b] - p.heading[a] + 180.0) % 360.0 - 180.0
+        # the other's front centre level with this front line (`Rect.ahead_of_front`)
+        centre = p.front_centres[b] - xy(p.cx[a], p.cy[a])
+        ahead = np.sum(centre * p.front[a], axis=1) - p.depth[a] / 2
+        linked = gun[a] & gun[b] & (board.sides[a] == board.sides[b]) & \
+            ((c.edge == _LEFT) | (c.edge == _RIGHT)) & \
+            (np.abs(turn) <= board.settings.support_heading_tolerance_deg) & \
+            (np.abs(ahead) <= np.maximum(board.contact_tol, 0.25 * p.depth[a]))
+        links = [(names[x], names[y]) for x, y in zip(a[linked].tolist(), b[linked].tolist())]
+        return {g: tuple(sorted(group)) for group in components(guns, links) for g in group}
 
     @cached_property
     def group_of(self) -> dict[str, list[str]]:
