@@ -212,3 +212,21 @@ def test_summaries_do_not_change_the_analysis() -> None:
     RULESET.summaries(state, state.ids[:10])
     RULESET.board_summary(state)
     assert state.analyze() == GameState.from_dict(scenario).analyze()
+
+
+def test_a_zone_entered_with_the_targets_is_a_close_call() -> None:
+    """ISD A29: charging t 110 mm ahead, the front right corner (340, 270) comes within 2" =
+    50 mm of the neighbour n (left edge x = 340.5) 0.0025 mm after the front comes within 2"
+    of t's front (60 mm on): the bases of one line are reached together, too close to call; a
+    neighbour 10 mm nearer intercepts, its zone entered 10 mm sooner (front centre at y 320)."""
+    def charge(n_y: float) -> dict[str, Any]:
+        scenario = _scenario(_base("c", "A", "B", 300, 250, 90), _base("t", "B", "B", 300, 400, 270),
+                             _base("n", "B", "B", 380.5, n_y, 270))
+        return GameState.from_dict(scenario).charge("c", "t").to_dict()
+
+    level = charge(400.0)
+    assert level["close_calls"] == ["interception"] and "intercepted_by" not in level
+    assert level["legal"]
+    ahead = charge(390.0)
+    assert ahead["intercepted_by"] == "n" and "close_calls" not in ahead
+    assert ahead["intercepted_at"] == [300.0, 320.0]

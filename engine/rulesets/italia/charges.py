@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
@@ -70,7 +70,7 @@ class Charge:
     terrain: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    close_calls: list[str] = field(default_factory=list)   # "charge_arc", "reach"
+    close_calls: list[str] = field(default_factory=list)   # "charge_arc", "reach", "interception"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -356,9 +356,9 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
     intercepts = _interceptions(board, charges, paths) if s.a29_interception != "off" else {}
     hidden = hidden_from(board, [charges[k].charger for k in found.tolist()],
                          [charges[k].target for k in found.tolist()])
-    stopped = [k for k, (_, at) in intercepts.items() if at is not None]
+    stopped = [k for k, zones in intercepts.items() if zones.by]
     entered = dict(zip(stopped, paths.front_centres_after(
-        np.array(stopped, dtype=np.int64), np.array([intercepts[k][1][1] for k in stopped])
+        np.array(stopped, dtype=np.int64), np.array([intercepts[k].at_mm for k in stopped])
     ).tolist())) if stopped else {}
     final = paths.final
     for n, k in enumerate(found.tolist()):
@@ -389,14 +389,17 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
         if v.flank_attack and covered[n]:
             v.flank_attack = False
             v.notes.append(f"no flank attack: {v.target} is in cover in {covered[n]} (ISD §1)")
-        why_not, interceptor = intercepts.get(k, (None, None))
-        if why_not:
-            v.reasons.append(why_not)
-        if interceptor:
-            v.intercepted_by, _ = interceptor
-            v.intercepted_at = entered[k]
+        zones = intercepts.get(k, _Interception())
+        if zones.why_not:
+            v.reasons.append(zones.why_not)
+        if zones.by:
+            v.intercepted_by, v.intercepted_at = zones.by, entered[k]
             v.reasons.append(f"the path enters {v.intercepted_by}'s {ENEMY_ZONE_IN:g}\" zone "
                              f"before {v.target}'s: {v.intercepted_by} must be charged instead")
+        if zones.close:
+            v.close_calls.append("interception")
+            v.notes.append(f"another 2\" zone is entered about as soon as {v.target}'s: "
+                           f"{CLOSE_CALL}")
         v.hidden = hidden[n]
 
 
@@ -510,12 +513,21 @@ def hidden_from(board: Board, chargers: Sequence[str], targets: Sequence[str]
     return [known[p] for p in pairs]
 
 
-def _interceptions(board: Board, charges: list[Charge], paths: Paths
-                   ) -> dict[int, tuple[str | None, tuple[str, float] | None]]:
-    """ISD §9 / A29, per row with a path: (why the charge may not start, the first other enemy
-    whose 2" zone the path enters before the target's and how far along the path, mm). The
-    zones that count are those of enemies, not generals, not already in contact with the
-    charger's side (in melee: its zone stops nobody)."""
+class _Interception(NamedTuple):
+    """What the 2" zones on a charge's path decide (ISD §9, A29)."""
+
+    why_not: str | None = None           # starts inside a zone and would move closer to it
+    by: str | None = None                # the first other enemy whose zone is entered
+    at_mm: float = 0.0                   # how far along the path
+    close: bool = False                  # some zone entered too near the target's to call
+
+
+def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[int, _Interception]:
+    """ISD §9 / A29, per row with a path: the first other enemy whose 2" zone the path enters
+    before the target's. The zones that count are those of enemies, not generals, not already
+    in contact with the charger's side (in melee: its zone stops nobody). A zone entered
+    within ``close_call_mm`` of the target's is too close to call (key "interception"): the
+    bases of one enemy line, side by side, are reached together."""
     names = board.state.index.ids
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
@@ -524,38 +536,44 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths
     t_at = board.positions([v.target for v in charges])
     c_side = board.sides[board.positions([v.charger for v in charges])]
     row = piece_row[hits]
-    # the zones that may stop the charge: enemies, not generals, not in melee with its side
     holds = (board.sides[others] != c_side[row]) & ~board.generals[others] & \
         (others != t_at[row]) & ~board.touches_side[others, c_side[row]]
     pairs = sorted(set(zip(row[holds].tolist(), others[holds].tolist())))
+    if not pairs:
+        return {}
     rows = np.nonzero(paths.found)[0]
     # every row's entry into its target's zone, then each other's
     k_all = np.concatenate([rows, np.array([k for k, _ in pairs], dtype=np.int64)])
     o_all = np.concatenate([t_at[rows], np.array([o for _, o in pairs], dtype=np.int64)])
     c_at = board.positions([v.charger for v in charges])
     entry, start_gap = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach)
-
     target_entry = dict(zip(rows.tolist(), np.where(np.isnan(entry[:len(rows)]),
                                                     paths.length_mm[rows],
                                                     entry[:len(rows)]).tolist()))
-    out: dict[int, tuple[str | None, tuple[str, float] | None]] = {}
-    if not pairs:
-        return out
     other_entry = entry[len(rows):]
     final_gap = shapely.distance(paths.final.take(k_all[len(rows):]).polygons,
                                  shapes[o_all[len(rows):]])
-    for (k, o), e, before, after in zip(pairs, other_entry.tolist(),
-                                        start_gap[len(rows):].tolist(), final_gap.tolist()):
-        why, first = out.get(k, (None, None))
-        if why or np.isnan(e):
+    entered = ~np.isnan(other_entry) & (other_entry > 0)
+    margins = np.array([target_entry[k] for k, _ in pairs]) - np.nan_to_num(other_entry)
+    keys = [key("interception", charges[k].charger, charges[k].target, names[o])
+            for k, o in pairs]
+    sooner, close = decide(np.where(entered, margins, -np.inf), board.settings.close_call_mm,
+                           keys, board.state.held, inclusive=False)
+    out: dict[int, _Interception] = {}
+    for (k, o), e, before, after, first, near, counts in zip(
+            pairs, other_entry.tolist(), start_gap[len(rows):].tolist(), final_gap.tolist(),
+            sooner, close, entered.tolist()):
+        found = out.get(k, _Interception())
+        if found.why_not:
             continue
         if e == 0.0:
             if after < before - 0.5:
-                out[k] = (f"starts inside {names[o]}'s {ENEMY_ZONE_IN:g}\" zone and would move "
-                          f"closer to it", None)
+                out[k] = _Interception(f"starts inside {names[o]}'s {ENEMY_ZONE_IN:g}\" zone and "
+                                       f"would move closer to it")
             continue
-        if e < target_entry[k] - 1e-6 and (first is None or e < first[1]):
-            out[k] = (None, (names[o], e))
+        if counts and first and (found.by is None or e < found.at_mm):
+            found = found._replace(by=names[o], at_mm=e)
+        out[k] = found._replace(close=found.close or (counts and near))
     return out
 
 
