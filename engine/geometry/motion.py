@@ -466,10 +466,12 @@ def _vertex_hits(points: np.ndarray, shape: np.ndarray, d: np.ndarray, reach: np
     ``shape[k]``'s boundary from outside: on an edge pushed out by ``reach`` or within
     ``reach`` of a vertex. (K,), inf where none does."""
     qx, qy = shape[..., 0], shape[..., 1]                              # (K, n)
-    ex, ey = np.roll(qx, -1, axis=1) - qx, np.roll(qy, -1, axis=1) - qy
+    following = (np.arange(shape.shape[1]) + 1) % shape.shape[1]
+    nx, ny = qx[:, following], qy[:, following]
+    ex, ey = nx - qx, ny - qy
     length = np.hypot(ex, ey)
     # outward normals: (ey, -ex) for a counter-clockwise outline; both sides of a segment
-    area = np.sum(qx * np.roll(qy, -1, axis=1) - np.roll(qx, -1, axis=1) * qy, axis=1)
+    area = np.sum(qx * ny - nx * qy, axis=1)
     scale = np.where(area < 0, -1.0, 1.0)[:, None] / np.where(length > _EPS, length, 1.0)
     sx = qx + ey * scale * reach[:, None]                              # pushed-out edges
     sy = qy - ex * scale * reach[:, None]

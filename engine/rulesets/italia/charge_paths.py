@@ -200,9 +200,19 @@ def _first_of(group: np.ndarray, keys: tuple[np.ndarray, ...], n: int) -> np.nda
 
 
 def _wheel_hits(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
-    """Whether each wheel (``c[k]`` by ``turn[k]``, every 10°) sweeps over its target."""
-    if not len(c):
-        return np.zeros(0, dtype=bool)
+    """Whether each wheel (``c[k]`` by ``turn[k]``, every 10°) sweeps over its target. A wheel
+    stays within a diagonal of its pivot (a front corner): farther targets are not asked."""
+    out = np.zeros(len(c), dtype=bool)
+    reach = np.hypot(c.width, c.depth)
+    near = np.nonzero(shapely.dwithin(shapely.points(c.front_edges.reshape(-1, 2)),
+                                      np.repeat(t_shapes, 2), np.repeat(reach, 2))
+                      .reshape(-1, 2).any(axis=1))[0] if len(c) else np.zeros(0, dtype=int)
+    if len(near):
+        out[near] = _swept_over(c.take(near), turn[near], t_shapes[near])
+    return out
+
+
+def _swept_over(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
     steps = wheel_steps(turn)
     owner = np.repeat(np.arange(len(c)), steps + 1)
     fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()])

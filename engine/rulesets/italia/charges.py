@@ -563,17 +563,18 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     for (k, o), e, before, after, first, near, counts in zip(
             pairs, other_entry.tolist(), start_gap[len(rows):].tolist(), final_gap.tolist(),
             sooner, close, entered.tolist()):
-        found = out.get(k, _Interception())
-        if found.why_not:
+        found = out.get(k)
+        if found is not None and found.why_not:
             continue
+        by, at_mm, doubt = (found.by, found.at_mm, found.close) if found else (None, 0.0, False)
         if e == 0.0:
             if after < before - 0.5:
                 out[k] = _Interception(f"starts inside {names[o]}'s {ENEMY_ZONE_IN:g}\" zone and "
                                        f"would move closer to it")
             continue
-        if counts and first and (found.by is None or e < found.at_mm):
-            found = found._replace(by=names[o], at_mm=e)
-        out[k] = found._replace(close=found.close or (counts and near))
+        if counts and first and (by is None or e < at_mm):
+            by, at_mm = names[o], e
+        out[k] = _Interception(None, by, at_mm, doubt or (counts and near))
     return out
 
 
