@@ -347,7 +347,7 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
     allowance = np.array([full_move_in(board, charges[k].charger, kinds[n])
                           for n, k in enumerate(found.tolist())])
     length = board.inches(paths.length_mm[found])
-    verdicts, close = decide(board.mm(allowance - length), s.close_call_mm,
+    verdicts, close = decide(np.round(board.mm(allowance - length), 6), s.close_call_mm,
                              [key("reach", charges[k].charger, charges[k].target)
                               for k in found.tolist()], board.state.held)
     flush = _flush_poses(board, paths.final.take(found), t.take(found), edge, contact) \
@@ -371,9 +371,10 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
             v.reasons.append(f"{v.charger} cannot enter the terrain on the way "
                              f"({', '.join(v.terrain)})")
         elif not verdicts[n]:
-            why = [f"{-v.margin:.1f} in short", *_limits(board, v.charger, v.terrain)]
+            why = [f"{-v.margin:.1f} in short"] if v.margin < 0 else []
+            why += _limits(board, v.charger, v.terrain)
             v.reasons.append(f"out of reach: needs {v.distance:.1f} in, may move "
-                             f"{v.allowance:.1f} in ({'; '.join(why)})")
+                             f"{v.allowance:.1f} in" + (f" ({'; '.join(why)})" if why else ""))
         if close[n]:
             v.close_calls.append("reach")
             if v.allowance > 0 and not verdicts[n]:
@@ -554,7 +555,9 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     final_gap = shapely.distance(paths.final.take(k_all[len(rows):]).polygons,
                                  shapes[o_all[len(rows):]])
     entered = ~np.isnan(other_entry) & (other_entry > 0)
-    margins = np.array([target_entry[k] for k, _ in pairs]) - np.nan_to_num(other_entry)
+    # (to 1e-6 mm: the float noise of turned tables does not break a tie of one line's bases)
+    margins = np.round(np.array([target_entry[k] for k, _ in pairs]) - np.nan_to_num(other_entry),
+                       6)
     keys = [key("interception", charges[k].charger, charges[k].target, names[o])
             for k, o in pairs]
     sooner, close = decide(np.where(entered, margins, -np.inf), board.settings.close_call_mm,
