@@ -539,57 +539,63 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     row = piece_row[hits]
     holds = (board.sides[others] != c_side[row]) & ~board.generals[others] & \
         (others != t_at[row]) & ~board.touches_side[others, c_side[row]]
-    pairs = sorted(set(zip(row[holds].tolist(), others[holds].tolist())))
-    if not pairs:
+    n = len(names)
+    pair = np.unique(row[holds] * n + others[holds])        # sorted by row, then index
+    if not len(pair):
         return {}
-    rows = np.nonzero(paths.found)[0]
-    # every row's entry into its target's zone, then each other's
-    k_all = np.concatenate([rows, np.array([k for k, _ in pairs], dtype=np.int64)])
-    o_all = np.concatenate([t_at[rows], np.array([o for _, o in pairs], dtype=np.int64)])
+    rows = np.unique(pair // n)
+    # the entry into each row's target zone, then into each other's
+    k_all = np.concatenate([rows, pair // n])
+    o_all = np.concatenate([t_at[rows], pair % n])
     c_at = board.positions([v.charger for v in charges])
-    entry, start_gap = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach)
-    target_entry = dict(zip(rows.tolist(), np.where(np.isnan(entry[:len(rows)]),
-                                                    paths.length_mm[rows],
-                                                    entry[:len(rows)]).tolist()))
-    other_entry = entry[len(rows):]
-    final_gap = shapely.distance(paths.final.take(k_all[len(rows):]).polygons,
-                                 shapes[o_all[len(rows):]])
-    entered = ~np.isnan(other_entry) & (other_entry > 0)
+    entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach)
+    target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
+                            entry[:len(rows)])
+    at_target = np.zeros(len(charges))
+    at_target[rows] = target_entry
+    k, o = k_all[len(rows):], o_all[len(rows):]
+    e = entry[len(rows):]
+    entered = ~np.isnan(e) & (e > 0)
     # (to 1e-6 mm: the float noise of turned tables does not break a tie of one line's bases)
-    margins = np.round(np.array([target_entry[k] for k, _ in pairs]) - np.nan_to_num(other_entry),
-                       6)
-    keys = [key("interception", charges[k].charger, charges[k].target, names[o])
-            for k, o in pairs]
-    sooner, close = decide(np.where(entered, margins, -np.inf), board.settings.close_call_mm,
-                           keys, board.state.held, inclusive=False)
+    margins = np.where(entered, np.round(at_target[k] - np.nan_to_num(e), 6), -np.inf)
+    keys = [key("interception", charges[a].charger, charges[a].target, names[b])
+            for a, b in zip(k.tolist(), o.tolist())]
+    sooner, close = (np.array(x, dtype=bool) for x in decide(
+        margins, board.settings.close_call_mm, keys, board.state.held, inclusive=False))
     out: dict[int, _Interception] = {}
-    for (k, o), e, before, after, first, near, counts in zip(
-            pairs, other_entry.tolist(), start_gap[len(rows):].tolist(), final_gap.tolist(),
-            sooner, close, entered.tolist()):
-        found = out.get(k)
-        if found is not None and found.why_not:
-            continue
-        by, at_mm, doubt = (found.by, found.at_mm, found.close) if found else (None, 0.0, False)
-        if e == 0.0:
-            if after < before - 0.5:
-                out[k] = _Interception(f"starts inside {names[o]}'s {ENEMY_ZONE_IN:g}\" zone and "
-                                       f"would move closer to it")
-            continue
-        if counts and first and (by is None or e < at_mm):
-            by, at_mm = names[o], e
-        out[k] = _Interception(None, by, at_mm, doubt or (counts and near))
+    # a start inside a zone, moving closer to it: the first such zone (index order) forbids it
+    inside = np.nonzero(e == 0.0)[0]
+    if len(inside):
+        before = shapely.distance(shapes[c_at[k[inside]]], shapes[o[inside]])
+        after = shapely.distance(paths.final.take(k[inside]).polygons, shapes[o[inside]])
+        for a, b in zip(k[inside][after < before - 0.5].tolist(),
+                        o[inside][after < before - 0.5].tolist()):
+            out.setdefault(a, _Interception(f"starts inside {names[b]}'s {ENEMY_ZONE_IN:g}\" "
+                                            f"zone and would move closer to it"))
+    # else the zone entered first, sooner than the target's
+    stop = np.nonzero(entered & sooner)[0]
+    order = stop[np.lexsort((o[stop], e[stop], k[stop]))]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = k[order][1:] != k[order][:-1]
+    doubt = set(k[entered & close].tolist())
+    for a, b, at_mm in zip(k[order][first].tolist(), o[order][first].tolist(),
+                           e[order][first].tolist()):
+        if a not in out:
+            out[a] = _Interception(None, names[b], at_mm, a in doubt)
+    for a in doubt:
+        if a not in out:
+            out[a] = _Interception(close=True)
     return out
 
 
 def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.ndarray,
-                  others: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
-    """(mm along path ``rows[i]`` of charger ``chargers[i]`` (index positions) at which it
-    first comes within ``reach`` of base ``others[i]``: 0 when it starts there, half the wheel when the wheel brings it there, else
-    where the slide does; NaN when never; the gap at the start)."""
+                  others: np.ndarray, reach: float) -> np.ndarray:
+    """mm along path ``rows[i]`` of charger ``chargers[i]`` (index positions) at which it first
+    comes within ``reach`` of base ``others[i]``: 0 when it starts there, half the wheel when
+    the wheel brings it there, else where the slide does; NaN when never."""
     shapes = board.state.index.shapes
-    start_gap = shapely.distance(shapes[chargers], shapes[others])
     entry = np.full(len(rows), np.nan)
-    entry[start_gap <= reach] = 0.0
+    entry[shapely.dwithin(shapes[chargers], shapes[others], reach)] = 0.0
     pieces, owner = paths.wheel_pieces
     wheel = np.nonzero(np.isin(rows, owner) & np.isnan(entry))[0]
     if len(wheel):
@@ -609,4 +615,4 @@ def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.nda
                               paths.direction[k], reach)
         ok = slide <= paths.slide_mm[k] + 1e-6
         entry[rest[ok]] = paths.wheel_mm[k[ok]] + slide[ok]
-    return entry, start_gap
+    return entry

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -180,17 +181,53 @@ def _retreat_directions(board: Board, ids: list[str], poses: Poses) -> np.ndarra
     return np.stack([np.zeros(len(ids)), np.where(south, -1.0, 1.0)], axis=1)
 
 
-def _swept(poses: Poses, direction: np.ndarray, distance: np.ndarray) -> tuple[Poses, np.ndarray]:
-    """(end poses, corners (n, 8, 2) of start and end) of straight moves keeping facing."""
-    end = poses.moved(direction * distance[:, None])
-    return end, np.concatenate([poses.corners, end.corners], axis=1)
+@dataclass(frozen=True, eq=False)
+class _Moves:
+    """Straight moves keeping facing (ISD §1, §9): from ``start`` by ``distance`` mm along
+    ``direction`` (unit vectors), to ``end``."""
 
+    start: Poses
+    direction: np.ndarray
+    distance: np.ndarray
 
-def _inner(board: Board, corners: np.ndarray) -> np.ndarray:
-    """The areas swept (hulls of start and end) shrunk by the contact tolerance and the graze:
-    bases merely touching them do not count."""
-    hulls = shapely.convex_hull(shapely.multipoints(corners))
-    return shapely.buffer(hulls, -(board.contact_tol + GRAZE_MM), join_style="mitre")
+    @cached_property
+    def end(self) -> Poses:
+        return self.start.moved(self.direction * self.distance[:, None])
+
+    @cached_property
+    def _along_axis(self) -> np.ndarray:
+        """Moves straight ahead or back (the swept area is then a rectangle)."""
+        f = self.start.front
+        return np.abs(f[:, 0] * self.direction[:, 1] - f[:, 1] * self.direction[:, 0]) < 1e-12
+
+    def hulls(self) -> np.ndarray:
+        """The area each move sweeps (the hull of start and end)."""
+        return shapely.convex_hull(shapely.multipoints(
+            np.concatenate([self.start.corners, self.end.corners], axis=1)))
+
+    def inner(self, shrink: float, behind: bool = False) -> np.ndarray:
+        """The swept areas shrunk by ``shrink`` (bases merely touching them do not count);
+        ``behind``: only what the move newly covers (less where the base stood). Moves along
+        the base's axis are rectangles, worked out without GEOS."""
+        p = self.start
+        out = np.empty(len(p), dtype=object)
+        axis = self._along_axis
+        if axis.any():
+            q = p.take(axis)
+            d = self.distance[axis]
+            ahead = np.sign(np.sum(self.direction[axis] * q.front, axis=1))
+            length = d - shrink if behind else q.depth + d - 2 * shrink
+            # the middle of the band along the axis, from the start's centre: the whole band
+            # runs from the start's rear to the end's front; behind, from the start's rear on
+            mid = ahead * ((q.depth + d - shrink) / 2 if behind else d / 2)
+            band = Poses(q.cx + q.front[:, 0] * mid, q.cy + q.front[:, 1] * mid, q.heading,
+                         np.maximum(q.width - 2 * shrink, 0.1), np.maximum(length, 0.1))
+            out[axis] = band.polygons
+        other = ~axis
+        if other.any():
+            shrunk = shapely.buffer(self.hulls()[other], -shrink, join_style="mitre")
+            out[other] = shapely.difference(shrunk, p.polygons[other]) if behind else shrunk
+        return out
 
 
 def _meeting(board: Board, shapes: np.ndarray, ids: list[str]) -> list[tuple[list[str], list[str]]]:
@@ -229,18 +266,21 @@ def _retreats(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     p = board.poses.take(board.positions(movers))
     direction = _retreat_directions(board, movers, p)
     back = np.full(len(movers), board.mm(MELEE_FALL_BACK_IN))
-    fall, fall_corners = _swept(p, direction, back)
+    shrink = board.contact_tol + GRAZE_MM
+    falls = _Moves(p, direction, back)
+    fall = falls.end
     rout_in = np.array([full_move_in(board, i) for i in movers])
-    rout, rout_corners = _swept(p, direction, board.mm(rout_in))
+    routs = _Moves(p, direction, board.mm(rout_in))
+    rout = routs.end
     # what the fall-back newly covers: the band behind the base (the hull less where it stands)
-    fall_band = shapely.difference(_inner(board, fall_corners), p.polygons)
+    fall_band = falls.inner(shrink, behind=True)
     blocked_by = [enemies for _, enemies in _meeting(board, fall_band, movers)]
     table = board.terrain_table
     rows, feats = table.meeting(fall_band)
     for k, f in zip(rows.tolist(), feats.tolist()):
         if impassable_to(board, movers[k], table.features[f]):
             blocked_by[k].append(table.features[f].id)
-    met = _meeting(board, _inner(board, rout_corners), movers)
+    met = _meeting(board, routs.inner(shrink), movers)
     w, d = board.state.scenario.table.width_mm, board.state.scenario.table.depth_mm
     ends = rout.corners
     on_table = ((ends[..., 0] >= -1.0) & (ends[..., 0] <= w + 1.0) & (ends[..., 1] >= -1.0)
@@ -260,8 +300,7 @@ def _retreats(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
             "rout_passes_through": friends,
             "rout_meets": enemies,
             "rout_captured": bool(enemies) and rout_captured(
-                board, i, enemies, shapely.convex_hull(shapely.multipoints(rout_corners[k])),
-                rout.rect(k), bool(on_table[k])),
+                board, i, enemies, routs.hulls()[k], rout.rect(k), bool(on_table[k])),
             "rout_leaves_table": not bool(on_table[k]),
         }
         if blocked:
@@ -351,8 +390,9 @@ def _pursuits(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     direction = _pursuit_directions(board, units, p)
     dist = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry" else "infantry"]
                      for i in units])
-    end, corners = _swept(p, direction, board.mm(dist))
-    in_way = _meeting(board, _inner(board, corners), units)
+    moves = _Moves(p, direction, board.mm(dist))
+    end = moves.end
+    in_way = _meeting(board, moves.inner(board.contact_tol + GRAZE_MM), units)
     # the 30° arc (ISD A27) out to the pursuit distance, along the way it goes
     half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
     length = board.mm(dist) / math.cos(math.radians(half))
