@@ -4,10 +4,11 @@ struck (ISD §1 flank attack). Readings: ISD A27–A31, A20–A22.
 
 Every charge asked is judged in one batch with the others asked with it (a base's candidates,
 or every base's): the certain refusals first, from cheap tests over all pairs at once (outside
-the 30° arc, or farther than the charger can possibly move); then the exact paths of the
-plausible ones (`charge_paths.best_paths`), and what lies on them. A boundary within the
-tracking's uncertainty (the arc, the reach) is too close to call (`engine.boundary.decide`):
-it says so and, live, keeps its last verdict.
+the 30° arc, or more than `NEAR_MISS_IN` beyond the most the charger could move on any
+ground); then the exact paths of the plausible ones (`charge_paths.best_paths`), and what lies
+on them. A boundary within the tracking's uncertainty (the arc, the reach, a zone entered
+about as soon as the target's) is too close to call (`engine.boundary.decide`): it says so
+and, live, keeps its last verdict.
 
 Every verdict with a path carries it (table mm) so the overlay can draw it, and a ``margin``
 in inches (positive = spare movement, negative = how far short).
@@ -399,8 +400,8 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
                              f"before {v.target}'s: {v.intercepted_by} must be charged instead")
         if zones.close:
             v.close_calls.append("interception")
-            v.notes.append(f"another 2\" zone is entered about as soon as {v.target}'s: "
-                           f"{CLOSE_CALL}")
+            v.notes.append(f"another {ENEMY_ZONE_IN:g}\" zone is entered about as soon as "
+                           f"{v.target}'s: {CLOSE_CALL}")
         v.hidden = hidden[n]
 
 

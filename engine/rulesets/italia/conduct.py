@@ -8,6 +8,7 @@ kept by `Conduct` (``board.conduct``), so a base's answer is the same asked alon
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -54,19 +55,11 @@ class Conduct:
 
 
 def _one(name: str) -> Callable[[Board, str], Any]:
+    """The ``name`` answer of one base (a copy: callers may keep or change it)."""
     def answer(board: Board, base_id: str) -> Any:
-        return _copy(board.conduct.of(name, [base_id])[base_id])
+        return copy.deepcopy(board.conduct.of(name, [base_id])[base_id])
     answer.__name__ = f"{name}_of"
     return answer
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of plain JSON values (callers may keep or change what they get)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 # --- movement and manoeuvre (ISD §8, ManTab, A25) ---------------------------------------------
