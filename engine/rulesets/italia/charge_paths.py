@@ -141,28 +141,24 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
     keep = np.concatenate([np.ones(n, dtype=bool), keep])
     row, start_turn, body = row[keep], start_turn[keep], body.take(keep)
 
-    # options: straight at the target's nearest point when within 45°, straight, 45° each way
+    # options: straight at the target's nearest point when within 45°, and straight ahead; 45°
+    # either way only for starts where neither brings the front first (the nearest point's
+    # direction is the shortest slide there is, and straight ahead wins a tie with it)
     limit = OBLIQUE_MAX_ANGLE_DEG
     line = shapely.get_coordinates(shapely.shortest_line(body.front_lines, t_shapes[row]))
     line = line.reshape(-1, 2, 2)
     gap = line[:, 1] - line[:, 0]
     direct = signed_turn(np.degrees(np.arctan2(gap[:, 1], gap[:, 0])), body.heading)
     usable = (np.hypot(gap[:, 0], gap[:, 1]) > 1e-9) & (np.abs(direct) <= limit + 1e-9)
-    offsets = np.stack([np.where(usable, direct, np.nan), np.zeros(len(row)),
-                        np.full(len(row), -limit), np.full(len(row), limit)], axis=1)
-    s_at, o_at = np.nonzero(~np.isnan(offsets))
-    off = offsets[s_at, o_at]
-    b = body.take(s_at)
-    target = t.take(row[s_at])
-    d = turned(b.front, off)
-    s_front = convex_slides(b.front_edges, target.corners, d)
-    ok = np.isfinite(s_front)
-    reach = np.nonzero(ok)[0]     # nothing else may touch sooner
-    ok[reach] = convex_slides(b.corners[reach], target.corners[reach], d[reach]) >= \
-        s_front[reach] - TOUCH_MM
-    final = b.moved(d * np.where(np.isfinite(s_front), s_front, 0.0)[:, None])
-    shared = edge_shares(final, target, TOUCH_MM)
-    ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left
+    first = _Options.of(body, t.take(row), np.stack(
+        [np.where(usable, direct, np.nan), np.zeros(len(row))], axis=1))
+    missing = np.setdiff1d(np.arange(len(row)), first.start[first.ok])
+    wide = _Options.of(body.take(missing), t.take(row[missing]),
+                       np.tile([-limit, limit], (len(missing), 1)), missing)
+    s_at, off, s_front, ok = (np.concatenate([getattr(first, f), getattr(wide, f)])
+                              for f in ("start", "off", "s_front", "ok"))
+    d = np.concatenate([first.d, wide.d])
+    final = concat([first.final, wide.final])
     # the best option of each start: shortest; ties (to 0.01 mm) to the straighter path
     best = _first_of(s_at[ok], (np.round(s_front[ok], 2), np.round(np.abs(off[ok]), 6),
                                 off[ok]), len(row))
@@ -184,6 +180,39 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
     return Paths(found, c, body.take(st), final.take(sel), np.where(found, start_turn[st], 0.0),
                  np.where(found, off[sel], 0.0), np.where(found, wheel_mm[at], 0.0),
                  np.where(found, s_front[sel], 0.0), d[sel])
+
+
+@dataclass(frozen=True, eq=False)
+class _Options:
+    """Oblique options of some starts: the start each belongs to, its offset (deg), slide
+    direction, the front's slide into contact, the pose at contact, and whether the front
+    makes the first contact (nothing else sooner, no flank or rear along the target)."""
+
+    start: np.ndarray
+    off: np.ndarray
+    d: np.ndarray
+    s_front: np.ndarray
+    final: Poses
+    ok: np.ndarray
+
+    @staticmethod
+    def of(body: Poses, t: Poses, offsets: np.ndarray,
+           starts: np.ndarray | None = None) -> _Options:
+        """The options ``offsets[k]`` (deg from straight ahead; NaN: none) of each start ``k``
+        (numbered ``starts[k]``, or k)."""
+        at, o_at = np.nonzero(~np.isnan(offsets))
+        off = offsets[at, o_at]
+        b, target = body.take(at), t.take(at)
+        d = turned(b.front, off)
+        s_front = convex_slides(b.front_edges, target.corners, d)
+        ok = np.isfinite(s_front)
+        reach = np.nonzero(ok)[0]     # nothing else may touch sooner
+        ok[reach] = convex_slides(b.corners[reach], target.corners[reach], d[reach]) >= \
+            s_front[reach] - TOUCH_MM
+        final = b.moved(d * np.where(ok, s_front, 0.0)[:, None])
+        shared = edge_shares(final, target, TOUCH_MM)
+        ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left
+        return _Options(at if starts is None else starts[at], off, d, s_front, final, ok)
 
 
 def _first_of(group: np.ndarray, keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:

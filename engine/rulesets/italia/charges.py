@@ -86,18 +86,22 @@ class Charge:
             "within_half_move": self.within_half_move,
             "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
         }
-        for name in ("final_pose", "flush_pose"):
-            pose = getattr(self, name)
-            if pose:
-                d[name] = {k: round(v, 1) for k, v in pose.items()}
+        if self.final_pose:
+            d["final_pose"] = {k: round(v, 1) for k, v in self.final_pose.items()}
+        if self.flush_pose:
+            d["flush_pose"] = {k: round(v, 1) for k, v in self.flush_pose.items()}
         if self.intercepted_at:
             d["intercepted_at"] = [round(c, 1) for c in self.intercepted_at]
-        for name in ("intercepted_by", "hidden"):
-            if getattr(self, name):
-                d[name] = getattr(self, name)
-        for name in ("terrain", "notes", "close_calls"):
-            if getattr(self, name):
-                d[name] = list(getattr(self, name))
+        if self.intercepted_by:
+            d["intercepted_by"] = self.intercepted_by
+        if self.hidden:
+            d["hidden"] = self.hidden
+        if self.terrain:
+            d["terrain"] = list(self.terrain)
+        if self.notes:
+            d["notes"] = list(self.notes)
+        if self.close_calls:
+            d["close_calls"] = list(self.close_calls)
         return d
 
 
