@@ -32,6 +32,13 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="terrain and settings file (default: terrain.json beside --table)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for tablets, needs the token)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another name this server may be reached by (e.g. campo.club.lan); requests "
+                             "addressed to any other name are refused (DNS rebinding). Repeatable; '*' "
+                             "turns the check off (behind a proxy that does it)")
+    parser.add_argument("--proxy", metavar="ADDRESS",
+                        help="the address of a reverse proxy in front of this server: only its "
+                             "X-Forwarded-For header is believed (default: none, the header is ignored)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--token", help="the write token to require (default: a random one when not on loopback)")
     parser.add_argument("--fps", type=float, help="frames per second for demo, video and folder sources")
@@ -56,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
     settings = ServerSettings(
         source=args.source, table=args.table, roster=args.roster, camera=args.camera,
         setup_file=args.terrain, host=args.host, port=args.port, token=args.token, fps=args.fps,
-        deck_seed=args.deck_seed,
+        deck_seed=args.deck_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy,
     )
     return serve(settings, record=getattr(args, "record", None))

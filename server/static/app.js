@@ -123,6 +123,12 @@ function onStatus(s) {
   if (s.frame_error) setPill("st-table", `frames unusable: ${s.frame_error}`, "bad");
   const unknown = s.unknown_markers || [];
   setPill("st-unknown", unknown.length ? `unknown markers: ${unknown.join(", ")}` : "", "warn");
+  const skipped = (s.camera && s.camera.skipped) || [];
+  setPill("st-skipped", skipped.length ? `images skipped: ${skipped.map((k) => `${k.name} (${k.error})`).join("; ")}` : "", "warn");
+  const rec = s.recording;
+  if (!rec) setPill("st-recording", "");
+  else if (rec.ok) setPill("st-recording", `recording ${rec.file}`, "ok");
+  else setPill("st-recording", `recording paused: ${rec.error}` + (rec.waiting ? ` (${rec.waiting} entries waiting)` : ""), "bad");
 }
 
 function onReply(r) {
