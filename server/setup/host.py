@@ -134,6 +134,7 @@ class CampoHost:
         setup = GameSetup.load(roster.ruleset, self.files.terrain)
         rig = Rig(table, roster, intrinsics, FeedSource(self.feed, self.source.name), setup)
         services = build_services(settings, rig)
+        services.setup_url = "/setup"
         app = create_app(settings, services=services)
         if self.record is not None:
             import importlib
