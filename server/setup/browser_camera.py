@@ -74,6 +74,9 @@ class BrowserCameraSource:
         self.senders = 0            # camera pages connected now
         self._times: deque[float] = deque(maxlen=60)
         self.last: Received | None = None
+        # capture (on the sender's clock) -> decoded here, ms: a latency when both clocks agree
+        # (the benchmark's browser runs on this machine); on a phone the page's round trip says more
+        self.latencies_ms: deque[float] = deque(maxlen=2000)
 
     def open(self) -> None:
         self._open = True
@@ -91,6 +94,7 @@ class BrowserCameraSource:
         self._slot.put(Frame(image, now, time.time(), index))
         got = Received(number, image.shape[1], image.shape[0], (time.perf_counter() - t0) * 1000, time.time() * 1000)
         self.last = got
+        self.latencies_ms.append(got.received_unix_ms - captured_ms)
         return got
 
     def fps(self) -> float:

@@ -83,11 +83,12 @@ def add_setup_routes(app: FastAPI, host: CampoHost) -> None:
             except Refused as exc:
                 return _refused(str(exc), exc.status)
             except CampoInputError as exc:
+                # the user's input refused, with why: an answer, not a failure of the request
                 return JSONResponse({"ok": False, "error": str(exc), "lines": drafts.error_lines(exc),
-                                     "changed": type(exc).__name__ == "FileChangedError"}, status_code=422)
+                                     "changed": type(exc).__name__ == "FileChangedError"})
             if isinstance(result, Response):
                 return result
-            return JSONResponse(result, status_code=200 if result.get("ok", True) else 422)
+            return JSONResponse(result)
         return run
 
     # -- pages ----------------------------------------------------------------------------------

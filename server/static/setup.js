@@ -143,7 +143,7 @@ function renderRulebooks() {
     b.dataset.testid = `rulebook-${r.ruleset}`;
     b.innerHTML = `<b></b><span></span>`;
     b.querySelector("b").textContent = r.title;
-    b.querySelector("span").textContent = `distances in ${r.unit} (${r.mm_per_unit} mm)`;
+    b.querySelector("span").textContent = unitWords(r);
     b.addEventListener("click", () => chooseRulebook(r.ruleset));
     box.append(b);
   }
@@ -157,6 +157,10 @@ async function chooseRulebook(name) {
   renderRulebooks();
   renderRoster();
   changed("roster");
+}
+
+function unitWords(r) {
+  return r.unit === "in" ? `distances in inches of ${r.mm_per_unit} mm` : `distances in ${r.unit}`;
 }
 
 // -- step 2: the table ------------------------------------------------------------------------
@@ -264,7 +268,7 @@ async function loadCatalogue() {
   army.replaceChildren();
   for (const l of lists) { const o = document.createElement("option"); o.value = l.army; o.textContent = l.army; army.append(o); }
   renderArmy();
-  $("roster-ruleset").textContent = `(${setup.catalogue.title}, distances in ${setup.catalogue.unit})`;
+  $("roster-ruleset").textContent = `(${setup.catalogue.title}, ${unitWords(setup.catalogue)})`;
 }
 
 function renderArmy() {
