@@ -28,7 +28,9 @@ the phone's clock) and how long encoding took (ms); little-endian."""
 MAX_FRAME_BYTES = 8 * 1024 * 1024
 MAX_SIDE_PX = 4096
 WAIT_S = 1.0
-"""`read` returns None (no signal) after this long without a frame, so the status says so."""
+IDLE_S = 60.0
+"""`read` returns None (no signal) after this long without a frame: no phone is not an error to
+log every second; the page shows how many camera pages are connected and their rate."""
 
 
 @dataclass(frozen=True)
@@ -105,9 +107,14 @@ class BrowserCameraSource:
         return (len(times) - 1) / max(times[-1] - times[0], 1e-6)
 
     def read(self) -> Frame | None:
-        if not self._open:
-            return None
-        return self._slot.take(WAIT_S)
+        """The next frame; while no page sends any, wait quietly (up to `IDLE_S`, then "no signal")."""
+        waited = 0.0
+        while self._open and waited < IDLE_S:
+            frame = self._slot.take(WAIT_S)
+            if frame is not None:
+                return frame
+            waited += WAIT_S
+        return None
 
     def close(self) -> None:
         self._open = False

@@ -97,6 +97,7 @@ class CampoHost:
             self.capture = Capture(source, backoff_s=(0.25, 2.0))
             self.feed.name = source.name
             self.capture.start()
+        old.source.close()   # a waiting read returns at once
         old.stop()
         if self.live is not None:
             self.live.services.capture.source.name = source.name
@@ -169,6 +170,7 @@ class CampoHost:
             self.live = None
         self.session.stop()
         self._stop.set()
+        self.capture.source.close()
         self.capture.stop()
         self._pump.join(5)
 
