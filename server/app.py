@@ -61,6 +61,7 @@ class Services:
     policy: AccessPolicy
     camera: CameraRenderer
     tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
+    setup_url: str | None = None  # the game's setup page, when a setup host runs this game
     # per client address and per token across all their connections, every WebSocket message (a
     # page sends a few a minute; a runaway script sending in a loop is refused, the others are
     # unaffected)
@@ -258,7 +259,8 @@ def hello_payload(s: Services, client: Client) -> dict[str, Any]:
             "tool": None if s.tool is None else {"topic": s.tool.topic, "actions": list(s.tool.actions)},
             "page_module": page_module_url(s.rig.roster.ruleset),
             "token_required": s.policy.token is not None,
-            "setup_file": None if s.setup.path is None else s.setup.path.name}
+            "setup_file": None if s.setup.path is None else s.setup.path.name,
+            "setup_url": s.setup_url}
 
 
 async def _send_loop(websocket: WebSocket, client: Client) -> None:

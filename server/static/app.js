@@ -80,6 +80,9 @@ function onHello(p) {
   const ro = !p.can_write;
   setPill("st-access", ro ? "read-only (no token)" : (p.token_required ? "umpire (token)" : "umpire"), ro ? "warn" : "ok");
   terrain.setWritable(p.can_write);
+  // the game's setup (table, roster, camera), when this server has one (not the demo, not a replay)
+  $("st-setup").hidden = !p.setup_url;
+  if (p.setup_url) $("st-setup").href = p.setup_url + (token ? `?token=${encodeURIComponent(token)}` : "");
   for (const id of ["ev-turn", "ev-phase-btn", "ev-note-btn"]) $(id).disabled = ro;
   if (rulesInfo) renderRules();
 }
@@ -218,8 +221,8 @@ function select(id) {
   render();
 }
 
-// The tapped base's full analysis and arcs, one request pair at a time: states may arrive faster
-// than the engine judges a base; the newest state is asked about when the answer comes.
+// The tapped base's full analysis and arcs, one request at a time: states may arrive faster than
+// the engine judges a base; the newest state is asked about when the answer comes.
 let detailInFlight = false;
 let detailStale = false;
 async function fetchDetail() {
@@ -229,11 +232,11 @@ async function fetchDetail() {
   detailInFlight = true;
   detailStale = false;
   try {
-    const path = encodeURIComponent(id);
-    const [detail, geometry] = await Promise.all([fetch(`/api/bases/${path}/analysis`), fetch(`/api/geometry/${path}`)]);
+    const res = await fetch(`/api/bases/${encodeURIComponent(id)}/detail`);
     if (ticket === geometryRequest && campo.selected === id) {
-      campo.detail = detail.ok ? await detail.json() : null;
-      campo.geometry = geometry.ok ? await geometry.json() : null;
+      const both = res.ok ? await res.json() : { analysis: null, geometry: null };
+      campo.detail = both.analysis;
+      campo.geometry = both.geometry;
       render();
     }
   } catch (e) { /* the next state retries */ }
