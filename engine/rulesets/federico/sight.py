@@ -1,0 +1,464 @@
+"""Line of sight (Federico F5, a gap setting), for many shots at once.
+
+A target is visible along at least one of the sampled straight lines from the firer's front edge
+(five points just inside it) to the part of the target measured to (its outline, shrunk by
+INSET_MM, sampled, and its centroid) that passes through no other troop base, no blocking area
+(``sight_blocking_areas``) neither of them stands in, and no crest (except inside the two bases).
+'all_lines' asks every line to be clear; 'centre_to_centre' one line between the centres.
+
+The lines are judged in numpy, obstacle by obstacle, with certain answers only:
+
+* a base ahead of the line's origin blocks the lines whose direction lies inside the angle it
+  spans and whose end lies beyond it, and misses those outside that angle or ending before it;
+* otherwise (a base beside the origin, a wood, a town, a hill) the line is clipped to the
+  obstacle (`convex.clip`); a crest is crossed, or not, between the two bases.
+
+Every test keeps SLACK_MM to spare; a line that no test can settle with that margin (it grazes
+a corner, crosses a non-convex wood) is left to GEOS (`SightField.clear_many`), and only when
+the shot's verdict rests on it. Each shot's shortest line is judged first: most visible targets
+are settled by it, and only the others have all their lines judged. The obstacles that
+certainly block an unseen target's lines are named (``blocked_by``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shapely
+from shapely.strtree import STRtree
+
+from campo.engine.geometry.sight import SightQuery
+from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.convex import clip, crosses
+
+INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
+AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
+ORIGINS = 5         # points along the front edge
+SLACK_MM = 1e-6     # certain answers keep this much to spare; closer calls go to GEOS
+SLOPE_SLACK = 1e-9  # the same, as a difference of slopes (lines up to ~1 km long)
+DEPTH_MM = 1e-6     # a line runs through an area when its chord there is longer (SightField)
+
+
+@dataclass
+class Shots:
+    """Sight questions: firer and target (base ids), and the part of the target aimed at
+    (``whole``: the part is the whole target)."""
+
+    firers: list[str]
+    targets: list[str]
+    parts: np.ndarray     # polygons
+    whole: np.ndarray     # bool
+
+
+@dataclass
+class _Lines:
+    """Lines to judge: per shot (rows of the `Shots`), origins (n, k, 2) and ends (n, m, 2,
+    NaN-padded), and what is known: certainly ``blocked``, ``unsure`` (left to GEOS), and per
+    obstacle kind the (shot, obstacle id, lines blocked) of each certain block."""
+
+    shots: np.ndarray
+    origins: np.ndarray
+    ends: np.ndarray
+    valid: np.ndarray = field(init=False)
+    blocked: np.ndarray = field(init=False)
+    unsure: np.ndarray = field(init=False)
+    hits: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]] = field(
+        default_factory=list)
+
+    def __post_init__(self) -> None:
+        shape = (len(self.shots), self.origins.shape[1], self.ends.shape[1])
+        self.valid = np.broadcast_to(~np.isnan(self.ends[:, None, :, 0]), shape)
+        self.blocked = np.zeros(shape, dtype=bool)
+        self.unsure = np.zeros(shape, dtype=bool)
+
+    @cached_property
+    def boxes(self) -> np.ndarray:
+        pts = np.concatenate([self.origins, self.ends], axis=1)
+        lo, hi = np.nanmin(pts, axis=1), np.nanmax(pts, axis=1)
+        return shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1])
+
+    def record(self, s: np.ndarray, i: np.ndarray, j: np.ndarray, block: np.ndarray,
+               unsure: np.ndarray, obstacle: np.ndarray, names: list[str]) -> None:
+        """The verdicts on lines (row ``s``, origin ``i``, end ``j``) against the obstacles
+        ``obstacle`` (named ``names[obstacle]``): certainly blocked, or unsure."""
+        self.blocked[s[block], i[block], j[block]] = True
+        self.unsure[s[unsure], i[unsure], j[unsure]] = True
+        self.hits.append((s[block], obstacle[block], np.ones(int(block.sum()), dtype=np.int64),
+                          names))
+
+    def open_lines(self, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+        """(pair, row, origin, end) of every line not blocked yet of the rows ``rows`` (one
+        pair per entry of ``rows``)."""
+        open_ = ~self.blocked[rows] & self.valid[rows]
+        pair, i, j = np.nonzero(open_)
+        return pair, rows[pair], i, j
+
+
+@dataclass
+class _EndsSeen:
+    """Each line's end seen from its origin in the shot's frame (r: toward the middle of the
+    ends): ``x`` along r, ``slope`` across it over x, per (row, origin, end); and per (row,
+    origin) the range the ends span: nearest and farthest x (the origin's 0 included), least
+    and greatest slope of the ends ahead (``all_ahead``: every end is)."""
+
+    x: np.ndarray
+    slope: np.ndarray
+    forward: np.ndarray
+    near: np.ndarray
+    far: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    all_ahead: np.ndarray
+    r: np.ndarray
+
+    def __init__(self, o: np.ndarray, e: np.ndarray, r: np.ndarray) -> None:
+        dx = e[:, None, :, 0] - o[:, :, None, 0]
+        dy = e[:, None, :, 1] - o[:, :, None, 1]
+        rx, ry = r[:, 0, None, None], r[:, 1, None, None]
+        self.r = r
+        self.x = dx * rx + dy * ry
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.slope = (dy * rx - dx * ry) / self.x
+        valid = ~np.isnan(self.x)
+        self.forward = valid & (self.x > SLACK_MM)
+        self.far = np.where(valid, np.maximum(self.x, 0.0), -np.inf).max(axis=-1)
+        self.near = np.where(valid, np.minimum(self.x, 0.0), np.inf).min(axis=-1)
+        self.lo = np.where(self.forward, self.slope, np.inf).min(axis=-1)
+        self.hi = np.where(self.forward, self.slope, -np.inf).max(axis=-1)
+        self.all_ahead = (self.forward == valid).all(axis=-1)
+
+
+def _with_centroid(pts: np.ndarray, counts: np.ndarray, centroid: np.ndarray) -> np.ndarray:
+    """Each row's first ``counts`` points, then its centroid, NaN-padded to one length."""
+    n = len(pts)
+    out = np.full((n, int(counts.max(initial=0)) + 1, 2), np.nan)
+    take = np.arange(pts.shape[1])[None, :] < counts[:, None]
+    row, col = np.nonzero(take)
+    out[row, col] = pts[row, col]
+    out[np.arange(n), counts] = centroid
+    return out
+
+
+def line_of_sight(board: Board, shots: Shots) -> tuple[list[bool], list[list[str]]]:
+    """Per shot: visible, and the obstacles certainly blocking some of its lines (most lines
+    first; empty when visible)."""
+    n = len(shots.firers)
+    if board.settings.f5_line_of_sight == "ignore" or n == 0:
+        return [True] * n, [[] for _ in range(n)]
+    return _Judge(board, shots).verdicts()
+
+
+@dataclass(eq=False)
+class _Judge:
+    board: Board
+    shots: Shots
+
+    @cached_property
+    def rows(self) -> tuple[np.ndarray, np.ndarray]:
+        pos = self.board.pos
+        return (np.array([pos[f] for f in self.shots.firers]),
+                np.array([pos[t] for t in self.shots.targets]))
+
+    @cached_property
+    def origins(self) -> np.ndarray:
+        """(n, k, 2): where each shot's lines start."""
+        b = self.board
+        rects = [b.rect(f) for f in self.shots.firers]
+        if b.settings.f5_line_of_sight == "centre_to_centre":
+            return np.array([r.front_centre for r in rects], dtype=float)[:, None, :]
+        ends = []
+        for r in rects:
+            inset = min(INSET_MM, r.width / 4)
+            ends.append((r.from_local(-r.width / 2 + inset, r.depth / 2 + AHEAD_MM),
+                         r.from_local(r.width / 2 - inset, r.depth / 2 + AHEAD_MM)))
+        ends_arr = np.array(ends, dtype=float)                                   # (n, 2, 2)
+        t = np.linspace(0.0, 1.0, ORIGINS)[None, :, None]
+        return ends_arr[:, :1] + (ends_arr[:, 1:] - ends_arr[:, :1]) * t
+
+    @cached_property
+    def ends(self) -> np.ndarray:
+        """(n, m, 2), NaN-padded: where each shot's lines end (the part's outline shrunk by
+        INSET_MM: its vertices and the points at a third and two thirds of each edge; and the
+        part's centroid)."""
+        b, parts = self.board, self.shots.parts
+        if b.settings.f5_line_of_sight == "centre_to_centre":
+            _, t = self.rows
+            return np.array([(b.rects[k].cx, b.rects[k].cy) for k in t.tolist()],
+                            dtype=float)[:, None, :]
+        n = len(parts)
+        rings = np.full((n, 4, 2), np.nan)
+        centroid = np.empty((n, 2))
+        # a whole base: its corners moved INSET_MM in along both edges (its inward buffer)
+        whole = np.nonzero(self.shots.whole)[0]
+        _, t_row = self.rows
+        rects = [b.rects[k] for k in t_row[whole].tolist()]
+        shrink = np.array([(max(r.width / 2 - INSET_MM, 0.0), max(r.depth / 2 - INSET_MM, 0.0))
+                           if r.width * r.depth > 4 * INSET_MM ** 2 else (r.width / 2, r.depth / 2)
+                           for r in rects]).reshape(-1, 2)
+        centre = np.array([(r.cx, r.cy) for r in rects]).reshape(-1, 2)
+        right = np.array([r.right for r in rects]).reshape(-1, 2)
+        front = np.array([r.front for r in rects]).reshape(-1, 2)
+        for c, (u, v) in enumerate(((-1, 1), (1, 1), (1, -1), (-1, -1))):
+            rings[whole, c] = (centre + u * shrink[:, :1] * right + v * shrink[:, 1:] * front)
+        centroid[whole] = centre
+        # a part of a base (inside the arc): GEOS's inward buffer, its vertices as they come
+        other = np.nonzero(~self.shots.whole)[0]
+        counts = np.full(n, 4)
+        if len(other):
+            shrunk = parts[other].copy()
+            big = np.nonzero(shapely.area(shrunk) > 4 * INSET_MM ** 2)[0]
+            inner = shapely.buffer(shrunk[big], -INSET_MM, quad_segs=16)
+            filled = ~shapely.is_empty(inner)
+            shrunk[big[filled]] = inner[filled]
+            xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(shrunk),
+                                                return_index=True)
+            sizes = np.bincount(owner, minlength=len(other)) - 1   # less the closing point
+            first = np.r_[0, np.cumsum(sizes + 1)[:-1]]
+            rank = np.arange(len(xy)) - first[owner]
+            keep = rank < sizes[owner]
+            wide = max(4, int(sizes.max(initial=0)))
+            if wide > 4:
+                rings = np.concatenate([rings, np.full((n, wide - 4, 2), np.nan)], axis=1)
+            rings[other] = np.nan
+            rings[other[owner[keep]], rank[keep]] = xy[keep]
+            counts[other] = sizes
+            centroid[other] = shapely.get_coordinates(shapely.centroid(parts[other]))
+        nxt = np.roll(rings, -1, axis=1)
+        last = np.arange(n), counts - 1     # each ring's last vertex closes back to the first
+        nxt[last] = rings[:, 0]
+        pts = np.stack([rings, rings + (nxt - rings) / 3, rings + (nxt - rings) * (2 / 3)],
+                       axis=2).reshape(n, -1, 2)
+        return _with_centroid(pts, counts * 3, centroid)
+
+    # --- the verdicts --------------------------------------------------------------------------
+    def verdicts(self) -> tuple[list[bool], list[list[str]]]:
+        all_lines = self.board.settings.f5_line_of_sight == "all_lines"
+        n = len(self.shots.firers)
+        o, e = self.origins, self.ends
+        # first each shot's shortest line: a clear one settles "any line", a blocked one "all"
+        d2 = ((o[:, :, None, :] - e[:, None, :, :]) ** 2).sum(axis=-1)
+        best = np.where(np.isnan(d2), np.inf, d2).reshape(n, -1).argmin(axis=1)
+        rows = np.arange(n)
+        m = e.shape[1]
+        first = self._judge(_Lines(rows, o[rows, best // m][:, None], e[rows, best % m][:, None]))
+        clear = first.valid & ~first.blocked & ~first.unsure
+        seen = np.zeros(n, dtype=bool)
+        settled = (first.blocked if all_lines else clear)[:, 0, 0]
+        seen[settled] = not all_lines
+        rest = np.nonzero(~settled)[0]
+        lines = self._judge(_Lines(rest, o[rest], e[rest]))
+        clear = lines.valid & ~lines.blocked & ~lines.unsure
+        if all_lines:
+            seen[rest] = (clear | ~lines.valid).all(axis=(1, 2))
+            ask = ~seen[rest] & ~(lines.blocked & lines.valid).any(axis=(1, 2))
+        else:
+            seen[rest] = clear.any(axis=(1, 2))
+            ask = ~seen[rest] & (lines.unsure & ~lines.blocked & lines.valid).any(axis=(1, 2))
+        if ask.any():
+            self._ask_geos(lines, ask, seen, all_lines)
+        return seen.tolist(), self._blockers(seen, [first, lines])
+
+    def _ask_geos(self, lines: _Lines, ask: np.ndarray, seen: np.ndarray,
+                  all_lines: bool) -> None:
+        """The lines no certain test could judge, of the shots whose verdict rests on them."""
+        r, i, j = np.nonzero(lines.unsure & ~lines.blocked & lines.valid & ask[:, None, None])
+        segs = shapely.linestrings(np.stack([lines.origins[r, i], lines.ends[r, j]], axis=1))
+        shots, owner = np.unique(lines.shots[r], return_inverse=True)
+        ok = self.board.sight_field.clear_many(segs, owner, self._queries(shots.tolist()))
+        if all_lines:
+            seen[lines.shots[ask]] = True
+            seen[shots[np.unique(owner[~ok])]] = False
+        else:
+            seen[shots[np.unique(owner[ok])]] = True
+
+    def _queries(self, shots: list[int]) -> list[SightQuery]:
+        """What GEOS's sight test ignores for these shots: the two bases (and a crest inside
+        them), and the areas holding either centre."""
+        b = self.board
+        out = []
+        for k in shots:
+            f, t = self.shots.firers[k], self.shots.targets[k]
+            out.append(SightQuery(frozenset((f, t)), 0.0, frozenset(),
+                                  (b.rect(f).polygon, b.rect(t).polygon), frozenset(),
+                                  b.centre_areas[f] | b.centre_areas[t]))
+        return out
+
+    def _blockers(self, seen: np.ndarray, judged: list[_Lines]) -> list[list[str]]:
+        """Per shot not seen, the obstacles that certainly block some of its lines, most
+        lines first (then by name)."""
+        out: dict[int, dict[str, int]] = {}
+        for lines in judged:
+            for rows, obstacle, count, names in lines.hits:
+                shot = lines.shots[rows]
+                keep = ~seen[shot]
+                if not keep.any():
+                    continue
+                n_obst = len(names)
+                key = shot[keep].astype(np.int64) * n_obst + obstacle[keep]
+                uniq, inverse = np.unique(key, return_inverse=True)
+                total = np.bincount(inverse, weights=count[keep])
+                for u, c in zip(uniq.tolist(), total.tolist()):
+                    s, o = divmod(u, n_obst)
+                    found = out.setdefault(s, {})
+                    found[names[o]] = found.get(names[o], 0) + int(c)
+        return [sorted(out.get(k, {}), key=lambda name: (-out[k][name], name))
+                for k in range(len(seen))]
+
+    def _judge(self, lines: _Lines) -> _Lines:
+        if len(lines.shots):
+            self._bodies(lines)
+            self._areas(lines)
+            self._crests(lines)
+        return lines
+
+    # --- bases ---------------------------------------------------------------------------------
+    def _bodies(self, lines: _Lines) -> None:
+        """Troop bases other than the firer and the target, against the lines of the shots
+        whose corridor they meet: each shot's bases nearest first, each only against the lines
+        the nearer ones left open (most lines of a screened target stop at the first)."""
+        b = self.board
+        o, e, shots = lines.origins, lines.ends, lines.shots
+        s, body = b.tree.query(lines.boxes)
+        f_row, t_row = self.rows
+        keep = b.troop[body] & (body != f_row[shots[s]]) & (body != t_row[shots[s]])
+        s, body = s[keep], body[keep]
+        # the shot's frame: r from the middle of the origins toward the middle of the ends
+        centre = o.mean(axis=1)
+        r = np.nanmean(e, axis=1) - centre
+        r /= np.maximum(np.hypot(r[:, 0], r[:, 1]), 1e-12)[:, None]
+        pts = np.concatenate([o, e], axis=1) - centre[:, None, :]
+        px = pts[..., 0] * r[:, 0, None] + pts[..., 1] * r[:, 1, None]
+        py = pts[..., 1] * r[:, 0, None] - pts[..., 0] * r[:, 1, None]
+        # a base outside the box the shot's lines span in that frame touches none of them
+        q = b.quads[body] - centre[s][:, None, :]                              # (P, 4, 2)
+        qx = q[..., 0] * r[s, 0, None] + q[..., 1] * r[s, 1, None]
+        qy = q[..., 1] * r[s, 0, None] - q[..., 0] * r[s, 1, None]
+        near = qx.min(axis=1)
+        meet = ((qx.max(axis=1) >= np.nanmin(px, axis=1)[s] - SLACK_MM)
+                & (near <= np.nanmax(px, axis=1)[s] + SLACK_MM)
+                & (qy.max(axis=1) >= np.nanmin(py, axis=1)[s] - SLACK_MM)
+                & (qy.min(axis=1) <= np.nanmax(py, axis=1)[s] + SLACK_MM))
+        s, body, near = s[meet], body[meet], near[meet]
+        if not len(s):
+            return
+        order = np.lexsort((near, s))
+        s, body = s[order], body[order]
+        starts = np.r_[0, np.nonzero(s[1:] != s[:-1])[0] + 1]
+        rank = np.arange(len(s)) - np.repeat(starts, np.diff(np.r_[starts, len(s)]))
+        ends = _EndsSeen(o, e, r)
+        for k in range(int(rank.max()) + 1):
+            at = rank == k
+            ps, pb = s[at], body[at]
+            live = (lines.valid[ps] & ~lines.blocked[ps]).any(axis=(1, 2))
+            if live.any():
+                self._bodies_against(lines, ends, ps[live], pb[live])
+
+    def _bodies_against(self, lines: _Lines, ends: _EndsSeen, s: np.ndarray,
+                        body: np.ndarray) -> None:
+        """The open lines of rows ``s`` against one base each (``body``)."""
+        b = self.board
+        o, e = lines.origins, lines.ends
+        # from each origin: the base's corners along the shot's r and across it (slopes)
+        dx = b.quads[body][:, None, :, 0] - o[s][:, :, None, 0]                # (P, k, 4)
+        dy = b.quads[body][:, None, :, 1] - o[s][:, :, None, 1]
+        rx, ry = ends.r[s, 0, None, None], ends.r[s, 1, None, None]
+        x = dx * rx + dy * ry
+        ahead = (x > SLACK_MM).all(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = np.where(ahead[..., None], (dy * rx - dx * ry) / x, 0.0)
+        s_lo, s_hi = slope.min(axis=-1), slope.max(axis=-1)
+        x_lo, x_hi = x.min(axis=-1), x.max(axis=-1)
+        # rows (pair, origin) no line can touch: the base lies beyond or behind every line, or
+        # (every end ahead) wholly on the far side of the lowest or the highest line's ray
+        y = dy * rx - dx * ry
+        e_lo, e_hi = ends.lo[s][..., None], ends.hi[s][..., None]
+        aside = ends.all_ahead[s] & (
+            ((y - e_lo * x).max(axis=-1) < -SLACK_MM * (1 + np.abs(e_lo[..., 0])))
+            | ((e_hi * x - y).max(axis=-1) < -SLACK_MM * (1 + np.abs(e_hi[..., 0]))))
+        pair, origin = np.nonzero(~((x_lo > ends.far[s] + SLACK_MM)
+                                    | (x_hi < ends.near[s] - SLACK_MM) | aside))
+        if not len(pair):
+            return
+        row = s[pair]
+        xe, se = ends.x[row, origin], ends.slope[row, origin]                  # (R, m)
+        lo, hi = s_lo[pair, origin, None], s_hi[pair, origin, None]
+        front = ahead[pair, origin, None] & ends.forward[row, origin]
+        inside = (se > lo + SLOPE_SLACK) & (se < hi - SLOPE_SLACK)
+        outside = (se < lo - SLOPE_SLACK) | (se > hi + SLOPE_SLACK)
+        block = front & inside & (xe > x_hi[pair, origin, None] + SLACK_MM)
+        clear = front & (outside | (xe < x_lo[pair, origin, None] - SLACK_MM))
+        open_ = lines.valid[row, origin] & ~lines.blocked[row, origin]
+        k, j = np.nonzero(open_ & ~clear)
+        sh, i, bo = row[k], origin[k], body[pair][k]
+        blk, unsure = block[k, j], ~block[k, j]
+        if unsure.any():   # clip those lines to the base, with the slack either way
+            u = np.nonzero(unsure)[0]
+            planes, offsets = b.body_planes
+            hit, miss = crosses(o[sh[u], i[u]], e[sh[u], j[u]], planes[bo[u]], offsets[bo[u]],
+                                SLACK_MM)
+            blk[u[hit]] = True
+            unsure[u[hit | miss]] = False
+        lines.record(sh, i, j, blk, unsure, bo, b.ids)
+
+    # --- woods, towns, hills -------------------------------------------------------------------
+    def _areas(self, lines: _Lines) -> None:
+        """Blocking areas neither base stands in, against the lines not blocked yet of the
+        shots whose box meets theirs (a non-convex area's lines are left to GEOS)."""
+        b = self.board
+        if not len(b.blocking_areas):
+            return
+        s, a = b.blocking_tree.query(lines.boxes)
+        area = b.blocking_areas[a]
+        names = [tid for tid, _, _ in b.areas]
+        held, firers, targets = b.centre_areas, self.shots.firers, self.shots.targets
+        shot = lines.shots[s]
+        keep = np.array([names[x] not in held[firers[y]] and names[x] not in held[targets[y]]
+                         for x, y in zip(area.tolist(), shot.tolist())], dtype=bool)
+        pair, row, i, j = lines.open_lines(s[keep])
+        if not len(pair):
+            return
+        area = area[keep][pair]
+        p0, p1 = lines.origins[row, i], lines.ends[row, j]
+        length = np.hypot(*(p1 - p0).T)
+        planes, offsets, convex = b.area_planes
+        t_in, t_out = clip(p0, p1, planes[area], offsets[area], -SLACK_MM)
+        hit = convex[area] & ((t_out - t_in) * length > DEPTH_MM)
+        t_in, t_out = clip(p0, p1, planes[area], offsets[area], SLACK_MM)
+        miss = convex[area] & ((t_out - t_in) * length <= DEPTH_MM)
+        lines.record(row, i, j, hit, ~hit & ~miss, area, names)
+
+    # --- crests --------------------------------------------------------------------------------
+    def _crests(self, lines: _Lines) -> None:
+        """Crest segments crossed by the lines not blocked yet, strictly between the firer and
+        the target (outside both)."""
+        b = self.board
+        a0, a1, crest = b.crest_segments
+        if not len(crest):
+            return
+        s, c = STRtree(shapely.linestrings(np.stack([a0, a1], axis=1))).query(lines.boxes)
+        pair, row, i, j = lines.open_lines(s)
+        if not len(pair):
+            return
+        c = c[pair]
+        p0, p1 = lines.origins[row, i], lines.ends[row, j]
+        d, span = p1 - p0, a1[c] - a0[c]
+        denom = d[:, 0] * span[:, 1] - d[:, 1] * span[:, 0]
+        w = a0[c] - p0
+        length, seg = np.hypot(*d.T), np.hypot(*span.T)
+        cut = np.abs(denom) > 1e-12 * np.maximum(length * seg, 1.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(cut, (w[:, 0] * span[:, 1] - w[:, 1] * span[:, 0]) / denom, -1.0)
+            u = np.where(cut, (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / denom, -1.0)
+        inner = ((t * length > SLACK_MM) & ((1 - t) * length > SLACK_MM)
+                 & (u * seg > SLACK_MM) & ((1 - u) * seg > SLACK_MM))
+        apart = cut & ((t * length < -SLACK_MM) | ((t - 1) * length > SLACK_MM)
+                       | (u * seg < -SLACK_MM) | ((u - 1) * seg > SLACK_MM))
+        f_row, t_row = self.rows
+        shot = lines.shots[row]
+        depth = b.depth_inside(p0 + d * np.where(inner, t, 0.0)[:, None],
+                               np.stack([f_row[shot], t_row[shot]], axis=1))
+        block = inner & (depth < -SLACK_MM)            # outside both bases
+        clear = apart | (inner & (depth > SLACK_MM))   # away, or inside one of them
+        lines.record(row, i, j, block, ~block & ~clear, crest[c], [tid for tid, _ in b.crests])
