@@ -122,5 +122,6 @@ def terrain_effects(settings: FedericoSettings) -> dict[str, str]:
     out = {}
     for kind in TERRAIN_KINDS:
         effects = [text for kinds, text in roles if kind in kinds]
-        out[kind] = "; ".join(effects) if effects else "no effect under Federico (open ground)"
+        out[kind] = "; ".join(effects) if effects else \
+            "no rule for it in Federico: the engine treats it as open ground"
     return out
