@@ -34,7 +34,7 @@ from campo.engine.rulesets.federico.movement import (
     woods_problem,
 )
 from campo.engine.rulesets.federico.board import TOUCH_MM
-from campo.engine.rulesets.federico.paths import AttackPath, paths
+from campo.engine.rulesets.federico.paths import AttackPath, paths, sweep
 
 CANDIDATE_SLACK_CM = 5.0   # attacks are considered against enemies within the move + 5 cm
 
@@ -136,6 +136,9 @@ def _judge(board: Board, pairs: list[tuple[str, str]]) -> list[Attack]:
                if (best := _choose_path(board, v, ways)) is not None]
     touched: list[Ground] = []
     if pending:
+        sweep([p for _, p in pending])
+        for v, best in pending:
+            v.path = best.track
         _set_aspects(board, pending)
         touched = ground(board, [p.hulls for _, p in pending],
                          [lambda p=p: p.swept for _, p in pending])
@@ -207,7 +210,6 @@ def _choose_path(board: Board, v: Attack, ways: list[AttackPath]) -> AttackPath 
     if board.settings.oblique_attack_max_deg > 0.0:
         v.oblique_deg = best.oblique_deg
     v.distance = board.cm(best.length_mm)
-    v.path = [list(q.front_centre) for q in best.track]
     return best
 
 

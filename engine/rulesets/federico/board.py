@@ -108,8 +108,31 @@ class Board:
         return np.array([r.corners for r in self.rects], dtype=float).reshape(-1, 4, 2)
 
     @cached_property
+    def centres(self) -> np.ndarray:
+        return np.array([(r.cx, r.cy) for r in self.rects], dtype=float).reshape(-1, 2)
+
+    @cached_property
+    def axes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(front unit vectors, right unit vectors, half sizes (half width, half depth)) of every
+        base, (n, 2) each: ``centre + u * right + v * front`` is the point (u, v) of its frame."""
+        return (np.array([r.front for r in self.rects], dtype=float).reshape(-1, 2),
+                np.array([r.right for r in self.rects], dtype=float).reshape(-1, 2),
+                np.array([(r.width / 2, r.depth / 2) for r in self.rects],
+                         dtype=float).reshape(-1, 2))
+
+    @cached_property
+    def radii(self) -> np.ndarray:
+        """Half each base's diagonal: no point of it is farther from its centre."""
+        return np.hypot(self.axes[2][:, 0], self.axes[2][:, 1])
+
+    @cached_property
     def polygons(self) -> np.ndarray:
         return self.state.index.shapes
+
+    @cached_property
+    def fronts(self) -> np.ndarray:
+        """Every base's front edge as a line (front-left to front-right)."""
+        return shapely.linestrings(self.quads[:, :2])
 
     @cached_property
     def troop(self) -> np.ndarray:
@@ -340,25 +363,36 @@ class Board:
                           [line for _, line in self.crests], [tid for tid, _ in self.crests],
                           [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)
 
+    def front_lines(self, kinds: tuple[str, ...]) -> dict[str, list[int]]:
+        """Every base -> the rows of `linears` of ``kinds`` along its front (within half its
+        depth, at least 1 cm), all bases measured at once (kept per ``kinds``)."""
+        found = self.memo.get(("front_lines", kinds))
+        if found is None:
+            rows = [k for k, (_, kind, _) in enumerate(self.linears) if kind in kinds]
+            found = {i: [] for i in self.ids}
+            if rows and self.ids:
+                reach = np.maximum(self.mm(1.0), self.axes[2][:, 1])
+                near = shapely.dwithin(self.fronts[:, None], self.line_shapes[rows][None, :],
+                                       reach[:, None])
+                for b, ln in zip(*(x.tolist() for x in np.nonzero(near))):
+                    found[self.ids[b]].append(rows[ln])
+            self.memo[("front_lines", kinds)] = found
+        return found
+
     def lines_between(self, pairs: list[tuple[str, str]], kinds: Any) -> list[str | None]:
-        """Per (near, far) pair, a linear feature of ``kinds`` along ``near``'s front (within
-        half its depth, at least 1 cm) crossed by the line from ``far``'s centre to ``near``'s:
-        ``near`` is behind it against ``far``."""
+        """Per (near, far) pair, the first linear feature of ``kinds`` along ``near``'s front
+        crossed by the line from ``far``'s centre to ``near``'s: ``near`` is behind it against
+        ``far``."""
+        along = self.front_lines(tuple(kinds))
         out: list[str | None] = [None] * len(pairs)
-        rows = [k for k, (_, kind, _) in enumerate(self.linears) if kind in kinds]
-        if not rows or not pairs:
-            return out
-        lines = self.line_shapes[rows]
-        fronts = np.array([self.rect(n).front_edge for n, _ in pairs], dtype=object)
-        reach = np.array([max(self.mm(1.0), self.rect(n).depth / 2) for n, _ in pairs])
-        p, ln = np.nonzero(shapely.dwithin(fronts[:, None], lines[None, :], reach[:, None]))
-        if not len(p):
+        todo = [(k, ln) for k, (n, _) in enumerate(pairs) for ln in along[n]]
+        if not todo:
             return out
         sight = shapely.linestrings([[(self.rect(f).cx, self.rect(f).cy),
                                       (self.rect(n).cx, self.rect(n).cy)]
-                                     for n, f in (pairs[k] for k in p.tolist())])
-        for k, n_line, hit in zip(p.tolist(), ln.tolist(),
-                                  shapely.intersects(sight, lines[ln]).tolist()):
+                                     for n, f in (pairs[k] for k, _ in todo)])
+        hits = shapely.intersects(sight, self.line_shapes[[ln for _, ln in todo]])
+        for (k, ln), hit in zip(todo, hits.tolist()):
             if hit and out[k] is None:
-                out[k] = self.linears[rows[n_line]][0]
+                out[k] = self.linears[ln][0]
         return out

@@ -26,6 +26,23 @@ import numpy as np
 INF = float("inf")
 
 
+def amax(a: np.ndarray) -> np.ndarray:
+    """``a.max(axis=-1)`` for a short last axis (corners, edges): folded slice by slice,
+    several times faster than numpy's reduction over a short inner axis."""
+    out = a[..., 0].copy()
+    for i in range(1, a.shape[-1]):
+        np.maximum(out, a[..., i], out=out)
+    return out
+
+
+def amin(a: np.ndarray) -> np.ndarray:
+    """``a.min(axis=-1)``, as `amax`."""
+    out = a[..., 0].copy()
+    for i in range(1, a.shape[-1]):
+        np.minimum(out, a[..., i], out=out)
+    return out
+
+
 def normals(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(unit outward normals (n, k, 2), plane offsets (n, k)) of each edge: a point p is inside
     where ``normal . p <= offset`` for every edge. A repeated vertex's edge gets a zero normal
@@ -35,8 +52,11 @@ def normals(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     length = np.hypot(nx, ny)
     flat = length < 1e-12
     # twice the signed area: the sign of the winding turns the normals outward
-    area = (poly[..., 0] * np.roll(poly[..., 1], -1, axis=-1)
-            - np.roll(poly[..., 0], -1, axis=-1) * poly[..., 1]).sum(axis=-1)
+    cross = poly[..., 0] * np.roll(poly[..., 1], -1, axis=-1) \
+        - np.roll(poly[..., 0], -1, axis=-1) * poly[..., 1]
+    area = cross[..., 0].copy()
+    for i in range(1, cross.shape[-1]):
+        area += cross[..., i]
     scale = np.where(flat, 0.0, np.where(area[..., None] > 0, 1.0, -1.0) / np.where(flat, 1.0,
                                                                                  length))
     n = np.stack([nx * scale, ny * scale], axis=-1)
@@ -50,12 +70,13 @@ def margins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     much; exactly the penetration depth), or minus the largest gap (< 0: they are at least that
     far apart; the distance itself when the closest features are an edge and a vertex)."""
     axes = np.concatenate([normals(a)[0], normals(b)[0]], axis=-2)            # (n, A, 2)
-    pa = np.einsum("nak,nvk->nav", axes, a)
-    pb = np.einsum("nak,nvk->nav", axes, b)
-    overlap = np.minimum(pa.max(-1), pb.max(-1)) - np.maximum(pa.min(-1), pb.min(-1))
-    real = (axes != 0).any(axis=-1)
-    depth = np.where(real, overlap, INF).min(axis=-1)
-    gap = np.where(real, -overlap, -INF).max(axis=-1)
+    ax, ay = axes[..., 0, None], axes[..., 1, None]
+    pa = ax * a[:, None, :, 0] + ay * a[:, None, :, 1]                        # (n, A, V)
+    pb = ax * b[:, None, :, 0] + ay * b[:, None, :, 1]
+    overlap = np.minimum(amax(pa), amax(pb)) - np.maximum(amin(pa), amin(pb))
+    real = (axes[..., 0] != 0) | (axes[..., 1] != 0)
+    depth = amin(np.where(real, overlap, INF))
+    gap = amax(np.where(real, -overlap, -INF))
     return np.where(gap > 0, -gap, depth)
 
 
@@ -69,9 +90,9 @@ def clip(p0: np.ndarray, p1: np.ndarray, n: np.ndarray, offset: np.ndarray,
     den = nx * (p1[:, 0] - p0[:, 0])[:, None] + ny * (p1[:, 1] - p0[:, 1])[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         t = num / den
-    t_in = np.maximum(np.where(den < 0, t, -INF).max(axis=-1), 0.0)
-    t_out = np.minimum(np.where(den > 0, t, INF).min(axis=-1), 1.0)
-    outside = ((den == 0) & (num < 0)).any(axis=-1)
+    t_in = np.maximum(amax(np.where(den < 0, t, -INF)), 0.0)
+    t_out = np.minimum(amin(np.where(den > 0, t, INF)), 1.0)
+    outside = amax((den == 0) & (num < 0))
     return t_in, np.where(outside, -INF, t_out)
 
 
@@ -106,7 +127,8 @@ def _ray_hits(origins: np.ndarray, d: np.ndarray, starts: np.ndarray,
     t = (w0 * e1 - w1 * e0) / safe
     s = (w0 * d1 - w1 * d0) / safe
     good = usable & (t >= -1e-9) & (s >= -1e-9) & (s <= 1 + 1e-9)
-    return np.where(good, t, INF).reshape(len(t), -1).min(axis=1, initial=INF)
+    hits = np.where(good, t, INF).reshape(len(t), -1)
+    return amin(hits) if hits.shape[1] else np.full(len(t), INF)
 
 
 def slides(moving: np.ndarray, target: np.ndarray, direction: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
-from campo.engine.geometry.arcs import arc_to_range, arc_vertices_many, band_rings
+from campo.engine.geometry.arcs import arc_to_range, band_rings
 from campo.engine.geometry.zones import beyond_front_line
 from campo.engine.results import Band
 from campo.engine.rulesets.federico.board import Board
@@ -107,13 +107,22 @@ def half_angle(board: Board, firer: str) -> float:
 
 
 def arcs_of(board: Board, firers: Sequence[str], reach_mm: Sequence[float]) -> np.ndarray:
-    """(n, 4, 2): each firer's arc ahead of its front edge (Federico F2, F3), out to its reach."""
+    """(n, 4, 2): each firer's arc ahead of its front edge (Federico F2, F3) out to its reach:
+    the front corners, and the two rays from them turned outward by the half-angle."""
     rects = [board.rect(f) for f in firers]
-    return arc_vertices_many(np.array([r.front_left for r in rects], dtype=float),
-                             np.array([r.front_right for r in rects], dtype=float),
-                             np.array([r.front for r in rects], dtype=float),
-                             np.array([half_angle(board, f) for f in firers], dtype=float),
-                             np.asarray(reach_mm, dtype=float))
+    left = np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2)
+    right = np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2)
+    fx, fy = np.array([r.front for r in rects], dtype=float).reshape(-1, 2).T
+    half = np.radians([half_angle(board, f) for f in firers])
+    c, s = np.cos(half), np.sin(half)
+    length = np.asarray(reach_mm, dtype=float) / c
+    out = np.empty((len(rects), 4, 2))
+    out[:, 0], out[:, 1] = left, right
+    out[:, 2, 0], out[:, 2, 1] = right[:, 0] + (fx * c + fy * s) * length, \
+        right[:, 1] + (fy * c - fx * s) * length
+    out[:, 3, 0], out[:, 3, 1] = left[:, 0] + (fx * c - fy * s) * length, \
+        left[:, 1] + (fy * c + fx * s) * length
+    return out
 
 
 def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
@@ -126,29 +135,32 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
     long_mm = np.array([board.mm(board.pieces[f].ranges_cm[1]) for f in shooting])
     short_mm = np.array([board.mm(board.pieces[f].ranges_cm[0]) for f in shooting])
     arcs = arcs_of(board, shooting, [board.state.reach_all_mm] * len(shooting))
-    arc_polys = shapely.polygons(arcs)
-    fronts = [board.rect(f).front_edge for f in shooting]
-    # candidates: every base meeting an arc (or just outside it) or within long range; a
-    # present enemy troop base (commanders are never targets, and a base the camera does not
-    # see, ``stale``, is absent: neither in arc nor in range, shared/interfaces.md)
-    index = board.state.index
-    a_f, a_b = index.query_many(arc_polys, tol + IN_ARC_SLACK_MM)
-    r_f, r_b = index.query_many(fronts, long_mm + tol + 1e-6)
-    n = len(board.ids)
-    pair = np.unique(np.concatenate([a_f, r_f]) * n + np.concatenate([a_b, r_b]))
-    f_k, t_row = pair // n, pair % n
+    fronts = board.fronts[[board.pos[f] for f in shooting]]
+    # every present enemy troop base (commanders are never targets, and a base the camera does
+    # not see, ``stale``, is absent: neither in arc nor in range, shared/interfaces.md)
+    present = np.nonzero(board.troop & ~board.stale)[0]
     f_side = board.side[[board.pos[f] for f in shooting]]
-    ok = (board.side[t_row] != f_side[f_k]) & board.troop[t_row] & ~board.stale[t_row]
-    f_k, t_row = f_k[ok], t_row[ok]
+    f_k, t_row = np.repeat(np.arange(len(shooting)), len(present)), np.tile(present, len(shooting))
+    enemy = board.side[t_row] != f_side[f_k]
+    f_k, t_row = f_k[enemy], t_row[enemy]
+    # in the arc (F2): how deep the target reaches into it, or how far outside it lies; only
+    # the pairs in or near the arc, or that may be within long range, are measured further
+    clearance = margins(arcs[f_k], board.quads[t_row])
+    rect = [board.rect(f) for f in shooting]
+    centre = np.array([r.front_centre for r in rect]).reshape(-1, 2)
+    half_front = np.array([r.width / 2 for r in rect])
+    apart = np.hypot(*(board.centres[t_row] - centre[f_k]).T) - half_front[f_k] \
+        - board.radii[t_row]
+    keep = (clearance > -tol - IN_ARC_SLACK_MM) | (apart <= long_mm[f_k] + tol)
+    f_k, t_row, clearance = f_k[keep], t_row[keep], clearance[keep]
     if not len(f_k):
         return out
     firer_ids = [shooting[k] for k in f_k.tolist()]
     target_ids = [board.ids[t] for t in t_row.tolist()]
     quads = board.quads[t_row]
-    # in the arc (F2): how deep the target reaches into it, or how far outside it lies
-    clearance = margins(arcs[f_k], quads)
-    near = (clearance < 0) & (clearance > -tol - IN_ARC_SLACK_MM)
-    clearance[near] = -shapely.distance(arc_polys[f_k[near]], board.polygons[t_row[near]])
+    near = np.nonzero((clearance < 0) & (clearance > -tol - IN_ARC_SLACK_MM))[0]
+    clearance[near] = -shapely.distance(shapely.polygons(arcs[f_k[near]]),
+                                        board.polygons[t_row[near]])
     in_arc, arc_close = decide(clearance + IN_ARC_SLACK_MM, tol,
                                [key("arc", f, t) for f, t in zip(firer_ids, target_ids)],
                                board.state.held)
@@ -160,7 +172,7 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
         planes, offsets = normals(arcs[f_k])
         reach = np.einsum("pkc,pvc->pvk", planes, quads) - offsets[:, None, :]
         cut = np.nonzero(in_arc_a & (reach.max(axis=(1, 2)) > -IN_ARC_SLACK_MM))[0]
-        inter = shapely.intersection(arc_polys[f_k[cut]], parts[cut])
+        inter = shapely.intersection(shapely.polygons(arcs[f_k[cut]]), parts[cut])
         use = ~shapely.is_empty(inter) & (shapely.area(inter) > 0)
         parts[cut[use]] = inter[use]
         whole[cut[use]] = False
@@ -169,7 +181,7 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
         fc = np.array([(board.rect(f).cx, board.rect(f).cy) for f in shooting])
         dist_mm = np.hypot(*(fc[f_k] - c[t_row]).T)
     else:
-        dist_mm = shapely.distance(np.array(fronts, dtype=object)[f_k], parts)
+        dist_mm = shapely.distance(fronts[f_k], parts)
     keys = list(zip(firer_ids, target_ids))
     in_range, range_close = decide(long_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,
                                    [key("range", f, t) for f, t in keys], board.state.held)

@@ -20,7 +20,7 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.contact import shared_lengths_many
-from campo.engine.geometry.motion import wheel, wheel_cost, wheel_poses
+from campo.engine.geometry.motion import wheel, wheel_cost
 from campo.engine.geometry.rect import Rect, angle_diff, rotate
 from campo.engine.geometry.zones import zone_of
 from campo.engine.results import Zone
@@ -35,32 +35,30 @@ _OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}
 
 @dataclass
 class AttackPath:
-    """One way into contact: an optional wheel on a front corner, then a slide."""
+    """One way into contact: an optional wheel on a front corner, then a slide. ``corners``
+    and ``hulls`` are filled by `sweep` (for the paths the verdicts keep)."""
 
     start: Rect
-    wheeled: Rect
     final: Rect
     wheel_deg: float
     wheel_mm: float
     slide_mm: float
     oblique_deg: float = 0.0
+    corners: np.ndarray | None = None
+    """(poses, 4, 2): the wheel's poses every 10°, then the contact."""
+    hulls: np.ndarray | None = None
+    """Convex hulls of consecutive poses: their union is the area swept, and a shape meets
+    the union exactly when it meets one of them."""
 
     @property
     def length_mm(self) -> float:
         return self.wheel_mm + self.slide_mm
 
-    @cached_property
-    def track(self) -> list[Rect]:
-        """The poses the move goes through: the wheel's (every 10°), then the contact."""
-        poses = wheel_poses(self.start, self.wheel_deg, WHEEL_STEP_DEG) if self.wheel_deg \
-            else [self.start]
-        return poses + [self.final]
-
-    @cached_property
-    def hulls(self) -> np.ndarray:
-        """Convex hulls of consecutive poses: their union is the area swept, and a shape meets
-        the union exactly when it meets one of them."""
-        return pair_hulls(np.array([p.corners for p in self.track], dtype=float))
+    @property
+    def track(self) -> list[list[float]]:
+        """The front centre at each pose (table mm)."""
+        assert self.corners is not None
+        return ((self.corners[:, 0] + self.corners[:, 1]) / 2).tolist()
 
     @cached_property
     def swept(self) -> Any:
@@ -68,10 +66,43 @@ class AttackPath:
         return shapely.union_all(self.hulls)
 
 
-def pair_hulls(corners: np.ndarray) -> np.ndarray:
-    """The hull of each consecutive pair of poses (``corners`` (n, 4, 2))."""
-    pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)            # (n-1, 8, 2)
-    return shapely.convex_hull(shapely.multipoints(pairs))
+def _turned(corners: np.ndarray, pivots: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Each (4, 2) ``corners`` turned about its pivot by each of its angles (rad): (w, a, 4, 2)."""
+    rel = corners - pivots[:, None, :]
+    cos, sin = np.cos(angles)[:, :, None], np.sin(angles)[:, :, None]
+    xs = pivots[:, None, None, 0] + cos * rel[:, None, :, 0] - sin * rel[:, None, :, 1]
+    ys = pivots[:, None, None, 1] + sin * rel[:, None, :, 0] + cos * rel[:, None, :, 1]
+    return np.stack([xs, ys], axis=-1)
+
+
+def _wheel_steps(starts: list[Rect], turns: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """(poses (w, size, 4, 2), steps (w,)): each wheel's poses every WHEEL_STEP_DEG, both ends
+    included, on the front corner it turns toward (`motion.wheel_poses`), padded with the last
+    pose; no wheel: the start alone."""
+    turn = np.array(turns, dtype=float)
+    steps = np.where(turn != 0, np.maximum(1, np.ceil(np.abs(turn) / WHEEL_STEP_DEG)), 0)
+    steps = steps.astype(np.int64)
+    size = int(steps.max(initial=0)) + 1
+    frac = np.minimum(np.arange(size)[None, :], steps[:, None]) / np.maximum(steps, 1)[:, None]
+    corners = np.array([r.corners for r in starts], dtype=float).reshape(-1, 4, 2)
+    pivots = np.where((turn > 0)[:, None], corners[:, 0], corners[:, 1])
+    return _turned(corners, pivots, np.radians(turn)[:, None] * frac), steps
+
+
+def sweep(ways: list[AttackPath]) -> None:
+    """Fill `AttackPath.corners` and `AttackPath.hulls` of every path, all at once."""
+    todo = [p for p in ways if p.corners is None]
+    if not todo:
+        return
+    poses, steps = _wheel_steps([p.start for p in todo], [p.wheel_deg for p in todo])
+    finals = np.array([p.final.corners for p in todo], dtype=float).reshape(-1, 4, 2)
+    pairs = []
+    for p, pose, k, final in zip(todo, poses, steps.tolist(), finals):
+        p.corners = np.concatenate([pose[:k + 1], final[None]])
+        pairs.append(np.concatenate([p.corners[:-1], p.corners[1:]], axis=1))     # (s, 8, 2)
+    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(pairs)))
+    for p, chunk in zip(todo, np.split(hulls, np.cumsum([len(x) for x in pairs])[:-1])):
+        p.hulls = chunk
 
 
 @dataclass
@@ -114,8 +145,7 @@ def paths(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[list[AttackPath]
                                  [pairs[p.pair][1] for p, _, _, _ in made], TOUCH_MM)
     for (p, off, final, sf), (_, right, rear, left) in zip(made, shared.tolist()):
         if max(left, right, rear) <= 2 * TOUCH_MM + 1e-6:
-            out[p.pair].append(AttackPath(pairs[p.pair][0], p.body, final, p.turn, p.cost, sf,
-                                          off))
+            out[p.pair].append(AttackPath(pairs[p.pair][0], final, p.turn, p.cost, sf, off))
     return out
 
 
@@ -150,30 +180,27 @@ def _start_poses(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[_Pose]:
 
 def _wheels_strike(wheels: list[tuple[Rect, float, Rect] | None]) -> list[bool]:
     """For each (attacker, turn, target) (None: no wheel): whether the wheel itself sweeps over
-    the target. The poses every 10° are turned in numpy for every wheel at once, padded to one
-    length; the hulls of consecutive poses are tested against the targets in one call."""
+    the target. The poses every 10° are turned in numpy for every wheel at once; only the
+    wheels whose poses' bounding box meets the target's have their hulls tested (one call)."""
     out = [False] * len(wheels)
     rows = [k for k, w in enumerate(wheels) if w is not None]
     if not rows:
         return out
-    steps = [max(1, math.ceil(abs(wheels[k][1]) / WHEEL_STEP_DEG)) for k in rows]
-    size = max(steps) + 1
-    frac = np.array([[min(i, s) / s for i in range(size)] for s in steps])     # (w, size)
-    ang = np.radians(np.array([wheels[k][1] for k in rows]))[:, None] * frac
-    corners = np.array([wheels[k][0].corners for k in rows])                     # (w, 4, 2)
-    pivot = np.array([c.front_left if turn > 0 else c.front_right
-                      for c, turn, _ in (wheels[k] for k in rows)])
-    rel = corners - pivot[:, None, :]
-    cos, sin = np.cos(ang)[:, :, None], np.sin(ang)[:, :, None]
-    xs = pivot[:, None, None, 0] + cos * rel[:, None, :, 0] - sin * rel[:, None, :, 1]
-    ys = pivot[:, None, None, 1] + sin * rel[:, None, :, 0] + cos * rel[:, None, :, 1]
-    poses = np.stack([xs, ys], axis=-1)                                          # (w, size, 4, 2)
+    poses, _ = _wheel_steps([wheels[k][0] for k in rows], [wheels[k][1] for k in rows])
+    target = np.array([wheels[k][2].corners for k in rows], dtype=float)
+    lo, hi = poses.min(axis=(1, 2)), poses.max(axis=(1, 2))
+    t_lo, t_hi = target.min(axis=1), target.max(axis=1)
+    near = np.nonzero(((lo <= t_hi) & (t_lo <= hi)).all(axis=1))[0]
+    if not len(near):
+        return out
+    size = poses.shape[1] - 1
     hulls = shapely.convex_hull(shapely.multipoints(
-        np.concatenate([poses[:, :-1], poses[:, 1:]], axis=2).reshape(-1, 8, 2)))
-    targets = np.repeat(np.array([wheels[k][2].polygon for k in rows], dtype=object), size - 1)
-    struck = shapely.intersects(hulls, targets).reshape(len(rows), size - 1).any(axis=1)
-    for k, hit in zip(rows, struck.tolist()):
-        out[k] = hit
+        np.concatenate([poses[near, :-1], poses[near, 1:]], axis=2).reshape(-1, 8, 2)))
+    polygons = np.repeat(np.array([wheels[rows[k]][2].polygon for k in near.tolist()],
+                                  dtype=object), size)
+    struck = shapely.intersects(hulls, polygons).reshape(len(near), size).any(axis=1)
+    for k, hit in zip(near.tolist(), struck.tolist()):
+        out[rows[k]] = hit
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from campo.engine.analysis import gc_paused
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
@@ -89,10 +90,12 @@ class FedericoRuleset:
         return out
 
     def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        return analysis.analyze_board(Board.of(state), ids)
+        with gc_paused():   # thousands of short-lived records: nothing for the collector to find
+            return analysis.analyze_board(Board.of(state), ids)
 
     def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        return analysis.summaries(Board.of(state), ids)
+        with gc_paused():
+            return analysis.summaries(Board.of(state), ids)
 
     def summary_reach_mm(self, state: GameState) -> float:
         return analysis.summary_reach_mm(Board.of(state))

@@ -31,7 +31,7 @@ from shapely.strtree import STRtree
 
 from campo.engine.geometry.sight import SightQuery
 from campo.engine.rulesets.federico.board import Board
-from campo.engine.rulesets.federico.convex import clip, crosses
+from campo.engine.rulesets.federico.convex import amax, amin, clip, crosses
 
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
@@ -123,11 +123,11 @@ class _EndsSeen:
             self.slope = (dy * rx - dx * ry) / self.x
         valid = ~np.isnan(self.x)
         self.forward = valid & (self.x > SLACK_MM)
-        self.far = np.where(valid, np.maximum(self.x, 0.0), -np.inf).max(axis=-1)
-        self.near = np.where(valid, np.minimum(self.x, 0.0), np.inf).min(axis=-1)
-        self.lo = np.where(self.forward, self.slope, np.inf).min(axis=-1)
-        self.hi = np.where(self.forward, self.slope, -np.inf).max(axis=-1)
-        self.all_ahead = (self.forward == valid).all(axis=-1)
+        self.far = amax(np.where(valid, np.maximum(self.x, 0.0), -np.inf))
+        self.near = amin(np.where(valid, np.minimum(self.x, 0.0), np.inf))
+        self.lo = amin(np.where(self.forward, self.slope, np.inf))
+        self.hi = amax(np.where(self.forward, self.slope, -np.inf))
+        self.all_ahead = amin(self.forward == valid)
 
 
 def _with_centroid(pts: np.ndarray, counts: np.ndarray, centroid: np.ndarray) -> np.ndarray:
@@ -163,19 +163,19 @@ class _Judge:
 
     @cached_property
     def origins(self) -> np.ndarray:
-        """(n, k, 2): where each shot's lines start."""
+        """(n, k, 2): where each shot's lines start (each firer's computed once)."""
         b = self.board
-        rects = [b.rect(f) for f in self.shots.firers]
+        f_row, _ = self.rows
+        firers, at = np.unique(f_row, return_inverse=True)
+        centre, (front, right, half) = b.centres[firers], b.axes
+        front, right, half = front[firers], right[firers], half[firers]
         if b.settings.f5_line_of_sight == "centre_to_centre":
-            return np.array([r.front_centre for r in rects], dtype=float)[:, None, :]
-        ends = []
-        for r in rects:
-            inset = min(INSET_MM, r.width / 4)
-            ends.append((r.from_local(-r.width / 2 + inset, r.depth / 2 + AHEAD_MM),
-                         r.from_local(r.width / 2 - inset, r.depth / 2 + AHEAD_MM)))
-        ends_arr = np.array(ends, dtype=float)                                   # (n, 2, 2)
+            return (centre + half[:, 1:] * front)[at][:, None, :]
+        inset = np.minimum(INSET_MM, half[:, :1] / 2)
+        ahead = centre + (half[:, 1:] + AHEAD_MM) * front
+        left, right_end = ahead - (half[:, :1] - inset) * right, ahead + (half[:, :1] - inset) * right
         t = np.linspace(0.0, 1.0, ORIGINS)[None, :, None]
-        return ends_arr[:, :1] + (ends_arr[:, 1:] - ends_arr[:, :1]) * t
+        return (left[:, None, :] + (right_end - left)[:, None, :] * t)[at]
 
     @cached_property
     def ends(self) -> np.ndarray:
@@ -190,19 +190,19 @@ class _Judge:
         n = len(parts)
         rings = np.full((n, 4, 2), np.nan)
         centroid = np.empty((n, 2))
-        # a whole base: its corners moved INSET_MM in along both edges (its inward buffer)
+        # a whole base: its corners moved INSET_MM in along both edges (its inward buffer),
+        # each target's computed once
         whole = np.nonzero(self.shots.whole)[0]
         _, t_row = self.rows
-        rects = [b.rects[k] for k in t_row[whole].tolist()]
-        shrink = np.array([(max(r.width / 2 - INSET_MM, 0.0), max(r.depth / 2 - INSET_MM, 0.0))
-                           if r.width * r.depth > 4 * INSET_MM ** 2 else (r.width / 2, r.depth / 2)
-                           for r in rects]).reshape(-1, 2)
-        centre = np.array([(r.cx, r.cy) for r in rects]).reshape(-1, 2)
-        right = np.array([r.right for r in rects]).reshape(-1, 2)
-        front = np.array([r.front for r in rects]).reshape(-1, 2)
-        for c, (u, v) in enumerate(((-1, 1), (1, 1), (1, -1), (-1, -1))):
-            rings[whole, c] = (centre + u * shrink[:, :1] * right + v * shrink[:, 1:] * front)
-        centroid[whole] = centre
+        bases, at = np.unique(t_row[whole], return_inverse=True)
+        front, right, half = (v[bases] for v in b.axes)
+        shrink = np.where((4 * half[:, :1] * half[:, 1:] > 4 * INSET_MM ** 2),
+                          np.maximum(half - INSET_MM, 0.0), half)
+        centre = b.centres[bases]
+        corners = np.stack([centre + u * shrink[:, :1] * right + v * shrink[:, 1:] * front
+                            for u, v in ((-1, 1), (1, 1), (1, -1), (-1, -1))], axis=1)
+        rings[whole] = corners[at]
+        centroid[whole] = centre[at]
         # a part of a base (inside the arc): GEOS's inward buffer, its vertices as they come
         other = np.nonzero(~self.shots.whole)[0]
         counts = np.full(n, 4)
@@ -335,11 +335,11 @@ class _Judge:
         q = b.quads[body] - centre[s][:, None, :]                              # (P, 4, 2)
         qx = q[..., 0] * r[s, 0, None] + q[..., 1] * r[s, 1, None]
         qy = q[..., 1] * r[s, 0, None] - q[..., 0] * r[s, 1, None]
-        near = qx.min(axis=1)
-        meet = ((qx.max(axis=1) >= np.nanmin(px, axis=1)[s] - SLACK_MM)
+        near = amin(qx)
+        meet = ((amax(qx) >= np.nanmin(px, axis=1)[s] - SLACK_MM)
                 & (near <= np.nanmax(px, axis=1)[s] + SLACK_MM)
-                & (qy.max(axis=1) >= np.nanmin(py, axis=1)[s] - SLACK_MM)
-                & (qy.min(axis=1) <= np.nanmax(py, axis=1)[s] + SLACK_MM))
+                & (amax(qy) >= np.nanmin(py, axis=1)[s] - SLACK_MM)
+                & (amin(qy) <= np.nanmax(py, axis=1)[s] + SLACK_MM))
         s, body, near = s[meet], body[meet], near[meet]
         if not len(s):
             return
@@ -365,18 +365,18 @@ class _Judge:
         dy = b.quads[body][:, None, :, 1] - o[s][:, :, None, 1]
         rx, ry = ends.r[s, 0, None, None], ends.r[s, 1, None, None]
         x = dx * rx + dy * ry
-        ahead = (x > SLACK_MM).all(axis=-1)
+        ahead = amin(x) > SLACK_MM
         with np.errstate(divide="ignore", invalid="ignore"):
             slope = np.where(ahead[..., None], (dy * rx - dx * ry) / x, 0.0)
-        s_lo, s_hi = slope.min(axis=-1), slope.max(axis=-1)
-        x_lo, x_hi = x.min(axis=-1), x.max(axis=-1)
+        s_lo, s_hi = amin(slope), amax(slope)
+        x_lo, x_hi = amin(x), amax(x)
         # rows (pair, origin) no line can touch: the base lies beyond or behind every line, or
         # (every end ahead) wholly on the far side of the lowest or the highest line's ray
         y = dy * rx - dx * ry
         e_lo, e_hi = ends.lo[s][..., None], ends.hi[s][..., None]
         aside = ends.all_ahead[s] & (
-            ((y - e_lo * x).max(axis=-1) < -SLACK_MM * (1 + np.abs(e_lo[..., 0])))
-            | ((e_hi * x - y).max(axis=-1) < -SLACK_MM * (1 + np.abs(e_hi[..., 0]))))
+            (amax(y - e_lo * x) < -SLACK_MM * (1 + np.abs(e_lo[..., 0])))
+            | (amax(e_hi * x - y) < -SLACK_MM * (1 + np.abs(e_hi[..., 0]))))
         pair, origin = np.nonzero(~((x_lo > ends.far[s] + SLACK_MM)
                                     | (x_hi < ends.near[s] - SLACK_MM) | aside))
         if not len(pair):
