@@ -96,6 +96,11 @@ class _Lines:
         return pair, rows[pair], i, j
 
 
+def _turn(angle: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """``angle - heading`` brought into [-pi, pi)."""
+    return (angle - heading + np.pi) % (2 * np.pi) - np.pi
+
+
 @dataclass
 class _EndsSeen:
     """Each line's end seen from its origin in the shot's frame (r: toward the middle of the
@@ -320,10 +325,7 @@ class _Judge:
         the nearer ones left open (most lines of a screened target stop at the first)."""
         b = self.board
         o, e, shots = lines.origins, lines.ends, lines.shots
-        s, body = b.tree.query(lines.boxes)
-        f_row, t_row = self.rows
-        keep = b.troop[body] & (body != f_row[shots[s]]) & (body != t_row[shots[s]])
-        s, body = s[keep], body[keep]
+        s, body = self._near_bodies(lines)
         # the shot's frame: r from the middle of the origins toward the middle of the ends
         centre = o.mean(axis=1)
         r = np.nanmean(e, axis=1) - centre
@@ -354,6 +356,43 @@ class _Judge:
             live = (lines.valid[ps] & ~lines.blocked[ps]).any(axis=(1, 2))
             if live.any():
                 self._bodies_against(lines, ends, ps[live], pb[live])
+
+    def _near_bodies(self, lines: _Lines) -> tuple[np.ndarray, np.ndarray]:
+        """(row, base) of the troop bases (not the firer or the target) that may meet a line of
+        the row. Seen from the middle c of the firer's front, every point of a line from its
+        front lies within w (half the front) of a ray from c toward the line's end; so a base
+        can meet one only if its angle from c, widened by asin(w / its distance), overlaps the
+        ends' angle, and it is no farther than the farthest end plus w. Angles are measured
+        from the firer's heading, each firer's to every base once; a base or a target
+        straddling the angle's cut behind the firer is kept."""
+        b = self.board
+        f_row, t_row = self.rows
+        shots = lines.shots
+        firers, at = np.unique(f_row[shots], return_inverse=True)
+        front, right, half = (v[firers] for v in b.axes)
+        c = b.centres[firers] + half[:, 1:] * front                            # (F, 2)
+        w = np.hypot(half[:, 0], AHEAD_MM)
+        heading = np.arctan2(front[:, 1], front[:, 0])
+        bodies = np.nonzero(b.troop)[0]
+        dq = b.quads[bodies][None, :, :, :] - c[:, None, None, :]             # (F, B, 4, 2)
+        alpha = _turn(np.arctan2(dq[..., 1], dq[..., 0]), heading[:, None, None])
+        a_lo, a_hi = amin(alpha), amax(alpha)
+        near = np.hypot(*(b.centres[bodies][None, :, :] - c[:, None, :]).transpose(2, 0, 1)) \
+            - b.radii[bodies][None, :]                                        # (F, B)
+        widen = np.arcsin(np.clip(w[:, None] / np.maximum(near, SLACK_MM), 0.0, 1.0))
+        always = (near <= w[:, None] + SLACK_MM) | (a_hi - a_lo > np.pi)
+        lo, hi = a_lo - widen, a_hi + widen
+        de = lines.ends - c[at][:, None, :]                                    # (n, m, 2)
+        beta = _turn(np.arctan2(de[..., 1], de[..., 0]), heading[at][:, None])
+        e_lo, e_hi = np.nanmin(beta, axis=1), np.nanmax(beta, axis=1)
+        reach = np.nanmax(np.hypot(de[..., 0], de[..., 1]), axis=1) + w[at]
+        meet = (always[at] | (e_hi - e_lo > np.pi)[:, None]
+                | ((hi[at] >= e_lo[:, None]) & (lo[at] <= e_hi[:, None])))
+        meet &= near[at] <= reach[:, None] + SLACK_MM
+        meet &= (bodies[None, :] != f_row[shots][:, None]) \
+            & (bodies[None, :] != t_row[shots][:, None])
+        s, k = np.nonzero(meet)
+        return s, bodies[k]
 
     def _bodies_against(self, lines: _Lines, ends: _EndsSeen, s: np.ndarray,
                         body: np.ndarray) -> None:
