@@ -152,3 +152,37 @@ def test_sight_agrees_with_every_line_asked_of_geos(sc: dict[str, Any]) -> None:
 def test_sight_agrees_with_geos_on_a_dense_battle() -> None:
     battle = bench_module("battles").dense_battle("federico", 60)
     assert _sight_agrees(battle) > 300
+
+
+def test_sight_through_a_non_convex_wood_and_a_crest_line() -> None:
+    """An L-shaped wood (its lines left to GEOS), a crest line on its own and a hill with its
+    crest, among two loose lines of bases."""
+    bases = []
+    for k in range(8):
+        bases.append({"id": f"a{k}", "side": "A", "type": "infantry", "x_mm": 200 + 60 * k,
+                      "y_mm": 200 + 7 * (k % 3), "heading_deg": 90 + 5 * (k % 2),
+                      "width_mm": 40, "depth_mm": 20})
+        bases.append({"id": f"b{k}", "side": "B", "type": "infantry", "x_mm": 230 + 55 * k,
+                      "y_mm": 360 - 9 * (k % 2), "heading_deg": 270, "width_mm": 40,
+                      "depth_mm": 20})
+    terrain = [{"id": "L-wood", "kind": "wood", "polygon_mm": [[300, 260], [420, 260], [420, 280],
+                                                               [330, 280], [330, 320],
+                                                               [300, 320]]},
+               {"id": "ridge", "kind": "crest", "line_mm": [[480, 250], [560, 300]]},
+               {"id": "hill", "kind": "hill", "polygon_mm": [[600, 240], [700, 240], [700, 300],
+                                                             [600, 300]],
+                "crest_mm": [[600, 270], [700, 270]]}]
+    scenario = {"ruleset": "federico", "table": {"width_mm": 1000, "depth_mm": 600},
+                "terrain": terrain, "bases": bases}
+    assert _sight_agrees(scenario) > 20
+    blocked = {(f, t["id"]): t["sight_blocked_by"]
+               for f, entry in _analysis(scenario)["bases"].items() for t in entry["targets"]
+               if not t["line_of_sight"]}
+    assert blocked[("a3", "b2")] == ["L-wood"] and blocked[("a5", "b5")] == ["ridge"]
+    assert "hill" in blocked[("a7", "b4")] and all(blocked.values())
+
+
+def _analysis(scenario: dict[str, Any]) -> dict[str, Any]:
+    from campo import engine
+
+    return engine.analyze(scenario)

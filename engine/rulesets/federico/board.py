@@ -22,7 +22,7 @@ from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import shared_lengths_many
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.sight import SightField
-from campo.engine.rulesets.federico.convex import normals
+from campo.engine.rulesets.federico.convex import convex, normals
 from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import MM_PER_CM
@@ -146,8 +146,12 @@ class Board:
     def side(self) -> np.ndarray:
         return np.array([self.pieces[i].side for i in self.ids])
 
+    @cached_property
+    def rect_of(self) -> dict[str, Rect]:
+        return dict(zip(self.ids, self.rects))
+
     def rect(self, base_id: str) -> Rect:
-        return self.state.rect(base_id)
+        return self.rect_of[base_id]
 
     def is_enemy(self, a: str, b: str) -> bool:
         return self.pieces[a].side != self.pieces[b].side
@@ -305,9 +309,16 @@ class Board:
         """Every base shrunk by the contact tolerance (at least TOUCH_MM), and whether it can
         stand in an attack's way (a troop base not shrunk to nothing): touching is not
         blocking (Federico F18)."""
-        shrunk = shapely.buffer(self.polygons, -max(self.contact_tol, TOUCH_MM),
-                                join_style="mitre")
-        return shrunk, ~shapely.is_empty(shrunk) & self.troop
+        front, right, half = self.axes
+        inset = half - max(self.contact_tol, TOUCH_MM)
+        real = (inset > 0).all(axis=1)
+        inset = np.maximum(inset, 0.0)
+        corners = np.stack([self.centres + u * inset[:, :1] * right + v * inset[:, 1:] * front
+                            for u, v in ((-1, 1), (1, 1), (1, -1), (-1, -1))], axis=1)
+        shrunk = np.empty(len(corners), dtype=object)
+        shrunk[real] = shapely.polygons(corners[real])
+        shrunk[~real] = shapely.Polygon()
+        return shrunk, real & self.troop
 
     @cached_property
     def body_planes(self) -> tuple[np.ndarray, np.ndarray]:
@@ -329,10 +340,9 @@ class Board:
         k = max((len(r) for r in rings), default=1)
         padded = np.array([np.concatenate([r, np.repeat(r[-1:], k - len(r), axis=0)])
                            for r in rings]).reshape(len(rings), k, 2)
-        convex = np.array([not poly.interiors and shapely.equals(poly, poly.convex_hull)
-                           for _, _, poly in self.areas], dtype=bool)
+        holes = np.array([bool(poly.interiors) for _, _, poly in self.areas], dtype=bool)
         n, off = normals(padded)
-        return n, off, convex
+        return n, off, convex(padded) & ~holes
 
     @cached_property
     def blocking_areas(self) -> np.ndarray:
@@ -351,6 +361,11 @@ class Board:
             np.array([line for _, line in self.crests], dtype=object), return_index=True)
         same = which[1:] == which[:-1]
         return xy[:-1][same], xy[1:][same], which[:-1][same]
+
+    @cached_property
+    def crest_tree(self) -> STRtree:
+        a0, a1, _ = self.crest_segments
+        return STRtree(shapely.linestrings(np.stack([a0, a1], axis=1)))
 
     @cached_property
     def sight_field(self) -> SightField:

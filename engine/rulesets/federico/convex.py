@@ -43,17 +43,30 @@ def amin(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _next(a: np.ndarray, axis: int = -2) -> np.ndarray:
+    """Each vertex's successor around its ring (``np.roll(a, -1, axis)``, cheaper)."""
+    return np.concatenate([np.delete(a, 0, axis=axis), np.take(a, [0], axis=axis)], axis=axis)
+
+
+def convex(poly: np.ndarray) -> np.ndarray:
+    """Per row, the polygon (a ring without its closing vertex) is convex: every turn at a
+    vertex goes the same way (repeated vertices aside)."""
+    edge = _next(poly) - poly
+    turn = edge[..., 0] * _next(edge)[..., 1] - edge[..., 1] * _next(edge)[..., 0]
+    return ~((turn > 1e-9).any(axis=-1) & (turn < -1e-9).any(axis=-1))
+
+
 def normals(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(unit outward normals (n, k, 2), plane offsets (n, k)) of each edge: a point p is inside
     where ``normal . p <= offset`` for every edge. A repeated vertex's edge gets a zero normal
     and an offset of 1 (no constraint)."""
-    edge = np.roll(poly, -1, axis=-2) - poly
+    edge = _next(poly) - poly
     nx, ny = edge[..., 1], -edge[..., 0]
     length = np.hypot(nx, ny)
     flat = length < 1e-12
     # twice the signed area: the sign of the winding turns the normals outward
-    cross = poly[..., 0] * np.roll(poly[..., 1], -1, axis=-1) \
-        - np.roll(poly[..., 0], -1, axis=-1) * poly[..., 1]
+    ahead = _next(poly)
+    cross = poly[..., 0] * ahead[..., 1] - ahead[..., 0] * poly[..., 1]
     area = cross[..., 0].copy()
     for i in range(1, cross.shape[-1]):
         area += cross[..., i]
@@ -110,7 +123,7 @@ def _edges(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, spans) of each row's edges; a 2-vertex row is one segment."""
     if poly.shape[1] == 2:
         return poly[:, :1], poly[:, 1:] - poly[:, :1]
-    return poly, np.roll(poly, -1, axis=1) - poly
+    return poly, _next(poly, axis=1) - poly
 
 
 def _ray_hits(origins: np.ndarray, d: np.ndarray, starts: np.ndarray,

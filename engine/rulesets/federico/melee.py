@@ -9,11 +9,14 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import shapely
+
 from campo.engine.results import Aspect
 from campo.engine.rulesets.federico.attacks import Attack, candidates, reach
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
-from campo.engine.rulesets.federico.movement import fall_back
+from campo.engine.rulesets.federico.movement import base_rate_cm, fall_back
 from campo.engine.rulesets.federico.units import (
     LINE_CLASS,
     MELEE_MODIFIERS,
@@ -161,18 +164,23 @@ def judge(board: Board, pairs: Sequence[tuple[str, str]]) -> list[Attack]:
 def _mates_reaching(board: Board, pairs: list[tuple[str, str]]
                     ) -> dict[tuple[str, str], list[tuple[str, str]]]:
     """(attacker, defender regiment) -> the attacks of the attacker's regiment mates on the
-    defender's regiment's bases that are within their move (+5 cm): F20's estimate."""
+    defender's regiment's bases that may be legal (F20's estimate): the bases no farther than
+    the mate's full move (plus the close-call tolerance), since no path is shorter than the
+    gap."""
     regs = board.regiments
-    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
     wanted = {(a, regs.of_base[t]) for a, t in pairs if board.pieces[t].is_troop
               and board.pieces[a].can_attack and board.is_enemy(a, t)}
     mates = sorted({m for a, _ in wanted for m in regs.mates(a) if m != a})
     near = candidates(board, mates)
-    for a, d_reg in wanted:
-        bases = set(regs.by_name[d_reg].bases)
-        out[(a, d_reg)] = [(m, t) for m in regs.mates(a) if m != a
-                           for t in near[m] if t in bases]
-    return out
+    tried = sorted({(m, t) for a, d_reg in wanted for m in regs.mates(a) if m != a
+                    for t in near[m] if t in regs.by_name[d_reg].bases})
+    gap = shapely.distance(board.polygons[[board.pos[m] for m, _ in tried]],
+                           board.polygons[[board.pos[t] for _, t in tried]])
+    move = np.array([board.mm(base_rate_cm(board, m)) for m, _ in tried]) + board.close
+    within = {p for p, ok in zip(tried, (gap <= move).tolist()) if ok}
+    return {(a, d_reg): [(m, t) for m in regs.mates(a) if m != a for t in near[m]
+                         if (m, t) in within and t in regs.by_name[d_reg].bases]
+            for a, d_reg in wanted}
 
 
 def _full(board: Board, attacker: str, target: str,

@@ -27,7 +27,6 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-from shapely.strtree import STRtree
 
 from campo.engine.geometry.sight import SightQuery
 from campo.engine.rulesets.federico.board import Board
@@ -39,6 +38,8 @@ ORIGINS = 5         # points along the front edge
 SLACK_MM = 1e-6     # certain answers keep this much to spare; closer calls go to GEOS
 SLOPE_SLACK = 1e-9  # the same, as a difference of slopes (lines up to ~1 km long)
 DEPTH_MM = 1e-6     # a line runs through an area when its chord there is longer (SightField)
+FIRST_LINES_FROM = 64   # from this many shots, each shot's shortest line is judged first
+ONE_ROUND_UPTO = 400    # up to this many (shot, base) pairs, every base in one round
 
 
 @dataclass
@@ -242,18 +243,24 @@ class _Judge:
         all_lines = self.board.settings.f5_line_of_sight == "all_lines"
         n = len(self.shots.firers)
         o, e = self.origins, self.ends
-        # first each shot's shortest line: a clear one settles "any line", a blocked one "all"
-        d2 = ((o[:, :, None, :] - e[:, None, :, :]) ** 2).sum(axis=-1)
-        best = np.where(np.isnan(d2), np.inf, d2).reshape(n, -1).argmin(axis=1)
-        rows = np.arange(n)
-        m = e.shape[1]
-        first = self._judge(_Lines(rows, o[rows, best // m][:, None], e[rows, best % m][:, None]))
-        clear = first.valid & ~first.blocked & ~first.unsure
         seen = np.zeros(n, dtype=bool)
-        settled = (first.blocked if all_lines else clear)[:, 0, 0]
-        seen[settled] = not all_lines
-        rest = np.nonzero(~settled)[0]
+        rest = np.arange(n)
+        judged = []
+        if n >= FIRST_LINES_FROM:
+            # first each shot's shortest line: a clear one settles "any line", a blocked one
+            # "all lines"; only the shots it leaves have all their lines judged
+            d2 = ((o[:, :, None, :] - e[:, None, :, :]) ** 2).sum(axis=-1)
+            best = np.where(np.isnan(d2), np.inf, d2).reshape(n, -1).argmin(axis=1)
+            m = e.shape[1]
+            first = self._judge(_Lines(rest, o[rest, best // m][:, None],
+                                       e[rest, best % m][:, None]))
+            clear = first.valid & ~first.blocked & ~first.unsure
+            settled = (first.blocked if all_lines else clear)[:, 0, 0]
+            seen[settled] = not all_lines
+            rest = np.nonzero(~settled)[0]
+            judged.append(first)
         lines = self._judge(_Lines(rest, o[rest], e[rest]))
+        judged.append(lines)
         clear = lines.valid & ~lines.blocked & ~lines.unsure
         if all_lines:
             seen[rest] = (clear | ~lines.valid).all(axis=(1, 2))
@@ -263,7 +270,7 @@ class _Judge:
             ask = ~seen[rest] & (lines.unsure & ~lines.blocked & lines.valid).any(axis=(1, 2))
         if ask.any():
             self._ask_geos(lines, ask, seen, all_lines)
-        return seen.tolist(), self._blockers(seen, [first, lines])
+        return seen.tolist(), self._blockers(seen, judged)
 
     def _ask_geos(self, lines: _Lines, ask: np.ndarray, seen: np.ndarray,
                   all_lines: bool) -> None:
@@ -350,8 +357,14 @@ class _Judge:
         starts = np.r_[0, np.nonzero(s[1:] != s[:-1])[0] + 1]
         rank = np.arange(len(s)) - np.repeat(starts, np.diff(np.r_[starts, len(s)]))
         ends = _EndsSeen(o, e, r)
-        for k in range(int(rank.max()) + 1):
-            at = rank == k
+        # the nearest base of each shot, the next, then the next two, four ...: a line stopped
+        # by a nearer base is not tested again (a few pairs: all at once)
+        last = int(rank.max()) + 1
+        bounds = [0, last] if len(s) <= ONE_ROUND_UPTO else [0, 1, 2, 4, 8, 16, 32, 64, last]
+        for lo, hi in zip(bounds, bounds[1:]):
+            if lo >= hi:
+                break
+            at = (rank >= lo) & (rank < hi)
             ps, pb = s[at], body[at]
             live = (lines.valid[ps] & ~lines.blocked[ps]).any(axis=(1, 2))
             if live.any():
@@ -444,7 +457,8 @@ class _Judge:
     # --- woods, towns, hills -------------------------------------------------------------------
     def _areas(self, lines: _Lines) -> None:
         """Blocking areas neither base stands in, against the lines not blocked yet of the
-        shots whose box meets theirs (a non-convex area's lines are left to GEOS)."""
+        shots whose box meets theirs: the chord of each line through a convex area clipped in
+        numpy, through another measured by GEOS."""
         b = self.board
         if not len(b.blocking_areas):
             return
@@ -466,6 +480,13 @@ class _Judge:
         hit = convex[area] & ((t_out - t_in) * length > DEPTH_MM)
         t_in, t_out = clip(p0, p1, planes[area], offsets[area], SLACK_MM)
         miss = convex[area] & ((t_out - t_in) * length <= DEPTH_MM)
+        bent = np.nonzero(~convex[area])[0]     # a non-convex area: GEOS measures the depth
+        if len(bent):
+            depth = shapely.length(shapely.intersection(
+                shapely.linestrings(np.stack([p0[bent], p1[bent]], axis=1)),
+                b.area_shapes[area[bent]]))
+            hit[bent] = depth > DEPTH_MM + SLACK_MM
+            miss[bent] = depth < DEPTH_MM - SLACK_MM
         lines.record(row, i, j, hit, ~hit & ~miss, area, names)
 
     # --- crests --------------------------------------------------------------------------------
@@ -476,7 +497,7 @@ class _Judge:
         a0, a1, crest = b.crest_segments
         if not len(crest):
             return
-        s, c = STRtree(shapely.linestrings(np.stack([a0, a1], axis=1))).query(lines.boxes)
+        s, c = b.crest_tree.query(lines.boxes)
         pair, row, i, j = lines.open_lines(s)
         if not len(pair):
             return
