@@ -188,17 +188,27 @@ class Board:
                                  [key("contact", a, b) for a, b in pairs], self.state.held)
         return {p: c for p, t, c in zip(pairs, touching, close) if t}
 
-    @cached_property
-    def touching(self) -> dict[str, list[str]]:
-        """Every base -> the troop bases it touches (commanders touch nobody)."""
+    def pairs_within(self, distance_mm: float) -> list[tuple[str, str]]:
+        """Every pair of bases at most ``distance_mm`` apart (no farther than `near` looks)."""
+        i, j, gap = self.near
+        keep = np.nonzero(gap <= distance_mm)[0]
+        return [(self.ids[a], self.ids[b]) for a, b in zip(i[keep].tolist(), j[keep].tolist())]
+
+    def both_ways(self, pairs: Any) -> dict[str, list[str]]:
+        """Every base -> its partners in ``pairs`` (either way round), sorted."""
         out: dict[str, list[str]] = {i: [] for i in self.ids}
-        for a, b in self.contact:
-            if self.pieces[a].is_troop and self.pieces[b].is_troop:
-                out[a].append(b)
-                out[b].append(a)
+        for a, b in pairs:
+            out[a].append(b)
+            out[b].append(a)
         for found in out.values():
             found.sort()
         return out
+
+    @cached_property
+    def touching(self) -> dict[str, list[str]]:
+        """Every base -> the troop bases it touches (commanders touch nobody)."""
+        p = self.pieces
+        return self.both_ways((a, b) for a, b in self.contact if p[a].is_troop and p[b].is_troop)
 
     @cached_property
     def edges(self) -> dict[tuple[str, str], str]:

@@ -68,16 +68,10 @@ class Relations:
     def attached(self) -> dict[str, list[str]]:
         """Every base -> the friendly bases it is attached to or that are attached to it: a
         troop base's commanders, a commander's troop bases (F27 «aggregato»)."""
-        b = self.board
-        out: dict[str, list[str]] = {i: [] for i in b.ids}
-        for x, y in b.contact:
-            p, q = b.pieces[x], b.pieces[y]
-            if p.side == q.side and p.is_commander != q.is_commander:
-                out[x].append(y)
-                out[y].append(x)
-        for found in out.values():
-            found.sort()
-        return out
+        p = self.board.pieces
+        return self.board.both_ways((x, y) for x, y in self.board.contact
+                                    if p[x].side == p[y].side
+                                    and p[x].is_commander != p[y].is_commander)
 
     @cached_property
     def regiment_commanders(self) -> dict[str, list[str]]:
@@ -88,19 +82,12 @@ class Relations:
 
     @cached_property
     def within_command(self) -> dict[str, list[str]]:
-        """Troop base -> friendly commanders within ``command_radius_cm`` (0: none)."""
-        b = self.board
+        """Troop base -> friendly commanders within ``command_radius_cm`` (0: none), and
+        commander -> the troop bases within it."""
+        b, p = self.board, self.board.pieces
         radius = b.mm(b.settings.command_radius_cm)
-        out: dict[str, list[str]] = {i: [] for i in b.ids}
-        if radius <= 0:
-            return out
-        i, j, gap = b.near
-        for x, y, g in zip(i.tolist(), j.tolist(), gap.tolist()):
-            p, q = b.pieces[b.ids[x]], b.pieces[b.ids[y]]
-            if g <= radius and p.side == q.side and p.is_commander != q.is_commander:
-                troop, cmd = (b.ids[x], b.ids[y]) if q.is_commander else (b.ids[y], b.ids[x])
-                out[troop].append(cmd)
-        return out
+        return b.both_ways((x, y) for x, y in (b.pairs_within(radius) if radius > 0 else ())
+                           if p[x].side == p[y].side and p[x].is_commander != p[y].is_commander)
 
     def commanded_by(self, base_id: str) -> list[str]:
         """Attached commanders of the regiment, plus those within ``command_radius_cm`` (a gap
@@ -114,17 +101,11 @@ class Relations:
     @cached_property
     def enemies_adjacent(self) -> dict[str, list[str]]:
         """Commander -> enemy troop bases within ``f27_commander_adjacent_cm`` (at least the
-        contact tolerance)."""
-        b = self.board
+        contact tolerance), and troop base -> such enemy commanders."""
+        b, p = self.board, self.board.pieces
         reach = max(b.contact_tol, b.mm(b.settings.f27_commander_adjacent_cm))
-        out: dict[str, list[str]] = {i: [] for i in b.ids if b.pieces[i].is_commander}
-        i, j, gap = b.near
-        for x, y, g in zip(i.tolist(), j.tolist(), gap.tolist()):
-            p, q = b.pieces[b.ids[x]], b.pieces[b.ids[y]]
-            if g <= reach and p.side != q.side and p.is_commander != q.is_commander:
-                cmd, troop = (b.ids[x], b.ids[y]) if p.is_commander else (b.ids[y], b.ids[x])
-                out[cmd].append(troop)
-        return {c: sorted(found) for c, found in out.items()}
+        return b.both_ways((x, y) for x, y in b.pairs_within(reach)
+                           if p[x].side != p[y].side and p[x].is_commander != p[y].is_commander)
 
     def commander_status(self, cid: str) -> dict[str, Any]:
         """Attached to which bases; lost when isolated and adjacent to the enemy (F27)."""

@@ -91,21 +91,14 @@ class Regiments:
 
     def _links(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
         """(side, regiment) -> pairs of its bases touching edge to edge (F17)."""
-        b = self.board
+        b, p = self.board, self.board.pieces
         tol = b.mm(b.settings.f17_cohesion_tolerance_cm)
-        i, j, gap = b.near
-        ids = b.ids
-        pairs = []
-        for x, y, g in zip(i.tolist(), j.tolist(), gap.tolist()):
-            p, q = b.pieces[ids[x]], b.pieces[ids[y]]
-            if g <= tol and p.is_troop and q.is_troop and (p.side, p.regiment) == \
-                    (q.side, q.regiment):
-                pairs.append((ids[x], ids[y]))
+        pairs = [(x, y) for x, y in b.pairs_within(tol) if p[x].is_troop and p[y].is_troop
+                 and (p[x].side, p[x].regiment) == (p[y].side, p[y].regiment)]
         out: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        for (a, c), linked in zip(pairs, b.edge_to_edge(pairs, tol)):
+        for (x, y), linked in zip(pairs, b.edge_to_edge(pairs, tol)):
             if linked:
-                p = b.pieces[a]
-                out.setdefault((p.side, p.regiment), []).append((a, c))
+                out.setdefault((p[x].side, p[x].regiment), []).append((x, y))
         return out
 
     @cached_property
