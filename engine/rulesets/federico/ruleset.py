@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from campo.engine.analysis import gc_paused
@@ -33,7 +34,7 @@ class FedericoRuleset:
     title = "Federico"
     vocabulary = VOCABULARY
     terrain_kinds: Mapping[str, str] = terrain_effects(FedericoSettings())
-    page_module = None
+    page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
 
     # --- settings and reference ------------------------------------------------------------
