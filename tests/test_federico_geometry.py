@@ -123,7 +123,7 @@ def _oracle(board: Board, shots: Shots) -> list[bool]:
         e = e[~np.isnan(e[:, 0])]
         lines = shapely.linestrings([[p, q] for p in o.tolist() for q in e.tolist()])
         q = judge._queries([k])[0]
-        clear = board.sight_field.clear(lines, exclude=q.exclude, ends=q.ends,
+        clear = board.obstacles.field.clear(lines, exclude=q.exclude, ends=q.ends,
                                         uncounted_areas=q.uncounted_areas)
         mode = board.settings.f5_line_of_sight
         out.append(bool(clear.all()) if mode == "all_lines" else bool(clear.any()))

@@ -21,8 +21,7 @@ from shapely.strtree import STRtree
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import shared_lengths_many
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
-from campo.engine.geometry.sight import SightField
-from campo.engine.rulesets.federico.convex import convex, normals
+from campo.engine.rulesets.federico.convex import normals
 from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import MM_PER_CM
@@ -32,6 +31,8 @@ from campo.engine.terrain_shapes import terrain_shapes
 if TYPE_CHECKING:
     from campo.engine.rulesets.federico.contacts import Relations
     from campo.engine.rulesets.federico.regiments import Regiments
+    from campo.engine.rulesets.federico.sight import Obstacles
+    from campo.engine.rulesets.federico.sight import Obstacles
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them
@@ -335,58 +336,11 @@ class Board:
         """Every base's edge planes (`convex.normals` of `quads`)."""
         return normals(self.quads)
 
-    def depth_inside(self, points: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Per point, how deep it lies inside the deepest of its bases ``rows[p]`` (negative:
-        outside them all, by at least that much)."""
-        n, off = self.body_planes
-        proj = np.einsum("pbkc,pc->pbk", n[rows], points) - off[rows]
-        return (-proj.max(axis=-1)).max(axis=-1)
-
     @cached_property
-    def area_planes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every area's edge planes, padded to one length (`convex.normals`), and whether it is
-        convex (only then do the planes hold it)."""
-        rings = [np.asarray(poly.exterior.coords, dtype=float)[:-1] for _, _, poly in self.areas]
-        k = max((len(r) for r in rings), default=1)
-        padded = np.array([np.concatenate([r, np.repeat(r[-1:], k - len(r), axis=0)])
-                           for r in rings]).reshape(len(rings), k, 2)
-        holes = np.array([bool(poly.interiors) for _, _, poly in self.areas], dtype=bool)
-        n, off = normals(padded)
-        return n, off, convex(padded) & ~holes
+    def obstacles(self) -> Obstacles:
+        from campo.engine.rulesets.federico.sight import Obstacles
 
-    @cached_property
-    def blocking_areas(self) -> np.ndarray:
-        """Rows of `areas` that block sight (``sight_blocking_areas``, Federico F5)."""
-        return np.array([k for k, (_, kind, _) in enumerate(self.areas)
-                         if kind in self.settings.sight_blocking_areas], dtype=np.int64)
-
-    @cached_property
-    def blocking_tree(self) -> STRtree:
-        return STRtree(self.area_shapes[self.blocking_areas])
-
-    @cached_property
-    def crest_segments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(start, end, crest row) of every segment of every crest line."""
-        xy, which = shapely.get_coordinates(
-            np.array([line for _, line in self.crests], dtype=object), return_index=True)
-        same = which[1:] == which[:-1]
-        return xy[:-1][same], xy[1:][same], which[:-1][same]
-
-    @cached_property
-    def crest_tree(self) -> STRtree:
-        a0, a1, _ = self.crest_segments
-        return STRtree(shapely.linestrings(np.stack([a0, a1], axis=1)))
-
-    @cached_property
-    def sight_field(self) -> SightField:
-        """GEOS's sight test, for the lines the certain tests leave (Federico F5): troop bases,
-        crests, blocking areas (any depth)."""
-        ids = self.troops()
-        deep = [(tid, poly) for tid, kind, poly in self.areas
-                if kind in self.settings.sight_blocking_areas]
-        return SightField([self.rect(i).polygon for i in ids], ids,
-                          [line for _, line in self.crests], [tid for tid, _ in self.crests],
-                          [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)
+        return Obstacles(self)
 
     def front_lines(self, kinds: tuple[str, ...]) -> dict[str, list[int]]:
         """Every base -> the rows of `linears` of ``kinds`` along its front (within half its

@@ -28,9 +28,11 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from campo.engine.geometry.sight import SightQuery
+from shapely.strtree import STRtree
+
+from campo.engine.geometry.sight import SightField, SightQuery
 from campo.engine.rulesets.federico.board import Board
-from campo.engine.rulesets.federico.convex import amax, amin, clip, crosses
+from campo.engine.rulesets.federico.convex import amax, amin, clip, convex, crosses, normals
 
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
@@ -95,6 +97,69 @@ class _Lines:
         open_ = ~self.blocked[rows] & self.valid[rows]
         pair, i, j = np.nonzero(open_)
         return pair, rows[pair], i, j
+
+
+@dataclass(eq=False)
+class Obstacles:
+    """What blocks sight on one board, as arrays (`Board.obstacles`): the blocking areas' edge
+    planes, the crests' segments, and GEOS's test for what no certain answer settles."""
+
+    board: Board
+
+    def depth_inside(self, points: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Per point, how deep it lies inside the deepest of its bases ``rows[p]`` (negative:
+        outside them all, by at least that much)."""
+        n, off = self.board.body_planes
+        proj = np.einsum("pbkc,pc->pbk", n[rows], points) - off[rows]
+        return (-proj.max(axis=-1)).max(axis=-1)
+
+    @cached_property
+    def area_planes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every area's edge planes, padded to one length (`convex.normals`), and whether it is
+        convex (only then do the planes hold it)."""
+        areas = self.board.areas
+        rings = [np.asarray(poly.exterior.coords, dtype=float)[:-1] for _, _, poly in areas]
+        k = max((len(r) for r in rings), default=1)
+        padded = np.array([np.concatenate([r, np.repeat(r[-1:], k - len(r), axis=0)])
+                           for r in rings]).reshape(len(rings), k, 2)
+        holes = np.array([bool(poly.interiors) for _, _, poly in areas], dtype=bool)
+        n, off = normals(padded)
+        return n, off, convex(padded) & ~holes
+
+    @cached_property
+    def blocking(self) -> np.ndarray:
+        """Rows of `Board.areas` that block sight (``sight_blocking_areas``, Federico F5)."""
+        return np.array([k for k, (_, kind, _) in enumerate(self.board.areas)
+                         if kind in self.board.settings.sight_blocking_areas], dtype=np.int64)
+
+    @cached_property
+    def blocking_tree(self) -> STRtree:
+        return STRtree(self.board.area_shapes[self.blocking])
+
+    @cached_property
+    def crest_segments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(start, end, crest row) of every segment of every crest line."""
+        xy, which = shapely.get_coordinates(
+            np.array([line for _, line in self.board.crests], dtype=object), return_index=True)
+        same = which[1:] == which[:-1]
+        return xy[:-1][same], xy[1:][same], which[:-1][same]
+
+    @cached_property
+    def crest_tree(self) -> STRtree:
+        a0, a1, _ = self.crest_segments
+        return STRtree(shapely.linestrings(np.stack([a0, a1], axis=1)))
+
+    @cached_property
+    def field(self) -> SightField:
+        """GEOS's sight test, for the lines the certain tests leave: troop bases, crests,
+        blocking areas (any depth)."""
+        b = self.board
+        ids = b.troops()
+        deep = [(tid, poly) for tid, kind, poly in b.areas
+                if kind in b.settings.sight_blocking_areas]
+        return SightField([b.rect(i).polygon for i in ids], ids,
+                          [line for _, line in b.crests], [tid for tid, _ in b.crests],
+                          [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)
 
 
 def _turn(angle: np.ndarray, heading: np.ndarray) -> np.ndarray:
@@ -278,7 +343,7 @@ class _Judge:
         r, i, j = np.nonzero(lines.unsure & ~lines.blocked & lines.valid & ask[:, None, None])
         segs = shapely.linestrings(np.stack([lines.origins[r, i], lines.ends[r, j]], axis=1))
         shots, owner = np.unique(lines.shots[r], return_inverse=True)
-        ok = self.board.sight_field.clear_many(segs, owner, self._queries(shots.tolist()))
+        ok = self.board.obstacles.field.clear_many(segs, owner, self._queries(shots.tolist()))
         if all_lines:
             seen[lines.shots[ask]] = True
             seen[shots[np.unique(owner[~ok])]] = False
@@ -460,10 +525,11 @@ class _Judge:
         shots whose box meets theirs: the chord of each line through a convex area clipped in
         numpy, through another measured by GEOS."""
         b = self.board
-        if not len(b.blocking_areas):
+        obstacles = b.obstacles
+        if not len(obstacles.blocking):
             return
-        s, a = b.blocking_tree.query(lines.boxes)
-        area = b.blocking_areas[a]
+        s, a = obstacles.blocking_tree.query(lines.boxes)
+        area = obstacles.blocking[a]
         names = [tid for tid, _, _ in b.areas]
         held, firers, targets = b.centre_areas, self.shots.firers, self.shots.targets
         shot = lines.shots[s]
@@ -475,12 +541,12 @@ class _Judge:
         area = area[keep][pair]
         p0, p1 = lines.origins[row, i], lines.ends[row, j]
         length = np.hypot(*(p1 - p0).T)
-        planes, offsets, convex = b.area_planes
+        planes, offsets, flat_sided = obstacles.area_planes
         t_in, t_out = clip(p0, p1, planes[area], offsets[area], -SLACK_MM)
-        hit = convex[area] & ((t_out - t_in) * length > DEPTH_MM)
+        hit = flat_sided[area] & ((t_out - t_in) * length > DEPTH_MM)
         t_in, t_out = clip(p0, p1, planes[area], offsets[area], SLACK_MM)
-        miss = convex[area] & ((t_out - t_in) * length <= DEPTH_MM)
-        bent = np.nonzero(~convex[area])[0]     # a non-convex area: GEOS measures the depth
+        miss = flat_sided[area] & ((t_out - t_in) * length <= DEPTH_MM)
+        bent = np.nonzero(~flat_sided[area])[0]     # a non-convex area: GEOS measures the depth
         if len(bent):
             depth = shapely.length(shapely.intersection(
                 shapely.linestrings(np.stack([p0[bent], p1[bent]], axis=1)),
@@ -494,10 +560,10 @@ class _Judge:
         """Crest segments crossed by the lines not blocked yet, strictly between the firer and
         the target (outside both)."""
         b = self.board
-        a0, a1, crest = b.crest_segments
+        a0, a1, crest = b.obstacles.crest_segments
         if not len(crest):
             return
-        s, c = b.crest_tree.query(lines.boxes)
+        s, c = b.obstacles.crest_tree.query(lines.boxes)
         pair, row, i, j = lines.open_lines(s)
         if not len(pair):
             return
@@ -517,7 +583,7 @@ class _Judge:
                        | (u * seg < -SLACK_MM) | ((u - 1) * seg > SLACK_MM))
         f_row, t_row = self.rows
         shot = lines.shots[row]
-        depth = b.depth_inside(p0 + d * np.where(inner, t, 0.0)[:, None],
+        depth = b.obstacles.depth_inside(p0 + d * np.where(inner, t, 0.0)[:, None],
                                np.stack([f_row[shot], t_row[shot]], axis=1))
         block = inner & (depth < -SLACK_MM)            # outside both bases
         clear = apart | (inner & (depth > SLACK_MM))   # away, or inside one of them
