@@ -249,25 +249,22 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     through = ~(passes[k] & friend[keep])
     in_way: list[set[str]] = [set() for _ in pending]
     stopped_on: list[set[str]] = [set() for _ in pending]
-    for rows, final_only in ((through, False), (~through, True)):
-        h, b, kk = hull_i[rows], base_i[rows], k[rows]
-        if final_only:   # interpenetrating friends: only the last hull, the contact pose
-            last = np.cumsum([len(p.hulls) for _, p in pending]) - 1
-            stop = h == last[kk]
-            h, b, kk = h[stop], b[stop], kk[stop]
-            pieces = shapely.area(shapely.intersection(
-                shapely.polygons(np.array([pending[x][1].final.corners for x in kk.tolist()],
-                                          dtype=float).reshape(-1, 4, 2)), shrunk[b]))
-            found = [(x, y) for x, y, area in zip(kk.tolist(), b.tolist(), pieces.tolist())
-                     if area > 1.0]
-        else:
-            meets = shapely.intersects(flat[h], shrunk[b])
-            h, b, kk = h[meets], b[meets], kk[meets]
-            pieces = shapely.area(shapely.intersection(flat[h], shrunk[b]))
-            found = over_one_mm2(kk, b, pieces, lambda x, y: shapely.intersection(
-                pending[x][1].swept, shrunk[y]).area)
-        for x, y in found:
-            (stopped_on if final_only else in_way)[x].add(board.ids[y])
+    # a base in the way: it shares more than 1 mm² with the union of the path's hulls
+    h, b, kk = hull_i[through], base_i[through], k[through]
+    meets = shapely.intersects(flat[h], shrunk[b])
+    h, b, kk = h[meets], b[meets], kk[meets]
+    pieces = shapely.area(shapely.intersection(flat[h], shrunk[b]))
+    for x, y in over_one_mm2(kk, b, pieces, lambda x, y: shapely.intersection(
+            pending[x][1].swept, shrunk[y]).area):
+        in_way[x].add(board.ids[y])
+    # a friend passed through: only where the attacker stops (the last hull holds that pose)
+    last = np.cumsum([len(p.hulls) for _, p in pending]) - 1
+    stop = ~through & (hull_i == last[k])
+    b, kk = base_i[stop], k[stop]
+    finals = shapely.polygons(np.array([p.final.corners for _, p in pending], dtype=float))
+    shared = shapely.area(shapely.intersection(finals[kk], shrunk[b]))
+    for x, y in zip(kk[shared > 1.0].tolist(), b[shared > 1.0].tolist()):
+        stopped_on[x].add(board.ids[y])
     return [(sorted(a), sorted(b)) for a, b in zip(in_way, stopped_on)]
 
 

@@ -130,81 +130,88 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
     shooting = sorted(f for f in firers if board.pieces[f].can_fire and not board.pieces[f].stale)
     if not shooting:
         return out
-    s = board.settings
     tol = board.close
     long_mm = np.array([board.mm(board.pieces[f].ranges_cm[1]) for f in shooting])
     short_mm = np.array([board.mm(board.pieces[f].ranges_cm[0]) for f in shooting])
     arcs = arcs_of(board, shooting, [board.state.reach_all_mm] * len(shooting))
-    fronts = board.fronts[[board.pos[f] for f in shooting]]
-    # every present enemy troop base (commanders are never targets, and a base the camera does
-    # not see, ``stale``, is absent: neither in arc nor in range, shared/interfaces.md)
-    present = np.nonzero(board.troop & ~board.stale)[0]
-    f_side = board.side[[board.pos[f] for f in shooting]]
-    f_k, t_row = np.repeat(np.arange(len(shooting)), len(present)), np.tile(present, len(shooting))
-    enemy = board.side[t_row] != f_side[f_k]
-    f_k, t_row = f_k[enemy], t_row[enemy]
-    # in the arc (F2): how deep the target reaches into it, or how far outside it lies; only
-    # the pairs in or near the arc, or that may be within long range, are measured further
-    clearance = margins(arcs[f_k], board.quads[t_row])
-    rect = [board.rect(f) for f in shooting]
-    centre = np.array([r.front_centre for r in rect]).reshape(-1, 2)
-    half_front = np.array([r.width / 2 for r in rect])
-    apart = np.hypot(*(board.centres[t_row] - centre[f_k]).T) - half_front[f_k] \
-        - board.radii[t_row]
-    keep = (clearance > -tol - IN_ARC_SLACK_MM) | (apart <= long_mm[f_k] + tol)
-    f_k, t_row, clearance = f_k[keep], t_row[keep], clearance[keep]
+    f_k, t_row, clearance = _candidates(board, shooting, arcs, long_mm)
     if not len(f_k):
         return out
-    firer_ids = [shooting[k] for k in f_k.tolist()]
-    target_ids = [board.ids[t] for t in t_row.tolist()]
-    quads = board.quads[t_row]
-    near = np.nonzero((clearance < 0) & (clearance > -tol - IN_ARC_SLACK_MM))[0]
-    clearance[near] = -shapely.distance(shapely.polygons(arcs[f_k[near]]),
-                                        board.polygons[t_row[near]])
+    keys = [(shooting[f], board.ids[t]) for f, t in zip(f_k.tolist(), t_row.tolist())]
     in_arc, arc_close = decide(clearance + IN_ARC_SLACK_MM, tol,
-                               [key("arc", f, t) for f, t in zip(firer_ids, target_ids)],
-                               board.state.held)
-    in_arc_a = np.array(in_arc, dtype=bool)
-    # the part measured to (F4): the target's part inside the arc
-    parts = board.polygons[t_row].copy()
-    whole = np.ones(len(parts), dtype=bool)
-    if s.f4_range_measure == "front_edge_to_part_in_arc" and in_arc_a.any():
-        planes, offsets = normals(arcs[f_k])
-        reach = np.einsum("pkc,pvc->pvk", planes, quads) - offsets[:, None, :]
-        cut = np.nonzero(in_arc_a & (reach.max(axis=(1, 2)) > -IN_ARC_SLACK_MM))[0]
-        inter = shapely.intersection(shapely.polygons(arcs[f_k[cut]]), parts[cut])
-        use = ~shapely.is_empty(inter) & (shapely.area(inter) > 0)
-        parts[cut[use]] = inter[use]
-        whole[cut[use]] = False
-    if s.f4_range_measure == "centre_to_centre":
-        c = np.array([(r.cx, r.cy) for r in board.rects])
-        fc = np.array([(board.rect(f).cx, board.rect(f).cy) for f in shooting])
-        dist_mm = np.hypot(*(fc[f_k] - c[t_row]).T)
+                               [key("arc", f, t) for f, t in keys], board.state.held)
+    parts, whole = _parts(board, arcs[f_k], t_row, np.array(in_arc, dtype=bool))
+    if board.settings.f4_range_measure == "centre_to_centre":
+        f_row = np.array([board.pos[f] for f in shooting])
+        dist_mm = np.hypot(*(board.centres[f_row[f_k]] - board.centres[t_row]).T)
     else:
-        dist_mm = shapely.distance(fronts[f_k], parts)
-    keys = list(zip(firer_ids, target_ids))
+        dist_mm = shapely.distance(board.fronts[[board.pos[f] for f in shooting]][f_k], parts)
     in_range, range_close = decide(long_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,
                                    [key("range", f, t) for f, t in keys], board.state.held)
     short, band_close = decide(short_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,
                                [key("band", f, t) for f, t in keys], board.state.held)
-    listed = np.nonzero(in_arc_a | np.array(in_range, dtype=bool))[0]
-    seen, blockers = line_of_sight(board, Shots([firer_ids[k] for k in listed],
-                                                [target_ids[k] for k in listed], parts[listed],
+    listed = [k for k in range(len(keys)) if in_arc[k] or in_range[k]]
+    seen, blockers = line_of_sight(board, Shots([keys[k][0] for k in listed],
+                                                [keys[k][1] for k in listed], parts[listed],
                                                 whole[listed]))
-    covers = _covers(board, [keys[k] for k in listed.tolist()])
-    for k, sight, blocked_by, cover in zip(listed.tolist(), seen, blockers, covers):
+    covers = _covers(board, [keys[k] for k in listed])
+    for k, sight, blocked_by, cover in zip(listed, seen, blockers, covers):
         f, t = keys[k]
-        rng = in_range[k]
-        close = [name for name, flag, applies in (("arc", arc_close[k], True),
-                                                  ("range", range_close[k], True),
-                                                  ("band", band_close[k], rng)) if flag and applies]
-        band = None if not rng else (Band.SHORT if short[k] else Band.LONG)
-        out[f].append(_verdict(board, f, t, in_arc[k], rng, band, board.cm(float(dist_mm[k])),
-                               sight, blocked_by, cover, close))
+        close = [name for name, flag in (("arc", arc_close[k]), ("range", range_close[k]),
+                                         ("band", band_close[k] and in_range[k])) if flag]
+        band = (Band.SHORT if short[k] else Band.LONG) if in_range[k] else None
+        out[f].append(_verdict(board, f, t, in_arc[k], in_range[k], band,
+                               board.cm(float(dist_mm[k])), sight, blocked_by, cover, close))
     for f in shooting:
         out[f].sort(key=lambda x: x.id)
         _mark_declarable(board, out[f])
     return out
+
+
+def _candidates(board: Board, shooting: list[str], arcs: np.ndarray, long_mm: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(firer number, target row, arc clearance mm) of the present enemy troop bases in or near
+    each firer's arc, or that may be within its long range (commanders are never targets, and a
+    base the camera does not see, ``stale``, is absent: neither in arc nor in range,
+    shared/interfaces.md). The clearance (F2): how deep the target reaches into the arc, or how
+    far outside it lies (exactly, near the arc)."""
+    tol = board.close
+    f_row = np.array([board.pos[f] for f in shooting])
+    present = np.nonzero(board.troop & ~board.stale)[0]
+    f_k = np.repeat(np.arange(len(shooting)), len(present))
+    t_row = np.tile(present, len(shooting))
+    enemy = board.side[t_row] != board.side[f_row][f_k]
+    f_k, t_row = f_k[enemy], t_row[enemy]
+    clearance = margins(arcs[f_k], board.quads[t_row])
+    front, _, half = board.axes
+    front_centre = board.centres[f_row] + half[f_row, 1:] * front[f_row]
+    apart = np.hypot(*(board.centres[t_row] - front_centre[f_k]).T) - half[f_row, 0][f_k] \
+        - board.radii[t_row]
+    keep = (clearance > -tol - IN_ARC_SLACK_MM) | (apart <= long_mm[f_k] + tol)
+    f_k, t_row, clearance = f_k[keep], t_row[keep], clearance[keep]
+    near = np.nonzero((clearance < 0) & (clearance > -tol - IN_ARC_SLACK_MM))[0]
+    clearance[near] = -shapely.distance(shapely.polygons(arcs[f_k[near]]),
+                                        board.polygons[t_row[near]])
+    return f_k, t_row, clearance
+
+
+def _parts(board: Board, arcs: np.ndarray, t_row: np.ndarray, in_arc: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(parts, whole): the part of each target measured to (F4: its part inside the arc, when
+    it is in the arc and the reading says so), and whether that is the whole base (it lies
+    wholly inside the arc: no GEOS overlay)."""
+    parts = board.polygons[t_row].copy()
+    whole = np.ones(len(parts), dtype=bool)
+    if board.settings.f4_range_measure == "front_edge_to_part_in_arc" and in_arc.any():
+        planes, offsets = normals(arcs)
+        quads = board.quads[t_row]
+        reach = np.einsum("pkc,pvc->pvk", planes, quads) - offsets[:, None, :]
+        cut = np.nonzero(in_arc & (reach.max(axis=(1, 2)) > -IN_ARC_SLACK_MM))[0]
+        inter = shapely.intersection(shapely.polygons(arcs[cut]), parts[cut])
+        use = ~shapely.is_empty(inter) & (shapely.area(inter) > 0)
+        parts[cut[use]] = inter[use]
+        whole[cut[use]] = False
+    return parts, whole
 
 
 def _covers(board: Board, pairs: list[tuple[str, str]]) -> list[str | None]:

@@ -17,7 +17,7 @@ Every test keeps SLACK_MM to spare; a line that no test can settle with that mar
 a corner, crosses a non-convex wood) is left to GEOS (`SightField.clear_many`), and only when
 the shot's verdict rests on it. Each shot's shortest line is judged first: most visible targets
 are settled by it, and only the others have all their lines judged. The obstacles that
-certainly block an unseen target's lines are named (``blocked_by``).
+certainly block an unseen target's lines are named (``sight_blocked_by``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-
 from shapely.strtree import STRtree
 
 from campo.engine.geometry.sight import SightField, SightQuery
@@ -57,9 +56,10 @@ class Shots:
 
 @dataclass
 class _Lines:
-    """Lines to judge: per shot (rows of the `Shots`), origins (n, k, 2) and ends (n, m, 2,
-    NaN-padded), and what is known: certainly ``blocked``, ``unsure`` (left to GEOS), and per
-    obstacle kind the (shot, obstacle id, lines blocked) of each certain block."""
+    """Lines to judge: per row (``shots``: the row's shot), origins (n, k, 2) and ends (n, m, 2,
+    NaN-padded); and what is known: certainly ``blocked``, ``unsure`` (left to GEOS), and per
+    obstacle kind the (row, obstacle) of each line certainly blocked, with the obstacles'
+    names."""
 
     shots: np.ndarray
     origins: np.ndarray
@@ -67,8 +67,7 @@ class _Lines:
     valid: np.ndarray = field(init=False)
     blocked: np.ndarray = field(init=False)
     unsure: np.ndarray = field(init=False)
-    hits: list[tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]] = field(
-        default_factory=list)
+    hits: list[tuple[np.ndarray, np.ndarray, list[str]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         shape = (len(self.shots), self.origins.shape[1], self.ends.shape[1])
@@ -88,8 +87,7 @@ class _Lines:
         ``obstacle`` (named ``names[obstacle]``): certainly blocked, or unsure."""
         self.blocked[s[block], i[block], j[block]] = True
         self.unsure[s[unsure], i[unsure], j[unsure]] = True
-        self.hits.append((s[block], obstacle[block], np.ones(int(block.sum()), dtype=np.int64),
-                          names))
+        self.hits.append((s[block], obstacle[block], names))
 
     def open_lines(self, rows: np.ndarray) -> tuple[np.ndarray, ...]:
         """(pair, row, origin, end) of every line not blocked yet of the rows ``rows`` (one
@@ -244,9 +242,10 @@ class _Judge:
             return (centre + half[:, 1:] * front)[at][:, None, :]
         inset = np.minimum(INSET_MM, half[:, :1] / 2)
         ahead = centre + (half[:, 1:] + AHEAD_MM) * front
-        left, right_end = ahead - (half[:, :1] - inset) * right, ahead + (half[:, :1] - inset) * right
+        left = ahead - (half[:, :1] - inset) * right
+        span = 2 * (half[:, :1] - inset) * right
         t = np.linspace(0.0, 1.0, ORIGINS)[None, :, None]
-        return (left[:, None, :] + (right_end - left)[:, None, :] * t)[at]
+        return (left[:, None, :] + span[:, None, :] * t)[at]
 
     @cached_property
     def ends(self) -> np.ndarray:
@@ -367,19 +366,17 @@ class _Judge:
         lines first (then by name)."""
         out: dict[int, dict[str, int]] = {}
         for lines in judged:
-            for rows, obstacle, count, names in lines.hits:
+            for rows, obstacle, names in lines.hits:
                 shot = lines.shots[rows]
                 keep = ~seen[shot]
                 if not keep.any():
                     continue
                 n_obst = len(names)
                 key = shot[keep].astype(np.int64) * n_obst + obstacle[keep]
-                uniq, inverse = np.unique(key, return_inverse=True)
-                total = np.bincount(inverse, weights=count[keep])
-                for u, c in zip(uniq.tolist(), total.tolist()):
+                for u, c in zip(*(x.tolist() for x in np.unique(key, return_counts=True))):
                     s, o = divmod(u, n_obst)
                     found = out.setdefault(s, {})
-                    found[names[o]] = found.get(names[o], 0) + int(c)
+                    found[names[o]] = found.get(names[o], 0) + c
         return [sorted(out.get(k, {}), key=lambda name: (-out[k][name], name))
                 for k in range(len(seen))]
 

@@ -50,7 +50,8 @@ MOVE_CM: dict[tuple[str, str], float] = {   # (arm, formation) -> cm per turn
 HALVED_MOVE = 0.5   # «il movimento si dimezza» (broken ground, obstacle, fordable stream)
 
 # --- Mischie -----------------------------------------------------------------------------------
-FALL_BACK_CM = {"infantry": 10.0, "cavalry": 20.0}   # «10cm. per la fanteria, 20 cm. per la cavalleria»
+FALL_BACK_CM = {"infantry": 10.0, "cavalry": 20.0}
+"""«10cm. per la fanteria, 20 cm. per la cavalleria» (no distance for artillery)."""
 
 
 @dataclass(frozen=True)
