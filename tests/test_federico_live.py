@@ -42,7 +42,7 @@ def test_summaries_and_badges() -> None:
     assert found["r2"] == {"commanded_by": ["gen"]}
     assert found["r3"] == {"commanded_by": ["gen"], "badges": ["isolated"]}
     assert found["e"] == {"contacts": {"r1": "front"}}
-    assert found["cmd-b"] == {"badges": ["lost"]} and found["gen"] == {}
+    assert found["cmd-b"] == {"badges": ["lost commander"]} and found["gen"] == {}
     whole = engine.analyze(state)
     for i, entry in whole["bases"].items():
         expected = summary_of_entry(entry, found[i].get("badges", ()))

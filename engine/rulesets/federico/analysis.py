@@ -84,7 +84,7 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
 def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """The compact facts of each base asked (`campo.engine.summary.base_summary`): enemies in
     contact with the aspect touched, commanders, supports, and the badges "isolated" (must
-    rejoin its regiment, F17), "lost" (a commander isolated next to the enemy, F27)."""
+    rejoin its regiment, F17), "lost commander" (isolated next to the enemy, F27)."""
     regs, rel = board.regiments, board.relations
     out = {}
     for i in ids:
@@ -93,7 +93,7 @@ def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         if p.is_troop and i in regs.regiment(i).isolated:
             badges.append("isolated")
         if p.is_commander and rel.commander_status(i)["lost"]:
-            badges.append("lost")
+            badges.append("lost commander")
         out[i] = base_summary(
             contacts={c["id"]: c["aspect"] for c in rel.contacts_of(i)},
             commanded_by=rel.commanded_by(i),
