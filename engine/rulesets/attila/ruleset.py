@@ -175,4 +175,10 @@ class AttilaRuleset:
     def umpire_tool(self, seed: int | None) -> Any:
         return __import__('campo.engine.rulesets.attila.deck', fromlist=['DeckTool']).DeckTool(seed)
 
+    def unit_state(self, base: Any) -> list[Any]:
+        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
+        from campo.engine.rulesets.attila.unit_state import unit_state
+
+        return unit_state(base)
+
 RULESET = AttilaRuleset()

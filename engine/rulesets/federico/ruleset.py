@@ -179,4 +179,10 @@ class FedericoRuleset:
         return None
 
 
+    def unit_state(self, base: Any) -> list[Any]:
+        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
+        from campo.engine.rulesets.federico.unit_state import unit_state
+
+        return unit_state(base)
+
 RULESET = FedericoRuleset()
