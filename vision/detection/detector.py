@@ -148,26 +148,28 @@ class MarkerDetector:
             p.relativeCornerRefinmentWinSize = 0.3
         return p
 
-    def _candidates(self, img: np.ndarray, tiles: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
+    def _candidates(self, img: np.ndarray, tiles: np.ndarray | None = None,
+                    keep_unread: bool | None = None) -> list[tuple[int, np.ndarray]]:
         """Candidate squares in an image already scaled as configured: (id, corners in its pixels),
         from ArucoDetector or from contours (`DetectorSettings.finder`).
 
-        Squares found but not read come back with id -1 (when templates are enabled).
-        `tiles` (T,4): the packed windows of a mosaic (`_read_mosaic`); contours outside them
-        are dropped before they are read.
+        Squares found but not read come back with id -1 (when templates are enabled, or
+        `keep_unread`). `tiles` (T,4): the packed windows of a mosaic (`_read_mosaic`); contours
+        outside them are dropped before they are read.
         """
+        keep = self._templates is not None if keep_unread is None else keep_unread
         if self.settings.finder == "contours":
-            return self._contour_candidates(img, tiles)
+            return self._contour_candidates(img, tiles, keep)
         det = cv2.aruco.ArucoDetector(self.dictionary, self._parameters(max(img.shape[:2]), self.settings.upsample))
         corners, ids, rejected = det.detectMarkers(img)
         ids = [] if ids is None else np.asarray(ids).reshape(-1).tolist()
         corners = list(corners)
-        if self._templates is not None:
+        if keep:
             ids += [-1] * len(rejected)
             corners += list(rejected)
         return [(int(m), np.asarray(c, dtype=np.float64).reshape(4, 2)) for m, c in zip(ids, corners)]
 
-    def _contour_candidates(self, img: np.ndarray, tiles: np.ndarray | None) -> list[tuple[int, np.ndarray]]:
+    def _contour_candidates(self, img: np.ndarray, tiles: np.ndarray | None, keep_unread: bool) -> list[tuple[int, np.ndarray]]:
         """`_candidates` by contours and vectorised bit reading (quads.py), window by window."""
         s = self.settings
         longest = float(max(img.shape[:2]))
@@ -188,15 +190,26 @@ class MarkerDetector:
             ids, corners = identify(img, quads, self._rotated, min_contrast=s.min_contrast, grow_px=grow,
                                     centres_only=True)
             found += [(int(m), c) for m, c in zip(ids, corners) if m >= 0]
-            if self._templates is not None:
+            if keep_unread:
                 found += [(-1, c) for m, c in zip(ids, corners) if m < 0]
         return found
 
-    def _read(self, gray: np.ndarray, offset: tuple[int, int]) -> list[tuple[int, np.ndarray]]:
+    def _read(self, gray: np.ndarray, offset: tuple[int, int], keep_unread: bool | None = None
+              ) -> list[tuple[int, np.ndarray]]:
         """`_candidates` of one region (scaled as configured); corners in full-image pixels."""
         scale = self.settings.upsample
         origin = np.array(offset, dtype=np.float64)
-        return [(m, _unscaled(c, scale) + origin) for m, c in self._candidates(_scaled(gray, scale))]
+        return [(m, _unscaled(c, scale) + origin) for m, c in self._candidates(_scaled(gray, scale), None, keep_unread)]
+
+    def propose(self, image: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+        """The whole image's candidate squares: (read: (id, rough corners), once each; every
+        square not read, whatever its size or place), nothing refined yet.
+
+        For callers that decide from the unread squares where to look again (`raw.RawReader`:
+        small ones, upsampled).
+        """
+        found = self._read(to_gray(image), (0, 0), keep_unread=True)
+        return _dedupe([f for f in found if f[0] >= 0]), [c for m, c in found if m < 0]
 
     def _read_mosaic(self, gray: np.ndarray, windows: list[Window]) -> list[tuple[int, np.ndarray]]:
         """One search of the (scaled) windows packed side by side; corners in image pixels.
