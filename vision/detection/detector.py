@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from campo.vision.detection.bits import code_bits, verify_markers
+from campo.vision.detection.blurred import decode_blurred
 from campo.vision.detection.decode import TemplateDecoder, TemplateMatch
 from campo.vision.detection.edges import EdgeFitSettings, refine_by_edges
 from campo.vision.detection.quads import clockwise, find_quads, identify, rotated_codes
@@ -62,6 +63,7 @@ class DetectorSettings:
     adaptive_win_max: int = 23
     adaptive_win_step: int = 10
     denoise_px: int = 0  # contours finder: box-blur side for the threshold only (0: none); bits are read unblurred
+    blur_decode: bool = True  # cells that thresholding misreads are fitted against blurred codes (blurred.py)
     edge_fit: EdgeFitSettings = field(default_factory=EdgeFitSettings)
 
 
@@ -301,6 +303,12 @@ class MarkerDetector:
         st = self.settings
         ok, errors = verify_markers(gray, corners, self._codes[ids], min_contrast=st.min_contrast)
         retry = np.flatnonzero(~ok)
+        if len(retry) and st.blur_decode:
+            # blurred cells read against blurred codes: the same id, in the same rotation
+            read, rolled = decode_blurred(gray, corners[retry], self.dictionary_name, min_contrast=st.min_contrast)
+            same = (read == np.asarray(ids)[retry]) & np.all(np.abs(rolled - corners[retry]) < 1e-9, axis=(1, 2))
+            ok[retry[same]] = True
+            retry = retry[~same]
         if len(retry) and self._templates is not None:
             matches = [m for m in self._templates.match(gray, corners[retry], blur_px=st.template_blur_px,
                                                         min_score=st.template_min_score,
@@ -332,7 +340,7 @@ class MarkerDetector:
                     continue
                 how = label if (label != "edges" or refined[i]) else "none"
                 dets.append(Detection(marker_id, corners[i], float(rms[i]), int(errors[i]), how))
-        if unread and self._templates is not None:
+        if unread and (self._templates is not None or self.settings.blur_decode):
             dets += self._read_unread(fine, gray, unread)
         return dets
 
@@ -347,6 +355,11 @@ class MarkerDetector:
         corners, rms, refined = refine_by_edges(fine, quads, self.cells, s.edge_fit)
         idx = np.flatnonzero(refined)
         ids, rolled = identify(gray, corners[idx], self._rotated, min_contrast=s.min_contrast)
+        if s.blur_decode and np.any(ids < 0):
+            todo = np.flatnonzero(ids < 0)
+            more, more_rolled = decode_blurred(gray, corners[idx[todo]], self.dictionary_name, min_contrast=s.min_contrast)
+            ids[todo] = more
+            rolled[todo] = np.where((more >= 0)[:, None, None], more_rolled, rolled[todo])
         read = np.flatnonzero(ids >= 0)
         read = read[_first_reads([(int(ids[j]), rolled[j]) for j in read])]
         # confirmed like every other reading (`_confirm`): the ring of quiet zone too
@@ -357,7 +370,7 @@ class MarkerDetector:
         if len(dets) and len(rest):
             # squares nested in or next to a marker read by its bits are that marker's outlines
             rest = rest[_apart(corners[rest], np.stack([d.corners_px for d in dets]))]
-        if not len(rest):
+        if not len(rest) or self._templates is None:
             return dets
         matches = self._templates.match(gray, corners[rest], blur_px=s.template_blur_px,
                                         min_score=s.template_min_score, min_margin=s.template_min_margin)

@@ -72,7 +72,9 @@ class RawReader:
         """Every marker read in `image` (grey or BGR), corners in OpenCV's order and convention."""
         gray = to_gray(image)
         read, unread = self._scan_all(gray)
-        dets = self.contours.finish(gray, read, [])
+        # unread squares of a marker's size, clear of what was read: blurred markers, read by
+        # fitting their cells (`blurred.py`) once their edges are refined
+        dets = self.contours.finish(gray, read, _unread_worth_reading(unread, [c for _, c in read]))
         if self.settings.small_pass:
             dets += self._small_markers(gray, dets, unread)
         return sorted(dets, key=lambda d: (d.marker_id, float(d.centre_px[1]), float(d.centre_px[0])))
@@ -97,6 +99,15 @@ class RawReader:
         known = [d.corners_px for d in found]
         read = [r for r in read if not _near_any(r[1], known)]
         return self.small.finish(gray, read, []) if read else []
+
+
+def _unread_worth_reading(unread: list[np.ndarray], read: list[np.ndarray]) -> list[np.ndarray]:
+    """Unread squares large enough to read at full size and not on a read marker, once each."""
+    out: list[np.ndarray] = []
+    for q in unread:
+        if _side(q) >= SMALL_SIDE_PX and not _near_any(q, read) and not _near_any(q, out):
+            out.append(q)
+    return out
 
 
 def _side(q: np.ndarray) -> float:
