@@ -54,6 +54,7 @@ class Sample:
     image: np.ndarray
     dictionary: str
     truth: list[tuple[int, np.ndarray | None, np.ndarray | None]]
+    partly_seen: list[tuple[int, np.ndarray]] = ()  # markers cut by the image's edge: neither found nor false
 
 
 # --- the sets ---------------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def _set(name: str, n: int, make: Callable[[int, np.random.Generator], vr.Scene]
     for i in range(n):
         scene = make(i, np.random.default_rng(1000 * len(name) + i))
         truth = [(m, c, None) for m, c in scene.truth()]
-        out.append(Sample(f"{name}-{i}", scene.render(), dictionary, truth))
+        out.append(Sample(f"{name}-{i}", scene.render(), dictionary, truth, scene.partly_seen()))
     return out
 
 
@@ -199,9 +200,12 @@ class Tally:
         self.errors: list[float] = []
 
 
-def score(readings: list[tuple[int, np.ndarray]], truth, tally: Tally) -> None:
+def score(readings: list[tuple[int, np.ndarray]], truth, tally: Tally, partly_seen=()) -> None:
     """Count readings against the truth: found, corner (or centre) errors, false readings."""
     used = set()
+    readings = [(m, c) for m, c in readings
+                if not any(m == p and np.linalg.norm(pc.mean(axis=0) - c.mean(axis=0)) < 0.5 * np.linalg.norm(pc[1] - pc[0])
+                           for p, pc in partly_seen)]
     tally.truth += len(truth)
     for marker_id, corners in readings:
         centre = corners.mean(axis=0)
@@ -242,7 +246,7 @@ def run_recall(sets: list[str]) -> list[str]:
                 got = fn(s.image, s.dictionary)
                 tallies[r].cpu_ms += 1000 * (time.process_time() - t0)
                 tallies[r].images += 1
-                score(got, s.truth, tallies[r])
+                score(got, s.truth, tallies[r], s.partly_seen)
         for r, t in tallies.items():
             e = np.array(t.errors) if t.errors else np.array([np.nan])
             lines.append(f"{name:<14}{r:<8}{100 * t.found / max(t.truth, 1):7.1f}%{t.found:>5}/{t.truth:<4}"

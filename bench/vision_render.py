@@ -296,6 +296,12 @@ class Scene:
                 out.append((m.marker_id, self.camera.project(m.corners_mm)))
         return out
 
+    def partly_seen(self) -> list[tuple[int, np.ndarray]]:
+        """(id, corners px) of the markers drawn but not wholly inside the image (not in `truth`:
+        reading them is neither found nor false)."""
+        inside = {m for m, _ in self.truth()}
+        return [(m.marker_id, self.camera.project(m.corners_mm)) for m in self.markers if m.marker_id not in inside]
+
     def render(self) -> np.ndarray:
         out = self.background.astype(np.float32).copy()
         draw = RENDERERS[self.renderer]
