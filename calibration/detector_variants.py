@@ -20,7 +20,7 @@ vectorised bit reading, about half of ArucoDetector's time (1080p: 7 against 13 
 hundreds of thousands of specks whose contours cost more in Python than ArucoDetector, which
 keeps them in C++. The anchor scan (halved frames, less noise) always uses contours."""
 
-TYPICAL_LIGHT_CONSTANT = 0.055
+TYPICAL_LIGHT_CONSTANT = 0.12
 """In typical light the full-size stages threshold at this share of the anchors' black-to-white
 step below the local mean (at least the configured constant, 7): the cloth's texture then makes
 a third fewer contours (1080p 120 x 80 cm: 8.3 -> 5.7 ms for contours and squares; 4K: 27 ->

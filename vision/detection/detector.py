@@ -17,7 +17,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from campo.vision.detection.bits import code_bits, verify_markers
+from campo.vision.detection.bits import code_bits, read_cells, verify_markers
 from campo.vision.detection.blurred import decode_blurred
 from campo.vision.detection.decode import TemplateDecoder, TemplateMatch
 from campo.vision.detection.edges import EdgeFitSettings, refine_by_edges
@@ -352,6 +352,9 @@ class MarkerDetector:
         """
         s = self.settings
         quads = clockwise(np.stack(unread))
+        quads = quads[_may_hold_bits(gray, quads, self.cells, s.min_contrast)]
+        if not len(quads):
+            return []
         corners, rms, refined = refine_by_edges(fine, quads, self.cells, s.edge_fit)
         idx = np.flatnonzero(refined)
         ids, rolled = identify(gray, corners[idx], self._rotated, min_contrast=s.min_contrast)
@@ -382,6 +385,23 @@ class MarkerDetector:
             if ok:
                 dets.append(Detection(m.marker_id, m.corners_px, float(rms[rest][m.index]), 0, "edges+template"))
         return dets
+
+
+INNER_SPREAD = 0.3
+"""A square whose inner cells span less than this share of its border-to-ring contrast holds no
+bits: a solid square, a disc, a shadow (most unread squares on a cluttered table)."""
+
+
+def _may_hold_bits(gray: np.ndarray, quads: np.ndarray, cells: int, min_contrast: float) -> np.ndarray:
+    """Which rough squares (K,4,2) are worth refining and reading: a dark frame in a lighter ring,
+    with light and dark cells inside (one centre sample per cell: a cheap first look)."""
+    grid, ring = read_cells(gray, quads, cells, centres_only=True)
+    border = np.ones((cells, cells), bool)
+    border[1:-1, 1:-1] = False
+    step = np.median(ring, axis=1) - np.median(grid[:, border], axis=1)
+    inner = grid[:, 1:-1, 1:-1].reshape(len(quads), -1)
+    spread = inner.max(axis=1) - inner.min(axis=1)
+    return (step >= 0.5 * min_contrast) & (spread >= INNER_SPREAD * np.maximum(step, 1.0))
 
 
 def _scaled(gray: np.ndarray, scale: float) -> np.ndarray:
