@@ -213,7 +213,8 @@ class MarkerDetector:
         found = self._read(to_gray(image), (0, 0), keep_unread=True)
         return _dedupe([f for f in found if f[0] >= 0]), [c for m, c in found if m < 0]
 
-    def _read_mosaic(self, gray: np.ndarray, windows: list[Window]) -> list[tuple[int, np.ndarray]]:
+    def _read_mosaic(self, gray: np.ndarray, windows: list[Window], keep_unread: bool | None = None
+                     ) -> list[tuple[int, np.ndarray]]:
         """One search of the (scaled) windows packed side by side; corners in image pixels.
 
         One call instead of one per window: an ArucoDetector call costs about 0.2 ms beyond its
@@ -228,7 +229,7 @@ class MarkerDetector:
         canvas = np.full((height, width), 255, np.uint8)
         for t, (x0, y0, x1, y1) in zip(tiles, boxes):
             canvas[y0:y1, x0:x1] = t
-        found = self._candidates(canvas, boxes)
+        found = self._candidates(canvas, boxes, keep_unread)
         if not found:
             return []
         c = np.stack([q for _, q in found])
@@ -266,7 +267,7 @@ class MarkerDetector:
         read, unread = self.scan(gray, windows)
         return self.finish(gray, read, unread)
 
-    def scan(self, image: np.ndarray, windows: list[Window] | None = None
+    def scan(self, image: np.ndarray, windows: list[Window] | None = None, keep_unread: bool | None = None
              ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
         """The cheap first stage of `detect`: OpenCV's candidate squares, nothing refined yet.
 
@@ -277,13 +278,14 @@ class MarkerDetector:
         gray = to_gray(image)
         h, w = gray.shape[:2]
         if windows is None:
-            found = self._read(gray, (0, 0))
+            found = self._read(gray, (0, 0), keep_unread)
         else:
             wins = merge_windows([c for c in (wi.clipped(w, h) for wi in windows) if c.area > 0])
             if len(wins) > 1:
-                found = self._read_mosaic(gray, wins)
+                found = self._read_mosaic(gray, wins, keep_unread)
             else:
-                found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0))]
+                found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0),
+                                                              keep_unread)]
         read = _dedupe([f for f in found if f[0] >= 0])
         unread = _separate([c for m, c in found if m < 0], [c for _, c in read], self.settings.min_side_px,
                            self.settings.template_max_side_px)

@@ -22,12 +22,17 @@ import cv2
 import numpy as np
 
 from campo.errors import CampoInputError
+from campo.vision.detection.bits import read_cells
 from campo.vision.detection.detector import DetectorSettings, MarkerDetector, small_marker_settings, to_gray
+from campo.vision.detection.regions import marker_windows
 from campo.vision.detection.types import Detection, Window
 
 SMALL_SIDE_PX = 15.0
 """Unread squares smaller than this are looked at again, upsampled (below ~2.5 px per cell the
 bits of a 4x4 marker cannot be read at full size)."""
+
+SMALL_EVIDENCE = 3
+"""Unread squares under `SMALL_SIDE_PX` that make the small-marker search look everywhere."""
 
 MIN_SIDE_PX = 7.0
 """The smallest square worth proposing (8-px markers are read once upsampled)."""
@@ -89,23 +94,52 @@ class RawReader:
         return read, unread
 
     def _small_markers(self, gray: np.ndarray, found: list[Detection], unread: list[np.ndarray]) -> list[Detection]:
-        """Markers under `SMALL_SIDE_PX`, searched upsampled only around unread small squares."""
-        small = [q for q in unread if _side(q) < SMALL_SIDE_PX and not _near_any(q, [d.corners_px for d in found])]
-        if not small:
-            return []
-        h, w = gray.shape[:2]
-        windows = [Window.around(q, 1.5 * _side(q) + 2).clipped(w, h) for q in small]
-        read, _ = self.small.scan(gray, windows)
+        """Markers under `SMALL_SIDE_PX`, searched upsampled where a marker can be.
+
+        Once small markers show (read ones, or `SMALL_EVIDENCE` unread small squares), all the
+        places with a marker's black next to its quiet zone's white are searched
+        (`regions.marker_windows`, the levels from the small markers read, else the image's
+        darkest and lightest percentiles): at 8-12 px most markers are not even a square at
+        full size. Otherwise only the unread small squares are looked at again.
+        """
         known = [d.corners_px for d in found]
+        small = [q for q in unread if _side(q) < SMALL_SIDE_PX and not _near_any(q, known)]
+        small_read = [d for d in found if d.side_px < SMALL_SIDE_PX]
+        h, w = gray.shape[:2]
+        if small_read or len(small) >= SMALL_EVIDENCE:
+            black, white = _levels(gray, small_read, self.contours.cells)
+            side = float(np.median([d.side_px for d in small_read] or [_side(q) for q in small]))
+            windows = marker_windows(gray, Window(0, 0, w, h), black, white, side)
+        else:
+            windows = [Window.around(q, 1.5 * _side(q) + 2).clipped(w, h) for q in small]
+        if not windows:
+            return []
+        read, unread_small = self.small.scan(gray, windows, keep_unread=True)
         read = [r for r in read if not _near_any(r[1], known)]
-        return self.small.finish(gray, read, []) if read else []
+        # squares read neither at full size nor upsampled: refined, then read blurred (blurred.py)
+        unread_small = _unread_worth_reading(unread_small, known + [c for _, c in read], MIN_SIDE_PX)
+        return self.small.finish(gray, read, unread_small) if read or unread_small else []
 
 
-def _unread_worth_reading(unread: list[np.ndarray], read: list[np.ndarray]) -> list[np.ndarray]:
-    """Unread squares large enough to read at full size and not on a read marker, once each."""
+def _levels(gray: np.ndarray, dets: list[Detection], cells: int) -> tuple[float, float]:
+    """Grey levels of marker black and quiet-zone white: from `dets`' border cells and ring,
+    else the image's 2nd and 98th percentiles."""
+    if dets:
+        grid, ring = read_cells(gray, np.stack([d.corners_px for d in dets]), cells)
+        border = np.ones((cells, cells), bool)
+        border[1:-1, 1:-1] = False
+        return float(np.median(grid[:, border])), float(np.median(ring))
+    lo, hi = np.percentile(gray[::4, ::4], [2, 98])
+    return float(lo), float(hi)
+
+
+def _unread_worth_reading(unread: list[np.ndarray], read: list[np.ndarray],
+                          min_side_px: float = SMALL_SIDE_PX) -> list[np.ndarray]:
+    """Unread squares of at least `min_side_px` (default: large enough to read at full size),
+    not on a read marker, once each."""
     out: list[np.ndarray] = []
     for q in unread:
-        if _side(q) >= SMALL_SIDE_PX and not _near_any(q, read) and not _near_any(q, out):
+        if _side(q) >= min_side_px and not _near_any(q, read) and not _near_any(q, out):
             out.append(q)
     return out
 
