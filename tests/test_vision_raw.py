@@ -128,3 +128,22 @@ def test_small_markers_are_found_without_being_asked() -> None:
     got = {d.marker_id: d.corners_px for d in read_markers(image, "DICT_4X4_50")}
     assert len(set(got) & set(truth)) >= 9 and set(got) <= set(truth)
     assert len(opencv_peer(image, "DICT_4X4_50")) < len(set(got) & set(truth))
+
+
+def test_markers_with_a_thin_quiet_zone_on_dark_cloth_are_kept() -> None:
+    """Read cleanly, but the ring half a cell outside lies on cloth as dark as the border: the
+    final check by thresholds refused 10 of these 12; the fit of the cells keeps them."""
+    vr = bench_module("vision_render")
+    size = (640, 480)
+    cam = vr.looking_at(size, 1000, (0, 0), 700, 20, 30)
+    markers = bench_module("vision_real")._grid_markers("DICT_5X5_100", 3, 4, 80, (26, 30), np.random.default_rng(2),
+                                                        quiet_cells=0.15, black=40.0, white=200.0)
+    scene = vr.Scene(cam, markers, vr.cloth(size, 3, level=42.0, contrast=6.0), "exact",
+                     vr.Effects(blur_px=0.8, noise=2.0, seed=1))
+    image = scene.render()
+    truth = dict(scene.truth())
+    got = {d.marker_id: d.corners_px for d in read_markers(image, "DICT_5X5_100")}
+    assert set(got) == set(truth)
+    errors = [float(np.linalg.norm(got[i] - truth[i], axis=1).mean()) for i in truth]
+    # (a sliver of white under 0.8 px of blur is a poor edge: the corners come out ~1 px off)
+    assert max(errors) < 1.5
