@@ -203,16 +203,6 @@ class MarkerDetector:
         origin = np.array(offset, dtype=np.float64)
         return [(m, _unscaled(c, scale) + origin) for m, c in self._candidates(_scaled(gray, scale), None, keep_unread)]
 
-    def propose(self, image: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
-        """The whole image's candidate squares: (read: (id, rough corners), once each; every
-        square not read, whatever its size or place), nothing refined yet.
-
-        For callers that decide from the unread squares where to look again (`raw.RawReader`:
-        small ones, upsampled).
-        """
-        found = self._read(to_gray(image), (0, 0), keep_unread=True)
-        return _dedupe([f for f in found if f[0] >= 0]), [c for m, c in found if m < 0]
-
     def _read_mosaic(self, gray: np.ndarray, windows: list[Window], keep_unread: bool | None = None
                      ) -> list[tuple[int, np.ndarray]]:
         """One search of the (scaled) windows packed side by side; corners in image pixels.
@@ -272,8 +262,9 @@ class MarkerDetector:
         """The cheap first stage of `detect`: OpenCV's candidate squares, nothing refined yet.
 
         Returns (read: (id, rough corners), unread squares of a marker's size not on a read
-        marker). `finish` turns them into confirmed detections; a caller that knows more (the
-        markers' size, which ids are still missing) can pass `finish` only what is worth it.
+        marker: kept when templates are enabled, or `keep_unread`). `finish` turns them into
+        confirmed detections; a caller that knows more (the markers' size, which ids are still
+        missing) can pass `finish` only what is worth it.
         """
         gray = to_gray(image)
         h, w = gray.shape[:2]

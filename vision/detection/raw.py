@@ -86,9 +86,9 @@ class RawReader:
 
     def _scan_all(self, gray: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
         """Squares read and not read, by contours and then ArucoDetector (only new places kept)."""
-        read, unread = self.contours.propose(gray)
+        read, unread = self.contours.scan(gray, keep_unread=True)
         if self.settings.aruco_proposals:
-            more, more_unread = self.aruco.propose(gray)
+            more, more_unread = self.aruco.scan(gray, keep_unread=True)
             read += [r for r in more if not _near_any(r[1], [c for _, c in read])]
             unread += more_unread
         return read, unread
