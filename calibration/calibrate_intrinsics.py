@@ -218,7 +218,9 @@ def _view_error(view: BoardView, k: np.ndarray, d: np.ndarray) -> float:
     if not ok:
         return float("inf")
     proj, _ = cv2.projectPoints(obj, rvec, tvec, k, d)
-    return float(np.sqrt(np.mean(np.sum((proj - img) ** 2, axis=2))))
+    # (float64: under another camera's intrinsics a pose can throw points far out of float32's range)
+    err = float(np.sqrt(np.mean(np.sum((proj.astype(np.float64) - img) ** 2, axis=2))))
+    return err if np.isfinite(err) else float("inf")
 
 
 def _missing_advice(n_more: int, coverage: Coverage) -> str:
