@@ -48,7 +48,7 @@ def test_unreadable_images_are_named_and_the_others_read(run_campo, tmp_path: Pa
     assert code == 2
     lines = [json.loads(x) for x in out.splitlines()]
     assert [x["image"] for x in lines] == [str(tmp_path / "missing.png"), str(broken), str(photo)]
-    assert "image not found" in lines[0]["error"] and "not an image" in lines[1]["error"]
+    assert "image not found" in lines[0]["error"] and "cannot read this image" in lines[1]["error"]
     assert len(lines[2]["markers"]) == 6
     assert "missing.png: image not found" in err and "broken.jpg" in err
 
