@@ -82,3 +82,41 @@ def test_kill_9_loses_at_most_the_last_second(tmp_path: Path) -> None:
                             "table": {"width_mm": 1800, "depth_mm": 1200}, "bases": []})
     with open_recording(path) as rec:
         assert rec.count("resumed") == 1
+
+
+def _count_in_another_process(path: Path) -> int:
+    code = ("import sys; from campo.server.recording import open_recording\n"
+            "with open_recording(sys.argv[1]) as rec: print(rec.count('state'))")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, check=True)
+    return int(out.stdout)
+
+
+def test_reading_the_file_in_the_writers_process_keeps_its_locks(tmp_path: Path) -> None:
+    """Opening the recording being written, in the writer's own process (a game resumed reads its
+    unit states; a test reads the file), must not strip SQLite's locks from the writer: if it did,
+    the next reader elsewhere would fold in and delete the WAL the writer still writes to, and
+    every later state would be lost."""
+    import copy
+
+    from campo.server.recording import Recorder
+    from campo.server.recording.simulate import demo_scenario
+
+    path = tmp_path / "game.db"
+    state = demo_scenario()
+    with Recorder(path, commit_interval=0.0) as rec:
+        def write(n: int, start: int) -> None:
+            for i in range(start, start + n):
+                s = copy.deepcopy(state)
+                s["bases"][0]["x_mm"] = 100.0 + i
+                rec.record_state(s)
+            rec.flush()
+
+        write(5, 0)
+        with open_recording(path) as same_process:
+            assert same_process.count("state") == 5
+        assert _count_in_another_process(path) == 5
+        write(5, 5)
+        assert _count_in_another_process(path) == 10
+    with open_recording(path) as after:
+        assert after.count("state") == 10

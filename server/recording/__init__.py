@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from campo.errors import RecordingError
@@ -73,8 +74,9 @@ def attach(app: Any, services: Any, path: Any) -> Recorder:
     last state and any move in progress are written. While it records, the status bar and
     `/api/status` carry its `Recorder.status()` as ``recording``.
     """
+    # read before the recorder opens the file (then nothing in this process touches it but the writer)
+    restored = restore_unit_states(services, path) if Path(path).exists() else 0
     recorder = attach_recorder(services.hub, path)
-    restored = restore_unit_states(services, path)
     if restored:
         log.info("%d changes of unit state restored from %s", restored, path)
     services.tracker.status_parts.append(lambda: {"recording": recorder.status()})

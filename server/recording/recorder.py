@@ -142,6 +142,7 @@ class Recorder:
         except BaseException:
             self._lock.release()
             raise
+        schema.writing_here(self.path, True)
         self._last_state: dict[str, Any] | None = None
         self._states_since_snapshot = 0
         self._t0, self._last_t = self._clock(), 0.0
@@ -161,6 +162,7 @@ class Recorder:
             self._resume_existing()
         except BaseException:
             self._conn.close()
+            schema.writing_here(self.path, False)
             self._lock.release()
             raise
         self._deriver = None
@@ -244,6 +246,7 @@ class Recorder:
             log.warning("recording %s: %d entries could not be written (%s) and are lost",
                         self.path, len(self._pending), self._problem)
         self._conn.close()
+        schema.writing_here(self.path, False)
         self._lock.release()
         self._raise_failure()
 

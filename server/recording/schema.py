@@ -50,12 +50,31 @@ def _is_sqlite_file(path: Path) -> bool:
     return head == SQLITE_MAGIC
 
 
+_WRITTEN_HERE: set[Path] = set()
+"""Recordings this process is writing. POSIX drops every lock a process holds on a file as soon
+as it closes any descriptor of that file: reading such a file's header with a plain open() would
+strip SQLite's locks from our own writer, and a reader in another process would then take the
+WAL for abandoned, fold it in and delete it while we go on writing into the deleted file. Their
+headers are never read here; the writer vouches for them."""
+
+
+def writing_here(path: Path, writing: bool) -> None:
+    """Declare that this process starts (or stops) writing the recording at ``path``."""
+    key = path.resolve()
+    if writing:
+        _WRITTEN_HERE.add(key)
+    else:
+        _WRITTEN_HERE.discard(key)
+
+
 def check_file(path: Path) -> None:
     """Refuse, naming the file, anything that is not a SQLite database (before sqlite opens it),
     and a database cut short (a copy interrupted, a truncated download): its header says how
     many pages it has, so a missing tail is seen at once instead of as missing moves."""
     if not path.exists():
         raise RecordingError("no such recording", path=path)
+    if path.resolve() in _WRITTEN_HERE:
+        return
     if path.is_dir():
         raise RecordingError("is a directory, not a Campo recording", path=path)
     size = path.stat().st_size
