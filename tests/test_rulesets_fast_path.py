@@ -1,4 +1,5 @@
-"""Fast path equals reference path for Federico and ATTILA (shared/style.md, "Tests").
+"""Fast path equals reference path for Federico (shared/style.md, "Tests"). ATTILA has one
+implementation of each rule and no snapshots (its golden files and property tests guard it).
 
 Two checks:
 
@@ -38,15 +39,12 @@ from tests.bench_modules import bench_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAP_DIR = Path(__file__).parent / "data" / "engine" / "fastpath"
-RULESETS = ("federico", "attila")
+RULESETS = ("federico",)
 RANDOM_SEEDS = range(12)
 
 # --- seeded random positions -------------------------------------------------------------------
 FEDERICO_KINDS = {"infantry": (40, 20), "cavalry": (40, 30), "artillery": (40, 40),
                   "commander": (30, 30)}
-ATTILA_KINDS = {"FP": (40, 20), "FLP": (40, 20), "SI": (40, 20), "FL": (40, 20), "CP": (40, 30),
-                "CL": (40, 30), "chariot_light": (40, 30), "chariot_heavy": (40, 30),
-                "general": (40, 40), "camp": (80, 60)}
 FEDERICO_SETTINGS = {
     "f1_zones": ["corner_diagonals"], "f3_artillery_arc": ["straight_ahead"],
     "f4_range_measure": ["front_edge_to_nearest_point", "centre_to_centre"],
@@ -56,15 +54,6 @@ FEDERICO_SETTINGS = {
     "f18_attack_reach": ["distance_only"], "f19_flank_attack": ["attacker_zone"],
     "f20_outnumbering": ["contact_only"], "f22_fall_back": ["toward_own_table_edge"],
     "command_radius_cm": [15.0],
-}
-ATTILA_SETTINGS = {
-    "at1_contact_side": ["contact_midpoint"], "at3_flank_attack": ["any_flank_or_rear"],
-    "at4_arc_origin": ["front_centre"],
-    "at5_range_measure": ["front_edge_to_nearest_point", "centre_to_centre"],
-    "at7_line_of_sight": ["centre_to_centre"], "at12_group_links": ["side_only"],
-    "at14_general_distance": ["each_base"], "at16_mounted_enter_difficult": [True],
-    "at17_broken_is_difficult": [False], "at26_charge_reach": ["straight_only"],
-    "generals_block_sight": [True], "figure_scale": ["25mm"],
 }
 
 
@@ -134,7 +123,7 @@ def random_terrain(rng: random.Random, ruleset: str) -> list[dict[str, Any]]:
 def random_scenario(ruleset: str, seed: int) -> dict[str, Any]:
     """A deterministic random position: two rough lines, some bases touching others."""
     rng = random.Random(f"{ruleset}-{seed}")
-    kinds = FEDERICO_KINDS if ruleset == "federico" else ATTILA_KINDS
+    kinds = FEDERICO_KINDS
     n = rng.randint(10, 16)
     bases: list[dict[str, Any]] = []
     for i in range(n):
@@ -152,7 +141,7 @@ def random_scenario(ruleset: str, seed: int) -> dict[str, Any]:
             y = rng.uniform(250, 380) if side == "A" else rng.uniform(400, 560)
             h = (90.0 if side == "A" else 270.0) + rng.choice([0, 0, rng.uniform(-30, 30),
                                                                 rng.uniform(0, 360)])
-        traits = (_federico_traits if ruleset == "federico" else _attila_traits)(rng, kind, side)
+        traits = _federico_traits(rng, kind, side)
         bases.append({"id": f"{side.lower()}{i}", "side": side, "type": kind,
                       "x_mm": round(x, 2), "y_mm": round(y, 2), "heading_deg": round(h % 360, 2),
                       "width_mm": w, "depth_mm": d, "traits": traits,
@@ -160,7 +149,7 @@ def random_scenario(ruleset: str, seed: int) -> dict[str, Any]:
     scenario: dict[str, Any] = {"ruleset": ruleset, "table": {"width_mm": 1300, "depth_mm": 900},
                                 "terrain": random_terrain(rng, ruleset), "bases": bases,
                                 "turn": rng.choice([1, 2, 5])}
-    options = FEDERICO_SETTINGS if ruleset == "federico" else ATTILA_SETTINGS
+    options = FEDERICO_SETTINGS
     if seed % 2 == 1:
         keys = rng.sample(sorted(options), k=min(len(options), rng.randint(3, 7)))
         scenario["settings"] = {k: rng.choice(options[k]) for k in keys}
@@ -185,26 +174,6 @@ def _federico_traits(rng: random.Random, kind: str, side: str) -> dict[str, Any]
     for flag in ("fired", "moved"):
         if rng.random() < 0.3:
             t[flag] = rng.random() < 0.5
-    return t
-
-
-def _attila_traits(rng: random.Random, kind: str, side: str) -> dict[str, Any]:
-    t: dict[str, Any] = {}
-    if kind == "general":
-        if rng.random() < 0.3:
-            t["wounded"] = True
-        return t
-    if kind == "camp":
-        return t
-    t["group"] = f"{side}{rng.randint(1, 3)}"
-    if kind in ("FL", "SI", "CL") and rng.random() < 0.7:
-        t["missile"] = rng.choice(["javelins", "slings", "bows"])
-    if kind == "FP" and rng.random() < 0.3:
-        t[rng.choice(["phalanx", "pikes"])] = True
-    if kind == "SI" and rng.random() < 0.3:
-        t["tribal"] = True
-    if rng.random() < 0.15:
-        t["disordered"] = True
     return t
 
 

@@ -12,7 +12,6 @@ Player A's edge is y = 0, B's is y = table depth (shared/interfaces.md frames).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import shapely
@@ -21,25 +20,8 @@ from shapely.geometry import Polygon
 from campo.engine.ruleset import Problem
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.morale import armies
+from campo.engine.rulesets.attila.tables import PIECES, SCALES
 from campo.engine.geometry.drawing import ring_coords
-
-
-@dataclass(frozen=True)
-class ScaleDistances:
-    area_cm: float          # ATT 11.C
-    side_cm: float          # ATT 11.D
-    own_edge_cm: float      # ATT 11.E
-    piece_cm: tuple[float, float]      # ATT 12 «30cm per 15cm (25mm)»
-    wood_max_cm: tuple[float, float]   # ATT 12 «fino a 30cm per 30cm (25mm)»
-    spacing_cm: float       # ATT 12 «entro 30cm (25mm)/20cm (15mm)/15cm (6mm)»
-
-
-SCALES = {
-    "25mm": ScaleDistances(45.0, 15.0, 15.0, (30.0, 15.0), (30.0, 30.0), 30.0),
-    "15mm": ScaleDistances(30.0, 10.0, 10.0, (20.0, 10.0), (20.0, 20.0), 20.0),
-    "6mm": ScaleDistances(22.5, 7.5, 7.5, (15.0, 7.5), (15.0, 15.0), 15.0),
-}
-PIECES = {"hill": "hill", "wood": "wood", "rough": "difficult", "marsh": "difficult"}  # ATT 12
 
 
 def zones(board: Board) -> dict[str, dict[str, Polygon]]:
