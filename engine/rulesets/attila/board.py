@@ -225,6 +225,11 @@ class Board:
         return [t for t in self.terrain if t.is_area]
 
     @cached_property
+    def area_index(self) -> dict[str, int]:
+        """Area id -> its column in `holding`."""
+        return {t.id: k for k, t in enumerate(self._area_rows)}
+
+    @cached_property
     def holding(self) -> np.ndarray:
         """(base row, area) True when the area holds the base's centre: one vectorised
         point-in-polygon test per area."""

@@ -16,7 +16,6 @@ then tried in order of preference, charge by charge, their paths checked in batc
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,14 +23,15 @@ from typing import Any
 import numpy as np
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
-from campo.engine.geometry.contact import edge_aspect, touched_edge
-from campo.engine.geometry.rect import Rect, angle_diff
+from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
+from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, slide
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
-from campo.engine.rulesets.attila.paths import PathFacts, path_facts
+from campo.engine.rulesets.attila.paths import PathFacts, certainly_blocked, path_facts
 from campo.engine.rulesets.attila.settings import GAP_PREFIX
+from campo.engine.rulesets.attila.tables import MAX_WHEEL_DEG
 
 SWEEP_STEP_DEG = 5.0   # wheels tried between the square ones, for targets met at an angle
 WHEEL_POSE_STEP_DEG = 10.0   # the drawn path's points along a wheel
@@ -178,6 +178,7 @@ class _Pairs:
     allowance_mm: np.ndarray
     limit_mm: np.ndarray
     wheels: np.ndarray           # may wheel (AT26 'wheel_then_straight' and not a phalanx)
+    enemies: dict[int, np.ndarray]   # per pair, the rows of the enemies near its charger
 
 
 @dataclass
@@ -269,23 +270,25 @@ def _sweep_turns(board: Board, pairs: _Pairs, which: list[int]) -> tuple[np.ndar
     """(pair row, turn) of the sweep of wheels every SWEEP_STEP_DEG within each pair's wheel
     limit, for targets met at an angle; wheels away from the target's side (beyond 10°) cannot
     bring the front to it and are left out."""
-    rows: list[int] = []
-    turns: list[float] = []
-    for k in which:
-        if not pairs.wheels[k]:
-            continue
-        start = board.rect(pairs.keys[k][0])
-        goal = board.rect(pairs.keys[k][1])
-        steps = int(pairs.budgets[k].wheel_limit_deg(start.width) // SWEEP_STEP_DEG)
-        fx, fy = start.front_centre
-        bearing = angle_diff(math.degrees(math.atan2(goal.cy - fy, goal.cx - fx)),
-                             start.heading_deg)
-        for step in range(1, steps + 1):
-            for sign in (1, -1):
-                if step * SWEEP_STEP_DEG <= 10.0 or sign * bearing > -10.0:
-                    rows.append(k)
-                    turns.append(step * SWEEP_STEP_DEG * sign)
-    return np.array(rows, dtype=int), np.array(turns, dtype=float)
+    k = np.array([x for x in which if pairs.wheels[x]], dtype=int)
+    if not len(k):
+        return k, np.zeros(0)
+    f = board.frames
+    c, g = pairs.charger[k], pairs.target[k]
+    limit = np.minimum(MAX_WHEEL_DEG, np.degrees(pairs.limit_mm[k] / f.width[c]))
+    steps = (limit // SWEEP_STEP_DEG).astype(int)
+    front = f.point(0.0, f.depth / 2)[c]
+    bearing = np.degrees(np.arctan2(f.cy[g] - front[:, 1], f.cx[g] - front[:, 0])) - \
+        f.heading_deg[c]
+    bearing = (bearing + 180.0) % 360.0 - 180.0
+    step = np.arange(1, int(steps.max(initial=0)) + 1)
+    turns = (step[None, :, None] * SWEEP_STEP_DEG * np.array([1.0, -1.0])[None, None, :])
+    turns = np.broadcast_to(turns, (len(k), len(step), 2))
+    keep = (step[None, :, None] <= steps[:, None, None]) & (
+        (step[None, :, None] * SWEEP_STEP_DEG <= 10.0)
+        | (np.sign(turns) * bearing[:, None, None] > -10.0))
+    rows = np.broadcast_to(k[:, None, None], turns.shape)
+    return rows[keep], turns[keep]
 
 
 def _concat(a: Attempts, b: Attempts) -> Attempts:
@@ -314,53 +317,67 @@ def _search(board: Board, pairs: _Pairs) -> tuple[Attempts, dict[int, int], dict
     rows, turns = _square_turns(board, pairs)
     att = _attempts(board, pairs, rows, turns)
     facts: dict[int, PathFacts] = {}
-    chosen = _first_clear(board, pairs, att, facts, range(len(pairs.keys)), fallback=False)
+    blocked: set[int] = set()
+    chosen = _first_clear(board, pairs, att, facts, blocked, range(len(pairs.keys)),
+                          fallback=False)
     sweep = [k for k in range(len(pairs.keys))
              if chosen.get(k) is None or not att.flush[chosen[k]]]
     if sweep:
         srows, sturns = _sweep_turns(board, pairs, sweep)
         if len(srows):
             att = _concat(att, _attempts(board, pairs, srows, sturns))
-        chosen.update(_first_clear(board, pairs, att, facts, sweep, fallback=True))
+        chosen.update(_first_clear(board, pairs, att, facts, blocked, sweep, fallback=True))
     return att, {k: v for k, v in chosen.items() if v is not None}, facts
 
 
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
-                 which: Iterable[int], *, fallback: bool) -> dict[int, int | None]:
+                 blocked: set[int], which: Iterable[int], *,
+                 fallback: bool) -> dict[int, int | None]:
     """Per pair of ``which``, its preferred attempt whose path is clear. The paths are checked
-    in order of preference, in rounds: each round checks, in one batch, the next attempt of
-    every pair still looking. When none is clear: with ``fallback`` the preferred attempt
-    (checked, for its reasons), else None."""
-    blocked = np.zeros(len(att.pair), dtype=bool)
-    for i, f in facts.items():
-        blocked[i] = bool(f.reasons)
+    in order of preference, in rounds: each round checks, in one batch, the next attempts of
+    every pair still looking (one, then twice as many each round: a pair whose paths are all
+    blocked needs few rounds); an attempt with an enemy certainly in its path
+    (`paths.certainly_blocked`) joins ``blocked`` without the full check. When none is clear:
+    with ``fallback`` the preferred attempt (checked, for its reasons), else None."""
+    order = _preference(att, np.isin(np.arange(len(att.pair)), list(blocked)))
     by_pair: dict[int, list[int]] = {}
-    for i in _preference(att, blocked).tolist():
+    for i in order.tolist():
         by_pair.setdefault(int(att.pair[i]), []).append(i)
     refused = att.refused
     out: dict[int, int | None] = {}
     place = {k: 0 for k in which}
+    batch = dict.fromkeys(which, 1)
     while place:
-        ask: dict[int, int] = {}
+        ask: list[int] = []
+        full: list[int] = []
         for k, n in list(place.items()):
             tries = by_pair.get(k, [])
-            while n < len(tries) and tries[n] in facts and facts[tries[n]].reasons:
-                n += 1                       # checked: something in the way
+            while n < len(tries) and tries[n] in blocked:
+                n += 1                       # something in the way
             place[k] = n
             if n < len(tries) and tries[n] in facts:
                 out[k] = tries[n]            # checked and clear
             elif n < len(tries) and not refused[tries[n]]:
-                ask[k] = tries[n]            # next to check
+                ask += [i for i in tries[n:n + batch[k]]
+                        if i not in facts and i not in blocked and not refused[i]]
+                batch[k] *= 2
                 continue
             elif fallback and tries:         # none clear (sorted: the rest are refused too)
                 out[k] = tries[0]
                 if tries[0] not in facts:
-                    ask[k] = tries[0]
+                    full.append(tries[0])
             else:
                 out[k] = None
             del place[k]
         if ask:
-            facts.update(path_facts(board, pairs.keys, att, list(dict.fromkeys(ask.values()))))
+            at = np.array(list(dict.fromkeys(ask)), dtype=int)
+            quick = certainly_blocked(board, att, at, pairs.enemies)
+            blocked.update(at[quick].tolist())
+            full += at[~quick].tolist()
+        if full:
+            found = path_facts(board, pairs.keys, att, list(dict.fromkeys(full)))
+            facts.update(found)
+            blocked.update(i for i, f in found.items() if f.reasons)
     return out
 
 
@@ -384,87 +401,137 @@ def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], C
         allowance_mm=np.array([board.mm(b.available_cm) for b in budgets]),
         limit_mm=np.array([board.mm(b.wheel_limit_cm) for b in budgets]),
         wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
-                         and not board.units[c].phalanx for (c, _), _ in geo], dtype=bool))
+                         and not board.units[c].phalanx for (c, _), _ in geo], dtype=bool),
+        enemies=_enemies_near(board, [k for k, _ in geo], budgets))
     att, chosen, facts = _search(board, pairs)
     for k, (pair, c) in enumerate(geo):
-        i = chosen.get(k)
-        if i is None:
+        if k not in chosen:
             c.reasons.append("a phalanx cannot wheel and then move in one turn (ATT 5.L)"
                              if board.units[pair[0]].phalanx else
                              "its front edge cannot meet an edge of the target with one forward "
                              "wheel and a straight move (AT26)")
-        else:
-            _report(board, c, pairs.budgets[k], att, i, facts[i])
+    _report(board, [(geo[k][1], pairs.budgets[k], i) for k, i in sorted(chosen.items())], att,
+            facts)
     return out
 
 
-def _report(board: Board, c: Charge, budget: MoveBudget, att: Attempts, i: int,
-            facts: PathFacts) -> None:
-    """Fill the charge from its chosen attempt ``i`` and that attempt's path."""
-    start, goal = board.rect(c.charger), board.rect(c.target)
-    turn = float(att.turn[i])
-    cost, d_front = float(att.cost[i]), float(att.d_front[i])
-    total = cost + d_front
-    w = att.wheeled.take(np.array([i]))
-    fin = w.moved(np.array([d_front]))
-    final = Rect(float(fin.cx[0]), float(fin.cy[0]), (start.heading_deg + turn) % 360.0,
-                 start.width, start.depth)
-    if att.wide[i]:
-        c.reasons.append(f"needs a wheel of {abs(turn):.0f}° ({board.cm(cost):.1f} cm along the "
-                         f"moving corner's arc), wider than the "
-                         f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
-                         f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) "
-                         f"({WHEEL_CITES})")
-    after_wheel = not att.wide[i] and cost > board.mm(budget.available_cm) + _EPS
-    if not (after_wheel and d_front <= _EPS):    # ATT 5.G: a wheel alone reaching contact
-        _reach(board, c, budget, total, cost, d_front, after_wheel)
-    if not att.flush[i]:
-        c.notes.append("its front edge meets the target at an angle: line the bases up to "
-                       "fight (AT2, AT26)")
-    c.reasons += facts.reasons
-    c.notes += facts.notes
-    c.passes_through = list(facts.passes)
-    c.terrain = list(facts.terrain)
-    c.distance = board.cm(total)
-    c.wheel_deg = turn
-    c.contact_aspect = Aspect(edge_aspect(touched_edge(
-        goal, final, board.contact_tol, board.settings.at1_contact_side)))
-    c.path = _path_points(board, c.charger, turn, final)
-    c.final_pose = {"x_mm": final.cx, "y_mm": final.cy, "heading_deg": final.heading_deg}
-    c.legal = not c.reasons
+def _enemies_near(board: Board, keys: list[tuple[str, str]],
+                  budgets: list[MoveBudget]) -> dict[int, np.ndarray]:
+    """Per pair, the rows of the present enemies (not its target) that its path could meet: within
+    the charger's move, the contact tolerance and two of the largest bases' diagonals."""
+    f = board.frames
+    chargers = sorted({c for c, _ in keys})
+    move = {c: board.mm(b.normal_cm) for (c, _), b in zip(keys, budgets)}
+    reach = np.array([move[c] for c in chargers]) + board.contact_tol + \
+        2 * float(np.hypot(f.width, f.depth).max())
+    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in chargers]], reach)
+    keep = board.present[bi] & (board.sides[bi] != board.sides[[board.pos[chargers[k]]
+                                                                  for k in si.tolist()]])
+    near: dict[str, list[int]] = {c: [] for c in chargers}
+    for k, b in zip(si[keep].tolist(), bi[keep].tolist()):
+        near[chargers[k]].append(b)
+    return {n: np.array([b for b in near[c] if b != board.pos[t]], dtype=int)
+            for n, (c, t) in enumerate(keys)}
 
 
-def _reach(board: Board, c: Charge, budget: MoveBudget, total: float, cost: float,
-           d_front: float, after_wheel: bool) -> None:
-    """The reach verdict (`boundary.decide`: within close_call_mm of the move it is too close
-    to call, and held live), and its reason when out of reach."""
-    margin = board.mm(budget.available_cm) - total + _EPS
-    reach, close = decide([margin], board.close_call, [key("reach", c.charger, c.target)],
-                          board.state.held)
-    measure = f"; {CLOSE_CALL}" if close[0] else ""
-    if close[0]:
-        c.close_calls.append("reach")
-    if reach[0]:
+def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, int]], att: Attempts,
+            facts: dict[int, PathFacts]) -> None:
+    """Fill each charge from its chosen attempt and that attempt's path (the geometry of all of
+    them at once)."""
+    if not chosen:
         return
+    at = np.array([i for _, _, i in chosen])
+    f = board.frames
+    crow = np.array([board.pos[c.charger] for c, _, _ in chosen])
+    trow = np.array([board.pos[c.target] for c, _, _ in chosen])
+    final = att.final.take(at)
+    headings = (f.heading_deg[crow] + att.turn[at]) % 360.0
+    aspects = _struck(board, f.take(trow), final, chosen)
+    paths = _path_points(board, crow, att.turn[at], final)
+    allowance = np.array([board.mm(b.available_cm) for _, b, _ in chosen])
+    after_wheel = ~att.wide[at] & (att.cost[at] > allowance + _EPS)
+    asks = ~(after_wheel & (att.d_front[at] <= _EPS))   # ATT 5.G: a wheel alone reaching contact
+    reach, close = decide(allowance - att.total[at] + _EPS, board.close_call,
+                          [key("reach", c.charger, c.target) for c, _, _ in chosen],
+                          board.state.held)
+    for n, (c, budget, i) in enumerate(chosen):
+        start = board.rect(c.charger)
+        turn, cost, d_front = float(att.turn[i]), float(att.cost[i]), float(att.d_front[i])
+        if att.wide[i]:
+            c.reasons.append(f"needs a wheel of {abs(turn):.0f}° ({board.cm(cost):.1f} cm along "
+                             f"the moving corner's arc), wider than the "
+                             f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
+                             f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) "
+                             f"({WHEEL_CITES})")
+        if asks[n]:
+            if close[n]:
+                c.close_calls.append("reach")
+            if not reach[n]:
+                c.reasons.append(_out_of_reach(board, budget, cost + d_front, cost, d_front,
+                                               bool(after_wheel[n]), bool(close[n])))
+        if not att.flush[i]:
+            c.notes.append("its front edge meets the target at an angle: line the bases up to "
+                           "fight (AT2, AT26)")
+        c.reasons += facts[i].reasons
+        c.notes += facts[i].notes
+        c.passes_through = list(facts[i].passes)
+        c.terrain = list(facts[i].terrain)
+        c.distance = board.cm(cost + d_front)
+        c.wheel_deg = turn
+        c.contact_aspect = Aspect(edge_aspect(aspects[n]))
+        c.path = paths[n]
+        c.final_pose = {"x_mm": float(final.cx[n]), "y_mm": float(final.cy[n]),
+                        "heading_deg": float(headings[n])}
+        c.legal = not c.reasons
+
+
+def _struck(board: Board, goal: Frames, final: Frames,
+            chosen: list[tuple[Charge, MoveBudget, int]]) -> list[str]:
+    """Which edge of each target the charger's final pose touches (AT1)."""
+    tol = board.contact_tol
+    method = board.settings.at1_contact_side
+    if method != "longest_shared_segment":
+        return [touched_edge(board.rect(c.target), Rect(float(final.cx[n]), float(final.cy[n]),
+                                                        float(final.heading_deg[n]),
+                                                        float(final.width[n]),
+                                                        float(final.depth[n])), tol, method)
+                for n, (c, _, _) in enumerate(chosen)]
+    corners = goal.corners
+    lengths = np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], final,
+                                     max(tol, _EPS)) for e in range(4)], axis=1)
+    return [edge_of_lengths(dict(zip(EDGE_NAMES, row)), tol) for row in lengths.tolist()]
+
+
+def _out_of_reach(board: Board, budget: MoveBudget, total: float, cost: float, d_front: float,
+                  after_wheel: bool, close: bool) -> str:
+    """Why a charge is out of reach (`boundary.decide` said so: within close_call_mm of the move
+    it is too close to call, and held live)."""
+    measure = f"; {CLOSE_CALL}" if close else ""
     if after_wheel:
-        c.reasons.append(f"after its wheel of {board.cm(cost):.1f} cm (allowed in full, ATT "
-                         f"5.G) no move is left for the {board.cm(d_front):.1f} cm straight on: "
-                         f"its move is {budget.available_cm:g} cm after the 1D6 (ATT 5.B)"
-                         + measure)
-    else:
-        c.reasons.append(f"needs {board.cm(total):.1f} cm, more than its move of "
-                         f"{budget.available_cm:.1f} cm"
-                         + ("" if budget.roll is None else
-                            f" ({budget.normal_cm:g} cm less the 1D6 of {budget.roll}, ATT 5.B)")
-                         + measure)
+        return (f"after its wheel of {board.cm(cost):.1f} cm (allowed in full, ATT 5.G) no move "
+                f"is left for the {board.cm(d_front):.1f} cm straight on: its move is "
+                f"{budget.available_cm:g} cm after the 1D6 (ATT 5.B)" + measure)
+    return (f"needs {board.cm(total):.1f} cm, more than its move of {budget.available_cm:.1f} cm"
+            + ("" if budget.roll is None else
+               f" ({budget.normal_cm:g} cm less the 1D6 of {budget.roll}, ATT 5.B)") + measure)
 
 
-def _path_points(board: Board, charger: str, turn: float, final: Rect) -> list[list[float]]:
-    """The front centre along the wheel (every WHEEL_POSE_STEP_DEG or less) and at the end."""
-    start = board.frames.take(np.array([board.pos[charger]]))
-    steps = max(1, math.ceil(abs(turn) / WHEEL_POSE_STEP_DEG)) if abs(turn) > 1e-9 else 0
-    angles = np.array([turn * k / steps for k in range(steps + 1)]) if steps else np.zeros(1)
-    poses = Frames(*(np.repeat(getattr(start, n), len(angles))
-                     for n in ("cx", "cy", "fx", "fy", "width", "depth"))).wheeled(angles)
+def _path_points(board: Board, charger_rows: np.ndarray, turns: np.ndarray,
+                 final: Frames) -> list[list[list[float]]]:
+    """Per charge, its front centre along the wheel (every WHEEL_POSE_STEP_DEG or less) and at
+    the end."""
+    steps = np.where(np.abs(turns) > 1e-9, np.maximum(1, np.ceil(np.abs(turns) /
+                                                                 WHEEL_POSE_STEP_DEG)), 0)
+    steps = steps.astype(int)
+    owner = np.repeat(np.arange(len(turns)), steps + 1)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(steps + 1) - (steps + 1), steps + 1)
+    angles = turns[owner] * k / np.maximum(steps[owner], 1)
+    poses = board.frames.take(charger_rows[owner]).wheeled(angles)
     centres = poses.point(0.0, poses.depth / 2).tolist()
-    return [[x, y] for x, y in centres] + [list(final.front_centre)]
+    ends = final.point(0.0, final.depth / 2).tolist()
+    out: list[list[list[float]]] = [[] for _ in turns]
+    for n, xy in zip(owner.tolist(), centres):
+        out[n].append(xy)
+    for n, xy in enumerate(ends):
+        out[n].append(xy)
+    return out

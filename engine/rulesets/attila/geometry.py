@@ -221,3 +221,16 @@ def segments_meet_rects(p: np.ndarray, q: np.ndarray, box: Frames) -> np.ndarray
     centre = (box.cx - p[:, 0]) * nx + (box.cy - p[:, 1]) * ny
     reach = hw * np.abs(nx * rx + ny * ry) + hd * np.abs(nx * fx + ny * fy)
     return ok & (np.abs(centre) <= reach)
+
+
+def rects_overlap(a: Frames, b: Frames) -> np.ndarray:
+    """Per row, rectangles ``a`` and ``b`` overlap (touching does not count): no side of either
+    separates them."""
+    dx, dy = b.cx - a.cx, b.cy - a.cy
+    out = np.ones(len(a), dtype=bool)
+    for ux, uy in ((a.fx, a.fy), (a.fy, -a.fx), (b.fx, b.fy), (b.fy, -b.fx)):
+        reach = (np.abs(ux * a.fx + uy * a.fy) * a.depth + np.abs(ux * a.fy - uy * a.fx) * a.width
+                 + np.abs(ux * b.fx + uy * b.fy) * b.depth
+                 + np.abs(ux * b.fy - uy * b.fx) * b.width) / 2
+        out &= np.abs(dx * ux + dy * uy) < reach
+    return out

@@ -24,7 +24,7 @@ from shapely.geometry import Polygon
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.sight import SightQuestion, clear
+from campo.engine.rulesets.attila.sight import Shots, clear, sight_areas
 from campo.engine.rulesets.attila.tables import (
     ARC_HALF_DEG, DEFENCES, DEFENDED_AREAS, MEDIUM_UPTO_CM, SCORE_NEEDED, SHORT_BELOW_CM,
     SUMMARY_LONG_FROM_CM, WOODS,
@@ -198,80 +198,67 @@ def _judge(board: Board, todo: list[str]) -> dict[str, list[Target]]:
     if not shooters:
         return out
     rows = np.array([board.pos[i] for i in shooters])
-    max_mm = np.array([board.mm(board.units[i].max_range_cm(s)) for i in shooters])
+    max_cm = np.array([board.units[i].max_range_cm(s) for i in shooters])
+    max_mm = max_cm * board.mm(1.0)
     cc = board.close_call
     arcs = arc_polygons(board, rows, board.state.reach_all_mm)
     # candidates: every base meeting an arc, or within range of a shooter (and the close call)
     ai, ab = board.state.index.meeting_many(arcs)
     ri, rb, _ = board.pairs_within(board.shapes[rows], max_mm + cc)
-    pairs = sorted({(int(a), int(b)) for a, b in zip(ai.tolist(), ab.tolist())}
-                   | {(int(a), int(b)) for a, b in zip(ri.tolist(), rb.tolist())})
-    side = board.sides
-    pairs = [(k, b) for k, b in pairs
-             if side[b] != side[rows[k]] and board.present[b]]
-    if not pairs:
+    code = np.unique(np.concatenate([ai * len(board.order) + ab, ri * len(board.order) + rb]))
+    sk, tb = code // len(board.order), code % len(board.order)
+    keep = (board.sides[tb] != board.sides[rows[sk]]) & board.present[tb]
+    sk, tb = sk[keep], tb[keep]
+    if not len(sk):
         return out
-    sk = np.array([k for k, _ in pairs])
-    tb = np.array([b for _, b in pairs])
     tpoly = board.shapes[tb]
     part = shapely.intersection(arcs[sk], tpoly)
     measured_in = shapely.area(part) > _EPS
-    in_arc, arc_close = _arc_verdicts(board, rows, sk, tb, tpoly, arcs, measured_in, shooters)
+    keys = [(shooters[k], board.order[b]) for k, b in zip(sk.tolist(), tb.tolist())]
+    in_arc, arc_close = _arc_verdicts(board, arcs[sk], tpoly, measured_in, keys)
     dist_mm = _distances(board, rows[sk], tb, part, measured_in)
-    margin_mm = max_mm[sk] - dist_mm
-    in_range, range_close = decide(margin_mm + _EPS * 10, cc,
-                                   [key("range", shooters[k], board.order[b]) for k, b in pairs],
-                                   board.state.held)
-    listed = np.nonzero(np.array(in_arc) | np.array(in_range))[0]
-    targets: list[Target] = []
-    questions: list[SightQuestion] = []
-    asked: list[int] = []
-    stadium = _stadiums(board, rows, max_mm)
-    for n in listed.tolist():
-        k, b = pairs[n]
-        su = board.units[shooters[k]]
-        max_cm = su.max_range_cm(s)
+    in_range, range_close = decide(max_mm[sk] - dist_mm + _EPS * 10, cc,
+                                   [key("range", *k) for k in keys], board.state.held)
+    listed = np.nonzero(in_arc | in_range)[0]
+    sk, tb, part, measured_in = sk[listed], tb[listed], part[listed], measured_in[listed]
+    bands = {m: band_table(s, m) for m in set(max_cm.tolist())}
+    targets = []
+    for n, k, b in zip(listed.tolist(), sk.tolist(), tb.tolist()):
         d_cm = board.cm(float(dist_mm[n]))
         t = Target(board.order[b], d_cm, bool(in_arc[n]), bool(in_range[n]),
-                   band_of(d_cm, band_table(s, max_cm), bool(in_range[n])),
-                   margin=max_cm - d_cm)
-        if arc_close[n]:
-            t.close_calls.append("arc")
-        if range_close[n]:
-            t.close_calls.append("range")
-        q = _sight_question(board, rows[k], b, part[n] if measured_in[n] else None,
-                            stadium[k], t.reasons)
-        if q is not None:
-            questions.append(q)
-            asked.append(len(targets))
+                   band_of(d_cm, bands[max_cm[k]], bool(in_range[n])), margin=max_cm[k] - d_cm)
+        t.close_calls = [name for name, close in (("arc", arc_close[n]),
+                                                   ("range", range_close[n])) if close]
         targets.append(t)
-    seen = clear(board, questions)
-    for j, ok in zip(asked, seen.tolist()):
-        targets[j].line_of_sight = ok
-        if not ok:
-            targets[j].reasons.append("no clear line: woods, hills or other troops in the way "
-                                      "(ATT 6.A, AT7)")
-    for n, t in zip(listed.tolist(), targets):
-        _finish(board, shooters[pairs[n][0]], t)
-        out[shooters[pairs[n][0]]].append(t)
+    asked = _wood_refusals(board, rows[sk], tb, targets)
+    if len(asked):
+        shots = _shots(board, rows, sk[asked], tb[asked], part[asked], measured_in[asked])
+        for j, ok in zip(asked.tolist(), clear(board, shots).tolist()):
+            targets[j].line_of_sight = ok
+            if not ok:
+                targets[j].reasons.append("no clear line: woods, hills or other troops in the "
+                                          "way (ATT 6.A, AT7)")
+    for k, t in zip(sk.tolist(), targets):
+        _finish(board, shooters[k], t)
+        out[shooters[k]].append(t)
     for v in out.values():
         v.sort(key=lambda t: (round(t.distance, 6), t.id))
     return out
 
 
-def _arc_verdicts(board: Board, rows: np.ndarray, sk: np.ndarray, tb: np.ndarray,
-                  tpoly: np.ndarray, arcs: np.ndarray, measured_in: np.ndarray,
-                  shooters: list[str]) -> tuple[list[bool], list[bool]]:
+def _arc_verdicts(board: Board, arcs: np.ndarray, tpoly: np.ndarray, measured_in: np.ndarray,
+                  keys: list[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
     """In the arc (ATT 6.A: any part of the target between the rays), decided: the margin is how
-    far the target reaches into the arc (the arc shrunk by close_call_mm) or stays out of it."""
+    far the target reaches into the arc (against the arc shrunk by close_call_mm) or stays out of
+    it."""
     cc = board.close_call
-    margins = np.where(measured_in, cc, -shapely.distance(arcs[sk], tpoly) - _EPS)
+    margins = np.where(measured_in, cc, -shapely.distance(arcs, tpoly) - _EPS)
     if cc > 0 and measured_in.any():
-        inner = shapely.buffer(arcs, -cc, join_style="mitre")
         at = np.nonzero(measured_in)[0]
-        margins[at] = np.maximum(cc - shapely.distance(inner[sk[at]], tpoly[at]), _EPS)
-    keys = [key("arc", shooters[k], board.order[b]) for k, b in zip(sk.tolist(), tb.tolist())]
-    return decide(margins, cc, keys, board.state.held)
+        inner = shapely.buffer(arcs[at], -cc, join_style="mitre")
+        margins[at] = np.maximum(cc - shapely.distance(inner, tpoly[at]), _EPS)
+    verdicts, close = decide(margins, cc, [key("arc", *k) for k in keys], board.state.held)
+    return np.array(verdicts, dtype=bool), np.array(close, dtype=bool)
 
 
 def _distances(board: Board, rows: np.ndarray, tb: np.ndarray, part: np.ndarray,
@@ -301,60 +288,81 @@ def on_wood_edge(board: Board, base_id: str, wood_id: str,
     return float(edge.distance(boundary)) <= board.mm(board.settings.at8_wood_edge_cm) + _EPS
 
 
-def _sight_question(board: Board, shooter_row: int, target_row: int, part: Polygon | None,
-                    stadium: Polygon, reasons: list[str]) -> SightQuestion | None:
-    """The lines of one shot and what they may cross; None (with the reason) when a wood alone
-    refuses the shot (ATT 6.A, AT8)."""
-    shooter, target = board.order[shooter_row], board.order[target_row]
-    sr, tr = board.rect(shooter), board.rect(target)
-    uncounted: list[str] = []
-    own_wood = board.wood_of(shooter)
-    if own_wood is not None:
-        if not on_wood_edge(board, shooter, own_wood, None):
-            reasons.append(f"inside wood {own_wood!r} but not on its edge: cannot shoot out "
-                           "(ATT 6.A, AT8)")
-            return None
-        uncounted.append(own_wood)
-    their_wood = board.wood_of(target)
-    if their_wood is not None and their_wood != own_wood:
-        if not on_wood_edge(board, target, their_wood, sr.front_centre):
-            reasons.append(f"target inside wood {their_wood!r} but not on its edge: cannot be "
-                           "shot (ATT 6.A, AT8)")
-            return None
-        uncounted.append(their_wood)
-    for base in (shooter, target):
-        hill = board.hill_of(base)
-        if hill is not None:
-            uncounted.append(hill)
-    ignore = (shooter_row, target_row)
-    if board.settings.at7_line_of_sight == "centre_to_centre":
-        return SightQuestion(np.array([[sr.cx, sr.cy]]), np.array([[tr.cx, tr.cy]]), ignore,
-                             frozenset(uncounted))
-    left, right = front_segments(board, np.array([shooter_row]))
-    goal = part if part is not None else board.shapes[target_row]
-    reach = shapely.intersection(goal, stadium) if part is not None else None
-    if reach is not None and shapely.area(reach) > _EPS:
-        goal = reach
-    n = ORIGINS_ON_FRONT if not np.array_equal(left, right) else 1
-    t = np.linspace(0.0, 1.0, n)[:, None] if n > 1 else np.array([[0.0]])
-    origins = left[0] + (right[0] - left[0]) * t
-    return SightQuestion(origins, _outline_points(goal), ignore, frozenset(uncounted))
+def _wood_refusals(board: Board, shooter_rows: np.ndarray, target_rows: np.ndarray,
+                   targets: list[Target]) -> np.ndarray:
+    """The targets whose sight is to be traced: the others are refused by a wood alone
+    (ATT 6.A «Solo le basette che si trovano sul bordo di un bosco possono tirare al di fuori di
+    esso, e ... possono essere colpite», AT8), with the reason."""
+    asked = []
+    for j, (sr, tr) in enumerate(zip(shooter_rows.tolist(), target_rows.tolist())):
+        shooter, target = board.order[sr], board.order[tr]
+        own = board.wood_of(shooter)
+        theirs = board.wood_of(target)
+        if own is not None and not on_wood_edge(board, shooter, own, None):
+            targets[j].reasons.append(f"inside wood {own!r} but not on its edge: cannot shoot "
+                                      "out (ATT 6.A, AT8)")
+        elif theirs is not None and theirs != own and not on_wood_edge(
+                board, target, theirs, board.rect(shooter).front_centre):
+            targets[j].reasons.append(f"target inside wood {theirs!r} but not on its edge: "
+                                      "cannot be shot (ATT 6.A, AT8)")
+        else:
+            asked.append(j)
+    return np.array(asked, dtype=int)
 
 
-def _outline_points(shape: Any) -> np.ndarray:
-    """Each vertex of the shape's outline (every polygon of it) and ENDS_PER_EDGE points along
-    each edge; the points of any line or point in it."""
-    points = []
-    fractions = np.arange(1, ENDS_PER_EDGE + 1) / (ENDS_PER_EDGE + 1)
-    for part in shapely.get_parts(shape).tolist():
-        if part.geom_type != "Polygon":
-            points.append(shapely.get_coordinates(part))
-            continue
-        ring = shapely.get_coordinates(part.exterior)
-        a, b = ring[:-1], ring[1:]
-        along = a[:, None, :] + (b - a)[:, None, :] * fractions[None, :, None]
-        points.append(np.concatenate([a[:, None, :], along], axis=1).reshape(-1, 2))
-    return np.concatenate(points) if points else np.zeros((0, 2))
+def _shots(board: Board, rows: np.ndarray, sk: np.ndarray, tb: np.ndarray, parts: np.ndarray,
+           in_arc: np.ndarray) -> Shots:
+    """The sight questions (AT7): lines from ORIGINS_ON_FRONT points of the shooter's front to
+    the outline of the part of the target in the arc and in range (else in the arc, else the
+    whole target); the woods and hills the shooter or target stands in are not counted.
+    ``parts``: the parts in the arcs, ``in_arc`` where there is one."""
+    s = board.settings
+    sr = rows[sk]
+    f = board.frames
+    areas = sight_areas(board)
+    holding = board.holding[:, [board.area_index[a] for a in areas]]
+    uncounted = holding[sr] | holding[tb]
+    ignore = np.stack([sr, tb], axis=1)
+    if s.at7_line_of_sight == "centre_to_centre":
+        return Shots(np.stack([f.cx[sr], f.cy[sr]], axis=1)[:, None, :],
+                     np.stack([f.cx[tb], f.cy[tb]], axis=1), np.arange(len(sk)),
+                     np.ones(len(sk), dtype=bool), ignore, uncounted)
+    left, right = front_segments(board, sr)
+    n = ORIGINS_ON_FRONT if s.at4_arc_origin != "front_centre" else 1
+    t = np.linspace(0.0, 1.0, n) if n > 1 else np.zeros(1)
+    origins = left[:, None, :] + (right - left)[:, None, :] * t[None, :, None]
+    goals = np.where(in_arc, parts, board.shapes[tb])
+    inside = np.nonzero(in_arc)[0]
+    if len(inside):
+        stadiums = _stadiums(board, rows, np.array([board.mm(board.units[board.order[r]]
+                                                              .max_range_cm(s)) for r in rows]))
+        reach = shapely.intersection(goals[inside], stadiums[sk[inside]])
+        big = shapely.area(reach) > _EPS
+        goals[inside[big]] = reach[big]
+    ends, owner, corner = _outline_points(goals)
+    return Shots(origins, ends, owner, corner, ignore, uncounted)
+
+
+def _outline_points(shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(points, shape of each, is a vertex): each vertex of every polygon of each shape and
+    ENDS_PER_EDGE points along each of its edges; the points of any line or point in it."""
+    parts, owner = shapely.get_parts(shapes, return_index=True)
+    polygon = shapely.get_type_id(parts) == 3
+    ring, ring_of = shapely.get_coordinates(shapely.get_exterior_ring(parts[polygon]),
+                                            return_index=True)
+    last = np.concatenate([ring_of[1:] != ring_of[:-1], [True]])   # each ring's closing point
+    a, b = ring[:-1][~last[:-1]], ring[1:][~last[:-1]]
+    edge_owner = owner[polygon][ring_of[:-1][~last[:-1]]]
+    fractions = np.arange(ENDS_PER_EDGE + 1) / (ENDS_PER_EDGE + 1)
+    points = (a[:, None, :] + (b - a)[:, None, :] * fractions[None, :, None]).reshape(-1, 2)
+    point_owner = np.repeat(edge_owner, len(fractions))
+    corner = np.tile(fractions == 0.0, len(a))
+    others, other_of = shapely.get_coordinates(parts[~polygon], return_index=True)
+    points = np.concatenate([points, others])
+    point_owner = np.concatenate([point_owner, owner[~polygon][other_of]])
+    corner = np.concatenate([corner, np.ones(len(others), dtype=bool)])
+    order = np.argsort(point_owner, kind="stable")
+    return points[order], point_owner[order], corner[order]
 
 
 def _finish(board: Board, shooter: str, t: Target) -> None:

@@ -1,18 +1,19 @@
 """Line of sight for ATTILA (ATT 6.A «Non è possibile tirare attraverso boschi, colline od altre
-truppe»; reading AT7): a shot may be taken when at least one of its sampled straight lines crosses
-no other troops (their bases shrunk by the contact tolerance, so a line grazing one is not
-blocked; Generals only with generals_block_sight), no wood and no hill (except those the question
-leaves uncounted: the shooter's and target's own, ATT 6.A, AT8).
+truppe»; reading AT7): a shot may be taken when at least one of its sampled straight lines, from
+a point of the shooter's front to a point of the target's outline, crosses no other troops (their
+bases shrunk by the contact tolerance, so a line grazing one is not blocked; Generals only with
+generals_block_sight), no wood and no hill (except those the shot leaves uncounted: the shooter's
+and target's own, ATT 6.A, AT8).
 
-Many questions are answered together: the obstacles near each question come from one STRtree
-query of the hulls of its lines; a question with none is clear at once. Then its shortest line is
-tried, and only if that one is blocked, all its lines; bases are tested in numpy
-(`geometry.segments_meet_rects`), woods and hills by GEOS.
+Many shots are answered together (`Shots`, arrays): the obstacles near each shot come from one
+STRtree query of the hulls of its lines, and a shot with none is clear at once. The others try
+their lines in rounds, stopping at the first clear one: the shortest line, then the lines from
+the ends and middle of the front to the corners of the target, then every line. Bases are tested
+in numpy (`geometry.segments_meet_rects`), woods and hills by GEOS, a call per area.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,103 +27,184 @@ MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along
 
 
 @dataclass(frozen=True)
-class SightQuestion:
-    """The lines of one shot: every origin to every end; ``ignore``: the board rows of the
-    shooter and target; ``uncounted``: the ids of woods and hills it may cross."""
+class Shots:
+    """The sight questions of many shots: each shot's lines run from every one of its
+    ``origins`` (Q, k, 2) to every one of its ends (``ends``, E × 2, ``end_owner``: the shot of
+    each; ``corner``: the end is a vertex of the target's outline). ``ignore``: per shot the two
+    board rows that never block it (shooter and target); ``uncounted``: per shot and sight area
+    (`sight_areas` order), the area may be crossed."""
 
     origins: np.ndarray
     ends: np.ndarray
-    ignore: tuple[int, int]
-    uncounted: frozenset[str]
+    end_owner: np.ndarray
+    corner: np.ndarray
+    ignore: np.ndarray
+    uncounted: np.ndarray
 
 
-def _bodies(board: Board) -> tuple[np.ndarray, Frames]:
-    """(blocks, shrunk rectangles) per board row: present bases (Generals only by setting)."""
-    def build() -> tuple[np.ndarray, Frames]:
+def sight_areas(board: Board) -> list[str]:
+    """The ids of the woods and hills, in scenario order."""
+    return [f.id for f in board.terrain if f.is_area and f.kind in SIGHT_BLOCKING_AREAS]
+
+
+def _bodies(board: Board) -> tuple[np.ndarray, Frames, np.ndarray]:
+    """(blocks, shrunk rectangles, their polygons) per board row: present bases (Generals only
+    by setting), shrunk so that a line grazing one is not blocked."""
+    def build() -> tuple[np.ndarray, Frames, np.ndarray]:
         generals_block = board.settings.generals_block_sight
         blocks = board.present & np.array([generals_block or not u.is_general
                                            for u in board.rows], dtype=bool)
         g = max(board.contact_tol, MIN_GRAZE_MM)
         f = board.frames
-        return blocks, Frames(f.cx, f.cy, f.fx, f.fy, f.width - 2 * g, f.depth - 2 * g)
+        shrunk = Frames(f.cx, f.cy, f.fx, f.fy, f.width - 2 * g, f.depth - 2 * g)
+        return blocks, shrunk, f.polygons(g)
     return board.state.cached("attila.sight_bodies", build)
 
 
-def clear(board: Board, questions: Sequence[SightQuestion]) -> np.ndarray:
-    """Per question, True when at least one of its lines is clear."""
-    n = len(questions)
-    out = np.zeros(n, dtype=bool)
+@dataclass
+class _Near:
+    """Per shot, the bases (CSR: ``start``/``rows``) and the areas (``areas``, Q × A) near it."""
+
+    start: np.ndarray
+    rows: np.ndarray
+    areas: np.ndarray
+
+    def count(self, q: np.ndarray) -> np.ndarray:
+        return self.start[q + 1] - self.start[q]
+
+
+def clear(board: Board, shots: Shots) -> np.ndarray:
+    """Per shot, True when at least one of its lines is clear."""
+    n = len(shots.origins)
     if not n:
-        return out
-    blocks, bodies = _bodies(board)
-    points = [np.concatenate([q.origins, q.ends]) for q in questions]
-    hulls = shapely.convex_hull(shapely.multipoints(
-        np.concatenate(points), indices=np.repeat(np.arange(n), [len(p) for p in points])))
-    qi, bi = board.state.index.meeting_many(hulls)
-    near: list[list[int]] = [[] for _ in range(n)]
-    for q, b in zip(qi.tolist(), bi.tolist()):
-        if blocks[b] and b not in questions[q].ignore:
-            near[q].append(b)
-    areas = [f for f in board.terrain if f.is_area and f.kind in SIGHT_BLOCKING_AREAS]
-    crossed: list[list[str]] = [[] for _ in range(n)]
-    for f in areas:
-        for q in np.nonzero(shapely.intersects(hulls, board.areas[f.id]))[0].tolist():
-            if f.id not in questions[q].uncounted:
-                crossed[q].append(f.id)
-    out[:] = [not near[q] and not crossed[q] for q in range(n)]
-    todo = [q for q in range(n) if not out[q]]
-    if todo:   # the shortest line of each first, then every line of those still blocked
-        found = _any_clear(board, questions, todo, near, crossed, bodies, shortest=True)
-        out[todo] = found
-        again = [q for q, ok in zip(todo, found.tolist()) if not ok]
-        if again:
-            out[again] = _any_clear(board, questions, again, near, crossed, bodies,
-                                    shortest=False)
+        return np.zeros(0, dtype=bool)
+    near = _near(board, shots)
+    shadows = _Shadows.of(board, shots, near)
+    out = (near.count(np.arange(n)) == 0) & ~near.areas.any(axis=1)
+    k = shots.origins.shape[1]
+    coarse = sorted({0, k // 2, k - 1})
+    for stage in ("shortest", "coarse", "all"):
+        todo = np.nonzero(~out)[0]
+        if not len(todo):
+            break
+        j, e, owner = _lines(shots, todo, stage, coarse)
+        ok = _clear_lines(board, shots, near, shadows, j, e, owner)
+        out[np.unique(owner[ok])] = True
     return out
 
 
-def _lines(q: SightQuestion, shortest: bool) -> np.ndarray:
-    """(k, 2, 2): every origin to every end, or only the shortest such line."""
-    o, e = q.origins, q.ends
-    starts = np.repeat(o, len(e), axis=0)
-    stops = np.tile(e, (len(o), 1))
-    if shortest:
-        d = ((stops - starts) ** 2).sum(axis=1)
-        k = int(np.argmin(d))
-        starts, stops = starts[k:k + 1], stops[k:k + 1]
-    return np.stack([starts, stops], axis=1)
+def _near(board: Board, shots: Shots) -> _Near:
+    """The bases and areas meeting the hull of each shot's lines (the hull of its front's ends
+    and its target's corners)."""
+    n, k = shots.origins.shape[:2]
+    ends = np.unique(np.concatenate([[0, k - 1]]))
+    corners = np.nonzero(shots.corner)[0]
+    points = np.concatenate([shots.origins[:, ends].reshape(-1, 2), shots.ends[corners]])
+    owner = np.concatenate([np.repeat(np.arange(n), len(ends)), shots.end_owner[corners]])
+    order = np.argsort(owner, kind="stable")
+    hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=owner[order]))
+    blocks, _, shrunk = _bodies(board)
+    qi, bi = board.state.index.meeting_many(hulls)
+    keep = blocks[bi] & (bi != shots.ignore[qi, 0]) & (bi != shots.ignore[qi, 1])
+    qi, bi = qi[keep], bi[keep]
+    keep = shapely.intersects(hulls[qi], shrunk[bi])
+    qi, bi = qi[keep], bi[keep]
+    start = np.concatenate([[0], np.cumsum(np.bincount(qi, minlength=n))])
+    ids = sight_areas(board)
+    areas = np.zeros((n, len(ids)), dtype=bool)
+    for a, fid in enumerate(ids):
+        areas[:, a] = shapely.intersects(hulls, board.areas[fid]) & ~shots.uncounted[:, a]
+    return _Near(start, bi, areas)
 
 
-def _any_clear(board: Board, questions: Sequence[SightQuestion], which: list[int],
-               near: list[list[int]], crossed: list[list[str]], bodies: Frames,
-               shortest: bool) -> np.ndarray:
-    """Per question of ``which``: one of its lines (or its shortest) is clear."""
-    lines = [_lines(questions[q], shortest) for q in which]
-    counts = np.array([len(x) for x in lines])
-    xy = np.concatenate(lines)
-    owner = np.repeat(np.arange(len(which)), counts)
-    ok = np.ones(len(xy), dtype=bool)
-    # bases: every (line, base near its question) pair at once
-    per = np.array([len(near[q]) for q in which])[owner]
-    if per.sum():
-        line_of = np.repeat(np.arange(len(xy)), per)
-        flat = np.concatenate([np.array(near[q], dtype=int) for q in which] or [np.zeros(0, int)])
-        first = np.concatenate([[0], np.cumsum([len(near[q]) for q in which])[:-1]])
-        within = np.arange(len(line_of)) - np.repeat(np.cumsum(per) - per, per)
-        body = flat[first[owner[line_of]] + within]
-        hit = segments_meet_rects(xy[line_of, 0], xy[line_of, 1], bodies.take(body))
-        ok[line_of[hit]] = False
-    # woods and hills: a line running inside one (not merely along its edge) is blocked
-    for k, q in enumerate(which):
-        if not crossed[q]:
-            continue
-        rows = np.nonzero((owner == k) & ok)[0]
-        if not len(rows):
-            continue
-        geoms = shapely.linestrings(xy[rows])
-        for fid in crossed[q]:
-            inside = shapely.relate_pattern(geoms, board.areas[fid], "T********")
-            ok[rows[inside]] = False
-    found = np.zeros(len(which), dtype=bool)
-    found[owner[ok]] = True
-    return found
+def _lines(shots: Shots, todo: np.ndarray, stage: str,
+           coarse: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(origin index, end index, shot) of the lines of shots ``todo`` tried at this stage."""
+    mine = np.nonzero(np.isin(shots.end_owner, todo))[0]
+    owner = shots.end_owner[mine]
+    k = shots.origins.shape[1]
+    if stage == "shortest":
+        d = ((shots.origins[owner] - shots.ends[mine][:, None, :]) ** 2).sum(axis=2)   # (e, k)
+        j = d.argmin(axis=1)
+        first = np.lexsort((d[np.arange(len(mine)), j], owner))
+        pick = first[np.concatenate([[True], owner[first][1:] != owner[first][:-1]])]
+        return j[pick], mine[pick], owner[pick]
+    origins = np.arange(k)
+    if stage == "coarse":
+        keep = shots.corner[mine]
+        mine, owner, origins = mine[keep], owner[keep], np.array(coarse)
+    return (np.tile(origins, len(mine)), np.repeat(mine, len(origins)),
+            np.repeat(owner, len(origins)))
+
+
+def _clear_lines(board: Board, shots: Shots, near: _Near, shadows: _Shadows, j: np.ndarray,
+                 e: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """Per line (origin ``j`` of shot ``owner`` to end ``e``), clear of every base and area near
+    its shot: against each base, the line's direction from its origin and its length decide
+    (`_Shadows`) unless it ends among the base's corners, where the exact test does."""
+    starts, stops = shots.origins[owner, j], shots.ends[e]
+    ok = np.ones(len(starts), dtype=bool)
+    counts = near.count(owner)
+    if counts.sum():
+        line = np.repeat(np.arange(len(starts)), counts)
+        pair = near.start[owner[line]] + \
+            np.arange(len(line)) - np.repeat(np.cumsum(counts) - counts, counts)
+        slot = pair * shots.origins.shape[1] + j[line]
+        v = stops - starts
+        ref = shadows.ref[owner]
+        angle = np.arctan2(ref[:, 0] * v[:, 1] - ref[:, 1] * v[:, 0],
+                           ref[:, 0] * v[:, 0] + ref[:, 1] * v[:, 1])[line]
+        length = np.hypot(v[:, 0], v[:, 1])[line]
+        within = (angle >= shadows.lo[slot]) & (angle <= shadows.hi[slot])
+        hit = within & (length >= shadows.far[slot])
+        unsure = (within & (length > shadows.near[slot]) & ~hit) | shadows.exact[slot]
+        if unsure.any():
+            at = np.nonzero(unsure)[0]
+            _, bodies, _ = _bodies(board)
+            hit[at] = segments_meet_rects(starts[line[at]], stops[line[at]],
+                                          bodies.take(near.rows[pair[at]]))
+        ok[line[hit]] = False
+    for a, fid in enumerate(sight_areas(board)):
+        ask = np.nonzero(ok & near.areas[owner, a])[0]
+        if len(ask):
+            geoms = shapely.linestrings(np.stack([starts[ask], stops[ask]], axis=1))
+            # a line running inside the area (not merely along its edge) is blocked
+            ok[ask[shapely.relate_pattern(geoms, board.areas[fid], "T********")]] = False
+    return ok
+
+
+@dataclass
+class _Shadows:
+    """Per (shot, near base, origin) slot: the directions the base covers seen from the origin,
+    as angles from the shot's reference direction ``ref`` (``lo`` to ``hi``), and the nearest and
+    farthest distances of its corners. A line from that origin whose direction lies within and
+    which is longer than ``far`` certainly meets the base; one outside, or shorter than
+    ``near``, certainly does not. ``exact``: the base lies around or behind the origin, where
+    angles do not order its directions: the exact test decides."""
+
+    ref: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    near: np.ndarray
+    far: np.ndarray
+    exact: np.ndarray
+
+    @staticmethod
+    def of(board: Board, shots: Shots, near: _Near) -> _Shadows:
+        n, k = shots.origins.shape[:2]
+        centre = np.zeros((n, 2))
+        np.add.at(centre, shots.end_owner, shots.ends)
+        centre /= np.maximum(np.bincount(shots.end_owner, minlength=n), 1)[:, None]
+        ref = centre - shots.origins.mean(axis=1)
+        ref /= np.maximum(np.hypot(ref[:, 0], ref[:, 1]), 1e-12)[:, None]
+        shot = np.repeat(np.arange(n), near.count(np.arange(n)))
+        _, bodies, _ = _bodies(board)
+        corners = bodies.take(near.rows).corners                     # (p, 4, 2)
+        v = corners[:, None, :, :] - shots.origins[shot][:, :, None, :]   # (p, k, 4, 2)
+        r = ref[shot][:, None, None, :]
+        angle = np.arctan2(r[..., 0] * v[..., 1] - r[..., 1] * v[..., 0],
+                           r[..., 0] * v[..., 0] + r[..., 1] * v[..., 1])
+        dist = np.hypot(v[..., 0], v[..., 1])
+        lo, hi = angle.min(axis=2), angle.max(axis=2)
+        return _Shadows(ref, lo.ravel(), hi.ravel(), dist.min(axis=2).ravel(),
+                        dist.max(axis=2).ravel(), (hi - lo > np.pi / 2).ravel())
