@@ -190,6 +190,24 @@ def targets_of_many(board: Board, shooters: Iterable[str]) -> dict[str, list[Tar
     return {i: known[i] for i in shooters}
 
 
+@dataclass
+class _Candidates:
+    """(shooter, enemy) pairs as arrays: ``sk`` the shooter (index into the shooters asked),
+    ``tb`` the target's board row, ``part`` the part of the target in the arc (GEOS, or the
+    whole target when it lies wholly inside), ``measured_in`` it has one, ``margin`` how far the
+    target reaches into the arc or stays out of it (mm, `_arc_margins`)."""
+
+    sk: np.ndarray
+    tb: np.ndarray
+    part: np.ndarray
+    measured_in: np.ndarray
+    margin: np.ndarray
+
+    def take(self, rows: np.ndarray) -> _Candidates:
+        return _Candidates(self.sk[rows], self.tb[rows], self.part[rows],
+                           self.measured_in[rows], self.margin[rows])
+
+
 def _judge(board: Board, todo: list[str]) -> dict[str, list[Target]]:
     out: dict[str, list[Target]] = {i: [] for i in todo}
     s = board.settings
@@ -201,44 +219,34 @@ def _judge(board: Board, todo: list[str]) -> dict[str, list[Target]]:
     max_cm = np.array([board.units[i].max_range_cm(s) for i in shooters])
     max_mm = max_cm * board.mm(1.0)
     cc = board.close_call
-    arcs = arc_polygons(board, rows, board.state.reach_all_mm)
-    # candidates: every base meeting an arc, or within range of a shooter (and the close call)
-    ai, ab = board.state.index.meeting_many(arcs)
-    ri, rb, _ = board.pairs_within(board.shapes[rows], max_mm + cc)
-    code = np.unique(np.concatenate([ai * len(board.order) + ab, ri * len(board.order) + rb]))
-    sk, tb = code // len(board.order), code % len(board.order)
-    keep = (board.sides[tb] != board.sides[rows[sk]]) & board.present[tb]
-    sk, tb = sk[keep], tb[keep]
-    if not len(sk):
+    c = _candidates(board, rows, max_mm)
+    if not len(c.sk):
         return out
-    tpoly = board.shapes[tb]
-    part = shapely.intersection(arcs[sk], tpoly)
-    measured_in = shapely.area(part) > _EPS
-    keys = [(shooters[k], board.order[b]) for k, b in zip(sk.tolist(), tb.tolist())]
-    in_arc, arc_close = _arc_verdicts(board, arcs[sk], tpoly, measured_in, keys)
-    dist_mm = _distances(board, rows[sk], tb, part, measured_in)
-    in_range, range_close = decide(max_mm[sk] - dist_mm + _EPS * 10, cc,
+    keys = [(shooters[k], board.order[b]) for k, b in zip(c.sk.tolist(), c.tb.tolist())]
+    in_arc, arc_close = decide(c.margin, cc, [key("arc", *k) for k in keys], board.state.held)
+    dist_mm = _distances(board, rows[c.sk], c.tb, c.part, c.measured_in)
+    in_range, range_close = decide(max_mm[c.sk] - dist_mm + _EPS * 10, cc,
                                    [key("range", *k) for k in keys], board.state.held)
-    listed = np.nonzero(in_arc | in_range)[0]
-    sk, tb, part, measured_in = sk[listed], tb[listed], part[listed], measured_in[listed]
+    listed = np.nonzero(np.array(in_arc) | np.array(in_range))[0]
+    c = c.take(listed)
     bands = {m: band_table(s, m) for m in set(max_cm.tolist())}
     targets = []
-    for n, k, b in zip(listed.tolist(), sk.tolist(), tb.tolist()):
+    for n, k, b in zip(listed.tolist(), c.sk.tolist(), c.tb.tolist()):
         d_cm = board.cm(float(dist_mm[n]))
-        t = Target(board.order[b], d_cm, bool(in_arc[n]), bool(in_range[n]),
-                   band_of(d_cm, bands[max_cm[k]], bool(in_range[n])), margin=max_cm[k] - d_cm)
+        t = Target(board.order[b], d_cm, in_arc[n], in_range[n],
+                   band_of(d_cm, bands[max_cm[k]], in_range[n]), margin=max_cm[k] - d_cm)
         t.close_calls = [name for name, close in (("arc", arc_close[n]),
                                                    ("range", range_close[n])) if close]
         targets.append(t)
-    asked = _wood_refusals(board, rows[sk], tb, targets)
+    asked = _wood_refusals(board, rows[c.sk], c.tb, targets)
     if len(asked):
-        shots = _shots(board, rows, sk[asked], tb[asked], part[asked], measured_in[asked])
+        shots = _shots(board, rows, max_mm, c.take(asked), dist_mm[listed][asked])
         for j, ok in zip(asked.tolist(), clear(board, shots).tolist()):
             targets[j].line_of_sight = ok
             if not ok:
                 targets[j].reasons.append("no clear line: woods, hills or other troops in the "
                                           "way (ATT 6.A, AT7)")
-    for k, t in zip(sk.tolist(), targets):
+    for k, t in zip(c.sk.tolist(), targets):
         _finish(board, shooters[k], t)
         out[shooters[k]].append(t)
     for v in out.values():
@@ -246,19 +254,74 @@ def _judge(board: Board, todo: list[str]) -> dict[str, list[Target]]:
     return out
 
 
-def _arc_verdicts(board: Board, arcs: np.ndarray, tpoly: np.ndarray, measured_in: np.ndarray,
-                  keys: list[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
-    """In the arc (ATT 6.A: any part of the target between the rays), decided: the margin is how
-    far the target reaches into the arc (against the arc shrunk by close_call_mm) or stays out of
-    it."""
+def _candidates(board: Board, rows: np.ndarray, max_mm: np.ndarray) -> _Candidates:
+    """Every present enemy of each shooter that may be in its arc (at any distance) or within
+    its maximum range (and the close call). The arc is three half-planes (ahead of the front,
+    inside each ray): a target with every corner inside all three lies wholly in it, one with
+    every corner outside one of them wholly out (numpy, every pair at once); GEOS measures the
+    others' parts."""
+    f = board.frames
+    enemy = board.present[None, :] & (board.sides[None, :] != board.sides[rows][:, None])
+    sk, tb = np.nonzero(enemy)
     cc = board.close_call
-    margins = np.where(measured_in, cc, -shapely.distance(arcs, tpoly) - _EPS)
-    if cc > 0 and measured_in.any():
-        at = np.nonzero(measured_in)[0]
-        inner = shapely.buffer(arcs[at], -cc, join_style="mitre")
-        margins[at] = np.maximum(cc - shapely.distance(inner, tpoly[at]), _EPS)
-    verdicts, close = decide(margins, cc, [key("arc", *k) for k in keys], board.state.held)
-    return np.array(verdicts, dtype=bool), np.array(close, dtype=bool)
+    normals, offsets = _arc_planes(board, rows)
+    v = np.einsum("pcx,phx->pch", f.corners[tb], normals[sk]) - offsets[sk][:, None, :]
+    depth = v.min(axis=2)                                   # per corner, inside all three
+    inside = depth.min(axis=1) > _EPS
+    apart = (-v).min(axis=1).max(axis=1)                    # the widest half-plane's gap
+    radius = np.hypot(f.width, f.depth) / 2
+    near = np.hypot(f.cx[tb] - f.cx[rows[sk]], f.cy[tb] - f.cy[rows[sk]]) - radius[tb] - \
+        radius[rows[sk]] <= max_mm[sk] + cc
+    keep = (apart <= _EPS) | near
+    sk, tb, depth, inside, apart = sk[keep], tb[keep], depth[keep], inside[keep], apart[keep]
+    tpoly = board.shapes[tb]
+    part = np.where(inside, tpoly, None)
+    unsure = np.nonzero(~inside & (apart <= _EPS))[0]
+    arcs = arc_polygons(board, rows, board.state.reach_all_mm)
+    if len(unsure):
+        part[unsure] = shapely.intersection(arcs[sk[unsure]], tpoly[unsure])
+    measured_in = inside.copy()
+    measured_in[unsure] = shapely.area(part[unsure]) > _EPS
+    part = np.where(measured_in, part, None)
+    margin = _arc_margins(board, arcs, sk, tpoly, measured_in, depth.max(axis=1), apart)
+    return _Candidates(sk, tb, part, measured_in, margin)
+
+
+def _arc_planes(board: Board, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per shooter, the arc's three half-planes n.p >= offset: ahead of the front, right of the
+    left ray, left of the right ray (ATT 6.A, AT4): normals (P, 3, 2), offsets (P, 3)."""
+    left, right = front_segments(board, rows)
+    f = board.frames.front[rows]
+    a = math.radians(ARC_HALF_DEG)
+    c, s = math.cos(a), math.sin(a)
+    dl = np.stack([f[:, 0] * c - f[:, 1] * s, f[:, 0] * s + f[:, 1] * c], axis=1)
+    dr = np.stack([f[:, 0] * c + f[:, 1] * s, -f[:, 0] * s + f[:, 1] * c], axis=1)
+    normals = np.stack([f, np.stack([dl[:, 1], -dl[:, 0]], axis=1),
+                        np.stack([-dr[:, 1], dr[:, 0]], axis=1)], axis=1)
+    offsets = np.stack([(normals[:, 0] * left).sum(axis=1), (normals[:, 1] * left).sum(axis=1),
+                        (normals[:, 2] * right).sum(axis=1)], axis=1)
+    return normals, offsets
+
+
+def _arc_margins(board: Board, arcs: np.ndarray, sk: np.ndarray, tpoly: np.ndarray,
+                 measured_in: np.ndarray, deepest: np.ndarray, apart: np.ndarray) -> np.ndarray:
+    """How far each target reaches into its shooter's arc (positive) or stays out of it
+    (negative), in mm, for `boundary.decide`: certain from the corners when they are at least
+    close_call_mm inside or out, else measured by GEOS against the arc shrunk by close_call_mm
+    (in) or the arc itself (out)."""
+    cc = board.close_call
+    margin = np.where(measured_in, np.maximum(deepest, _EPS), -np.maximum(apart, 0.0) - _EPS)
+    ask_in = np.nonzero(measured_in & (deepest < cc))[0]
+    ask_out = np.nonzero(~measured_in & (apart < cc))[0]
+    if len(ask_out):
+        margin[ask_out] = -shapely.distance(arcs[sk[ask_out]], tpoly[ask_out]) - _EPS
+    if cc > 0 and len(ask_in):
+        used = np.unique(sk[ask_in])
+        inner = np.empty(len(arcs), dtype=object)
+        inner[used] = shapely.buffer(arcs[used], -cc, join_style="mitre")
+        margin[ask_in] = np.maximum(cc - shapely.distance(inner[sk[ask_in]], tpoly[ask_in]),
+                                    _EPS)
+    return margin
 
 
 def _distances(board: Board, rows: np.ndarray, tb: np.ndarray, part: np.ndarray,
@@ -268,24 +331,25 @@ def _distances(board: Board, rows: np.ndarray, tb: np.ndarray, part: np.ndarray,
     f = board.frames
     if how == "centre_to_centre":
         return np.hypot(f.cx[rows] - f.cx[tb], f.cy[rows] - f.cy[tb])
-    fronts = _fronts(board, rows)
     shape = np.where(measured_in, part, board.shapes[tb]) \
         if how == "front_edge_to_part_in_arc" else board.shapes[tb]
-    return shapely.distance(fronts, shape)
+    return shapely.distance(_fronts(board, rows), shape)
 
 
 def on_wood_edge(board: Board, base_id: str, wood_id: str,
                  toward: tuple[float, float] | None) -> bool:
-    """AT8: the front edge (``toward`` None: shooting out) or the edge facing ``toward`` lies
-    within at8_wood_edge_cm of the wood's boundary."""
+    """AT8: the front edge (``toward`` None: shooting out) or the edge facing ``toward`` (the
+    one whose middle is nearest it) lies within at8_wood_edge_cm of the wood's boundary."""
     r = board.rect(base_id)
+    names = ("front", "right", "rear", "left")
     if toward is None:
-        edge = r.front_edge
+        edge = r.edge("front")
     else:
-        edge = min(r.edges.values(), key=lambda e: e.interpolate(0.5, normalized=True).distance(
-            shapely.Point(toward)))
+        mids = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in map(r.edge, names)]
+        edge = r.edge(names[min(range(4), key=lambda k: math.dist(mids[k], toward))])
     boundary = board.areas[wood_id].exterior
-    return float(edge.distance(boundary)) <= board.mm(board.settings.at8_wood_edge_cm) + _EPS
+    return float(shapely.distance(shapely.linestrings(edge), boundary)) <= \
+        board.mm(board.settings.at8_wood_edge_cm) + _EPS
 
 
 def _wood_refusals(board: Board, shooter_rows: np.ndarray, target_rows: np.ndarray,
@@ -310,37 +374,50 @@ def _wood_refusals(board: Board, shooter_rows: np.ndarray, target_rows: np.ndarr
     return np.array(asked, dtype=int)
 
 
-def _shots(board: Board, rows: np.ndarray, sk: np.ndarray, tb: np.ndarray, parts: np.ndarray,
-           in_arc: np.ndarray) -> Shots:
+def _shots(board: Board, rows: np.ndarray, max_mm: np.ndarray, c: _Candidates,
+           dist_mm: np.ndarray) -> Shots:
     """The sight questions (AT7): lines from ORIGINS_ON_FRONT points of the shooter's front to
     the outline of the part of the target in the arc and in range (else in the arc, else the
-    whole target); the woods and hills the shooter or target stands in are not counted.
-    ``parts``: the parts in the arcs, ``in_arc`` where there is one."""
+    whole target); the woods and hills the shooter or target stands in are not counted."""
     s = board.settings
-    sr = rows[sk]
+    sr = rows[c.sk]
     f = board.frames
     areas = sight_areas(board)
     holding = board.holding[:, [board.area_index[a] for a in areas]]
-    uncounted = holding[sr] | holding[tb]
-    ignore = np.stack([sr, tb], axis=1)
+    uncounted = holding[sr] | holding[c.tb]
+    ignore = np.stack([sr, c.tb], axis=1)
     if s.at7_line_of_sight == "centre_to_centre":
         return Shots(np.stack([f.cx[sr], f.cy[sr]], axis=1)[:, None, :],
-                     np.stack([f.cx[tb], f.cy[tb]], axis=1), np.arange(len(sk)),
-                     np.ones(len(sk), dtype=bool), ignore, uncounted)
+                     np.stack([f.cx[c.tb], f.cy[c.tb]], axis=1), np.arange(len(c.sk)),
+                     np.ones(len(c.sk), dtype=bool), ignore, uncounted)
     left, right = front_segments(board, sr)
     n = ORIGINS_ON_FRONT if s.at4_arc_origin != "front_centre" else 1
     t = np.linspace(0.0, 1.0, n) if n > 1 else np.zeros(1)
     origins = left[:, None, :] + (right - left)[:, None, :] * t[None, :, None]
-    goals = np.where(in_arc, parts, board.shapes[tb])
-    inside = np.nonzero(in_arc)[0]
-    if len(inside):
-        stadiums = _stadiums(board, rows, np.array([board.mm(board.units[board.order[r]]
-                                                              .max_range_cm(s)) for r in rows]))
-        reach = shapely.intersection(goals[inside], stadiums[sk[inside]])
+    goals = np.where(c.measured_in, c.part, board.shapes[c.tb])
+    # the part in the arc and in range: where the part reaches beyond the range but not wholly
+    ahead = np.nonzero(c.measured_in & (dist_mm <= max_mm[c.sk]) &
+                       (_farthest(board, sr, c.tb) > max_mm[c.sk]))[0]
+    if len(ahead):
+        reach = shapely.intersection(goals[ahead], _stadiums(board, sr[ahead],
+                                                             max_mm[c.sk[ahead]]))
         big = shapely.area(reach) > _EPS
-        goals[inside[big]] = reach[big]
+        goals[ahead[big]] = reach[big]
     ends, owner, corner = _outline_points(goals)
     return Shots(origins, ends, owner, corner, ignore, uncounted)
+
+
+def _farthest(board: Board, rows: np.ndarray, tb: np.ndarray) -> np.ndarray:
+    """How far the target's farthest corner is from the shooter's front (AT5's measure; the
+    part in the arc lies within)."""
+    left, right = front_segments(board, rows)
+    corners = board.frames.corners[tb]                                    # (p, 4, 2)
+    seg = (right - left)[:, None, :]
+    rel = corners - left[:, None, :]
+    span = (seg ** 2).sum(axis=2)
+    t = np.clip((rel * seg).sum(axis=2) / np.where(span > 0, span, 1.0), 0.0, 1.0)
+    gap = rel - seg * t[..., None]
+    return np.hypot(gap[..., 0], gap[..., 1]).max(axis=1)
 
 
 def _outline_points(shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

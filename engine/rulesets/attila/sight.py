@@ -18,12 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+from shapely.geometry.polygon import orient
 
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import Frames, segments_meet_rects
 from campo.engine.rulesets.attila.tables import SIGHT_BLOCKING_AREAS
 
 MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along an edge)
+INSIDE_MM = 1e-9     # a line running less than this inside a wood or hill only grazes it
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,8 @@ def _near(board: Board, shots: Shots) -> _Near:
     points = np.concatenate([shots.origins[:, ends].reshape(-1, 2), shots.ends[corners]])
     owner = np.concatenate([np.repeat(np.arange(n), len(ends)), shots.end_owner[corners]])
     order = np.argsort(owner, kind="stable")
-    hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=owner[order]))
+    # (a line through the points: shapely builds it much faster than a multipoint)
+    hulls = shapely.convex_hull(shapely.linestrings(points[order], indices=owner[order]))
     blocks, _, shrunk = _bodies(board)
     qi, bi = board.state.index.meeting_many(hulls)
     keep = blocks[bi] & (bi != shots.ignore[qi, 0]) & (bi != shots.ignore[qi, 1])
@@ -120,7 +123,9 @@ def _near(board: Board, shots: Shots) -> _Near:
 def _lines(shots: Shots, todo: np.ndarray, stage: str,
            coarse: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(origin index, end index, shot) of the lines of shots ``todo`` tried at this stage."""
-    mine = np.nonzero(np.isin(shots.end_owner, todo))[0]
+    asked = np.zeros(len(shots.origins), dtype=bool)
+    asked[todo] = True
+    mine = np.nonzero(asked[shots.end_owner])[0]
     owner = shots.end_owner[mine]
     k = shots.origins.shape[1]
     if stage == "shortest":
@@ -167,10 +172,42 @@ def _clear_lines(board: Board, shots: Shots, near: _Near, shadows: _Shadows, j: 
     for a, fid in enumerate(sight_areas(board)):
         ask = np.nonzero(ok & near.areas[owner, a])[0]
         if len(ask):
-            geoms = shapely.linestrings(np.stack([starts[ask], stops[ask]], axis=1))
-            # a line running inside the area (not merely along its edge) is blocked
-            ok[ask[shapely.relate_pattern(geoms, board.areas[fid], "T********")]] = False
+            ok[ask[_runs_inside(board, fid, starts[ask], stops[ask])]] = False
     return ok
+
+
+def _runs_inside(board: Board, fid: str, starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """Per line, it runs inside the area, not merely along its edge (a wood or hill blocks it):
+    for a convex area, the length of the line inside every edge's half-plane (numpy); GEOS for
+    the others."""
+    ring = _convex_ring(board, fid)
+    if ring is None:
+        geoms = shapely.linestrings(np.stack([starts, stops], axis=1))
+        return shapely.relate_pattern(geoms, board.areas[fid], "T********")
+    d = stops - starts
+    t0, t1 = np.zeros(len(starts)), np.ones(len(starts))
+    for (ax, ay), (bx, by) in zip(ring[:-1], ring[1:]):
+        nx, ny = ay - by, bx - ax                       # inward normal (counter-clockwise ring)
+        at = (starts[:, 0] - ax) * nx + (starts[:, 1] - ay) * ny     # >= 0 inside
+        rate = d[:, 0] * nx + d[:, 1] * ny
+        flat = np.abs(rate) < 1e-12
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cut = -at / rate
+        t0 = np.where(~flat & (rate > 0), np.maximum(t0, cut), t0)
+        t1 = np.where(~flat & (rate < 0), np.minimum(t1, cut), t1)
+        t1 = np.where(flat & (at <= 0), -1.0, t1)        # along or outside this edge's line
+    return (t1 - t0) * np.hypot(d[:, 0], d[:, 1]) > INSIDE_MM
+
+
+def _convex_ring(board: Board, fid: str) -> np.ndarray | None:
+    """A convex area's outline, counter-clockwise and closed (None when not convex or when it
+    has holes)."""
+    def build() -> np.ndarray | None:
+        poly = board.areas[fid]
+        if poly.interiors or not poly.equals(poly.convex_hull):
+            return None
+        return np.asarray(orient(poly, 1.0).exterior.coords, dtype=float)
+    return board.state.cached(f"attila.convex_ring.{fid}", build)
 
 
 @dataclass
