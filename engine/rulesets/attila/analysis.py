@@ -107,7 +107,7 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
 def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """The compact facts the board draws without a tap: contacts, Generals in command, support
     (ATT 8.D), and badges: "disordered", "must charge" (ATT 13), "wounded" (ATT 8.C)."""
-    must = obligations(board, ids)
+    must = obligations(board)
     out = {}
     for i in ids:
         u = board.units[i]

@@ -8,6 +8,8 @@ sorted, the order of every output.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -17,9 +19,9 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from campo.engine.boundary import decide, key
-from campo.engine.geometry.contact import edge_of_lengths, shared_lengths_many, touched_edge
+from campo.engine.geometry.contact import edge_of_lengths, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
-from campo.engine.rulesets.attila.geometry import Frames
+from campo.engine.rulesets.attila.geometry import Frames, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
 from campo.engine.rulesets.attila.units import Unit, read_unit
@@ -38,6 +40,19 @@ class Contact:
     @property
     def aspect(self) -> str:
         return "flank" if self.side in ("left", "right") else self.side
+
+
+@dataclass(frozen=True)
+class TouchingPairs:
+    """Pairs of bases near enough to touch, as arrays: rows ``a`` < ``b``, their ``gaps`` (mm),
+    and ``ab`` / ``ba`` (n, 4): the length of each edge of ``a`` lying along ``b`` (and the
+    reverse), in `rect.EDGE_NAMES` order."""
+
+    a: np.ndarray
+    b: np.ndarray
+    gaps: np.ndarray
+    ab: np.ndarray
+    ba: np.ndarray
 
 
 @dataclass
@@ -115,6 +130,22 @@ class Board:
     def present(self) -> np.ndarray:
         return np.array([not u.absent for u in self.rows], dtype=bool)
 
+    @cached_property
+    def base_keys(self) -> dict[str, bytes]:
+        """Per base, a digest of everything its geometry and reading depend on (id, side, type,
+        pose, size, traits, seen or not): what a memo of answers across states is keyed by
+        (BLAKE2b of the exact values: two different bases never share one in practice)."""
+        return {b.id: hashlib.blake2b(repr((
+            b.id, b.side, b.type, b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm, b.stale,
+            json.dumps(b.traits, sort_keys=True, default=str))).encode(), digest_size=16).digest()
+            for b in self.state.bases}
+
+    @cached_property
+    def scene_key(self) -> tuple[str, str]:
+        """The settings and the terrain, as text (what every answer depends on)."""
+        return (self.settings.model_dump_json(),
+                json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
+
     def rect(self, base_id: str) -> Rect:
         return self.state.rect(base_id)
 
@@ -126,20 +157,44 @@ class Board:
         return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
     def pairs_within(self, shapes: np.ndarray, distance: float | np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(shape row, base row, gap mm) of every base within ``distance`` (per shape or one
-        value) of each shape: one STRtree query and one vectorised distance."""
-        si, bi = self.state.index.query_many(list(shapes), distance)
-        gaps = shapely.distance(np.asarray(shapes, dtype=object)[si], self.shapes[bi]) \
-            if len(si) else np.zeros(0)
-        return si, bi, gaps
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """(shape row, base row) of every base within ``distance`` (per shape or one value) of
+        each shape: one STRtree query."""
+        return self.state.index.query_many(list(shapes), distance)
+
+    def gaps(self, shapes: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The distance from each shape to the base of the same position in ``rows``."""
+        return shapely.distance(np.asarray(shapes, dtype=object), self.shapes[rows]) \
+            if len(rows) else np.zeros(0)
+
+    def boxes_meeting(self, rows: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row index, base row) of every base meeting the bounding box of base ``rows[k]``
+        grown by ``reach[k]``: a cheap superset of the bases within that reach."""
+        b = shapely.bounds(self.shapes[rows])
+        boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
+        return self.state.index.meeting_many(boxes)
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
         """Other bases within ``distance_mm`` of this one, sorted."""
-        _, bi, _ = self.pairs_within(self.shapes[[self.pos[base_id]]], distance_mm)
+        _, bi = self.pairs_within(self.shapes[[self.pos[base_id]]], distance_mm)
         return sorted(self.order[b] for b in bi.tolist() if self.order[b] != base_id)
 
     # --- contact (ATT 7.A, AT1, AT2) --------------------------------------------------------------
+    @cached_property
+    def touching_pairs(self) -> TouchingPairs:
+        """Every pair of bases (a < b in index order) within the contact tolerance and the close
+        call, with its gap and the length of each edge of either lying along the other (within
+        the tolerance; a pair farther apart than it, within its own gap): one STRtree query, one
+        distance call and one clipping for all (contacts and groups read it)."""
+        tol, cc = self.contact_tol, self.close_call
+        si, bi = self.pairs_within(self.shapes, tol + cc)
+        keep = si < bi
+        si, bi = si[keep], bi[keep]
+        gaps = self.gaps(self.shapes[si], bi)
+        a, b = self.frames.take(si), self.frames.take(bi)
+        grow = np.maximum(max(tol, 1e-6), gaps)
+        return TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
+
     @cached_property
     def _touching(self) -> dict[str, list[Contact]]:
         """Every base -> the bases touching it (either side; absent ones included), each with
@@ -148,36 +203,27 @@ class Board:
         In contact (AT2): the gap is within the tolerance, decided with `boundary.decide` (a gap
         within close_call_mm of the tolerance is too close to call, held live), and one of the
         two bases lies along the other's edge for more than contact_min_shared_mm (so corner to
-        corner is not contact). One STRtree query, one distance call and one shared-length
-        computation for every pair at once."""
+        corner is not contact)."""
         out: dict[str, list[Contact]] = {i: [] for i in self.order}
-        tol, cc = self.contact_tol, self.close_call
-        si, bi, gaps = self.pairs_within(self.shapes, tol + cc)
-        keep = si < bi
-        si, bi, gaps = si[keep], bi[keep], gaps[keep]
-        if not len(si):
+        p = self.touching_pairs
+        if not len(p.a):
             return out
+        tol = self.contact_tol
         keys = [key("contact", *sorted((self.order[a], self.order[b])))
-                for a, b in zip(si.tolist(), bi.tolist())]
-        touching, close = decide(tol - gaps, cc, keys, self.state.held)
-        a_rects = [self.rects[k] for k in si.tolist()]
-        b_rects = [self.rects[k] for k in bi.tolist()]
-        # a pair held in contact beyond the tolerance measures its sides with its own gap
-        grow = np.maximum(tol, gaps)
-        ab = _shared(a_rects, b_rects, grow)
-        ba = _shared(b_rects, a_rects, grow)
-        long_enough = np.maximum(ab.max(axis=1), ba.max(axis=1)) > \
+                for a, b in zip(p.a.tolist(), p.b.tolist())]
+        touching, close = decide(tol - p.gaps, self.close_call, keys, self.state.held)
+        long_enough = np.maximum(p.ab.max(axis=1), p.ba.max(axis=1)) > \
             self.settings.contact_min_shared_mm
         method = self.settings.at1_contact_side
         for n in np.nonzero(np.array(touching) & long_enough)[0].tolist():
-            a, b = self.order[si[n]], self.order[bi[n]]
-            g = float(grow[n])
+            a, b = self.order[p.a[n]], self.order[p.b[n]]
+            g = max(tol, float(p.gaps[n]))
             if method == "longest_shared_segment":
-                side_a = edge_of_lengths(dict(zip(EDGE_NAMES, ab[n].tolist())), g)
-                side_b = edge_of_lengths(dict(zip(EDGE_NAMES, ba[n].tolist())), g)
+                side_a = edge_of_lengths(dict(zip(EDGE_NAMES, p.ab[n].tolist())), g)
+                side_b = edge_of_lengths(dict(zip(EDGE_NAMES, p.ba[n].tolist())), g)
             else:
-                side_a = touched_edge(a_rects[n], b_rects[n], g, method)
-                side_b = touched_edge(b_rects[n], a_rects[n], g, method)
+                side_a = touched_edge(self.rects[p.a[n]], self.rects[p.b[n]], g, method)
+                side_b = touched_edge(self.rects[p.b[n]], self.rects[p.a[n]], g, method)
             out[a].append(Contact(b, side_a, close[n]))
             out[b].append(Contact(a, side_b, close[n]))
         for v in out.values():
@@ -263,13 +309,3 @@ class Board:
 
     def shape_of(self, feature_id: str) -> Any:
         return self.areas.get(feature_id) or self.lines[feature_id]
-
-
-def _shared(a: list[Rect], b: list[Rect], grow: np.ndarray) -> np.ndarray:
-    """`shared_lengths_many` (n, 4: front, right, rear, left) with a tolerance per pair (the
-    pairs grouped by tolerance: nearly all share the contact tolerance)."""
-    out = np.zeros((len(a), 4))
-    for g in np.unique(grow).tolist():
-        at = np.nonzero(grow == g)[0]
-        out[at] = shared_lengths_many([a[k] for k in at.tolist()], [b[k] for k in at.tolist()], g)
-    return out

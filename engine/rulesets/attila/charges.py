@@ -16,7 +16,9 @@ then tried in order of preference, charge by charge, their paths checked in batc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,23 +91,53 @@ def candidates(board: Board, charger: str) -> list[str]:
 
 
 def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]]:
-    """Per charger, the enemy bases within its move plus the contact tolerance: one STRtree
-    query for all."""
+    """Per charger, the enemy bases within its move plus the contact tolerance (from its
+    `neighbourhood`, the gaps measured in one vectorised call)."""
     chargers = list(chargers)
     out: dict[str, list[str]] = {c: [] for c in chargers}
-    troops = [c for c in chargers if board.units[c].is_troops]
-    if not troops:
+    near = neighbourhood(board, chargers)
+    who, rows = [], []
+    for n, c in enumerate(chargers):
+        if board.units[c].is_troops:
+            found = near[c][0]
+            found = found[board.sides[found] != board.units[c].side]
+            who.append(np.full(len(found), n))
+            rows.append(found)
+    if not rows or not sum(len(r) for r in rows):
         return out
-    reach = np.array([board.mm(board.units[c].move_cm(board.settings)) + board.contact_tol
-                      for c in troops])
-    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in troops]], reach)
-    for s, b in zip(si.tolist(), bi.tolist()):
-        c, o = troops[s], board.order[b]
-        if board.units[o].side != board.units[c].side:
-            out[c].append(o)
+    who_a, rows_a = np.concatenate(who), np.concatenate(rows)
+    reach = np.array([board.mm(board.units[c].move_cm(board.settings)) for c in chargers])
+    charger_rows = np.array([board.pos[c] for c in chargers])
+    gaps = board.gaps(board.shapes[charger_rows[who_a]], rows_a)
+    for n, b in zip(who_a[gaps <= reach[who_a] + board.contact_tol].tolist(),
+                    rows_a[gaps <= reach[who_a] + board.contact_tol].tolist()):
+        out[chargers[n]].append(board.order[b])
     for v in out.values():
         v.sort()
     return out
+
+
+def neighbourhood(board: Board, chargers: Iterable[str]) -> dict[str, tuple[np.ndarray, Hashable]]:
+    """Per troop base of ``chargers``, the board rows of every base a charge of it could meet
+    (those meeting its box grown by its move, the contact tolerance and two of the largest
+    bases' diagonals: its targets lie within its move, and its path within its move and the two
+    bases' sizes), and their `Board.base_keys` (what its charges' outcomes depend on). One
+    STRtree query for those not yet known in this state."""
+    known: dict[str, tuple[np.ndarray, Hashable]] = board.state.cached(
+        "attila.neighbourhood", dict)
+    todo = [c for c in dict.fromkeys(chargers) if c not in known and board.units[c].is_troops]
+    if todo:
+        f = board.frames
+        s = board.settings
+        reach = np.array([board.mm(board.units[c].move_cm(s)) for c in todo]) + \
+            board.contact_tol + 2 * float(np.hypot(f.width, f.depth).max())
+        si, bi = board.boxes_meeting(np.array([board.pos[c] for c in todo]), reach)
+        split = np.searchsorted(si, np.arange(1, len(todo)))
+        keys = board.base_keys
+        for c, rows in zip(todo, np.split(bi, split)):
+            rows = np.sort(rows)
+            known[c] = (rows, tuple(keys[board.order[b]] for b in rows.tolist()))
+    return known
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
@@ -382,6 +414,54 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
 
 
 # --- the verdicts --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outcome:
+    """The geometry of a charge's chosen attempt: everything its verdict needs that depends only
+    on the bases and terrain near it, never on the verdicts held live."""
+
+    turn: float
+    cost: float                  # the wheel, mm
+    d_front: float               # straight on after it, mm
+    wide: bool                   # the wheel is wider than allowed
+    flush: bool
+    final: tuple[float, float, float]    # x, y (mm), heading (deg)
+    aspect: str                  # the target's edge struck
+    path: tuple[tuple[float, float], ...]
+    facts: PathFacts
+
+
+class OutcomeMemo:
+    """Charge outcomes kept across states, keyed by everything they depend on: the settings,
+    the terrain, the charger's move roll, and every base near the charger (its pose, type,
+    traits and whether the camera sees it). In a live game one move leaves most charges as they
+    were: only those near it are judged again. Bounded (least recently used first out) and
+    thread-safe."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._found: OrderedDict[Hashable, Outcome | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, keys: Sequence[Hashable]) -> list[tuple[bool, Outcome | None]]:
+        with self._lock:
+            out = []
+            for k in keys:
+                known = k in self._found
+                if known:
+                    self._found.move_to_end(k)
+                out.append((known, self._found.get(k)))
+            return out
+
+    def put(self, items: Iterable[tuple[Hashable, Outcome | None]]) -> None:
+        with self._lock:
+            self._found.update(items)
+            while len(self._found) > self.size:
+                self._found.popitem(last=False)
+
+
+OUTCOMES = OutcomeMemo()
+
+
 def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], Charge]:
     out: dict[tuple[str, str], Charge] = {}
     geo: list[tuple[tuple[str, str], Charge]] = []
@@ -392,110 +472,115 @@ def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], C
             geo.append((pair, c))
     if not geo:
         return out
-    s = board.settings
-    budgets = [move_budget(board, c) for (c, _), _ in geo]
-    pairs = _Pairs(
-        keys=[k for k, _ in geo], budgets=budgets,
-        charger=np.array([board.pos[c] for (c, _), _ in geo]),
-        target=np.array([board.pos[t] for (_, t), _ in geo]),
-        allowance_mm=np.array([board.mm(b.available_cm) for b in budgets]),
-        limit_mm=np.array([board.mm(b.wheel_limit_cm) for b in budgets]),
-        wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
-                         and not board.units[c].phalanx for (c, _), _ in geo], dtype=bool),
-        enemies=_enemies_near(board, [k for k, _ in geo], budgets))
-    att, chosen, facts = _search(board, pairs)
-    for k, (pair, c) in enumerate(geo):
-        if k not in chosen:
+    keys = [k for k, _ in geo]
+    budgets = [move_budget(board, c) for c, _ in keys]
+    near = neighbourhood(board, [c for c, _ in keys])
+    memo_keys = [(board.scene_key, c, t, b.roll, near[c][1]) for (c, t), b in zip(keys, budgets)]
+    found = OUTCOMES.get(memo_keys)
+    todo_k = [k for k, (known, _) in enumerate(found) if not known]
+    outcomes = [o for _, o in found]
+    if todo_k:
+        fresh = _outcomes(board, [keys[k] for k in todo_k], [budgets[k] for k in todo_k], near)
+        for k, o in zip(todo_k, fresh):
+            outcomes[k] = o
+        OUTCOMES.put((memo_keys[k], o) for k, o in zip(todo_k, fresh))
+    for (pair, c), o in zip(geo, outcomes):
+        if o is None:
             c.reasons.append("a phalanx cannot wheel and then move in one turn (ATT 5.L)"
                              if board.units[pair[0]].phalanx else
                              "its front edge cannot meet an edge of the target with one forward "
                              "wheel and a straight move (AT26)")
-    _report(board, [(geo[k][1], pairs.budgets[k], i) for k, i in sorted(chosen.items())], att,
-            facts)
+    _report(board, [(c, b, o) for (_, c), b, o in zip(geo, budgets, outcomes) if o is not None])
     return out
 
 
-def _enemies_near(board: Board, keys: list[tuple[str, str]],
-                  budgets: list[MoveBudget]) -> dict[int, np.ndarray]:
-    """Per pair, the rows of the present enemies (not its target) that its path could meet: within
-    the charger's move, the contact tolerance and two of the largest bases' diagonals."""
+def _outcomes(board: Board, keys: list[tuple[str, str]], budgets: list[MoveBudget],
+              near: dict[str, tuple[np.ndarray, Hashable]]) -> list[Outcome | None]:
+    """The outcomes of these charges, judged together (`_search`)."""
+    s = board.settings
+    charger = np.array([board.pos[c] for c, _ in keys])
+    target = np.array([board.pos[t] for _, t in keys])
+    enemies = {}
+    for n, (c, t) in enumerate(keys):
+        rows = near[c][0]
+        enemies[n] = rows[board.present[rows] & (board.sides[rows] != board.sides[charger[n]])
+                          & (rows != target[n])]
+    pairs = _Pairs(
+        keys=keys, budgets=budgets, charger=charger, target=target,
+        allowance_mm=np.array([board.mm(b.available_cm) for b in budgets]),
+        limit_mm=np.array([board.mm(b.wheel_limit_cm) for b in budgets]),
+        wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
+                         and not board.units[c].phalanx for c, _ in keys], dtype=bool),
+        enemies=enemies)
+    att, chosen, facts = _search(board, pairs)
+    out: list[Outcome | None] = [None] * len(keys)
+    if not chosen:
+        return out
+    ks = sorted(chosen)
+    at = np.array([chosen[k] for k in ks])
     f = board.frames
-    chargers = sorted({c for c, _ in keys})
-    move = {c: board.mm(b.normal_cm) for (c, _), b in zip(keys, budgets)}
-    reach = np.array([move[c] for c in chargers]) + board.contact_tol + \
-        2 * float(np.hypot(f.width, f.depth).max())
-    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in chargers]], reach)
-    keep = board.present[bi] & (board.sides[bi] != board.sides[[board.pos[chargers[k]]
-                                                                  for k in si.tolist()]])
-    near: dict[str, list[int]] = {c: [] for c in chargers}
-    for k, b in zip(si[keep].tolist(), bi[keep].tolist()):
-        near[chargers[k]].append(b)
-    return {n: np.array([b for b in near[c] if b != board.pos[t]], dtype=int)
-            for n, (c, t) in enumerate(keys)}
+    final = att.final.take(at)
+    headings = (f.heading_deg[charger[ks]] + att.turn[at]) % 360.0
+    aspects = _struck(board, f.take(target[ks]), final, [keys[k][1] for k in ks])
+    paths = _path_points(board, charger[ks], att.turn[at], final)
+    for n, (k, i) in enumerate(zip(ks, at.tolist())):
+        out[k] = Outcome(float(att.turn[i]), float(att.cost[i]), float(att.d_front[i]),
+                         bool(att.wide[i]), bool(att.flush[i]),
+                         (float(final.cx[n]), float(final.cy[n]), float(headings[n])),
+                         aspects[n], tuple(map(tuple, paths[n])), facts[i])
+    return out
 
 
-def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, int]], att: Attempts,
-            facts: dict[int, PathFacts]) -> None:
-    """Fill each charge from its chosen attempt and that attempt's path (the geometry of all of
-    them at once)."""
+def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> None:
+    """Fill each charge from the outcome of its chosen attempt: the reach decided (held live
+    when too close to call), the reasons and notes."""
     if not chosen:
         return
-    at = np.array([i for _, _, i in chosen])
-    f = board.frames
-    crow = np.array([board.pos[c.charger] for c, _, _ in chosen])
-    trow = np.array([board.pos[c.target] for c, _, _ in chosen])
-    final = att.final.take(at)
-    headings = (f.heading_deg[crow] + att.turn[at]) % 360.0
-    aspects = _struck(board, f.take(trow), final, chosen)
-    paths = _path_points(board, crow, att.turn[at], final)
     allowance = np.array([board.mm(b.available_cm) for _, b, _ in chosen])
-    after_wheel = ~att.wide[at] & (att.cost[at] > allowance + _EPS)
-    asks = ~(after_wheel & (att.d_front[at] <= _EPS))   # ATT 5.G: a wheel alone reaching contact
-    reach, close = decide(allowance - att.total[at] + _EPS, board.close_call,
+    total = np.array([o.cost + o.d_front for _, _, o in chosen])
+    reach, close = decide(allowance - total + _EPS, board.close_call,
                           [key("reach", c.charger, c.target) for c, _, _ in chosen],
                           board.state.held)
-    for n, (c, budget, i) in enumerate(chosen):
+    for n, (c, budget, o) in enumerate(chosen):
         start = board.rect(c.charger)
-        turn, cost, d_front = float(att.turn[i]), float(att.cost[i]), float(att.d_front[i])
-        if att.wide[i]:
-            c.reasons.append(f"needs a wheel of {abs(turn):.0f}° ({board.cm(cost):.1f} cm along "
-                             f"the moving corner's arc), wider than the "
+        if o.wide:
+            c.reasons.append(f"needs a wheel of {abs(o.turn):.0f}° ({board.cm(o.cost):.1f} cm "
+                             f"along the moving corner's arc), wider than the "
                              f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
                              f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) "
                              f"({WHEEL_CITES})")
-        if asks[n]:
+        after_wheel = not o.wide and o.cost > allowance[n] + _EPS
+        if not (after_wheel and o.d_front <= _EPS):   # ATT 5.G: a wheel alone reaching contact
             if close[n]:
                 c.close_calls.append("reach")
             if not reach[n]:
-                c.reasons.append(_out_of_reach(board, budget, cost + d_front, cost, d_front,
-                                               bool(after_wheel[n]), bool(close[n])))
-        if not att.flush[i]:
+                c.reasons.append(_out_of_reach(board, budget, float(total[n]), o.cost, o.d_front,
+                                               after_wheel, bool(close[n])))
+        if not o.flush:
             c.notes.append("its front edge meets the target at an angle: line the bases up to "
                            "fight (AT2, AT26)")
-        c.reasons += facts[i].reasons
-        c.notes += facts[i].notes
-        c.passes_through = list(facts[i].passes)
-        c.terrain = list(facts[i].terrain)
-        c.distance = board.cm(cost + d_front)
-        c.wheel_deg = turn
-        c.contact_aspect = Aspect(edge_aspect(aspects[n]))
-        c.path = paths[n]
-        c.final_pose = {"x_mm": float(final.cx[n]), "y_mm": float(final.cy[n]),
-                        "heading_deg": float(headings[n])}
+        c.reasons += o.facts.reasons
+        c.notes += o.facts.notes
+        c.passes_through = list(o.facts.passes)
+        c.terrain = list(o.facts.terrain)
+        c.distance = board.cm(float(total[n]))
+        c.wheel_deg = o.turn
+        c.contact_aspect = Aspect(edge_aspect(o.aspect))
+        c.path = [list(p) for p in o.path]
+        c.final_pose = {"x_mm": o.final[0], "y_mm": o.final[1], "heading_deg": o.final[2]}
         c.legal = not c.reasons
 
 
-def _struck(board: Board, goal: Frames, final: Frames,
-            chosen: list[tuple[Charge, MoveBudget, int]]) -> list[str]:
+def _struck(board: Board, goal: Frames, final: Frames, targets: list[str]) -> list[str]:
     """Which edge of each target the charger's final pose touches (AT1)."""
     tol = board.contact_tol
     method = board.settings.at1_contact_side
     if method != "longest_shared_segment":
-        return [touched_edge(board.rect(c.target), Rect(float(final.cx[n]), float(final.cy[n]),
-                                                        float(final.heading_deg[n]),
-                                                        float(final.width[n]),
-                                                        float(final.depth[n])), tol, method)
-                for n, (c, _, _) in enumerate(chosen)]
+        return [touched_edge(board.rect(t), Rect(float(final.cx[n]), float(final.cy[n]),
+                                                 float(final.heading_deg[n]),
+                                                 float(final.width[n]), float(final.depth[n])),
+                             tol, method)
+                for n, t in enumerate(targets)]
     corners = goal.corners
     lengths = np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], final,
                                      max(tol, _EPS)) for e in range(4)], axis=1)

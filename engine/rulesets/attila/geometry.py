@@ -170,9 +170,10 @@ def slide(moving: np.ndarray, obstacle: np.ndarray, direction: np.ndarray,
     return np.where(touching, 0.0, np.maximum(t, 0.0))
 
 
-def clip_lengths(p: np.ndarray, q: np.ndarray, box: Frames, grow: float) -> np.ndarray:
+def clip_lengths(p: np.ndarray, q: np.ndarray, box: Frames,
+                 grow: float | np.ndarray) -> np.ndarray:
     """Per row, the length of segment p-q (each (n, 2)) inside rectangle ``box`` grown by
-    ``grow`` on every side (Liang–Barsky)."""
+    ``grow`` (per row or one value) on every side (Liang–Barsky)."""
     rx, ry, fx, fy = box.fy, -box.fx, box.fx, box.fy
     du_p = (p[:, 0] - box.cx) * rx + (p[:, 1] - box.cy) * ry
     dv_p = (p[:, 0] - box.cx) * fx + (p[:, 1] - box.cy) * fy
@@ -234,3 +235,11 @@ def rects_overlap(a: Frames, b: Frames) -> np.ndarray:
                  + np.abs(ux * b.fy - uy * b.fx) * b.width) / 2
         out &= np.abs(dx * ux + dy * uy) < reach
     return out
+
+
+def shared_lengths(a: Frames, b: Frames, grow: float | np.ndarray) -> np.ndarray:
+    """(n, 4): for each edge of ``a`` (front, right, rear, left: `rect.EDGE_NAMES`), the length
+    of it lying within ``b`` grown by ``grow`` (per row or one value) on every side."""
+    corners = a.corners
+    return np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], b, grow)
+                     for e in range(4)], axis=1)

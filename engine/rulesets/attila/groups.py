@@ -14,14 +14,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import numpy as np
 
-from campo.engine.geometry.contact import shared_lengths_many
 from campo.engine.geometry.rect import angle_diff
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.tables import COLUMN_FEATURES
 
-_FRONT, _RIGHT, _REAR, _LEFT = range(4)     # `shared_lengths_many`'s columns
+_FRONT, _RIGHT, _REAR, _LEFT = range(4)     # `Board.touching_pairs`' columns
 
 
 @dataclass(frozen=True)
@@ -64,37 +62,33 @@ def links(board: Board) -> dict[tuple[str, str], Link]:
     (a, b) with a < b: same side, both troops, same deployment label and group class, facing the
     same way, and an edge lying along the other's for more than contact_min_shared_mm (within
     the contact tolerance) both ways. A base the camera has lost keeps its last pose: losing
-    sight of it for a moment must not split its group for good. Once per state: one STRtree
-    query and one shared-length computation for all candidate pairs."""
+    sight of it for a moment must not split its group for good. Once per state, from
+    `Board.touching_pairs`."""
     def build() -> dict[tuple[str, str], Link]:
         s = board.settings
-        si, bi, _ = board.pairs_within(board.shapes, board.contact_tol)
-        pairs = []
-        for x, y in zip(si.tolist(), bi.tolist()):
-            if x >= y:
-                continue
-            a, b = sorted((board.order[x], board.order[y]))
-            ua, ub = board.units[a], board.units[b]
-            if ua.side == ub.side and ua.is_troops and ub.is_troops and \
-                    ua.group_label == ub.group_label and \
-                    ua.group_class(s) == ub.group_class(s) and same_facing(board, a, b):
-                pairs.append((a, b))
-        if not pairs:
-            return {}
-        ra = [board.rect(a) for a, _ in pairs]
-        rb = [board.rect(b) for _, b in pairs]
-        la = shared_lengths_many(ra, rb, board.contact_tol) > s.contact_min_shared_mm
-        lb = shared_lengths_many(rb, ra, board.contact_tol) > s.contact_min_shared_mm
-        side = (la[:, _LEFT] & lb[:, _RIGHT]) | (la[:, _RIGHT] & lb[:, _LEFT])
-        a_behind = la[:, _FRONT] & lb[:, _REAR]
-        b_behind = la[:, _REAR] & lb[:, _FRONT]
+        p = board.touching_pairs
+        need = s.contact_min_shared_mm
         columns = s.at12_group_links == "side_or_front_rear"
         out = {}
-        for n, (a, b) in enumerate(pairs):
-            if side[n]:
-                out[(a, b)] = Link("side", None)
-            elif columns and (a_behind[n] or b_behind[n]):
-                out[(a, b)] = Link("column", a if a_behind[n] else b)
+        for n, (x, y) in enumerate(zip(p.a.tolist(), p.b.tolist())):
+            if p.gaps[n] > board.contact_tol:
+                continue
+            a, b = board.order[x], board.order[y]
+            ua, ub = board.units[a], board.units[b]
+            if not (ua.side == ub.side and ua.is_troops and ub.is_troops
+                    and ua.group_label == ub.group_label
+                    and ua.group_class(s) == ub.group_class(s) and same_facing(board, a, b)):
+                continue
+            la, lb = p.ab[n] > need, p.ba[n] > need       # x's edges along y, and the reverse
+            if (la[_LEFT] and lb[_RIGHT]) or (la[_RIGHT] and lb[_LEFT]):
+                link = Link("side", None)
+            elif columns and la[_FRONT] and lb[_REAR]:
+                link = Link("column", a)                  # x's front along y's rear
+            elif columns and la[_REAR] and lb[_FRONT]:
+                link = Link("column", b)
+            else:
+                continue
+            out[(a, b) if a < b else (b, a)] = link
         return out
     return board.state.cached("attila.links", build)
 

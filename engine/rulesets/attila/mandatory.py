@@ -8,7 +8,6 @@ Difficult Terrain. A whole Group follows a member that must charge, if it can st
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from campo.engine.rulesets.attila.board import Board
@@ -36,10 +35,15 @@ def potential_target(board: Board, target_id: str) -> bool:
     return t.close_order(board.settings) and die_at_least(t.melee_die, POTENTIAL_TARGET_DIE)
 
 
-def obligations(board: Board, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """Per obliged base of ``ids`` (not Disordered, ATT 8.A, nor already fighting) with a
-    potential target it can reach: its entry (below). The charges are judged together."""
-    bases = [i for i in ids if obliged(board, i) and not board.units[i].disordered
+def obligations(board: Board) -> dict[str, dict[str, Any]]:
+    """Per obliged base (not Disordered, ATT 8.A, nor already fighting) with a potential target
+    it can reach: its entry (below), in id order. Every obliged base's charges are judged
+    together, once per state (the summaries' badges and the table's list both read them)."""
+    return board.state.cached("attila.obligations", lambda: _obligations(board))
+
+
+def _obligations(board: Board) -> dict[str, dict[str, Any]]:
+    bases = [i for i in board.ids if obliged(board, i) and not board.units[i].disordered
              and not board.in_enemy_contact(i)]
     found = all_candidates(board, bases)
     pairs = [(i, t) for i in bases for t in found[i] if potential_target(board, t)]
@@ -79,4 +83,4 @@ def obligations(board: Board, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
 def mandatory_charges(board: Board) -> list[dict[str, Any]]:
     """One entry per obliged base with at least one potential target it can reach, in id
     order (ATT 13)."""
-    return list(obligations(board, board.ids).values())
+    return list(obligations(board).values())
