@@ -157,26 +157,24 @@ class Board:
         return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
     def pairs_within(self, shapes: np.ndarray, distance: float | np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        """(shape row, base row) of every base within ``distance`` (per shape or one value) of
-        each shape: one STRtree query."""
-        return self.state.index.query_many(list(shapes), distance)
-
-    def gaps(self, shapes: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """The distance from each shape to the base of the same position in ``rows``."""
-        return shapely.distance(np.asarray(shapes, dtype=object), self.shapes[rows]) \
-            if len(rows) else np.zeros(0)
-
-    def boxes_meeting(self, rows: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(row index, base row) of every base meeting the bounding box of base ``rows[k]``
-        grown by ``reach[k]``: a cheap superset of the bases within that reach."""
-        b = shapely.bounds(self.shapes[rows])
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(shape row, base row, gap mm) of every base within ``distance`` (per shape or one
+        value) of each shape, sorted: the bases meeting each shape's bounding box grown by the
+        distance (one STRtree query of boxes), then their gaps (one vectorised distance)."""
+        n = len(shapes)
+        if not n or not len(self.shapes):
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int), np.zeros(0)
+        reach = np.broadcast_to(np.asarray(distance, dtype=float), (n,))
+        b = shapely.bounds(np.asarray(shapes, dtype=object))
         boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
-        return self.state.index.meeting_many(boxes)
+        si, bi = self.state.index.meeting_many(boxes)
+        gaps = shapely.distance(np.asarray(shapes, dtype=object)[si], self.shapes[bi])
+        keep = gaps <= reach[si]
+        return si[keep], bi[keep], gaps[keep]
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
         """Other bases within ``distance_mm`` of this one, sorted."""
-        _, bi = self.pairs_within(self.shapes[[self.pos[base_id]]], distance_mm)
+        _, bi, _ = self.pairs_within(self.shapes[[self.pos[base_id]]], distance_mm)
         return sorted(self.order[b] for b in bi.tolist() if self.order[b] != base_id)
 
     # --- contact (ATT 7.A, AT1, AT2) --------------------------------------------------------------
@@ -187,10 +185,9 @@ class Board:
         the tolerance; a pair farther apart than it, within its own gap): one STRtree query, one
         distance call and one clipping for all (contacts and groups read it)."""
         tol, cc = self.contact_tol, self.close_call
-        si, bi = self.pairs_within(self.shapes, tol + cc)
+        si, bi, gaps = self.pairs_within(self.shapes, tol + cc)
         keep = si < bi
-        si, bi = si[keep], bi[keep]
-        gaps = self.gaps(self.shapes[si], bi)
+        si, bi, gaps = si[keep], bi[keep], gaps[keep]
         a, b = self.frames.take(si), self.frames.take(bi)
         grow = np.maximum(max(tol, 1e-6), gaps)
         return TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))

@@ -17,21 +17,23 @@ then tried in order of preference, charge by charge, their paths checked in batc
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import shapely
 
-from campo.engine.boundary import CLOSE_CALL, decide, key
+from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
 from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, slide
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
-from campo.engine.rulesets.attila.paths import PathFacts, certainly_blocked, path_facts
+from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
 from campo.engine.rulesets.attila.settings import GAP_PREFIX
 from campo.engine.rulesets.attila.tables import MAX_WHEEL_DEG
 
@@ -42,6 +44,8 @@ MISS_MARGIN_MM = 1e-4   # a target this far beyond the lane of the front is miss
 SQUARE_DEG = 0.5        # met "squarely": the fronts within this of parallel
 BODY_FIRST_MM = 0.5     # the flank or a rear corner strikes this much before the front
 _EPS = 1e-6
+BATCH_START, BATCH_GROWTH = 1, 2   # attempts checked per pair in the first round, and the
+# growth of the batch each round after
 
 
 @dataclass
@@ -91,53 +95,39 @@ def candidates(board: Board, charger: str) -> list[str]:
 
 
 def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]]:
-    """Per charger, the enemy bases within its move plus the contact tolerance (from its
-    `neighbourhood`, the gaps measured in one vectorised call)."""
+    """Per charger, the enemy bases within its move plus the contact tolerance: one STRtree
+    query for all."""
     chargers = list(chargers)
     out: dict[str, list[str]] = {c: [] for c in chargers}
-    near = neighbourhood(board, chargers)
-    who, rows = [], []
-    for n, c in enumerate(chargers):
-        if board.units[c].is_troops:
-            found = near[c][0]
-            found = found[board.sides[found] != board.units[c].side]
-            who.append(np.full(len(found), n))
-            rows.append(found)
-    if not rows or not sum(len(r) for r in rows):
+    troops = [c for c in chargers if board.units[c].is_troops]
+    if not troops:
         return out
-    who_a, rows_a = np.concatenate(who), np.concatenate(rows)
-    reach = np.array([board.mm(board.units[c].move_cm(board.settings)) for c in chargers])
-    charger_rows = np.array([board.pos[c] for c in chargers])
-    gaps = board.gaps(board.shapes[charger_rows[who_a]], rows_a)
-    for n, b in zip(who_a[gaps <= reach[who_a] + board.contact_tol].tolist(),
-                    rows_a[gaps <= reach[who_a] + board.contact_tol].tolist()):
-        out[chargers[n]].append(board.order[b])
+    reach = np.array([board.mm(board.units[c].move_cm(board.settings)) + board.contact_tol
+                      for c in troops])
+    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in troops]], reach)
+    for k, b in zip(si.tolist(), bi.tolist()):
+        c, o = troops[k], board.order[b]
+        if board.units[o].side != board.units[c].side:
+            out[c].append(o)
     for v in out.values():
         v.sort()
     return out
 
 
-def neighbourhood(board: Board, chargers: Iterable[str]) -> dict[str, tuple[np.ndarray, Hashable]]:
-    """Per troop base of ``chargers``, the board rows of every base a charge of it could meet
-    (those meeting its box grown by its move, the contact tolerance and two of the largest
-    bases' diagonals: its targets lie within its move, and its path within its move and the two
-    bases' sizes), and their `Board.base_keys` (what its charges' outcomes depend on). One
-    STRtree query for those not yet known in this state."""
-    known: dict[str, tuple[np.ndarray, Hashable]] = board.state.cached(
-        "attila.neighbourhood", dict)
-    todo = [c for c in dict.fromkeys(chargers) if c not in known and board.units[c].is_troops]
-    if todo:
-        f = board.frames
-        s = board.settings
-        reach = np.array([board.mm(board.units[c].move_cm(s)) for c in todo]) + \
-            board.contact_tol + 2 * float(np.hypot(f.width, f.depth).max())
-        si, bi = board.boxes_meeting(np.array([board.pos[c] for c in todo]), reach)
-        split = np.searchsorted(si, np.arange(1, len(todo)))
-        keys = board.base_keys
-        for c, rows in zip(todo, np.split(bi, split)):
-            rows = np.sort(rows)
-            known[c] = (rows, tuple(keys[board.order[b]] for b in rows.tolist()))
-    return known
+def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray]:
+    """Per charge, the board rows of every base its paths could meet: those meeting the box of
+    charger and target grown by the charger's diagonal and the contact tolerance. Every path
+    lies within that distance of the two: the wheel within the diagonal of a front corner, the
+    final pose within it of the point where it touches the target, and the straight move
+    between the two. One STRtree query of boxes."""
+    f = board.frames
+    charger = np.array([board.pos[c] for c, _ in keys])
+    target = np.array([board.pos[t] for _, t in keys])
+    corners = np.concatenate([f.corners[charger], f.corners[target]], axis=1)
+    reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
+    lo, hi = corners.min(axis=1) - reach[:, None], corners.max(axis=1) + reach[:, None]
+    si, bi = board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+    return np.split(bi, np.searchsorted(si, np.arange(1, len(keys))))
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
@@ -227,6 +217,7 @@ class Attempts:
     wide: np.ndarray             # the wheel is wider than allowed
     no_move_left: np.ndarray     # ATT 5.G: the wheel in full, nothing left to go straight on
     too_long: np.ndarray
+    first_sweep: int = 0         # the attempts from here on are the sweep's
 
     @property
     def total(self) -> np.ndarray:
@@ -241,7 +232,8 @@ class Attempts:
         return self.wheeled.moved(self.d_front)
 
 
-def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray) -> Attempts:
+def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
+              first_sweep: int) -> Attempts:
     """The attempts of pairs ``rows`` (repeated, one per wheel) with wheels ``turns`` that can
     meet the target: the others (the front, moving straight on, never meets it; or a flank or
     rear corner strikes first) are left out."""
@@ -267,6 +259,7 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray) 
             body = slide(w.corners[behind], goal.corners[behind], w.front[behind])
             d_front[behind[body < d_front[behind] - BODY_FIRST_MM]] = np.inf
     ok = np.nonzero(np.isfinite(d_front))[0]
+    first_sweep = int(np.searchsorted(ok, first_sweep))
     rows, turns, w, goal, d_front = rows[ok], turns[ok], w.take(ok), goal.take(ok), d_front[ok]
     final = w.moved(d_front)
     fe = final.front_edges
@@ -280,7 +273,7 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray) 
     wide = cost > limit + _EPS
     beyond = ~wide & (cost > allowance + _EPS)         # ATT 5.G: the wheel is made in full
     return Attempts(rows, turns, w, d_front, cost, flush, square, wide, beyond & (d_front > _EPS),
-                    ~beyond & (cost + d_front > allowance + _EPS))
+                    ~beyond & (cost + d_front > allowance + _EPS), first_sweep)
 
 
 def _square_turns(board: Board, pairs: _Pairs) -> tuple[np.ndarray, np.ndarray]:
@@ -323,15 +316,6 @@ def _sweep_turns(board: Board, pairs: _Pairs, which: list[int]) -> tuple[np.ndar
     return rows[keep], turns[keep]
 
 
-def _concat(a: Attempts, b: Attempts) -> Attempts:
-    def cat(x: Any, y: Any) -> Any:
-        if isinstance(x, Frames):
-            return Frames(*(np.concatenate([getattr(x, n), getattr(y, n)])
-                            for n in ("cx", "cy", "fx", "fy", "width", "depth")))
-        return np.concatenate([x, y])
-    return Attempts(*(cat(getattr(a, n), getattr(b, n)) for n in Attempts.__dataclass_fields__))
-
-
 def _preference(att: Attempts, blocked: np.ndarray) -> np.ndarray:
     """Attempt indices grouped by pair, each pair's in order of preference: legal (and not
     blocked) first, then edge to edge, then squarely met, then the shortest (to 0.01 mm, so that
@@ -343,56 +327,68 @@ def _preference(att: Attempts, blocked: np.ndarray) -> np.ndarray:
 
 
 # --- the search --------------------------------------------------------------------------------
-def _search(board: Board, pairs: _Pairs) -> tuple[Attempts, dict[int, int], dict[int, PathFacts]]:
+def _search(board: Board, pairs: _Pairs
+            ) -> tuple[Attempts, dict[int, int], dict[int, PathFacts], dict[int, np.ndarray]]:
     """Per pair, the attempt to report (index into the returned attempts; pairs with no attempt
-    at all are missing), and the path facts of every attempt checked."""
+    at all are missing), the path facts of every attempt checked, and the enemies certainly in
+    the paths of the attempts passed over without a check (`paths.run_blockers`).
+
+    The square wheels first; the sweep only for the pairs none of whose square wheels gives a
+    clear path with the fronts along each other (all the attempts are built at once)."""
     rows, turns = _square_turns(board, pairs)
-    att = _attempts(board, pairs, rows, turns)
+    srows, sturns = _sweep_turns(board, pairs, list(range(len(pairs.keys))))
+    att = _attempts(board, pairs, np.concatenate([rows, srows]),
+                    np.concatenate([turns, sturns]), len(rows))
+    square_phase = np.arange(len(att.pair)) < att.first_sweep
     facts: dict[int, PathFacts] = {}
-    blocked: set[int] = set()
-    chosen = _first_clear(board, pairs, att, facts, blocked, range(len(pairs.keys)),
-                          fallback=False)
+    blockers: dict[int, np.ndarray] = {}
+    chosen = _first_clear(board, pairs, att, facts, blockers, range(len(pairs.keys)),
+                          usable=square_phase, fallback=False)
     sweep = [k for k in range(len(pairs.keys))
              if chosen.get(k) is None or not att.flush[chosen[k]]]
     if sweep:
-        srows, sturns = _sweep_turns(board, pairs, sweep)
-        if len(srows):
-            att = _concat(att, _attempts(board, pairs, srows, sturns))
-        chosen.update(_first_clear(board, pairs, att, facts, blocked, sweep, fallback=True))
-    return att, {k: v for k, v in chosen.items() if v is not None}, facts
+        chosen.update(_first_clear(board, pairs, att, facts, blockers, sweep,
+                                   usable=np.ones(len(att.pair), dtype=bool), fallback=True))
+    return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
-                 blocked: set[int], which: Iterable[int], *,
+                 blockers: dict[int, np.ndarray], which: Iterable[int], *, usable: np.ndarray,
                  fallback: bool) -> dict[int, int | None]:
-    """Per pair of ``which``, its preferred attempt whose path is clear. The paths are checked
-    in order of preference, in rounds: each round checks, in one batch, the next attempts of
-    every pair still looking (one, then twice as many each round: a pair whose paths are all
-    blocked needs few rounds); an attempt with an enemy certainly in its path
-    (`paths.certainly_blocked`) joins ``blocked`` without the full check. When none is clear:
-    with ``fallback`` the preferred attempt (checked, for its reasons), else None."""
-    order = _preference(att, np.isin(np.arange(len(att.pair)), list(blocked)))
+    """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. The paths
+    are checked in order of preference, in rounds: each round checks, in one batch, the next
+    attempts of every pair still looking (one, then twice as many each round: a pair whose
+    paths are all blocked needs few rounds); an attempt with an enemy certainly in its path
+    (`paths.run_blockers`) is passed over without the full check. When none is clear: with
+    ``fallback`` the preferred attempt (checked, for its reasons), else None."""
+    def blocked(i: int) -> bool:
+        return i in blockers or (i in facts and bool(facts[i].reasons))
+
+    known = np.zeros(len(att.pair), dtype=bool)
+    known[list(blockers)] = True
+    known[[i for i, f in facts.items() if f.reasons]] = True
     by_pair: dict[int, list[int]] = {}
-    for i in order.tolist():
-        by_pair.setdefault(int(att.pair[i]), []).append(i)
+    for i in _preference(att, known).tolist():
+        if usable[i]:
+            by_pair.setdefault(int(att.pair[i]), []).append(i)
     refused = att.refused
     out: dict[int, int | None] = {}
     place = {k: 0 for k in which}
-    batch = dict.fromkeys(which, 1)
+    batch = dict.fromkeys(which, BATCH_START)
     while place:
         ask: list[int] = []
         full: list[int] = []
         for k, n in list(place.items()):
             tries = by_pair.get(k, [])
-            while n < len(tries) and tries[n] in blocked:
+            while n < len(tries) and blocked(tries[n]):
                 n += 1                       # something in the way
             place[k] = n
             if n < len(tries) and tries[n] in facts:
                 out[k] = tries[n]            # checked and clear
             elif n < len(tries) and not refused[tries[n]]:
                 ask += [i for i in tries[n:n + batch[k]]
-                        if i not in facts and i not in blocked and not refused[i]]
-                batch[k] *= 2
+                        if i not in facts and i not in blockers and not refused[i]]
+                batch[k] *= BATCH_GROWTH
                 continue
             elif fallback and tries:         # none clear (sorted: the rest are refused too)
                 out[k] = tries[0]
@@ -403,13 +399,17 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
             del place[k]
         if ask:
             at = np.array(list(dict.fromkeys(ask)), dtype=int)
-            quick = certainly_blocked(board, att, at, pairs.enemies)
-            blocked.update(at[quick].tolist())
-            full += at[~quick].tolist()
+            hit_at, hit_rows = run_blockers(board, att, at, pairs.enemies)
+            if len(hit_at):
+                order = np.argsort(hit_at, kind="stable")
+                hit_at, hit_rows = hit_at[order], hit_rows[order]
+                cut = np.flatnonzero(np.diff(hit_at)) + 1
+                for i, rows in zip(hit_at[np.concatenate([[0], cut])].tolist(),
+                                   np.split(hit_rows, cut)):
+                    blockers[i] = rows
+            full += [i for i in at.tolist() if i not in blockers]
         if full:
-            found = path_facts(board, pairs.keys, att, list(dict.fromkeys(full)))
-            facts.update(found)
-            blocked.update(i for i, f in found.items() if f.reasons)
+            facts.update(path_facts(board, pairs.keys, att, list(dict.fromkeys(full))))
     return out
 
 
@@ -430,36 +430,78 @@ class Outcome:
     facts: PathFacts
 
 
+@dataclass(frozen=True)
+class MemoEntry:
+    """A charge's outcome with what it depended on: the paths of the attempts whose paths were
+    checked (unshrunk outlines) and the bases meeting them (``seen``), and the bases that
+    certainly blocked the attempts passed over without a check (``blockers``); ids with their
+    `Board.base_keys` digests. It still holds in a later state while the same bases, unmoved,
+    meet the same paths and the blockers are where they were (the order in which attempts are
+    tried depends only on charger and target)."""
+
+    outcome: Outcome | None
+    paths: np.ndarray
+    seen: frozenset[tuple[str, bytes]]
+    blockers: frozenset[tuple[str, bytes]]
+
+
 class OutcomeMemo:
-    """Charge outcomes kept across states, keyed by everything they depend on: the settings,
-    the terrain, the charger's move roll, and every base near the charger (its pose, type,
-    traits and whether the camera sees it). In a live game one move leaves most charges as they
-    were: only those near it are judged again. Bounded (least recently used first out) and
-    thread-safe."""
+    """Charge outcomes a live game keeps from one moment to the next (`MemoEntry`), keyed by the
+    settings, the terrain, charger and target (their digests) and the charger's move roll. One
+    move leaves most charges as they were: only those whose paths it touches are judged again.
+    Bounded (least recently used first out) and thread-safe."""
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
-        self._found: OrderedDict[Hashable, Outcome | None] = OrderedDict()
+        self._found: OrderedDict[Hashable, MemoEntry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, keys: Sequence[Hashable]) -> list[tuple[bool, Outcome | None]]:
+    def get(self, keys: Sequence[Hashable]) -> list[MemoEntry | None]:
         with self._lock:
             out = []
             for k in keys:
-                known = k in self._found
-                if known:
+                entry = self._found.get(k)
+                if entry is not None:
                     self._found.move_to_end(k)
-                out.append((known, self._found.get(k)))
+                out.append(entry)
             return out
 
-    def put(self, items: Iterable[tuple[Hashable, Outcome | None]]) -> None:
+    def put(self, items: Iterable[tuple[Hashable, MemoEntry]]) -> None:
         with self._lock:
             self._found.update(items)
             while len(self._found) > self.size:
                 self._found.popitem(last=False)
 
 
-OUTCOMES = OutcomeMemo()
+def _still_valid(board: Board, entries: list[MemoEntry]) -> list[bool]:
+    """Which remembered outcomes still hold in this state (`MemoEntry`): the bases meeting their
+    paths now (one STRtree query for all) are those seen then, unmoved, and their blockers are
+    unmoved."""
+    digests = board.base_keys
+    ok = [all(digests.get(i) == d for i, d in e.blockers) for e in entries]
+    paths = [e.paths for e in entries]
+    owner = np.repeat(np.arange(len(entries)), [len(p) for p in paths])
+    meeting: list[set[tuple[str, bytes]]] = [set() for _ in entries]
+    if len(owner):
+        si, bi = board.state.index.meeting_many(np.concatenate(paths))
+        for e, b in zip(owner[si].tolist(), bi.tolist()):
+            meeting[e].add((board.order[b], digests[board.order[b]]))
+    return [good and meeting[n] == entries[n].seen for n, good in enumerate(ok)]
+
+
+_MEMOS: weakref.WeakKeyDictionary[HeldVerdicts, OutcomeMemo] = weakref.WeakKeyDictionary()
+_MEMOS_LOCK = threading.Lock()
+
+
+def outcome_memo(board: Board) -> OutcomeMemo:
+    """The memo of the game this state belongs to. A live game hands every state the same
+    memory of held verdicts (`GameState.held`); the memo lives and dies with it, so a one-off
+    analysis starts empty (a cold analysis is cold) and what-if copies share their game's."""
+    with _MEMOS_LOCK:
+        memo = _MEMOS.get(board.state.held)
+        if memo is None:
+            memo = _MEMOS[board.state.held] = OutcomeMemo()
+        return memo
 
 
 def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], Charge]:
@@ -474,16 +516,22 @@ def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], C
         return out
     keys = [k for k, _ in geo]
     budgets = [move_budget(board, c) for c, _ in keys]
-    near = neighbourhood(board, [c for c, _ in keys])
-    memo_keys = [(board.scene_key, c, t, b.roll, near[c][1]) for (c, t), b in zip(keys, budgets)]
-    found = OUTCOMES.get(memo_keys)
-    todo_k = [k for k, (known, _) in enumerate(found) if not known]
-    outcomes = [o for _, o in found]
+    digests = board.base_keys
+    memo_keys = [(board.scene_key, c, t, b.roll, digests[c], digests[t])
+                 for (c, t), b in zip(keys, budgets)]
+    memo = outcome_memo(board)
+    entries = memo.get(memo_keys)
+    known = [k for k, e in enumerate(entries) if e is not None]
+    for k, valid in zip(known, _still_valid(board, [entries[k] for k in known])):
+        if not valid:
+            entries[k] = None
+    todo_k = [k for k, e in enumerate(entries) if e is None]
     if todo_k:
-        fresh = _outcomes(board, [keys[k] for k in todo_k], [budgets[k] for k in todo_k], near)
-        for k, o in zip(todo_k, fresh):
-            outcomes[k] = o
-        OUTCOMES.put((memo_keys[k], o) for k, o in zip(todo_k, fresh))
+        fresh = _outcomes(board, [keys[k] for k in todo_k], [budgets[k] for k in todo_k])
+        for k, e in zip(todo_k, fresh):
+            entries[k] = e
+        memo.put((memo_keys[k], e) for k, e in zip(todo_k, fresh))
+    outcomes = [e.outcome if e is not None else None for e in entries]
     for (pair, c), o in zip(geo, outcomes):
         if o is None:
             c.reasons.append("a phalanx cannot wheel and then move in one turn (ATT 5.L)"
@@ -494,15 +542,14 @@ def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], C
     return out
 
 
-def _outcomes(board: Board, keys: list[tuple[str, str]], budgets: list[MoveBudget],
-              near: dict[str, tuple[np.ndarray, Hashable]]) -> list[Outcome | None]:
-    """The outcomes of these charges, judged together (`_search`)."""
+def _outcomes(board: Board, keys: list[tuple[str, str]],
+              budgets: list[MoveBudget]) -> list[MemoEntry]:
+    """The outcomes of these charges, judged together (`_search`), with what they depend on."""
     s = board.settings
     charger = np.array([board.pos[c] for c, _ in keys])
     target = np.array([board.pos[t] for _, t in keys])
     enemies = {}
-    for n, (c, t) in enumerate(keys):
-        rows = near[c][0]
+    for n, rows in enumerate(_near_rows(board, keys)):
         enemies[n] = rows[board.present[rows] & (board.sides[rows] != board.sides[charger[n]])
                           & (rows != target[n])]
     pairs = _Pairs(
@@ -512,23 +559,42 @@ def _outcomes(board: Board, keys: list[tuple[str, str]], budgets: list[MoveBudge
         wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
                          and not board.units[c].phalanx for c, _ in keys], dtype=bool),
         enemies=enemies)
-    att, chosen, facts = _search(board, pairs)
-    out: list[Outcome | None] = [None] * len(keys)
-    if not chosen:
-        return out
-    ks = sorted(chosen)
-    at = np.array([chosen[k] for k in ks])
-    f = board.frames
-    final = att.final.take(at)
-    headings = (f.heading_deg[charger[ks]] + att.turn[at]) % 360.0
-    aspects = _struck(board, f.take(target[ks]), final, [keys[k][1] for k in ks])
-    paths = _path_points(board, charger[ks], att.turn[at], final)
-    for n, (k, i) in enumerate(zip(ks, at.tolist())):
-        out[k] = Outcome(float(att.turn[i]), float(att.cost[i]), float(att.d_front[i]),
-                         bool(att.wide[i]), bool(att.flush[i]),
-                         (float(final.cx[n]), float(final.cy[n]), float(headings[n])),
-                         aspects[n], tuple(map(tuple, paths[n])), facts[i])
-    return out
+    att, chosen, facts, blockers = _search(board, pairs)
+    outcomes: list[Outcome | None] = [None] * len(keys)
+    if chosen:
+        ks = sorted(chosen)
+        at = np.array([chosen[k] for k in ks])
+        f = board.frames
+        final = att.final.take(at)
+        headings = (f.heading_deg[charger[ks]] + att.turn[at]) % 360.0
+        aspects = _struck(board, f.take(target[ks]), final, [keys[k][1] for k in ks])
+        paths = _path_points(board, charger[ks], att.turn[at], final)
+        for n, (k, i) in enumerate(zip(ks, at.tolist())):
+            outcomes[k] = Outcome(float(att.turn[i]), float(att.cost[i]), float(att.d_front[i]),
+                                  bool(att.wide[i]), bool(att.flush[i]),
+                                  (float(final.cx[n]), float(final.cy[n]), float(headings[n])),
+                                  aspects[n], tuple(map(tuple, paths[n])), facts[i])
+    return _entries(board, pairs, outcomes, facts, blockers, att)
+
+
+def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
+             facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
+             att: Attempts) -> list[MemoEntry]:
+    """Each outcome with the paths it checked, the bases meeting them and the blockers of the
+    attempts it passed over (`MemoEntry`)."""
+    digests = board.base_keys
+    order = board.order
+    paths: list[list[Any]] = [[] for _ in pairs.keys]
+    seen: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
+    blocking: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
+    for i, f in facts.items():
+        k = int(att.pair[i])
+        paths[k].append(f.outline)
+        seen[k].update((order[b], digests[order[b]]) for b in f.seen)
+    for i, rows in blockers.items():
+        blocking[int(att.pair[i])].update((order[b], digests[order[b]]) for b in rows.tolist())
+    return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
+            for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
 
 def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> None:

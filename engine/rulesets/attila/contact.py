@@ -55,9 +55,8 @@ def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
         if not generals:
             return out
         reach = max(command_reach_mm(board), board.settings.at24_general_attached_mm) + 1e-6
-        shapes = board.shapes[np.array([board.pos[g] for g in generals])]
-        gi, bi = board.pairs_within(shapes, reach)
-        gaps = board.gaps(shapes[gi], bi)
+        gi, bi, gaps = board.pairs_within(
+            board.shapes[np.array([board.pos[g] for g in generals])], reach)
         for g, b, gap in zip(gi.tolist(), bi.tolist(), gaps.tolist()):
             general, other = generals[g], board.order[b]
             if other != general and board.units[other].side == board.units[general].side:

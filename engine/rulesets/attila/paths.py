@@ -14,7 +14,7 @@ STRtree query finds the bases in them, one vectorised call per terrain feature t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -34,8 +34,11 @@ ARC_STEP_DEG = 5.0   # the far corner's arc is drawn by chords this wide or less
 
 @dataclass
 class PathFacts:
-    """What one attempt's path runs into."""
+    """What one attempt's path runs into, and what that depends on (``outline``: the path, not
+    shrunk; ``seen``: the board rows of every base meeting it)."""
 
+    outline: Any = None
+    seen: tuple[int, ...] = ()
     reasons: list[str] = field(default_factory=list)   # why it is not clear
     notes: list[str] = field(default_factory=list)
     passes: list[str] = field(default_factory=list)    # friends passed through
@@ -103,73 +106,72 @@ def swept_outlines(board: Board, att: Attempts, at: np.ndarray,
     return shapely.polygons(shapely.linearrings(xy, indices=owner))
 
 
+def run_blockers(board: Board, att: Attempts, which: np.ndarray,
+                 enemies: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(attempt, board row) of each enemy (``enemies``: per pair the board rows of the enemies
+    near it, not its target) certainly in the path of attempts ``which``: overlapping the
+    straight move's rectangle shrunk by the contact tolerance, which lies inside the path shrunk
+    by it. A quick test in numpy, so that the search passes over blocked attempts without their
+    full check (`path_facts`, done only if one is reported)."""
+    tol = board.contact_tol
+    which = np.asarray(which, dtype=int)
+    rows = [enemies[int(p)] for p in att.pair[which]]
+    counts = np.array([len(r) for r in rows], dtype=int)
+    if not counts.sum():
+        return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+    at = np.repeat(which, counts)
+    other = np.concatenate(rows)
+    w, run = att.wheeled.take(at), att.d_front[at]
+    inner = Frames(w.cx + w.fx * run / 2, w.cy + w.fy * run / 2, w.fx, w.fy, w.width - 2 * tol,
+                   w.depth + run - 2 * tol)
+    hit = rects_overlap(inner, board.frames.take(other)) & (inner.width > 0) & (inner.depth > 0)
+    return at[hit], other[hit]
+
+
 def path_facts(board: Board, keys: list[tuple[str, str]], att: Attempts,
                which: list[int]) -> dict[int, PathFacts]:
     """The facts of the paths of attempts ``which`` (indices into ``att``; ``keys``: the
     (charger, target) of each pair)."""
     at = np.array(which, dtype=int)
     chargers = [keys[int(p)][0] for p in att.pair[at]]
-    targets = [keys[int(p)][1] for p in att.pair[at]]
     charger_rows = np.array([board.pos[c] for c in chargers], dtype=int)
-    target_rows = np.array([board.pos[t] for t in targets], dtype=int)
-    paths = shrunk_paths(board, att, at, charger_rows)
-    out = [PathFacts() for _ in which]
-    _bases(board, paths, charger_rows, target_rows, out)
+    target_rows = np.array([board.pos[keys[int(p)][1]] for p in att.pair[at]], dtype=int)
+    outlines = swept_outlines(board, att, at, charger_rows)
+    paths = _shrunk(board, att, at, charger_rows, outlines)
+    si, bi = board.state.index.meeting_many(outlines)
+    split = np.searchsorted(si, np.arange(1, len(at)))
+    out = [PathFacts(o, tuple(rows.tolist()))
+           for o, rows in zip(outlines.tolist(), np.split(bi, split))]
+    keep = (bi != charger_rows[si]) & (bi != target_rows[si]) & board.present[bi]
+    si, bi = si[keep], bi[keep]
+    inside = shapely.intersects(paths[si], board.shapes[bi])
+    _bases(board, si[inside], bi[inside], charger_rows, out)
     if any(f.kind in WATER_LINES or f.is_area for f in board.terrain):
         _terrain(board, att, at, charger_rows, chargers, paths, out)
     return dict(zip(which, out))
 
 
-def certainly_blocked(board: Board, att: Attempts, which: np.ndarray,
-                      enemies: dict[int, np.ndarray]) -> np.ndarray:
-    """Per attempt of ``which``: an enemy base (other than the target; ``enemies``: per pair the
-    board rows of the enemies near its charger) certainly lies in the path: it overlaps the
-    straight move's rectangle shrunk by the contact tolerance, which lies inside the path shrunk
-    by it. A quick test in numpy, so that the search passes over blocked attempts without their
-    full check (`path_facts`, done only if one is reported)."""
-    tol = board.contact_tol
-    rows = [enemies[int(p)] for p in att.pair[which]]
-    counts = np.array([len(r) for r in rows])
-    out = np.zeros(len(which), dtype=bool)
-    if not counts.sum():
-        return out
-    owner = np.repeat(np.arange(len(which)), counts)
-    other = np.concatenate(rows)
-    at = which[owner]
-    w, run = att.wheeled.take(at), att.d_front[at]
-    inner = Frames(w.cx + w.fx * run / 2, w.cy + w.fy * run / 2, w.fx, w.fy, w.width - 2 * tol,
-                   w.depth + run - 2 * tol)
-    hit = rects_overlap(inner, board.frames.take(other)) & (inner.width > 0) & (inner.depth > 0)
-    out[owner[hit]] = True
-    return out
-
-
-def shrunk_paths(board: Board, att: Attempts, at: np.ndarray,
-                 charger_rows: np.ndarray) -> np.ndarray:
+def _shrunk(board: Board, att: Attempts, at: np.ndarray, charger_rows: np.ndarray,
+            outlines: np.ndarray) -> np.ndarray:
     """The paths of attempts ``at`` shrunk by the contact tolerance: a straight one is a
     rectangle (shrunk exactly), a wheeled one is buffered by GEOS."""
     tol = board.contact_tol
     out = np.empty(len(at), dtype=object)
     wheel = np.abs(att.turn[at]) > 1e-9
     if (~wheel).any():
-        straight = at[~wheel]
         start = board.frames.take(charger_rows[~wheel])
-        run = att.d_front[straight]
+        run = att.d_front[at[~wheel]]
         out[~wheel] = Frames(start.cx + start.fx * run / 2, start.cy + start.fy * run / 2,
                              start.fx, start.fy, start.width, start.depth + run).polygons(tol)
     if wheel.any():
-        out[wheel] = shapely.buffer(swept_outlines(board, att, at[wheel], charger_rows[wheel]),
-                                    -tol)
+        out[wheel] = shapely.buffer(outlines[wheel], -tol)
     return out
 
 
-def _bases(board: Board, paths: np.ndarray, charger_rows: np.ndarray, target_rows: np.ndarray,
+def _bases(board: Board, si: np.ndarray, bi: np.ndarray, charger_rows: np.ndarray,
            out: list[PathFacts]) -> None:
     """Enemies in the way (ATT 5.C «Non è mai possibile interpenetrare unità nemiche») and
-    friends passed through («disordinandole»)."""
-    si, bi = board.state.index.meeting_many(paths)
-    keep = (bi != charger_rows[si]) & (bi != target_rows[si]) & board.present[bi]
-    si, bi = si[keep], bi[keep]
+    friends passed through («disordinandole»): ``si``/``bi`` the (path, base) pairs in it."""
     if not len(si):
         return
     ids = np.array(board.order, dtype=object)[bi]
@@ -220,7 +222,7 @@ def _terrain(board: Board, att: Attempts, at: np.ndarray, charger_rows: np.ndarr
         in_path = reaches(f.id)
         front_on = shapely.intersects(start_fronts, poly)
         ask = (forbidden | stopping) & (in_path | front_on)
-        entry = _entries(board, f.id, wheeled, turn, ask & stopping & ~front_on)
+        entry = _terrain_entries(board, f.id, wheeled, turn, ask & stopping & ~front_on)
         ends_in = shapely.intersects(att.final.take(at).polygons(board.contact_tol), poly)
         for k in np.nonzero(ask)[0].tolist():
             facts = out[k]
@@ -243,7 +245,7 @@ def _terrain(board: Board, att: Attempts, at: np.ndarray, charger_rows: np.ndarr
                 facts.terrain.append(f.id)
 
 
-def _entries(board: Board, fid: str, wheeled: Frames, turn: np.ndarray,
+def _terrain_entries(board: Board, fid: str, wheeled: Frames, turn: np.ndarray,
              ask: np.ndarray) -> np.ndarray:
     """Per attempt asked: -1 when the front enters the area during the wheel (the area its
     front edge sweeps about the pivot meets it), else how far the wheeled front goes straight on
