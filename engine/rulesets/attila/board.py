@@ -180,12 +180,14 @@ class Board:
     # --- contact (ATT 7.A, AT1, AT2) --------------------------------------------------------------
     @cached_property
     def touching_pairs(self) -> TouchingPairs:
-        """Every pair of bases (a < b in index order) within the contact tolerance and the close
-        call, with its gap and the length of each edge of either lying along the other (within
-        the tolerance; a pair farther apart than it, within its own gap): one STRtree query, one
-        distance call and one clipping for all (contacts and groups read it)."""
+        """Every pair of bases (a < b in index order) within the contact tolerance and twice
+        the close call (a pair leaving the band too close to call is seen clearly apart, so a
+        contact held live is let go), with its gap and the length of each edge of either lying
+        along the other (within the tolerance; a pair farther apart than it, within its own
+        gap): one STRtree query, one distance call and one clipping for all (contacts and groups
+        read it)."""
         tol, cc = self.contact_tol, self.close_call
-        si, bi, gaps = self.pairs_within(self.shapes, tol + cc)
+        si, bi, gaps = self.pairs_within(self.shapes, tol + 2 * cc)
         keep = si < bi
         si, bi, gaps = si[keep], bi[keep], gaps[keep]
         a, b = self.frames.take(si), self.frames.take(bi)

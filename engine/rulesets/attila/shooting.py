@@ -71,7 +71,7 @@ def band_table(board_or_settings: Any, max_cm: float) -> list[BandRow]:
     for r in rows:
         if r.lower > max_cm + _EPS or (r.lower >= max_cm - _EPS and not r.lower_included):
             continue
-        if r.upper >= max_cm:
+        if r.upper > max_cm:
             r = BandRow(r.band, r.lower, r.lower_included, max_cm, True)
         out.append(r)
     return out
@@ -234,7 +234,7 @@ def _judge(board: Board, todo: list[str]) -> dict[str, list[Target]]:
     for n, k, b in zip(listed.tolist(), c.sk.tolist(), c.tb.tolist()):
         d_cm = board.cm(float(dist_mm[n]))
         t = Target(board.order[b], d_cm, in_arc[n], in_range[n],
-                   band_of(d_cm, bands[max_cm[k]], in_range[n]), margin=max_cm[k] - d_cm)
+                   band_of(d_cm, bands[max_cm[k]], in_range[n]), margin=float(max_cm[k]) - d_cm)
         t.close_calls = [name for name, close in (("arc", arc_close[n]),
                                                    ("range", range_close[n])) if close]
         targets.append(t)
