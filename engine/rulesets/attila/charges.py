@@ -44,8 +44,7 @@ MISS_MARGIN_MM = 1e-4   # a target this far beyond the lane of the front is miss
 SQUARE_DEG = 0.5        # met "squarely": the fronts within this of parallel
 BODY_FIRST_MM = 0.5     # the flank or a rear corner strikes this much before the front
 _EPS = 1e-6
-BATCH_START, BATCH_GROWTH = 1, 2   # attempts checked per pair in the first round, and the
-# growth of the batch each round after
+ROUND_ATTEMPTS = 32   # a round of path checks costs about as much as checking this many
 
 
 @dataclass
@@ -357,8 +356,9 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
                  fallback: bool) -> dict[int, int | None]:
     """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. The paths
     are checked in order of preference, in rounds: each round checks, in one batch, the next
-    attempts of every pair still looking (one, then twice as many each round: a pair whose
-    paths are all blocked needs few rounds); an attempt with an enemy certainly in its path
+    attempts of every pair still looking (at first one, or a few when there are few pairs,
+    then twice as many each round: a pair whose paths are all blocked needs few rounds); an
+    attempt with an enemy certainly in its path
     (`paths.run_blockers`) is passed over without the full check. When none is clear: with
     ``fallback`` the preferred attempt (checked, for its reasons), else None."""
     def blocked(i: int) -> bool:
@@ -374,7 +374,9 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
     refused = att.refused
     out: dict[int, int | None] = {}
     place = {k: 0 for k in which}
-    batch = dict.fromkeys(which, BATCH_START)
+    # a round costs about as much as checking ROUND_ATTEMPTS attempts: a few pairs (one base's
+    # detail) check several of their attempts at once
+    batch = dict.fromkeys(which, max(1, -(-ROUND_ATTEMPTS // max(len(place), 1))))
     while place:
         ask: list[int] = []
         full: list[int] = []
@@ -388,7 +390,7 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
             elif n < len(tries) and not refused[tries[n]]:
                 ask += [i for i in tries[n:n + batch[k]]
                         if i not in facts and i not in blockers and not refused[i]]
-                batch[k] *= BATCH_GROWTH
+                batch[k] *= 2
                 continue
             elif fallback and tries:         # none clear (sorted: the rest are refused too)
                 out[k] = tries[0]
