@@ -315,14 +315,13 @@ def _sweep_turns(board: Board, pairs: _Pairs, which: list[int]) -> tuple[np.ndar
     return rows[keep], turns[keep]
 
 
-def _preference(att: Attempts, blocked: np.ndarray) -> np.ndarray:
-    """Attempt indices grouped by pair, each pair's in order of preference: legal (and not
-    blocked) first, then edge to edge, then squarely met, then the shortest (to 0.01 mm, so that
-    mirror-image paths tie whatever the float noise), then the smaller wheel, left before
-    right."""
+def _preference(att: Attempts) -> np.ndarray:
+    """Attempt indices grouped by pair, each pair's in order of preference: within the move and
+    the wheel limit first, then edge to edge, then squarely met, then the shortest (to 0.01 mm,
+    so that mirror-image paths tie whatever the float noise), then the smaller wheel, left
+    before right."""
     return np.lexsort((-np.copysign(1.0, att.turn), np.round(np.abs(att.turn), 6),
-                       np.round(att.total, 2), ~att.square, ~att.flush, att.refused | blocked,
-                       att.pair))
+                       np.round(att.total, 2), ~att.square, ~att.flush, att.refused, att.pair))
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -351,6 +350,28 @@ def _search(board: Board, pairs: _Pairs
     return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
+def _check(board: Board, pairs: _Pairs, att: Attempts, ask: list[int],
+           facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
+           full: Sequence[int] = ()) -> None:
+    """Check these attempts' paths: those of ``ask`` with an enemy certainly in the straight
+    move join ``blockers`` (`paths.run_blockers`), the others and ``full`` (attempts to report,
+    whose reasons are wanted) get their `path_facts`."""
+    if ask:
+        at = np.array(list(dict.fromkeys(ask)), dtype=int)
+        hit_at, hit_rows = run_blockers(board, att, at, pairs.enemies)
+        if len(hit_at):
+            order = np.argsort(hit_at, kind="stable")
+            hit_at, hit_rows = hit_at[order], hit_rows[order]
+            cut = np.flatnonzero(np.diff(hit_at)) + 1
+            for i, rows in zip(hit_at[np.concatenate([[0], cut])].tolist(),
+                               np.split(hit_rows, cut)):
+                blockers[i] = rows
+    todo = [i for i in dict.fromkeys([*ask, *full])
+            if i not in facts and (i not in blockers or i in full)]
+    if todo:
+        facts.update(path_facts(board, pairs.keys, att, todo))
+
+
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
                  blockers: dict[int, np.ndarray], which: Iterable[int], *, usable: np.ndarray,
                  fallback: bool) -> dict[int, int | None]:
@@ -360,15 +381,13 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
     then twice as many each round: a pair whose paths are all blocked needs few rounds); an
     attempt with an enemy certainly in its path
     (`paths.run_blockers`) is passed over without the full check. When none is clear: with
-    ``fallback`` the preferred attempt (checked, for its reasons), else None."""
+    ``fallback`` the preferred attempt, blocked though it is (checked, for its reasons), else
+    None."""
     def blocked(i: int) -> bool:
         return i in blockers or (i in facts and bool(facts[i].reasons))
 
-    known = np.zeros(len(att.pair), dtype=bool)
-    known[list(blockers)] = True
-    known[[i for i, f in facts.items() if f.reasons]] = True
     by_pair: dict[int, list[int]] = {}
-    for i in _preference(att, known).tolist():
+    for i in _preference(att).tolist():
         if usable[i]:
             by_pair.setdefault(int(att.pair[i]), []).append(i)
     refused = att.refused
@@ -399,19 +418,7 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
             else:
                 out[k] = None
             del place[k]
-        if ask:
-            at = np.array(list(dict.fromkeys(ask)), dtype=int)
-            hit_at, hit_rows = run_blockers(board, att, at, pairs.enemies)
-            if len(hit_at):
-                order = np.argsort(hit_at, kind="stable")
-                hit_at, hit_rows = hit_at[order], hit_rows[order]
-                cut = np.flatnonzero(np.diff(hit_at)) + 1
-                for i, rows in zip(hit_at[np.concatenate([[0], cut])].tolist(),
-                                   np.split(hit_rows, cut)):
-                    blockers[i] = rows
-            full += [i for i in at.tolist() if i not in blockers]
-        if full:
-            facts.update(path_facts(board, pairs.keys, att, list(dict.fromkeys(full))))
+        _check(board, pairs, att, ask, facts, blockers, full)
     return out
 
 
