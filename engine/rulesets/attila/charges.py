@@ -340,6 +340,10 @@ def _search(board: Board, pairs: _Pairs
     square_phase = np.arange(len(att.pair)) < att.first_sweep
     facts: dict[int, PathFacts] = {}
     blockers: dict[int, np.ndarray] = {}
+    # the quick test first, for every attempt within the move: most blocked ones are passed
+    # over at once, and the rounds of full checks are few
+    _check(board, pairs, att, np.nonzero(~att.refused)[0].tolist(), facts, blockers,
+           quick_only=True)
     chosen = _first_clear(board, pairs, att, facts, blockers, range(len(pairs.keys)),
                           usable=square_phase, fallback=False)
     sweep = [k for k in range(len(pairs.keys))
@@ -352,10 +356,10 @@ def _search(board: Board, pairs: _Pairs
 
 def _check(board: Board, pairs: _Pairs, att: Attempts, ask: list[int],
            facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
-           full: Sequence[int] = ()) -> None:
+           full: Sequence[int] = (), *, quick_only: bool = False) -> None:
     """Check these attempts' paths: those of ``ask`` with an enemy certainly in the straight
-    move join ``blockers`` (`paths.run_blockers`), the others and ``full`` (attempts to report,
-    whose reasons are wanted) get their `path_facts`."""
+    move join ``blockers`` (`paths.run_blockers`), the others (unless ``quick_only``) and
+    ``full`` (attempts to report, whose reasons are wanted) get their `path_facts`."""
     if ask:
         at = np.array(list(dict.fromkeys(ask)), dtype=int)
         hit_at, hit_rows = run_blockers(board, att, at, pairs.enemies)
@@ -366,7 +370,7 @@ def _check(board: Board, pairs: _Pairs, att: Attempts, ask: list[int],
             for i, rows in zip(hit_at[np.concatenate([[0], cut])].tolist(),
                                np.split(hit_rows, cut)):
                 blockers[i] = rows
-    todo = [i for i in dict.fromkeys([*ask, *full])
+    todo = [i for i in dict.fromkeys([*([] if quick_only else ask), *full])
             if i not in facts and (i not in blockers or i in full)]
     if todo:
         facts.update(path_facts(board, pairs.keys, att, todo))
