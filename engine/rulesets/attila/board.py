@@ -21,7 +21,7 @@ from shapely.geometry import LineString, Polygon
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import edge_of_lengths, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
-from campo.engine.rulesets.attila.geometry import Frames, shared_lengths
+from campo.engine.rulesets.attila.geometry import Frames, highest, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
 from campo.engine.rulesets.attila.units import Unit, read_unit
@@ -211,7 +211,7 @@ class Board:
         keys = [key("contact", *sorted((self.order[a], self.order[b])))
                 for a, b in zip(p.a.tolist(), p.b.tolist())]
         touching, close = decide(tol - p.gaps, self.close_call, keys, self.state.held)
-        long_enough = np.maximum(p.ab.max(axis=1), p.ba.max(axis=1)) > \
+        long_enough = np.maximum(highest(p.ab), highest(p.ba)) > \
             self.settings.contact_min_shared_mm
         method = self.settings.at1_contact_side
         for n in np.nonzero(np.array(touching) & long_enough)[0].tolist():

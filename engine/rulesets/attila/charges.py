@@ -31,7 +31,9 @@ from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, slide
+from campo.engine.rulesets.attila.geometry import (
+    Frames, clip_lengths, either, highest, lowest, slide,
+)
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
 from campo.engine.rulesets.attila.settings import GAP_PREFIX
@@ -124,7 +126,8 @@ def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray
     target = np.array([board.pos[t] for _, t in keys])
     corners = np.concatenate([f.corners[charger], f.corners[target]], axis=1)
     reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
-    lo, hi = corners.min(axis=1) - reach[:, None], corners.max(axis=1) + reach[:, None]
+    lo = np.stack([lowest(corners[..., 0]), lowest(corners[..., 1])], axis=1) - reach[:, None]
+    hi = np.stack([highest(corners[..., 0]), highest(corners[..., 1])], axis=1) + reach[:, None]
     si, bi = board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
     return np.split(bi, np.searchsorted(si, np.arange(1, len(keys))))
 
@@ -245,15 +248,15 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
     rel = goal.corners - fl[:, None, :]
     across = rel[..., 0] * w.fy[:, None] - rel[..., 1] * w.fx[:, None]
     ahead = rel[..., 0] * w.fx[:, None] + rel[..., 1] * w.fy[:, None]
-    keep = ~((across.max(axis=1) < -MISS_MARGIN_MM)
-             | (across.min(axis=1) > w.width + MISS_MARGIN_MM)
-             | (ahead.max(axis=1) < -MISS_MARGIN_MM))
+    keep = ~((highest(across) < -MISS_MARGIN_MM)
+             | (lowest(across) > w.width + MISS_MARGIN_MM)
+             | (highest(ahead) < -MISS_MARGIN_MM))
     d_front = np.full(len(rows), np.inf)
     if keep.any():
         at = np.nonzero(keep)[0]
         d_front[at] = slide(w.front_edges[at], goal.corners[at], w.front[at])
         # a target reaching behind the front line may be struck first by a flank or rear corner
-        behind = at[(ahead.min(axis=1)[at] < 0.0) & np.isfinite(d_front[at])]
+        behind = at[(lowest(ahead)[at] < 0.0) & np.isfinite(d_front[at])]
         if len(behind):
             body = slide(w.corners[behind], goal.corners[behind], w.front[behind])
             d_front[behind[body < d_front[behind] - BODY_FIRST_MM]] = np.inf
@@ -266,7 +269,7 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
         board.settings.contact_min_shared_mm
     facing = (start.heading_deg[ok] + turns - goal.heading_deg - 180.0)[:, None] - \
         np.array(_OUTWARD)[None, :]
-    square = (np.abs((facing + 180.0) % 360.0 - 180.0) < SQUARE_DEG).any(axis=1)
+    square = either(np.abs((facing + 180.0) % 360.0 - 180.0) < SQUARE_DEG)
     cost = w.width * np.radians(np.abs(turns))
     allowance, limit = pairs.allowance_mm[rows], pairs.limit_mm[rows]
     wide = cost > limit + _EPS

@@ -24,6 +24,7 @@ from shapely.geometry import Polygon
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
 from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.geometry import highest, lowest
 from campo.engine.rulesets.attila.sight import Shots, clear, sight_areas
 from campo.engine.rulesets.attila.tables import (
     ARC_HALF_DEG, DEFENCES, DEFENDED_AREAS, MEDIUM_UPTO_CM, SCORE_NEEDED, SHORT_BELOW_CM,
@@ -266,9 +267,9 @@ def _candidates(board: Board, rows: np.ndarray, max_mm: np.ndarray) -> _Candidat
     cc = board.close_call
     normals, offsets = _arc_planes(board, rows)
     v = np.einsum("pcx,phx->pch", f.corners[tb], normals[sk]) - offsets[sk][:, None, :]
-    depth = v.min(axis=2)                                   # per corner, inside all three
-    inside = depth.min(axis=1) > _EPS
-    apart = (-v).min(axis=1).max(axis=1)                    # the widest half-plane's gap
+    depth = lowest(v)                                       # per corner, inside all three
+    inside = lowest(depth) > _EPS
+    apart = highest(lowest(-np.swapaxes(v, 1, 2)))          # the widest half-plane's gap
     radius = np.hypot(f.width, f.depth) / 2
     near = np.hypot(f.cx[tb] - f.cx[rows[sk]], f.cy[tb] - f.cy[rows[sk]]) - radius[tb] - \
         radius[rows[sk]] <= max_mm[sk] + cc
@@ -283,7 +284,7 @@ def _candidates(board: Board, rows: np.ndarray, max_mm: np.ndarray) -> _Candidat
     measured_in = inside.copy()
     measured_in[unsure] = shapely.area(part[unsure]) > _EPS
     part = np.where(measured_in, part, None)
-    margin = _arc_margins(board, arcs, sk, tpoly, measured_in, depth.max(axis=1), apart)
+    margin = _arc_margins(board, arcs, sk, tpoly, measured_in, highest(depth), apart)
     return _Candidates(sk, tb, part, measured_in, margin)
 
 
@@ -417,7 +418,7 @@ def _farthest(board: Board, rows: np.ndarray, tb: np.ndarray) -> np.ndarray:
     span = (seg ** 2).sum(axis=2)
     t = np.clip((rel * seg).sum(axis=2) / np.where(span > 0, span, 1.0), 0.0, 1.0)
     gap = rel - seg * t[..., None]
-    return np.hypot(gap[..., 0], gap[..., 1]).max(axis=1)
+    return highest(np.hypot(gap[..., 0], gap[..., 1]))
 
 
 def _outline_points(shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -21,7 +21,7 @@ import shapely
 from shapely.geometry.polygon import orient
 
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.geometry import Frames, segments_meet_rects
+from campo.engine.rulesets.attila.geometry import Frames, highest, lowest, segments_meet_rects
 from campo.engine.rulesets.attila.tables import SIGHT_BLOCKING_AREAS
 
 MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along an edge)
@@ -129,7 +129,8 @@ def _lines(shots: Shots, todo: np.ndarray, stage: str,
     owner = shots.end_owner[mine]
     k = shots.origins.shape[1]
     if stage == "shortest":
-        d = ((shots.origins[owner] - shots.ends[mine][:, None, :]) ** 2).sum(axis=2)   # (e, k)
+        rel = shots.origins[owner] - shots.ends[mine][:, None, :]
+        d = rel[..., 0] ** 2 + rel[..., 1] ** 2                                       # (e, k)
         j = d.argmin(axis=1)
         first = np.lexsort((d[np.arange(len(mine)), j], owner))
         pick = first[np.concatenate([[True], owner[first][1:] != owner[first][:-1]])]
@@ -242,6 +243,6 @@ class _Shadows:
         angle = np.arctan2(r[..., 0] * v[..., 1] - r[..., 1] * v[..., 0],
                            r[..., 0] * v[..., 0] + r[..., 1] * v[..., 1])
         dist = np.hypot(v[..., 0], v[..., 1])
-        lo, hi = angle.min(axis=2), angle.max(axis=2)
-        return _Shadows(ref, lo.ravel(), hi.ravel(), dist.min(axis=2).ravel(),
-                        dist.max(axis=2).ravel(), (hi - lo > np.pi / 2).ravel())
+        lo, hi = lowest(angle), highest(angle)
+        return _Shadows(ref, lo.ravel(), hi.ravel(), lowest(dist).ravel(),
+                        highest(dist).ravel(), (hi - lo > np.pi / 2).ravel())
