@@ -49,7 +49,7 @@ def test_summaries_hold_the_cheap_local_facts() -> None:
     whole = state.analyze()
     assert ATTILA.board_summary(state) == {k: whole[k] for k in (
         "groups", "group_splits", "mandatory_charges", "control_points", "army_morale",
-        "victory")}
+        "victory", "deployment")}
 
 
 def _battle() -> dict[str, Any]:

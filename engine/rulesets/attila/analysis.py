@@ -99,7 +99,6 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
         return {"bases": base_entries(board, ids)}
     out: dict[str, Any] = {"bases": base_entries(board, board.ids)}
     out.update(board_summary(board))
-    out["deployment"] = deployment(board)
     out["gaps"] = gaps_used(board)
     return out
 
@@ -121,11 +120,14 @@ def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 
 def board_summary(board: Board) -> dict[str, Any]:
-    """The table-level facts the page draws without a tap (no targets)."""
+    """The table-level facts the page draws without a tap (no targets): groups and their
+    splits, mandatory charges, Control Points, morale, victory, and the deployment zones with
+    each base's and terrain piece's placement."""
     groups = Groups.of(board)
     return {"groups": [g.to_dict() for g in groups.groups],
             "group_splits": groups.split_labels(),
             "mandatory_charges": mandatory_charges(board),
             "control_points": points(board),
             "army_morale": morale(board),
-            "victory": victory(board, morale(board))}
+            "victory": victory(board, morale(board)),
+            "deployment": deployment(board)}

@@ -39,28 +39,40 @@ def zones(board: Board) -> dict[str, dict[str, Polygon]]:
     }
 
 
-def base_placement(board: Board, base_id: str, zs: dict[str, dict[str, Polygon]]) -> dict[str, Any]:
-    """Is this base deployed legally (AT32; a Camp: setting camp_placement)?"""
-    u = board.units[base_id]
-    if u.is_camp and board.settings.camp_placement != "like_units":
-        return camp_placement(board, base_id, zs)
-    legal_zone = zs[u.side]["legal"]
-    poly = board.poly(base_id)
+NOISE_MM = 1.0   # a base may stick out of its zone by this much (tracking noise)
+
+
+def placements(board: Board, zs: dict[str, dict[str, Polygon]]) -> dict[str, dict[str, Any]]:
+    """Is each base deployed legally (AT32; a Camp: setting camp_placement)? Each side's zone
+    grown by the tracking noise once, every base tested in one vectorised call per side."""
     how = board.settings.at32_deploy_inside
-    tol = 1.0   # mm of tracking noise
-    if how == "whole_base":
-        ok = legal_zone.buffer(tol, join_style="mitre").covers(poly)
-    elif how == "any_part":
-        ok = legal_zone.intersects(poly)
-    else:
-        ok = legal_zone.buffer(tol, join_style="mitre").covers(poly.centroid)
-    reasons = []
-    if not ok:
-        d = SCALES[board.settings.figure_scale]
-        reasons.append(f"outside {u.side}'s Deployment Area: within {d.area_cm:g} cm of its own "
-                       f"edge, not within {d.side_cm:g} cm of a side edge nor {d.own_edge_cm:g} cm "
-                       "of its own edge (ATT 11.C-E, AT32)")
-    return {"legal": ok, "reasons": reasons}
+    d = SCALES[board.settings.figure_scale]
+    out: dict[str, dict[str, Any]] = {}
+    troops: dict[str, list[str]] = {"A": [], "B": []}
+    for i in board.ids:
+        u = board.units[i]
+        if u.is_camp and board.settings.camp_placement != "like_units":
+            out[i] = camp_placement(board, i, zs)
+        elif u.side in troops:
+            troops[u.side].append(i)
+    for side, ids in troops.items():
+        if not ids:
+            continue
+        legal = zs[side]["legal"]
+        polys = board.shapes[[board.pos[i] for i in ids]]
+        if how == "whole_base":
+            ok = shapely.covers(shapely.buffer(legal, NOISE_MM, join_style="mitre"), polys)
+        elif how == "any_part":
+            ok = shapely.intersects(legal, polys)
+        else:
+            ok = shapely.covers(shapely.buffer(legal, NOISE_MM, join_style="mitre"),
+                                shapely.centroid(polys))
+        for i, good in zip(ids, ok.tolist()):
+            out[i] = {"legal": good, "reasons": [] if good else [
+                f"outside {side}'s Deployment Area: within {d.area_cm:g} cm of its own edge, "
+                f"not within {d.side_cm:g} cm of a side edge nor {d.own_edge_cm:g} cm of its "
+                "own edge (ATT 11.C-E, AT32)"]}
+    return {i: out[i] for i in board.ids}
 
 
 def camp_placement(board: Board, base_id: str, zs: dict[str, dict[str, Polygon]]
@@ -76,7 +88,7 @@ def camp_placement(board: Board, base_id: str, zs: dict[str, dict[str, Polygon]]
     w = board.state.scenario.table.width_mm
     side = board.mm(d.side_cm)
     zone = zs[u.side]["area"].intersection(shapely.box(side, -1e9, max(side, w - side), 1e9))
-    ok = zone.buffer(1.0, join_style="mitre").covers(board.poly(base_id))   # 1 mm of noise
+    ok = zone.buffer(NOISE_MM, join_style="mitre").covers(board.poly(base_id))
     reasons = [] if ok else [
         f"the Camp lies outside {u.side}'s Deployment Area: within {d.area_cm:g} cm of its own "
         f"edge and not within {d.side_cm:g} cm of a side edge (ATT 11.C, 11.D, 8.B)"]
@@ -135,9 +147,14 @@ def _box_sides(poly: Polygon) -> tuple[float, float]:
 
 
 def deployment(board: Board) -> dict[str, Any]:
-    """The ``deployment`` member: zones (table mm), each base's placement, each terrain piece."""
+    """The ``deployment`` member: zones (table mm), each base's placement, each terrain piece
+    (once per state)."""
+    return board.state.cached("attila.deployment", lambda: _deployment(board))
+
+
+def _deployment(board: Board) -> dict[str, Any]:
     zs = zones(board)
-    bases = {i: base_placement(board, i, zs) for i in board.ids}
+    bases = placements(board, zs)
     return {
         "figure_scale": board.settings.figure_scale,
         "order": deployment_order(board),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from campo.engine.geometry.drawing import ring_coords
@@ -27,7 +28,7 @@ class AttilaRuleset:
     title = "ATTILA"
     vocabulary = VOCABULARY
     terrain_kinds: Mapping[str, str] = TERRAIN_EFFECTS
-    page_module = None
+    page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
 
     # --- settings and reference ------------------------------------------------------------
