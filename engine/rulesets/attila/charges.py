@@ -10,8 +10,9 @@ square ones (the front squarely onto an edge of the target) and, when none of th
 edge-to-edge path, a sweep every 5° within the wheel limit. All attempts of all charges are one
 set of numpy arrays (`Attempts`): the wheeled bases, the lane test that refuses the wheels whose
 front never meets the target, the slide to contact, the edge-to-edge and square tests. Attempts are
-then tried in order of preference, charge by charge, their paths checked in batches
-(`paths.path_facts`), until each charge has its first clear attempt (or its best refused one).
+then tried in order of preference, charge by charge: those with an enemy certainly in their
+straight move are passed over (a numpy test of them all), the others' paths checked in batches
+(`paths.path_facts`), until each charge has its first clear attempt (or its preferred one).
 """
 
 from __future__ import annotations
@@ -342,11 +343,7 @@ def _search(board: Board, pairs: _Pairs
                     np.concatenate([turns, sturns]), len(rows))
     square_phase = np.arange(len(att.pair)) < att.first_sweep
     facts: dict[int, PathFacts] = {}
-    blockers: dict[int, np.ndarray] = {}
-    # the quick test first, for every attempt within the move: most blocked ones are passed
-    # over at once, and the rounds of full checks are few
-    _check(board, pairs, att, np.nonzero(~att.refused)[0].tolist(), facts, blockers,
-           quick_only=True)
+    blockers = _blockers(board, pairs, att)
     chosen = _first_clear(board, pairs, att, facts, blockers, range(len(pairs.keys)),
                           usable=square_phase, fallback=False)
     sweep = [k for k in range(len(pairs.keys))
@@ -357,39 +354,26 @@ def _search(board: Board, pairs: _Pairs
     return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
-def _check(board: Board, pairs: _Pairs, att: Attempts, ask: list[int],
-           facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
-           full: Sequence[int] = (), *, quick_only: bool = False) -> None:
-    """Check these attempts' paths: those of ``ask`` with an enemy certainly in the straight
-    move join ``blockers`` (`paths.run_blockers`), the others (unless ``quick_only``) and
-    ``full`` (attempts to report, whose reasons are wanted) get their `path_facts`."""
-    if ask:
-        at = np.array(list(dict.fromkeys(ask)), dtype=int)
-        hit_at, hit_rows = run_blockers(board, att, at, pairs.enemies)
-        if len(hit_at):
-            order = np.argsort(hit_at, kind="stable")
-            hit_at, hit_rows = hit_at[order], hit_rows[order]
-            cut = np.flatnonzero(np.diff(hit_at)) + 1
-            for i, rows in zip(hit_at[np.concatenate([[0], cut])].tolist(),
-                               np.split(hit_rows, cut)):
-                blockers[i] = rows
-    todo = [i for i in dict.fromkeys([*([] if quick_only else ask), *full])
-            if i not in facts and (i not in blockers or i in full)]
-    if todo:
-        facts.update(path_facts(board, pairs.keys, att, todo))
+def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarray]:
+    """Attempt -> the rows of the enemies certainly in its path, for every attempt within the
+    move that has one (`paths.run_blockers`, all at once): the search passes over these without
+    their full check, and the rounds of full checks are few."""
+    at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies)
+    if not len(at):
+        return {}
+    cut = np.flatnonzero(np.diff(at)) + 1          # `run_blockers` keeps the attempts in order
+    return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
 
 
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
                  blockers: dict[int, np.ndarray], which: Iterable[int], *, usable: np.ndarray,
                  fallback: bool) -> dict[int, int | None]:
-    """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. The paths
-    are checked in order of preference, in rounds: each round checks, in one batch, the next
-    attempts of every pair still looking (at first one, or a few when there are few pairs,
-    then twice as many each round: a pair whose paths are all blocked needs few rounds); an
-    attempt with an enemy certainly in its path
-    (`paths.run_blockers`) is passed over without the full check. When none is clear: with
-    ``fallback`` the preferred attempt, blocked though it is (checked, for its reasons), else
-    None."""
+    """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. Attempts
+    with an enemy certainly in their path (``blockers``) are passed over; the others' paths are
+    checked (`paths.path_facts`) in order of preference, in rounds: each round checks, in one
+    batch, the next attempts of every pair still looking (at first one, or a few when there are
+    few pairs, then twice as many each round). When none is clear: with ``fallback`` the
+    preferred attempt, blocked though it is (checked, for its reasons), else None."""
     def blocked(i: int) -> bool:
         return i in blockers or (i in facts and bool(facts[i].reasons))
 
@@ -405,7 +389,6 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
     batch = dict.fromkeys(which, max(1, -(-ROUND_ATTEMPTS // max(len(place), 1))))
     while place:
         ask: list[int] = []
-        full: list[int] = []
         for k, n in list(place.items()):
             tries = by_pair.get(k, [])
             while n < len(tries) and blocked(tries[n]):
@@ -414,18 +397,19 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
             if n < len(tries) and tries[n] in facts:
                 out[k] = tries[n]            # checked and clear
             elif n < len(tries) and not refused[tries[n]]:
-                ask += [i for i in tries[n:n + batch[k]]
-                        if i not in facts and i not in blockers and not refused[i]]
+                ask += [i for i in tries[n:n + batch[k]] if not blocked(i) and not refused[i]]
                 batch[k] *= 2
                 continue
             elif fallback and tries:         # none clear (sorted: the rest are refused too)
                 out[k] = tries[0]
                 if tries[0] not in facts:
-                    full.append(tries[0])
+                    ask.append(tries[0])
             else:
                 out[k] = None
             del place[k]
-        _check(board, pairs, att, ask, facts, blockers, full)
+        todo = [i for i in dict.fromkeys(ask) if i not in facts]
+        if todo:
+            facts.update(path_facts(board, pairs.keys, att, todo))
     return out
 
 

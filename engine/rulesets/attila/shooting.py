@@ -132,18 +132,49 @@ def front_segments(board: Board, rows: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return fe[:, 0], fe[:, 1]
 
 
+@dataclass(frozen=True)
+class Arcs:
+    """The shooters' arcs (ATT 6.A «L'angolo di tiro è di 30° per lato», AT4): rays from the
+    ends of the front (``left``, ``right``) turned ARC_HALF_DEG outward (``left_ray``,
+    ``right_ray``), ahead of the front (``front``); (n, 2) arrays."""
+
+    left: np.ndarray
+    right: np.ndarray
+    front: np.ndarray
+    left_ray: np.ndarray
+    right_ray: np.ndarray
+
+    @staticmethod
+    def of(board: Board, rows: np.ndarray) -> Arcs:
+        left, right = front_segments(board, rows)
+        f = board.frames.front[rows]
+        a = math.radians(ARC_HALF_DEG)
+        c, s = math.cos(a), math.sin(a)
+        return Arcs(left, right, f,
+                    np.stack([f[:, 0] * c - f[:, 1] * s, f[:, 0] * s + f[:, 1] * c], axis=1),
+                    np.stack([f[:, 0] * c + f[:, 1] * s, -f[:, 0] * s + f[:, 1] * c], axis=1))
+
+    def polygons(self, reach_mm: float | np.ndarray) -> np.ndarray:
+        """The arcs out to ``reach_mm`` ahead of the front."""
+        length = (np.broadcast_to(np.asarray(reach_mm, dtype=float), (len(self.left),))
+                  / math.cos(math.radians(ARC_HALF_DEG)))[:, None]
+        return shapely.polygons(np.stack([self.left, self.right,
+                                          self.right + self.right_ray * length,
+                                          self.left + self.left_ray * length], axis=1))
+
+    def planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The three half-planes n.p >= offset: ahead of the front, right of the left ray, left
+        of the right ray; normals (n, 3, 2), offsets (n, 3)."""
+        dl, dr = self.left_ray, self.right_ray
+        normals = np.stack([self.front, np.stack([dl[:, 1], -dl[:, 0]], axis=1),
+                            np.stack([-dr[:, 1], dr[:, 0]], axis=1)], axis=1)
+        points = np.stack([self.left, self.left, self.right], axis=1)
+        return normals, normals[..., 0] * points[..., 0] + normals[..., 1] * points[..., 1]
+
+
 def arc_polygons(board: Board, rows: np.ndarray, reach_mm: float | np.ndarray) -> np.ndarray:
-    """The shooters' arcs out to ``reach_mm`` ahead of the front: rays from the ends of the
-    front turned ARC_HALF_DEG outward (ATT 6.A «30° per lato»)."""
-    left, right = front_segments(board, rows)
-    f = board.frames.front[rows]
-    a = math.radians(ARC_HALF_DEG)
-    c, s = math.cos(a), math.sin(a)
-    dl = np.stack([f[:, 0] * c - f[:, 1] * s, f[:, 0] * s + f[:, 1] * c], axis=1)
-    dr = np.stack([f[:, 0] * c + f[:, 1] * s, -f[:, 0] * s + f[:, 1] * c], axis=1)
-    length = (np.broadcast_to(np.asarray(reach_mm, dtype=float), (len(rows),)) / c)[:, None]
-    return shapely.polygons(np.stack([left, right, right + dr * length, left + dl * length],
-                                     axis=1))
+    """The shooters' arcs out to ``reach_mm`` ahead of the front (`Arcs`)."""
+    return Arcs.of(board, rows).polygons(reach_mm)
 
 
 def arc_drawing(board: Board, shooter: str) -> dict[str, Any]:
@@ -265,8 +296,10 @@ def _candidates(board: Board, rows: np.ndarray, max_mm: np.ndarray) -> _Candidat
     enemy = board.present[None, :] & (board.sides[None, :] != board.sides[rows][:, None])
     sk, tb = np.nonzero(enemy)
     cc = board.close_call
-    normals, offsets = _arc_planes(board, rows)
-    v = np.einsum("pcx,phx->pch", f.corners[tb], normals[sk]) - offsets[sk][:, None, :]
+    arcs = Arcs.of(board, rows)
+    normals, offsets = arcs.planes()
+    corners, n = f.corners[tb][:, :, None, :], normals[sk][:, None, :, :]     # (p, 4, 3, 2)
+    v = corners[..., 0] * n[..., 0] + corners[..., 1] * n[..., 1] - offsets[sk][:, None, :]
     depth = lowest(v)                                       # per corner, inside all three
     inside = lowest(depth) > _EPS
     apart = highest(lowest(-np.swapaxes(v, 1, 2)))          # the widest half-plane's gap
@@ -278,7 +311,7 @@ def _candidates(board: Board, rows: np.ndarray, max_mm: np.ndarray) -> _Candidat
     tpoly = board.shapes[tb]
     part = np.where(inside, tpoly, None)
     unsure = np.nonzero(~inside & (apart <= _EPS))[0]
-    arcs = arc_polygons(board, rows, board.state.reach_all_mm)
+    arcs = arcs.polygons(board.state.reach_all_mm)
     if len(unsure):
         part[unsure] = shapely.intersection(arcs[sk[unsure]], tpoly[unsure])
     measured_in = inside.copy()
@@ -286,22 +319,6 @@ def _candidates(board: Board, rows: np.ndarray, max_mm: np.ndarray) -> _Candidat
     part = np.where(measured_in, part, None)
     margin = _arc_margins(board, arcs, sk, tpoly, measured_in, highest(depth), apart)
     return _Candidates(sk, tb, part, measured_in, margin)
-
-
-def _arc_planes(board: Board, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per shooter, the arc's three half-planes n.p >= offset: ahead of the front, right of the
-    left ray, left of the right ray (ATT 6.A, AT4): normals (P, 3, 2), offsets (P, 3)."""
-    left, right = front_segments(board, rows)
-    f = board.frames.front[rows]
-    a = math.radians(ARC_HALF_DEG)
-    c, s = math.cos(a), math.sin(a)
-    dl = np.stack([f[:, 0] * c - f[:, 1] * s, f[:, 0] * s + f[:, 1] * c], axis=1)
-    dr = np.stack([f[:, 0] * c + f[:, 1] * s, -f[:, 0] * s + f[:, 1] * c], axis=1)
-    normals = np.stack([f, np.stack([dl[:, 1], -dl[:, 0]], axis=1),
-                        np.stack([-dr[:, 1], dr[:, 0]], axis=1)], axis=1)
-    offsets = np.stack([(normals[:, 0] * left).sum(axis=1), (normals[:, 1] * left).sum(axis=1),
-                        (normals[:, 2] * right).sum(axis=1)], axis=1)
-    return normals, offsets
 
 
 def _arc_margins(board: Board, arcs: np.ndarray, sk: np.ndarray, tpoly: np.ndarray,
