@@ -269,3 +269,4 @@ def shared_lengths(a: Frames, b: Frames, grow: float | np.ndarray) -> np.ndarray
     corners = a.corners
     return np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], b, grow)
                      for e in range(4)], axis=1)
+

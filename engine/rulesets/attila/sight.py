@@ -6,10 +6,13 @@ generals_block_sight), no wood and no hill (except those the shot leaves uncount
 and target's own, ATT 6.A, AT8).
 
 Many shots are answered together (`Shots`, arrays): the obstacles near each shot come from one
-STRtree query of the hulls of its lines, and a shot with none is clear at once. The others try
-their lines in rounds, stopping at the first clear one: the shortest line, then the lines from
-the ends and middle of the front to the corners of the target, then every line. Bases are tested
-in numpy (`geometry.segments_meet_rects`), woods and hills by GEOS, a call per area.
+STRtree query of the hulls of its lines, and a shot with none is clear at once. A shot whose
+target, seen from every point its lines start from, lies wholly behind bases nearer than it
+(their directions cover the target's) is blocked at once (`_covered`). The others try their lines
+in rounds, stopping at the first clear one: the shortest line, then the lines from the ends and
+middle of the front to the corners of the target, then every line. Bases are tested in numpy by
+the directions they cover (`_Shadows`; `geometry.segments_meet_rects` where that is unsure),
+woods and hills by clipping.
 """
 
 from __future__ import annotations
@@ -83,10 +86,11 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
     near = _near(board, shots)
     shadows = _Shadows.of(board, shots, near)
     out = (near.count(np.arange(n)) == 0) & ~near.areas.any(axis=1)
+    hidden = _covered(shots, near, shadows)       # certainly blocked: no line to try
     k = shots.origins.shape[1]
     coarse = sorted({0, k // 2, k - 1})
     for stage in ("shortest", "coarse", "all"):
-        todo = np.nonzero(~out)[0]
+        todo = np.nonzero(~out & ~hidden)[0]
         if not len(todo):
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
@@ -211,14 +215,60 @@ def _convex_ring(board: Board, fid: str) -> np.ndarray | None:
     return board.state.cached(f"attila.convex_ring.{fid}", build)
 
 
+def _covered(shots: Shots, near: _Near, shadows: _Shadows) -> np.ndarray:
+    """Per shot, every one of its lines is certainly blocked: from each origin, the directions
+    of its ends lie within the union of the directions covered by the bases wholly nearer than
+    its nearest end (a line in such a base's directions meets it before its end). Per (shot,
+    origin) the bases' intervals are sorted and swept, all at once: each group's angles are
+    offset by a multiple of GROUP_SPAN so that one running maximum serves every group."""
+    n, k = shots.origins.shape[:2]
+    owner = shots.end_owner
+    v = shots.ends[:, None, :] - shots.origins[owner]                        # (e, k, 2)
+    ref = shadows.ref[owner][:, None, :]
+    angle = np.arctan2(ref[..., 0] * v[..., 1] - ref[..., 1] * v[..., 0],
+                       ref[..., 0] * v[..., 0] + ref[..., 1] * v[..., 1])
+    dist = np.hypot(v[..., 0], v[..., 1])
+    first = np.concatenate([[0], np.flatnonzero(np.diff(owner)) + 1])      # ends sorted by shot
+    glo = np.minimum.reduceat(angle, first, axis=0).ravel()                 # (n * k,)
+    ghi = np.maximum.reduceat(angle, first, axis=0).ravel()
+    gnear = np.minimum.reduceat(dist, first, axis=0).ravel()
+    pairs = near.count(np.arange(n))
+    slot_group = (np.repeat(np.arange(n), pairs)[:, None] * k + np.arange(k)[None, :]).ravel()
+    use = ~shadows.exact & (shadows.far <= gnear[slot_group])
+    groups = np.arange(n * k)
+    offset = GROUP_SPAN * groups
+    # each group opens with its target's first direction, sorted before any base's (-4 < -pi)
+    lo = np.concatenate([np.full(n * k, -4.0), shadows.lo[use]]) + np.concatenate(
+        [offset, offset[slot_group[use]]])
+    hi = np.concatenate([glo, shadows.hi[use]]) + np.concatenate(
+        [offset, offset[slot_group[use]]])
+    group = np.concatenate([groups, slot_group[use]])
+    base = np.concatenate([np.zeros(n * k, dtype=bool), np.ones(int(use.sum()), dtype=bool)])
+    order = np.argsort(lo, kind="stable")
+    lo, hi, group, base = lo[order], hi[order], group[order], base[order]
+    reach = np.maximum.accumulate(hi)
+    before = np.concatenate([[-np.inf], reach[:-1]])
+    gap = base & (lo > before) & (before < ghi[group] + offset[group])
+    covered = np.ones(n * k, dtype=bool)
+    covered[group[gap]] = False
+    last = np.full(n * k, -np.inf)
+    np.maximum.at(last, group, hi)
+    covered &= last >= ghi + offset
+    return covered.reshape(n, k).all(axis=1) & (pairs > 0)
+
+
+GROUP_SPAN = 20.0   # radians between groups' angles in `_covered` (each spans less than 2 pi + 1)
+
+
 @dataclass
 class _Shadows:
     """Per (shot, near base, origin) slot: the directions the base covers seen from the origin,
-    as angles from the shot's reference direction ``ref`` (``lo`` to ``hi``), and the nearest and
-    farthest distances of its corners. A line from that origin whose direction lies within and
+    as angles from the shot's reference direction ``ref`` (``lo`` to ``hi``), its nearest point's
+    distance and its farthest corner's. A line from that origin whose direction lies within and
     which is longer than ``far`` certainly meets the base; one outside, or shorter than
-    ``near``, certainly does not. ``exact``: the base lies around or behind the origin, where
-    angles do not order its directions: the exact test decides."""
+    ``near``, certainly does not. ``exact``: the base's corners span half a turn or more seen
+    from the origin (it lies around it, or across the direction opposite the reference), where
+    these angles do not bound its directions: the exact test decides."""
 
     ref: np.ndarray
     lo: np.ndarray
@@ -242,7 +292,13 @@ class _Shadows:
         r = ref[shot][:, None, None, :]
         angle = np.arctan2(r[..., 0] * v[..., 1] - r[..., 1] * v[..., 0],
                            r[..., 0] * v[..., 0] + r[..., 1] * v[..., 1])
-        dist = np.hypot(v[..., 0], v[..., 1])
         lo, hi = lowest(angle), highest(angle)
-        return _Shadows(ref, lo.ravel(), hi.ravel(), lowest(dist).ravel(),
-                        highest(dist).ravel(), (hi - lo > np.pi / 2).ravel())
+        far = highest(np.hypot(v[..., 0], v[..., 1]))          # a vertex is the farthest point
+        b = bodies.take(near.rows)
+        o = shots.origins[shot]                                  # (p, k, 2)
+        dx, dy = o[..., 0] - b.cx[:, None], o[..., 1] - b.cy[:, None]
+        across = np.abs(dx * b.fy[:, None] - dy * b.fx[:, None]) - b.width[:, None] / 2
+        along = np.abs(dx * b.fx[:, None] + dy * b.fy[:, None]) - b.depth[:, None] / 2
+        nearest = np.hypot(np.maximum(across, 0.0), np.maximum(along, 0.0))   # its nearest point
+        return _Shadows(ref, lo.ravel(), hi.ravel(), nearest.ravel(), far.ravel(),
+                        (hi - lo > np.pi - 1e-6).ravel())
