@@ -10,18 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from campo.engine.rulesets.italia.troops import UNIT_LETTERS
 from campo.engine.scenario import BaseState
-
-UNIT_LETTERS = ("A", "B", "C", "D", "E")
-SIZE_ORDER = {"A": 4, "B": 3, "C": 2, "D": 2, "E": 1}  # "largest unit", ISD A24
 
 MUSKET_RANGE_IN = 6.0        # ISD §7 "Tutti i fucili fanno fuoco a 6 pollici"
 ARTILLERY_RANGE_IN = 24.0    # ISD §6 "si allunga per 24 pollici"
 ARC_HALF_DEG = 30.0          # ISD §6, §7 "arco di 30° su ogni lato"
 LIGHT_ARC_HALF_DEG = 45.0    # ISD §7 light infantry 45°
-CHARGE_ARC_HALF_DEG = 30.0   # ISD §9 "entro 30° dal proprio fronte" (ISD A27)
-ZONE_IN = 2.0                # ISD §9 the 2" zone
-COMMAND_RADIUS_IN = {"division": 9.0, "corps": 6.0}  # ISD §3
 
 @dataclass(frozen=True)
 class UnitInfo:
@@ -90,10 +85,6 @@ class UnitInfo:
     def blocks_sight_always(self) -> bool:
         """Artillery and infantry block sight (ISD §6); cavalry is ISD A17's setting."""
         return self.arm in ("infantry", "artillery")
-
-    @property
-    def size_rank(self) -> int:
-        return SIZE_ORDER.get(self.letter or "", 0)
 
 
 def _arm(base: BaseState) -> str:
