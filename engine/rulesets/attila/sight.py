@@ -66,6 +66,15 @@ def _bodies(board: Board) -> tuple[np.ndarray, Frames, np.ndarray]:
     return board.state.cached("attila.sight_bodies", build)
 
 
+def _blocking_tree(board: Board) -> tuple[np.ndarray, shapely.STRtree]:
+    """(board rows, STRtree of their shrunk outlines) of the bases that block sight."""
+    def build() -> tuple[np.ndarray, shapely.STRtree]:
+        blocks, _, shrunk = _bodies(board)
+        rows = np.nonzero(blocks)[0]
+        return rows, shapely.STRtree(shrunk[rows])
+    return board.state.cached("attila.sight_tree", build)
+
+
 @dataclass
 class _Near:
     """Per shot, the bases (CSR: ``start``/``rows``) and the areas (``areas``, Q × A) near it."""
@@ -110,12 +119,12 @@ def _near(board: Board, shots: Shots) -> _Near:
     order = np.argsort(owner, kind="stable")
     # (a line through the points: shapely builds it much faster than a multipoint)
     hulls = shapely.convex_hull(shapely.linestrings(points[order], indices=owner[order]))
-    blocks, _, shrunk = _bodies(board)
-    qi, bi = board.state.index.meeting_many(hulls)
-    keep = blocks[bi] & (bi != shots.ignore[qi, 0]) & (bi != shots.ignore[qi, 1])
-    qi, bi = qi[keep], bi[keep]
-    keep = shapely.intersects(hulls[qi], shrunk[bi])
-    qi, bi = qi[keep], bi[keep]
+    rows, tree = _blocking_tree(board)
+    qi, bi = tree.query(hulls, predicate="intersects")
+    bi = rows[bi]
+    keep = (bi != shots.ignore[qi, 0]) & (bi != shots.ignore[qi, 1])
+    order = np.lexsort((bi[keep], qi[keep]))
+    qi, bi = qi[keep][order], bi[keep][order]
     start = np.concatenate([[0], np.cumsum(np.bincount(qi, minlength=n))])
     ids = sight_areas(board)
     areas = np.zeros((n, len(ids)), dtype=bool)
