@@ -138,6 +138,91 @@ def _tilt_deg(rvec: np.ndarray) -> float:
     return float(np.degrees(np.arccos(min(1.0, abs(normal[2])))))
 
 
+CAMERA_CHECK_RMS_PX = 0.5  # fits worse than this are checked for photos from two cameras
+CAMERA_SPLIT_GAIN = 2.0  # two cameras when two groups each fit this many times better than all together
+CAMERA_FOCAL_GAP = 0.05  # ... and their focal lengths differ by more than this (relative)
+MIN_GROUP_VIEWS = 3
+
+
+def per_view_focal(views: Sequence[BoardView], image_size: tuple[int, int], k: np.ndarray, d: np.ndarray
+                   ) -> np.ndarray:
+    """Each photo's own focal length (px), the principal point and distortion held at `k`, `d`
+    (rough: the shared distortion is a compromise; used only to order the photos)."""
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+             | cv2.CALIB_FIX_K1 | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3 | cv2.CALIB_ZERO_TANGENT_DIST)
+    dist = np.asarray(d, np.float64).reshape(-1)[:5].copy()
+    dist[2:4] = 0.0  # (ZERO_TANGENT_DIST: held at zero)
+    out = []
+    for v in views:
+        _, kv, *_ = cv2.calibrateCamera([v.object_points.reshape(-1, 1, 3)], [v.image_points.reshape(-1, 1, 2)],
+                                        image_size, np.asarray(k, np.float64).copy(), dist.copy(), flags=flags)
+        out.append(float(np.sqrt(kv[0, 0] * kv[1, 1])))
+    return np.array(out)
+
+
+def more_than_one_camera(views: Sequence[BoardView], image_size: tuple[int, int], rms: float, k: np.ndarray,
+                         d: np.ndarray) -> str:
+    """A sentence naming two groups of photos that are two cameras, or "".
+
+    Photos of one size from two cameras (or one camera at two zoom settings) cannot share
+    intrinsics: the joint fit is a compromise that suits neither. The photos are ordered by
+    their own focal length (`per_view_focal`) and split in two at every place: when both
+    groups, calibrated apart, fit `CAMERA_SPLIT_GAIN` times better than all together and
+    their focal lengths differ, they are named.
+    """
+    n = len(views)
+    if rms < CAMERA_CHECK_RMS_PX or n < 2 * MIN_GROUP_VIEWS:
+        return ""
+    order = np.argsort(per_view_focal(views, image_size, k, d))
+    best: tuple[float, int, float, float] | None = None
+    for cut in range(MIN_GROUP_VIEWS, n - MIN_GROUP_VIEWS + 1):
+        groups = [[views[i] for i in order[:cut]], [views[i] for i in order[cut:]]]
+        fits = [_run(g, image_size) for g in groups]
+        points = [sum(v.corners for v in g) for g in groups]
+        pooled = float(np.sqrt(sum(p * f[0] ** 2 for p, f in zip(points, fits)) / sum(points)))
+        focal = [float(np.sqrt(f[1][0, 0] * f[1][1, 1])) for f in fits]
+        if best is None or pooled < best[0]:
+            best = (pooled, cut, focal[0], focal[1])
+    assert best is not None
+    _, cut, _, _ = best
+    # then each photo goes to the group whose camera fits it better, until no photo moves
+    group = np.zeros(n, int)
+    group[order[cut:]] = 1
+    for _ in range(3):
+        fits = [_run([v for v, g in zip(views, group) if g == j], image_size) for j in (0, 1)]
+        errors = np.array([[_view_error(v, f[1], f[2]) for f in fits] for v in views])
+        moved = errors.argmin(axis=1)
+        if np.array_equal(moved, group) or min(np.sum(moved == 0), np.sum(moved == 1)) < MIN_GROUP_VIEWS:
+            break
+        group = moved
+    fits = [_run([v for v, g in zip(views, group) if g == j], image_size) for j in (0, 1)]
+    points = [sum(v.corners for v, g in zip(views, group) if g == j) for j in (0, 1)]
+    pooled = float(np.sqrt(sum(p * f[0] ** 2 for p, f in zip(points, fits)) / sum(points)))
+    focal = [float(np.sqrt(f[1][0, 0] * f[1][1, 1])) for f in fits]
+    if rms < CAMERA_SPLIT_GAIN * pooled or abs(focal[1] - focal[0]) < CAMERA_FOCAL_GAP * min(focal):
+        return ""
+
+    def names(j: int) -> str:
+        listed = [v.name for v, g in zip(views, group) if g == j]
+        return ", ".join(listed[:4]) + (f" and {len(listed) - 4} more" if len(listed) > 4 else "")
+
+    return (f"the photos come from more than one camera (or zoom setting): focal length about {focal[0]:.0f} px "
+            f"in {names(0)} and about {focal[1]:.0f} px in {names(1)} (each group fits to {pooled:.2f} px, all "
+            f"together to {rms:.2f} px); calibrate each camera on its own photos")
+
+
+def _view_error(view: BoardView, k: np.ndarray, d: np.ndarray) -> float:
+    """RMS reprojection error (px) of one photo under the intrinsics `k`, `d` (its own pose)."""
+    obj, img = view.object_points.reshape(-1, 1, 3), view.image_points.reshape(-1, 1, 2)
+    ok, rvec, tvec = cv2.solvePnP(obj, img, k, d)
+    if not ok:
+        return float("inf")
+    proj, _ = cv2.projectPoints(obj, rvec, tvec, k, d)
+    # (float64: under another camera's intrinsics a pose can throw points far out of float32's range)
+    err = float(np.sqrt(np.mean(np.sum((proj.astype(np.float64) - img) ** 2, axis=2))))
+    return err if np.isfinite(err) else float("inf")
+
+
 def _missing_advice(n_more: int, coverage: Coverage) -> str:
     where = coverage.empty_regions()
     target = f" (nothing yet near the {', '.join(where[:3])})" if where else ""
@@ -177,11 +262,19 @@ def calibrate(views: Sequence[BoardView], image_size: tuple[int, int], spec: Boa
         rms, k, d, rvecs, _, std_int, _, per_view = _run(usable, image_size)
         per_view = np.asarray(per_view).reshape(-1)
 
+    cameras = more_than_one_camera(usable, image_size, rms, k, d)
+    if cameras:  # no intrinsics suit both: refused, not averaged
+        raise CalibrationRefused(f"{cameras[0].upper()}{cameras[1:]}")
     if rms > MAX_RMS_PX:
+        worst = np.argsort(per_view)[::-1][:3]
+        listed = ", ".join(f"{usable[i].name} {per_view[i]:.2f} px" for i in worst)
+        one_bad = per_view[worst[0]] > max(OUTLIER_FACTOR * float(np.median(per_view)), WARN_RMS_PX)
         raise CalibrationRefused(
-            f"RMS reprojection error {rms:.2f} px is too high (limit {MAX_RMS_PX:g} px): check --squares, "
-            f"--square-mm and --marker-mm against the printed board, that it is glued flat, and that the "
-            f"photos are sharp")
+            f"RMS reprojection error {rms:.2f} px is too high (limit {MAX_RMS_PX:g} px); worst photos: {listed} "
+            f"(median {float(np.median(per_view)):.2f} px). "
+            + ("One photo is far worse than the others: leave it out or take it again. " if one_bad else "")
+            + "Check --squares, --square-mm and --marker-mm against the printed board, that it is glued flat, "
+              "and that the photos are sharp")
     if rms > WARN_RMS_PX:
         warnings.append(f"RMS error {rms:.2f} px is high (good is under {WARN_RMS_PX:g} px): sharper photos help")
     if coverage.fraction < WARN_COVERAGE:

@@ -171,3 +171,121 @@ def detect_board_views(images: Sequence[ImageInput], spec: BoardSpec,
     if size is None:
         raise CampoInputError("no images given", key="IMAGES")
     return size, views, missed
+
+
+@dataclass(frozen=True)
+class BoardSearch:
+    """Where the board was found, and with which specification (`notes` say when it is not the
+    one asked for)."""
+
+    image_size: tuple[int, int]
+    views: list[BoardView]
+    missed: list[str]
+    spec: BoardSpec
+    notes: tuple[str, ...] = ()
+
+
+def transposed(spec: BoardSpec) -> BoardSpec | None:
+    """The same board with its squares counted the other way round (7x10 for 10x7), or None."""
+    if spec.squares_x == spec.squares_y:
+        return None
+    return BoardSpec(spec.squares_y, spec.squares_x, spec.square_mm, spec.marker_mm, spec.dictionary)
+
+
+def find_board_views(images: Sequence[ImageInput], spec: BoardSpec, progress: Progress | None = None) -> BoardSearch:
+    """`detect_board_views`, and when the board is found in fewer than half the photos, the board
+    with its squares counted the other way round too (kept when it finds twice the corners).
+
+    With no board in any photo either way, a `CampoInputError` says which options to check and
+    what the photos do show (another dictionary's markers, a plain chessboard: `no_board_message`).
+    """
+    greys = [_read_grey(item) for item in images]
+    size, views, missed = detect_board_views(greys, spec, progress)
+    if len(views) * 2 >= len(greys):
+        return BoardSearch(size, views, missed, spec)
+    other = transposed(spec)
+    if other is not None:
+        size2, views2, missed2 = detect_board_views(greys, other)
+        if sum(v.corners for v in views2) > 2 * sum(v.corners for v in views):
+            note = (f"the board was not found as {spec.squares_x}x{spec.squares_y} squares but as "
+                    f"{other.squares_x}x{other.squares_y} in {len(views2)} of {len(greys)} photos: using "
+                    f"--squares {other.squares_x}x{other.squares_y} (squares across x down, as the board is printed)")
+            return BoardSearch(size2, views2, missed2, other, (note,))
+    if not views:
+        raise CampoInputError(no_board_message(greys, spec), key="IMAGES")
+    return BoardSearch(size, views, missed, spec)
+
+
+_FAMILIES = ("DICT_4X4_1000", "DICT_5X5_1000", "DICT_6X6_1000", "DICT_7X7_1000", "DICT_ARUCO_ORIGINAL",
+             "DICT_APRILTAG_36h11", "DICT_APRILTAG_25h9", "DICT_ARUCO_MIP_36h12")
+CHESSBOARD_PATTERNS = ((9, 6), (7, 6), (8, 6), (6, 4), (7, 5), (8, 5), (9, 7), (10, 7), (11, 8), (6, 5), (5, 4))
+"""Plain chessboards tried (inner corners across, down) when no ChArUco board is found, besides
+the ones the given --squares would have."""
+
+
+def _markers_seen(grey: np.ndarray) -> tuple[str, int, int]:
+    """(dictionary family, markers read, largest id) of the family reading most markers."""
+    best = ("", 0, -1)
+    for name in _FAMILIES:
+        p = cv2.aruco.DetectorParameters()
+        p.minMarkerPerimeterRate = 0.01
+        det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name)), p)
+        _, ids, _ = det.detectMarkers(grey)
+        n = 0 if ids is None else len(ids)
+        if n > best[1]:
+            best = (name, n, int(np.max(ids)))
+    return best
+
+
+def _smallest_dictionary(family: str, largest_id: int) -> str:
+    """The smallest predefined dictionary of `family` (e.g. DICT_5X5_1000) holding `largest_id`."""
+    stem = family.rsplit("_", 1)[0]
+    for size in (50, 100, 250, 1000):
+        name = f"{stem}_{size}"
+        if hasattr(cv2.aruco, name) and largest_id < size:
+            return name
+    return family
+
+
+def _chessboard(grey: np.ndarray, spec: BoardSpec) -> tuple[int, int] | None:
+    """Inner corners (across, down) of a plain chessboard in `grey`, or None."""
+    scale = min(1.0, 1000.0 / max(grey.shape[:2]))
+    small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else grey
+    own = [(spec.squares_x - 1, spec.squares_y - 1), (spec.squares_y - 1, spec.squares_x - 1)]
+    # largest first: a smaller pattern is also found inside a larger board
+    for pattern in sorted(dict.fromkeys(own + list(CHESSBOARD_PATTERNS)), key=lambda p: -p[0] * p[1]):
+        # (the classic finder: the sector-based one also "finds" a row more on a board's edge)
+        found, _ = cv2.findChessboardCorners(small, pattern, flags=cv2.CALIB_CB_ADAPTIVE_THRESH
+                                             | cv2.CALIB_CB_NORMALIZE_IMAGE | cv2.CALIB_CB_FAST_CHECK)
+        if found:
+            return pattern
+    return None
+
+
+def no_board_message(greys: Sequence[tuple[str, np.ndarray]], spec: BoardSpec, look_at: int = 3) -> str:
+    """Why no photo showed the board, and what to check: the options, and what the first photos
+    do show (markers of another dictionary, a plain chessboard)."""
+    other = transposed(spec)
+    both = f" (nor as {other.squares_x}x{other.squares_y})" if other else ""
+    msg = (f"no {spec.describe()} board in any of the {len(greys)} photos{both}. Check the options against the "
+           f"printed board: --squares counts squares across x down (squares, not inner corners), --dictionary "
+           f"is the markers' dictionary (`campo board` prints the exact options under the board), and "
+           f"--marker-mm is the marker's side, smaller than --square-mm")
+    sample = list(greys[:look_at])
+    for name, grey in sample:
+        family, count, largest = _markers_seen(grey)
+        if count >= 2 and family:
+            wanted = _smallest_dictionary(family, largest)
+            if wanted != spec.dictionary and not (family.startswith(spec.dictionary.rsplit("_", 1)[0])
+                                                  and largest < dictionary_size(spec.dictionary)):
+                return msg + (f". {name} shows {count} markers of {family.rsplit('_', 1)[0]}_* (ids up to {largest}): "
+                              f"try --dictionary {wanted}")
+            break
+    for name, grey in sample:
+        pattern = _chessboard(grey, spec)
+        if pattern is not None:
+            return msg + (f". {name} shows a plain chessboard ({pattern[0]}x{pattern[1]} inner corners, "
+                          f"{pattern[0] + 1}x{pattern[1] + 1} squares) with no markers: Campo calibrates from a "
+                          f"ChArUco board, which it finds even partly outside the picture; print one with "
+                          f"`campo board` and photograph it")
+    return msg

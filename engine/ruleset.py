@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     import numpy as np
 
     from campo.engine.results import Allowance
+    from campo.engine.scenario import BaseState
     from campo.engine.state import GameState
+    from campo.engine.unit_state import StateTrait
     from campo.engine.vocabulary import Vocabulary
 
 
@@ -178,6 +180,11 @@ class Ruleset(Protocol):
         may not enter). ``None`` only when the ruleset gives no movement rate at all."""
 
     # --- a live game ---------------------------------------------------------------------
+    def unit_state(self, base: BaseState) -> list[StateTrait]:
+        """The state traits this base carries during a game (losses, disorder, formation ...),
+        with its limits read from the rulebook's tables for its type and traits
+        (`campo.engine.unit_state`)."""
+
     def memory(self) -> GameMemory | None:
         """What this rulebook remembers from one moment of a live game to the next (ATTILA:
         groups that split stay split), or None."""

@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from campo.engine.live import Snapshot
 from campo.engine.registry import get_ruleset, ruleset_names
 from campo.errors import CampoInputError, UnknownBaseError
+from campo.server.unit_state import UnitStates
 
 Moment = Callable[[], tuple[dict[str, Any] | None, Snapshot | None]]
 """The latest `state` payload and its snapshot (either may be None before the first one)."""
@@ -50,9 +51,10 @@ def page_module_path(ruleset: str) -> Path:
     return path
 
 
-def add_analysis_routes(app: FastAPI, moment: Moment) -> None:
+def add_analysis_routes(app: FastAPI, moment: Moment, unit_states: UnitStates | None = None) -> None:
     """`/api/state`, `/api/bases/{id}/analysis`, `/api/bases/{id}/detail`, `/api/geometry/{id}`,
-    `/rulesets/{name}.js`."""
+    `/rulesets/{name}.js`. With ``unit_states`` (a live game), a base's detail carries its state
+    controls (what the umpire can set: losses, disorder ...)."""
 
     def judged(base_id: str) -> Snapshot:
         _, snapshot = moment()
@@ -87,8 +89,10 @@ def add_analysis_routes(app: FastAPI, moment: Moment) -> None:
         /api/bases/{id}/analysis) and ``geometry`` (as /api/geometry/{id})."""
         snapshot = judged(base_id)
         try:
-            return {"analysis": snapshot.base_analysis(base_id),
-                    "geometry": snapshot.geometry(base_id)}
+            out = {"analysis": snapshot.base_analysis(base_id), "geometry": snapshot.geometry(base_id)}
+            if unit_states is not None:
+                out["state"] = unit_states.controls(base_id)
+            return out
         except UnknownBaseError:
             raise HTTPException(404, f"no base {base_id!r} on the table now") from None
         except CampoInputError as exc:

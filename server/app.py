@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.reference import rules_info
+from campo.server.unit_state import UnitStates
 from campo.server.rig import Rig, ServerSettings, load_rig
 from campo.server.security import (
     TOKEN_HEADER,
@@ -46,6 +48,7 @@ from campo.errors import CampoInputError
 from campo.safe_input import parse_json
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -60,6 +63,7 @@ class Services:
     setup: GameSetup
     policy: AccessPolicy
     camera: CameraRenderer
+    units: UnitStates | None = None  # what has happened to each base (losses, disorder ...)
     tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
     setup_url: str | None = None  # the game's setup page, when a setup host runs this game
     # per client address and per token across all their connections, every WebSocket message (a
@@ -78,16 +82,32 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     hub = StateHub()
     capture = Capture(rig.source)
     pipeline = FramePipeline(rig.table, rig.roster, rig.intrinsics)
+    units = UnitStates(rig.roster)
     tracker = LiveTracker(
         capture=capture, pipeline=pipeline, roster=rig.roster,
         table_size=(rig.table.table.width_mm, rig.table.table.depth_mm),
         anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyst=LiveAnalysis(),
-        status_interval_s=settings.status_interval_s,
+        units=units, status_interval_s=settings.status_interval_s,
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
-                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), tool)
+                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool)
+
+
+DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state"})
+"""Changes confirmed to the umpire only once a running recording has them on disk."""
+
+
+async def durable(app: FastAPI) -> None:
+    """Wait until everything published so far is written, when the game is recorded (a change
+    the umpire saw confirmed survives a crash of the server)."""
+    recorder = getattr(app.state, "recorder", None)
+    if recorder is not None:
+        try:
+            await asyncio.to_thread(recorder.flush, 5.0)
+        except Exception as exc:  # noqa: BLE001 - shown in the status (recording paused: why)
+            log.warning("recording not flushed: %s", exc)
 
 
 # -- typed dependency getters ------------------------------------------------------------------
@@ -149,7 +169,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    add_analysis_routes(app, lambda: (services.tracker.state, services.tracker.snapshot))
+    add_analysis_routes(app, lambda: (services.tracker.state, services.tracker.snapshot),
+                        unit_states=services.units)
 
     @app.get("/api/status")
     def api_status(s: ServicesDep) -> dict[str, Any]:
@@ -184,21 +205,55 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
                 "file": None if s.setup.path is None else str(s.setup.path)}
 
     async def write(request: Request, s: Services, message_type: str) -> JSONResponse:
+        return await write_json(request, s, message_type, None)
+
+    async def write_json(request: Request, s: Services, message_type: str,
+                         given: dict[str, Any] | None) -> JSONResponse:
+        """A write from HTTP: the site and token checked, the body (or ``given``) handled as
+        the WebSocket message of ``message_type``."""
         if not (same_origin(request.headers.get("origin"), request.headers.get("host"))
                 and host_header_allowed(request.headers.get("host"), s.settings.host)):
             return JSONResponse(refused("cross-site request refused"), status_code=403)
         can_write = s.policy.allows_write(presented_token(request))
         if not can_write:
             return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"), status_code=403)
-        body = await read_limited_json_body(request)   # the rate was checked by the guard
+        if given is None:
+            body = await read_limited_json_body(request)   # the rate was checked by the guard
+            try:
+                data = parse_json(body)
+            except CampoInputError as exc:
+                return JSONResponse(refused(f"body is not JSON: {exc}"), status_code=400)
+            if not isinstance(data, dict):
+                return JSONResponse(refused("body must be a JSON object"), status_code=400)
+        else:
+            data = given
+        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub,
+                               tool=s.tool, units=s.units, source="api")
+        if reply["ok"] and message_type in DURABLE_TYPES:
+            await durable(request.app)
+        return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
+
+    @app.put("/api/bases/{base_id}/state")
+    async def put_unit_state(base_id: str, request: Request, s: ServicesDep) -> JSONResponse:
+        """Set some of a base's state traits: body `{"traits": {"disordered": true, "losses": 2}}`
+        (token off localhost). The answer is the base's traits after the change; an unknown base
+        is 404, an unknown trait or a bad value 422 naming it, and nothing changes. With a
+        recording, the answer comes once the change is on disk."""
+        if s.units is None or base_id not in s.rig.roster.by_id():
+            raise HTTPException(404, f"no base {base_id!r} on the roster")
+        body = await request.body()
         try:
-            data = parse_json(body)
+            data = parse_json(body) if body else {}
         except CampoInputError as exc:
             return JSONResponse(refused(f"body is not JSON: {exc}"), status_code=400)
-        if not isinstance(data, dict):
-            return JSONResponse(refused("body must be a JSON object"), status_code=400)
-        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub, tool=s.tool)
-        return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
+        if not isinstance(data, dict) or not isinstance(data.get("traits"), dict):
+            return JSONResponse(refused('give {"traits": {name: value, ...}}'), status_code=422)
+        response = await write_json(request, s, "unit_state", {"base": base_id, "traits": data["traits"]})
+        if response.status_code == 200:
+            roster_traits = s.rig.roster.by_id()[base_id].traits
+            return JSONResponse({"ok": True, "base": base_id,
+                                 "traits": {**roster_traits, **s.units.traits(base_id)}})
+        return response
 
     @app.put("/api/terrain")
     async def put_terrain(request: Request, s: ServicesDep) -> JSONResponse:
@@ -284,5 +339,8 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
             s.hub.send_to(client, "reply", refused(f"too many messages: {s.ws_messages.describe()}, "
                                                    "slow down (this one was ignored)"))
             continue
-        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, tool=s.tool)
+        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, tool=s.tool,
+                               units=s.units, source="page")
+        if reply.get("ok") and reply.get("type") in DURABLE_TYPES:
+            await durable(websocket.app)
         s.hub.send_to(client, "reply", reply)

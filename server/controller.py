@@ -22,9 +22,12 @@ from campo.server.messages import (
     Ping,
     SetSettings,
     SetTerrain,
+    SetUnitState,
     UmpireEvent,
+    UndoUnitState,
     parse_client_message,
 )
+from campo.server.unit_state import UnitStates
 from campo.errors import CampoInputError
 
 READ_ONLY = "read-only: open the page with the token URL printed by `campo serve` to change anything"
@@ -35,7 +38,8 @@ def refused(error: str) -> dict[str, Any]:
 
 
 def handle_message(raw: str | bytes | dict[str, Any], *, can_write: bool, setup: GameSetup, hub: StateHub,
-                   tool: UmpireTool | None = None) -> dict[str, Any]:
+                   tool: UmpireTool | None = None, units: UnitStates | None = None,
+                   source: str = "page") -> dict[str, Any]:
     """Apply one client message; the reply for that client (loop thread only)."""
     try:
         message = parse_client_message(raw)
@@ -63,6 +67,16 @@ def handle_message(raw: str | bytes | dict[str, Any], *, can_write: bool, setup:
             view = tool.act(message.action, get_ruleset(setup.ruleset).load_settings(values))
             hub.publish(tool.topic, view)
             return {"ok": True, "type": "deck", "deck": view}
+        if isinstance(message, SetUnitState | UndoUnitState):
+            if units is None:
+                return refused("this game keeps no unit state") | {"type": message.type}
+            change = (units.set(message.base, message.traits, source=source)
+                      if isinstance(message, SetUnitState) else units.undo(source=source))
+            if change is None:
+                return refused("nothing to undo") | {"type": message.type}
+            hub.publish("event", change.event())
+            return {"ok": True, "type": message.type, "base": change.base, "traits": change.after,
+                    "before": change.before}
     except CampoInputError as exc:
         return refused(str(exc)) | {"type": message.type}
     return refused(f"unhandled message type {message.type!r}")  # pragma: no cover - every type is handled

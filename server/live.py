@@ -30,6 +30,7 @@ from campo.server.capture import Capture
 from campo.server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
 from campo.server.hub import StateHub
 from campo.server.sources import Frame
+from campo.server.unit_state import UnitStates
 from campo.vision.tabletop import Roster
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class LiveTracker:
         setup: GameSetup,
         hub: StateHub,
         analyst: LiveAnalysis | None = None,
+        units: UnitStates | None = None,
         tolerance: PoseTolerance = PoseTolerance(),
         status_interval_s: float = 0.5,
         mode: str = "live",
@@ -115,6 +117,7 @@ class LiveTracker:
         self.setup = setup
         self.hub = hub
         self.analyst = analyst or LiveAnalysis()
+        self.units = units
         self.tolerance = tolerance
         self.status_interval_s = status_interval_s
         self.mode = mode
@@ -128,7 +131,7 @@ class LiveTracker:
         self.state: dict[str, Any] | None = None   # the latest `state` message's payload
         self.snapshot: Snapshot | None = None      # its analyses, computed when asked
         self._published: dict[str, PoseKey] = {}
-        self._setup_version = -1
+        self._edits = (-1, -1)  # the umpire's edits last published: (setup, unit state) versions
         self._tracked: list[PoseLike] = []
         self._fps = FpsMeter()
         self._last_result: Any = None
@@ -159,7 +162,7 @@ class LiveTracker:
             try:
                 if frame is not None:
                     self._process(frame)
-                elif self.setup.version != self._setup_version:
+                elif self._edited():
                     self._publish_state(None)  # an edit while the camera shows nothing new
                 now = time.monotonic()
                 if now >= next_status:
@@ -187,13 +190,23 @@ class LiveTracker:
         self._frame_error = ""
         self._tracked = list(result.tracked)
         keys = pose_keys(self._tracked)
-        if (self.setup.version != self._setup_version or poses_changed(self._published, keys, self.tolerance)
+        if (self._edited() or poses_changed(self._published, keys, self.tolerance)
                 or (self.memory is not None and self.memory.due(time.monotonic()))):
             self._publish_state(frame)
 
+    def _edits_now(self) -> tuple[int, int]:
+        return (self.setup.version, -1 if self.units is None else self.units.version)
+
+    def _edited(self) -> bool:
+        """The umpire changed the terrain, the settings or a base's state since the last state."""
+        return self._edits_now() != self._edits
+
     def _publish_state(self, frame: Frame | None) -> None:
-        version, terrain, settings = self.setup.snapshot()
+        edits = self._edits_now()
+        _, terrain, settings = self.setup.snapshot()
         scenario = scenario_from_tracking(self.roster, self.table_size, self._tracked, terrain, settings)
+        if self.units is not None:
+            self.units.apply(scenario)
         if self.memory is not None:
             self.memory.apply(scenario)
         t0 = time.perf_counter()
@@ -203,7 +216,7 @@ class LiveTracker:
             log.info("remembered for good: %s", ", ".join(sorted(set(learnt.values()))))
         self._analysis_ms = (time.perf_counter() - t0) * 1000
         self.analyses += 1
-        self._setup_version = version
+        self._edits = edits
         self._published = pose_keys(self._tracked)
         state = dict(scenario)
         state["summary"] = snapshot.summary

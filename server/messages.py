@@ -13,6 +13,8 @@ Client -> server, on `/ws` (JSON text):
 - `{"type": "settings", "settings": {name: value, ...}, "structured"?: {name: [..] | {..}}}` replace the
   ruleset setting overrides (scalars in `settings`, list and map values in `structured`).
 - `{"type": "deck", "action": "shuffle" | "draw"}` the umpire's card deck (ATTILA only).
+- `{"type": "unit_state", "base": id, "traits": {name: value, ...}}` change a base's state
+  traits; `{"type": "undo_unit_state"}` takes the last change back.
 """
 
 from __future__ import annotations
@@ -99,14 +101,33 @@ class DeckAction(_Message):
     action: str = Field(min_length=1, max_length=40)
 
 
-ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction, Field(discriminator="type")]
+StateValue = bool | Annotated[int, Field(ge=0, le=10_000)] | Annotated[str, Field(max_length=60)]
+
+
+class SetUnitState(_Message):
+    """Change some of one base's state traits (losses, disorder, formation ...): the rulebook
+    judges the names and values (`Ruleset.unit_state`), all or nothing."""
+
+    type: Literal["unit_state"]
+    base: str = Field(min_length=1, max_length=64)
+    traits: dict[Annotated[str, Field(max_length=60)], StateValue] = Field(min_length=1, max_length=20)
+
+
+class UndoUnitState(_Message):
+    """Take back the last change of a base's state still standing."""
+
+    type: Literal["undo_unit_state"]
+
+
+ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction | SetUnitState
+                          | UndoUnitState, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
-WRITE_TYPES = frozenset({"event", "terrain", "settings", "deck"})
+WRITE_TYPES = frozenset({"event", "terrain", "settings", "deck", "unit_state", "undo_unit_state"})
 """Message types that change state: refused from a read-only client."""
 
 
-def parse_client_message(raw: str | bytes | dict[str, Any]) -> Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction:
+def parse_client_message(raw: str | bytes | dict[str, Any]) -> Any:
     """Decode and validate one client message; `MessageError` when it is not acceptable."""
     if isinstance(raw, (str, bytes)):
         size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)

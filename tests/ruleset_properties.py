@@ -89,3 +89,27 @@ def check_goldens_moved(verdicts_of: Callable[[dict[str, Any]], Any], paths: Ite
         sc = load_golden(path)["scenario"]
         for turn, dx, dy in GOLDEN_MOVES:
             check_table_move(verdicts_of, sc, turn, dx, dy, path.stem, numbers_in_text=numbers_in_text)
+
+
+def check_summary_reach(ruleset: Any, before: dict[str, Any],
+                        moves: Iterable[dict[str, Any]]) -> set[str]:
+    """The promise `LiveAnalysis` relies on: after each move (a scenario like ``before`` with
+    some bases moved), every base whose summary changed lies within
+    ``ruleset.summary_reach_mm`` of where a moved base was or is. The bases whose summary
+    changed, moved ones aside, over all the moves."""
+    from campo.engine.state import GameState
+
+    seen: set[str] = set()
+    old = GameState.from_dict(before)
+    for after in moves:
+        new = GameState.from_dict(after)
+        changed = {i for i, s in ruleset.summaries(new, new.ids).items()
+                   if ruleset.summaries(old, [i])[i] != s}
+        moved = {b["id"] for b, c in zip(before["bases"], after["bases"]) if b != c}
+        reach = ruleset.summary_reach_mm(new)
+        shapes = [new.rect(i).polygon for i in moved] + [old.rect(i).polygon for i in moved]
+        near = {i for i in new.ids if any(new.rect(i).polygon.distance(s) <= reach
+                                          for s in shapes)}
+        assert changed <= near | moved, sorted(changed - near - moved)
+        seen |= changed - moved
+    return seen

@@ -11,7 +11,7 @@ import argparse
 
 from campo.calibration.calibrate_intrinsics import MIN_VIEWS, CalibrationReport, calibrate
 from campo.calibration.camera_file import save_camera
-from campo.calibration.charuco import BoardSpec, BoardView, detect_board_views
+from campo.calibration.charuco import BoardSpec, BoardView, find_board_views
 from campo.errors import CampoInputError
 
 
@@ -60,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     if args.min_views < 3:
         raise CampoInputError(f"must be at least 3 (got {args.min_views})", key="--min-views")
     print(f"looking for the {spec.describe()} board in {len(args.images)} photos")
-    size, views, missed = detect_board_views(args.images, spec, progress=_progress)
+    search = find_board_views(args.images, spec, progress=_progress)
+    for note in search.notes:
+        print(f"note: {note}")
+    spec, size, views, missed = search.spec, search.image_size, search.views, search.missed
     print(f"calibrating a {size[0]}x{size[1]} camera from {len(views)} views...", flush=True)
     report = calibrate(views, size, spec, not_found=missed, min_views=args.min_views)
     print_report(report, spec)

@@ -3,6 +3,10 @@
 Each image is analysed on its own: the table is located from its anchors (full camera pose with
 --camera, a homography without), then every roster marker becomes a base pose.
 
+Without --table and --roster, `--dictionary D` prints the raw readings instead: every marker of
+that OpenCV dictionary (AprilTag families included) with its corners in pixels, in OpenCV's order
+and convention, for checking a camera or a print.
+
 An image that cannot be read is reported on stderr (naming the file) and, with --json, as a line
 {"image": ..., "error": ...}; the other images are still analysed and the exit status is 2.
 """
@@ -19,14 +23,19 @@ from campo.calibration.camera_file import load_camera
 from campo.calibration.pipeline import FrameResult, analyse_image
 from campo.server.roster import load_checked_roster
 from campo.errors import CampoInputError
+from campo.vision.detection import Detection
+from campo.vision.detection.raw import check_dictionary, read_markers
 from campo.vision.image_files import read_image
 from campo.vision.tabletop import load_table
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGES", help="image files (PNG, JPEG, ...)")
-    parser.add_argument("--table", required=True, type=Path, help="table.toml (size, anchors, dictionary)")
-    parser.add_argument("--roster", required=True, type=Path, help="roster.toml (which marker is which base)")
+    parser.add_argument("--table", type=Path, help="table.toml (size, anchors, dictionary)")
+    parser.add_argument("--roster", type=Path, help="roster.toml (which marker is which base)")
+    parser.add_argument("--dictionary", metavar="D",
+                        help="without --table/--roster: print every marker of this OpenCV dictionary "
+                             "(e.g. DICT_4X4_250, DICT_APRILTAG_36h11)")
     parser.add_argument("--camera", type=Path, help="camera.json from `campo calibrate-camera` (strongly advised)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image on stdout")
 
@@ -45,8 +54,55 @@ def _table_text(name: str, result: FrameResult) -> str:
     return "\n".join(lines)
 
 
+def _raw_text(name: str, dets: list[Detection]) -> str:
+    lines = [f"{name}: {len(dets)} marker{'s' if len(dets) != 1 else ''}"]
+    for d in dets:
+        corners = "  ".join(f"{x:.1f},{y:.1f}" for x, y in d.corners_px)
+        lines.append(f"  {d.marker_id:>5}  side {d.side_px:6.1f} px  corners {corners}")
+    return "\n".join(lines)
+
+
+def run_raw(args: argparse.Namespace) -> int:
+    """The raw readings of each image (no table, no roster)."""
+    check_dictionary(args.dictionary)
+    failed = 0
+    for name in args.images:
+        try:
+            dets = read_markers(read_image(Path(name)), args.dictionary)
+        except CampoInputError as exc:
+            failed += 1
+            print(f"campo detect: {exc}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"image": name, "error": str(exc), "markers": []}), flush=True)
+            continue
+        if args.json:
+            print(json.dumps(raw_json(name, dets)), flush=True)
+        else:
+            print(_raw_text(name, dets), flush=True)
+    return 2 if failed else 0
+
+
+def raw_json(name: str, dets: list[Detection]) -> dict[str, object]:
+    """One image's raw readings as `campo detect --dictionary D --json` prints them."""
+    return {"image": name, "markers": [{"id": int(d.marker_id),
+                                        "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in d.corners_px]}
+                                       for d in dets]}
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.table is None and args.roster is None:
+        if not args.dictionary:
+            raise CampoInputError("give --table and --roster (base poses), or --dictionary D (raw marker readings)",
+                                  key="--dictionary")
+        return run_raw(args)
+    if args.table is None or args.roster is None:
+        missing = "--table" if args.table is None else "--roster"
+        raise CampoInputError("base poses need both --table and --roster (or neither, with --dictionary D, "
+                              "for the raw readings)", key=missing)
     table = load_table(args.table)
+    if args.dictionary and args.dictionary != table.table.dictionary:
+        raise CampoInputError(f"{args.table} uses {table.table.dictionary}, not {args.dictionary} "
+                              "(leave --dictionary out with a table)", key="--dictionary")
     roster = load_checked_roster(args.roster, table)
     intrinsics = load_camera(args.camera).intrinsics if args.camera else None
     failed = 0

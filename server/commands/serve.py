@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     record = getattr(args, "record", None)
     no_files = args.table is None and args.roster is None
     if args.source == "demo" and no_files and args.folder is None and not args.https:
-        settings = ServerSettings(source="demo", host=args.host, port=args.port, token=args.token, fps=args.fps,
+        settings = ServerSettings(source="demo", setup_file=args.terrain, host=args.host, port=args.port,
+                                  token=args.token, fps=args.fps,
                                   deck_seed=args.deck_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
         return serve(settings, record=record)   # the demo game: its own files
     return _serve_folder(args, record)

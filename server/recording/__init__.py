@@ -7,12 +7,15 @@ server's `StateHub`. docs/recording.md describes the file and the events.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 from campo.errors import RecordingError
 from campo.server.recording.reader import Entry, Recording, open_recording
 from campo.server.recording.recorder import Recorder
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Entry", "Recorder", "Recording", "RecordingError", "attach", "attach_recorder",
            "open_recording"]
@@ -50,6 +53,18 @@ def deck_event(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return "shuffle", {"turn": view.get("turn"), "cards": view.get("size"), "seed": view.get("seed")}
 
 
+def restore_unit_states(services: Any, path: Any) -> int:
+    """A game resumed with its recording carries on with the bases' state as it was left: every
+    `unit_state` change recorded, applied again in order (`server.unit_state.UnitStates`)."""
+    units = getattr(services, "units", None)
+    if units is None:
+        return 0
+    with open_recording(path) as rec:
+        changes = [(e.data["base"], e.data["traits"]) for e in rec.events({"unit_state"})
+                   if isinstance(e.data.get("base"), str) and isinstance(e.data.get("traits"), dict)]
+    return int(units.restore(changes))
+
+
 def attach(app: Any, services: Any, path: Any) -> Recorder:
     """`campo serve --record`: record ``services.hub`` into ``path`` while ``app`` runs.
 
@@ -59,6 +74,9 @@ def attach(app: Any, services: Any, path: Any) -> Recorder:
     `/api/status` carry its `Recorder.status()` as ``recording``.
     """
     recorder = attach_recorder(services.hub, path)
+    restored = restore_unit_states(services, path)
+    if restored:
+        log.info("%d changes of unit state restored from %s", restored, path)
     services.tracker.status_parts.append(lambda: {"recording": recorder.status()})
     inner = app.router.lifespan_context
 

@@ -6,7 +6,7 @@
 // arcs come from /api/bases/{id}/analysis and /api/geometry/{id}. What only one rulebook has
 // (its marks, panels and Army tab) is that rulebook's own page module, named by the server.
 import { Board } from "./board.js";
-import { appendEvent, renderBasePanel, renderReference, renderSettings } from "./panels.js";
+import { appendEvent, renderBasePanel, renderReference, renderSettings, renderStateControls } from "./panels.js";
 import { TerrainEditor } from "./terrain.js";
 
 const params = new URLSearchParams(location.search);
@@ -16,7 +16,7 @@ if (params.get("token")) sessionStorage.setItem("campo-token", params.get("token
 // Shared with tests and benchmarks: the latest data and the measured delivery latencies.
 const campo = (window.campo = {
   state: null, status: null, hello: null, seq: 0, statesReceived: 0, latenciesMs: [], drawnLatenciesMs: [],
-  selected: null, geometry: null, detail: null, tool: "select", ruler: [], rulerResult: null, connected: false,
+  selected: null, geometry: null, detail: null, stateControls: null, tool: "select", ruler: [], rulerResult: null, connected: false,
   umpireTool: null, rulebook: null,
 });
 const NO_RULEBOOK = { hasArmyTab: false, drawMarks() {}, drawZones() {}, renderBaseExtras() {}, renderArmyPanel() {} };
@@ -139,6 +139,8 @@ function onReply(r) {
   else if (r.type === "settings") {
     $("settings-msg").textContent = r.ok ? (r.saved ? "applied and saved" : "applied") : `refused: ${r.error}`;
     if (r.ok) { settingsEdits = {}; loadRules(); }
+  } else if (r.type === "unit_state" || r.type === "undo_unit_state") {
+    setPill("st-engine", r.ok ? "" : `refused: ${r.error}`, r.ok ? "" : "bad");
   } else if (r.type === "deck") {
     const msg = $("deck-msg");
     if (msg) msg.textContent = r.ok ? "" : `refused: ${r.error}`;
@@ -184,7 +186,12 @@ function render() {
   board.drawContacts(state.bases, summary.bases || {});
   renderBasePanel($("tab-base"), base, info, summary.unit || "", ctx.byId, summary.problems, summary.bases || {},
     campo.selected && !campo.detail ? "loading…" : null);
-  if (base && info) rulebook.renderBaseExtras($("tab-base"), base, info, ctx);
+  if (base && info) {
+    renderStateControls($("tab-base"), campo.stateControls, ctx.canWrite,
+      (key, value) => send({ type: "unit_state", base: base.id, traits: { [key]: value } }),
+      () => send({ type: "undo_unit_state" }));
+    rulebook.renderBaseExtras($("tab-base"), base, info, ctx);
+  }
   const zones = !!rulebook.hasZones && rulebook.hasZones(ctx);
   $("zones-toggle").hidden = !zones;
   board.layers.zones.replaceChildren();
@@ -234,9 +241,10 @@ async function fetchDetail() {
   try {
     const res = await fetch(`/api/bases/${encodeURIComponent(id)}/detail`);
     if (ticket === geometryRequest && campo.selected === id) {
-      const both = res.ok ? await res.json() : { analysis: null, geometry: null };
+      const both = res.ok ? await res.json() : { analysis: null, geometry: null, state: null };
       campo.detail = both.analysis;
       campo.geometry = both.geometry;
+      campo.stateControls = both.state || null;
       render();
     }
   } catch (e) { /* the next state retries */ }

@@ -104,6 +104,42 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, sum
   }
 }
 
+/** The base's state (losses, disorder, formation ...): one tap each, touch-sized. `onSet(key,
+ * value)` sends a change; `onUndo()` takes the last change back. */
+export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
+  if (!controls || !controls.length) return;
+  const box = h("section", { class: "state-controls", "data-testid": "state-controls" },
+    h("h3", {}, "State ", h("button", { class: "undo", "data-testid": "state-undo", disabled: !canWrite,
+      title: "take back the last change of a base's state", onclick: () => onUndo() }, "Undo")));
+  for (const c of controls) {
+    const row = h("div", { class: "state-row", "data-state": c.key, title: c.cites || "" },
+      h("span", { class: "state-label" }, c.label));
+    if (c.kind === "bool") {
+      row.appendChild(h("button", { class: `toggle${c.value ? " on" : ""}`, "data-testid": `state-${c.key}`,
+        "aria-pressed": c.value ? "true" : "false", disabled: !canWrite,
+        onclick: () => onSet(c.key, !c.value) }, c.value ? "yes" : "no"));
+    } else if (c.kind === "count") {
+      const value = typeof c.value === "number" ? c.value : 0;
+      row.appendChild(h("button", { class: "step", "data-testid": `state-${c.key}-minus`, disabled: !canWrite || value <= 0,
+        "aria-label": `${c.label} minus one`, onclick: () => onSet(c.key, value - 1) }, "−"));
+      row.appendChild(h("span", { class: "count", "data-testid": `state-${c.key}-value` },
+        c.most !== undefined ? `${value} / ${c.most}` : String(value)));
+      row.appendChild(h("button", { class: "step", "data-testid": `state-${c.key}-plus`,
+        disabled: !canWrite || (c.most !== undefined && value >= c.most),
+        "aria-label": `${c.label} plus one`, onclick: () => onSet(c.key, value + 1) }, "+"));
+    } else {
+      for (const choice of c.choices || []) {
+        row.appendChild(h("button", { class: `choice${choice === c.value ? " on" : ""}`,
+          "data-testid": `state-${c.key}-${choice}`, disabled: !canWrite || choice === c.value,
+          onclick: () => onSet(c.key, choice) }, choice.replace(/_/g, " ")));
+      }
+    }
+    if (c.note) row.appendChild(h("span", { class: "hint state-note" }, c.note));
+    box.appendChild(row);
+  }
+  root.appendChild(box);
+}
+
 /** The settings form: one control per setting; `onEdit(name, value)` when the umpire changes one.
  * Settings the rulebook does not give (`gap`) come last, under their own heading. */
 export function renderSettings(root, settings, canWrite, onEdit, gapHeading = "Not in the rulebook: set for your group") {

@@ -17,7 +17,8 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from campo.vision.detection.bits import code_bits, verify_markers
+from campo.vision.detection.bits import code_bits, read_cells, verify_markers
+from campo.vision.detection.blurred import decode_blurred
 from campo.vision.detection.decode import TemplateDecoder, TemplateMatch
 from campo.vision.detection.edges import EdgeFitSettings, refine_by_edges
 from campo.vision.detection.quads import clockwise, find_quads, identify, rotated_codes
@@ -62,6 +63,7 @@ class DetectorSettings:
     adaptive_win_max: int = 23
     adaptive_win_step: int = 10
     denoise_px: int = 0  # contours finder: box-blur side for the threshold only (0: none); bits are read unblurred
+    blur_decode: bool = True  # cells that thresholding misreads are fitted against blurred codes (blurred.py)
     edge_fit: EdgeFitSettings = field(default_factory=EdgeFitSettings)
 
 
@@ -148,26 +150,28 @@ class MarkerDetector:
             p.relativeCornerRefinmentWinSize = 0.3
         return p
 
-    def _candidates(self, img: np.ndarray, tiles: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
+    def _candidates(self, img: np.ndarray, tiles: np.ndarray | None = None,
+                    keep_unread: bool | None = None) -> list[tuple[int, np.ndarray]]:
         """Candidate squares in an image already scaled as configured: (id, corners in its pixels),
         from ArucoDetector or from contours (`DetectorSettings.finder`).
 
-        Squares found but not read come back with id -1 (when templates are enabled).
-        `tiles` (T,4): the packed windows of a mosaic (`_read_mosaic`); contours outside them
-        are dropped before they are read.
+        Squares found but not read come back with id -1 (when templates are enabled, or
+        `keep_unread`). `tiles` (T,4): the packed windows of a mosaic (`_read_mosaic`); contours
+        outside them are dropped before they are read.
         """
+        keep = self._templates is not None if keep_unread is None else keep_unread
         if self.settings.finder == "contours":
-            return self._contour_candidates(img, tiles)
+            return self._contour_candidates(img, tiles, keep)
         det = cv2.aruco.ArucoDetector(self.dictionary, self._parameters(max(img.shape[:2]), self.settings.upsample))
         corners, ids, rejected = det.detectMarkers(img)
         ids = [] if ids is None else np.asarray(ids).reshape(-1).tolist()
         corners = list(corners)
-        if self._templates is not None:
+        if keep:
             ids += [-1] * len(rejected)
             corners += list(rejected)
         return [(int(m), np.asarray(c, dtype=np.float64).reshape(4, 2)) for m, c in zip(ids, corners)]
 
-    def _contour_candidates(self, img: np.ndarray, tiles: np.ndarray | None) -> list[tuple[int, np.ndarray]]:
+    def _contour_candidates(self, img: np.ndarray, tiles: np.ndarray | None, keep_unread: bool) -> list[tuple[int, np.ndarray]]:
         """`_candidates` by contours and vectorised bit reading (quads.py), window by window."""
         s = self.settings
         longest = float(max(img.shape[:2]))
@@ -188,17 +192,19 @@ class MarkerDetector:
             ids, corners = identify(img, quads, self._rotated, min_contrast=s.min_contrast, grow_px=grow,
                                     centres_only=True)
             found += [(int(m), c) for m, c in zip(ids, corners) if m >= 0]
-            if self._templates is not None:
+            if keep_unread:
                 found += [(-1, c) for m, c in zip(ids, corners) if m < 0]
         return found
 
-    def _read(self, gray: np.ndarray, offset: tuple[int, int]) -> list[tuple[int, np.ndarray]]:
+    def _read(self, gray: np.ndarray, offset: tuple[int, int], keep_unread: bool | None = None
+              ) -> list[tuple[int, np.ndarray]]:
         """`_candidates` of one region (scaled as configured); corners in full-image pixels."""
         scale = self.settings.upsample
         origin = np.array(offset, dtype=np.float64)
-        return [(m, _unscaled(c, scale) + origin) for m, c in self._candidates(_scaled(gray, scale))]
+        return [(m, _unscaled(c, scale) + origin) for m, c in self._candidates(_scaled(gray, scale), None, keep_unread)]
 
-    def _read_mosaic(self, gray: np.ndarray, windows: list[Window]) -> list[tuple[int, np.ndarray]]:
+    def _read_mosaic(self, gray: np.ndarray, windows: list[Window], keep_unread: bool | None = None
+                     ) -> list[tuple[int, np.ndarray]]:
         """One search of the (scaled) windows packed side by side; corners in image pixels.
 
         One call instead of one per window: an ArucoDetector call costs about 0.2 ms beyond its
@@ -213,7 +219,7 @@ class MarkerDetector:
         canvas = np.full((height, width), 255, np.uint8)
         for t, (x0, y0, x1, y1) in zip(tiles, boxes):
             canvas[y0:y1, x0:x1] = t
-        found = self._candidates(canvas, boxes)
+        found = self._candidates(canvas, boxes, keep_unread)
         if not found:
             return []
         c = np.stack([q for _, q in found])
@@ -251,24 +257,26 @@ class MarkerDetector:
         read, unread = self.scan(gray, windows)
         return self.finish(gray, read, unread)
 
-    def scan(self, image: np.ndarray, windows: list[Window] | None = None
+    def scan(self, image: np.ndarray, windows: list[Window] | None = None, keep_unread: bool | None = None
              ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
         """The cheap first stage of `detect`: OpenCV's candidate squares, nothing refined yet.
 
         Returns (read: (id, rough corners), unread squares of a marker's size not on a read
-        marker). `finish` turns them into confirmed detections; a caller that knows more (the
-        markers' size, which ids are still missing) can pass `finish` only what is worth it.
+        marker: kept when templates are enabled, or `keep_unread`). `finish` turns them into
+        confirmed detections; a caller that knows more (the markers' size, which ids are still
+        missing) can pass `finish` only what is worth it.
         """
         gray = to_gray(image)
         h, w = gray.shape[:2]
         if windows is None:
-            found = self._read(gray, (0, 0))
+            found = self._read(gray, (0, 0), keep_unread)
         else:
             wins = merge_windows([c for c in (wi.clipped(w, h) for wi in windows) if c.area > 0])
             if len(wins) > 1:
-                found = self._read_mosaic(gray, wins)
+                found = self._read_mosaic(gray, wins, keep_unread)
             else:
-                found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0))]
+                found = [f for wi in wins for f in self._read(gray[wi.y0:wi.y1, wi.x0:wi.x1], (wi.x0, wi.y0),
+                                                              keep_unread)]
         read = _dedupe([f for f in found if f[0] >= 0])
         unread = _separate([c for m, c in found if m < 0], [c for _, c in read], self.settings.min_side_px,
                            self.settings.template_max_side_px)
@@ -288,6 +296,12 @@ class MarkerDetector:
         st = self.settings
         ok, errors = verify_markers(gray, corners, self._codes[ids], min_contrast=st.min_contrast)
         retry = np.flatnonzero(~ok)
+        if len(retry) and st.blur_decode:
+            # blurred cells read against blurred codes: the same id, in the same rotation
+            read, rolled = decode_blurred(gray, corners[retry], self.dictionary_name, min_contrast=st.min_contrast)
+            same = (read == np.asarray(ids)[retry]) & np.all(np.abs(rolled - corners[retry]) < 1e-9, axis=(1, 2))
+            ok[retry[same]] = True
+            retry = retry[~same]
         if len(retry) and self._templates is not None:
             matches = [m for m in self._templates.match(gray, corners[retry], blur_px=st.template_blur_px,
                                                         min_score=st.template_min_score,
@@ -319,7 +333,7 @@ class MarkerDetector:
                     continue
                 how = label if (label != "edges" or refined[i]) else "none"
                 dets.append(Detection(marker_id, corners[i], float(rms[i]), int(errors[i]), how))
-        if unread and self._templates is not None:
+        if unread and (self._templates is not None or self.settings.blur_decode):
             dets += self._read_unread(fine, gray, unread)
         return dets
 
@@ -331,9 +345,17 @@ class MarkerDetector:
         """
         s = self.settings
         quads = clockwise(np.stack(unread))
+        quads = quads[_may_hold_bits(gray, quads, self.cells, s.min_contrast)]
+        if not len(quads):
+            return []
         corners, rms, refined = refine_by_edges(fine, quads, self.cells, s.edge_fit)
         idx = np.flatnonzero(refined)
         ids, rolled = identify(gray, corners[idx], self._rotated, min_contrast=s.min_contrast)
+        if s.blur_decode and np.any(ids < 0):
+            todo = np.flatnonzero(ids < 0)
+            more, more_rolled = decode_blurred(gray, corners[idx[todo]], self.dictionary_name, min_contrast=s.min_contrast)
+            ids[todo] = more
+            rolled[todo] = np.where((more >= 0)[:, None, None], more_rolled, rolled[todo])
         read = np.flatnonzero(ids >= 0)
         read = read[_first_reads([(int(ids[j]), rolled[j]) for j in read])]
         # confirmed like every other reading (`_confirm`): the ring of quiet zone too
@@ -344,7 +366,7 @@ class MarkerDetector:
         if len(dets) and len(rest):
             # squares nested in or next to a marker read by its bits are that marker's outlines
             rest = rest[_apart(corners[rest], np.stack([d.corners_px for d in dets]))]
-        if not len(rest):
+        if not len(rest) or self._templates is None:
             return dets
         matches = self._templates.match(gray, corners[rest], blur_px=s.template_blur_px,
                                         min_score=s.template_min_score, min_margin=s.template_min_margin)
@@ -356,6 +378,23 @@ class MarkerDetector:
             if ok:
                 dets.append(Detection(m.marker_id, m.corners_px, float(rms[rest][m.index]), 0, "edges+template"))
         return dets
+
+
+INNER_SPREAD = 0.3
+"""A square whose inner cells span less than this share of its border-to-ring contrast holds no
+bits: a solid square, a disc, a shadow (most unread squares on a cluttered table)."""
+
+
+def _may_hold_bits(gray: np.ndarray, quads: np.ndarray, cells: int, min_contrast: float) -> np.ndarray:
+    """Which rough squares (K,4,2) are worth refining and reading: a dark frame in a lighter ring,
+    with light and dark cells inside (one centre sample per cell: a cheap first look)."""
+    grid, ring = read_cells(gray, quads, cells, centres_only=True)
+    border = np.ones((cells, cells), bool)
+    border[1:-1, 1:-1] = False
+    step = np.median(ring, axis=1) - np.median(grid[:, border], axis=1)
+    inner = grid[:, 1:-1, 1:-1].reshape(len(quads), -1)
+    spread = inner.max(axis=1) - inner.min(axis=1)
+    return (step >= 0.5 * min_contrast) & (spread >= INNER_SPREAD * np.maximum(step, 1.0))
 
 
 def _scaled(gray: np.ndarray, scale: float) -> np.ndarray:

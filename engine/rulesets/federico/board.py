@@ -1,43 +1,67 @@
-"""Everything derived once per game state for the Federico verdicts: the reading of each base,
-contacts, terrain by role (cover, broken ground, streams), the sight field, tolerances in mm.
+"""Everything derived once per game state for the Federico verdicts, declared here: the reading
+of each base, the bases as arrays, who touches whom (decided within the close-call tolerance),
+the edges touched, terrain by role, tolerances in mm.
 
-`Board.of(state)` is cached on the state (`GameState.cached`), so every question asked of one
-state shares the work.
+`Board.of(state)` is kept on the state (`GameState.cached`), so every question asked of one
+state shares these facts; each is built on first use (`functools.cached_property`), and the
+per-question answers (targets, attacks) are kept in the declared ``memo`` tables.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
-from campo.engine.geometry.contact import in_contact, shared_lengths, touched_edge
-from campo.engine.geometry.rect import Rect
-from campo.engine.geometry.sight import SightField
+from campo.engine.boundary import decide, key
+from campo.engine.geometry.contact import shared_lengths_many
+from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.rulesets.federico.convex import normals
+from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
-from campo.engine.rulesets.federico.units import MM_PER_CM, Piece, classify
+from campo.engine.rulesets.federico.units import MM_PER_CM
 from campo.engine.state import GameState
 from campo.engine.terrain_shapes import terrain_shapes
 
+if TYPE_CHECKING:
+    from campo.engine.rulesets.federico.contacts import Relations
+    from campo.engine.rulesets.federico.regiments import Regiments
+    from campo.engine.rulesets.federico.sight import Obstacles
+    from campo.engine.rulesets.federico.sight import Obstacles
 
-@dataclass
+TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
+# shrunk by this (or the contact tolerance) leave room for an attack that only touches them
+_EDGE_PRIORITY = np.array([0, 1, 2, 1])   # EDGE_NAMES order: front, right, rear, left
+
+
+def edges_of(lengths: np.ndarray, tolerance: float) -> list[str]:
+    """Per row of shared lengths (EDGE_NAMES order), the edge touched: the longest, ties
+    (within half the tolerance) to the front, then the flanks, then the rear (Federico F1)."""
+    if not len(lengths):
+        return []
+    best = lengths.max(axis=1, keepdims=True)
+    tied = (lengths > 1e-9) & (lengths >= best - tolerance / 2)
+    tied[~tied.any(axis=1)] = True
+    pick = np.where(tied, _EDGE_PRIORITY, 9).argmin(axis=1)
+    return [EDGE_NAMES[k] for k in pick.tolist()]
+
+
+@dataclass(eq=False)
 class Board:
     state: GameState
     settings: FedericoSettings
-    pieces: dict[str, Piece] = field(default_factory=dict)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Answers asked of this moment, by question: ("fire", firer) -> its targets, ("attack",
+    attacker, target) -> the verdict, ... (a whole-table analysis and a tap share them)."""
 
     @staticmethod
     def of(state: GameState) -> Board:
-        return state.cached("federico.board", lambda: Board._build(state))
-
-    @staticmethod
-    def _build(state: GameState) -> Board:
-        return Board(state, state.settings, {b.id: classify(b) for b in state.bases})
+        return state.cached("federico.board", lambda: Board(state, state.settings))
 
     # --- units and tolerances -------------------------------------------------------------
     @staticmethod
@@ -56,8 +80,79 @@ class Board:
     def beyond_tol(self) -> float:
         return self.mm(self.settings.beyond_front_tolerance_cm)
 
+    @cached_property
+    def close(self) -> float:
+        """The close-call tolerance, mm (`campo.engine.boundary`)."""
+        return float(self.settings.close_call_mm)
+
+    # --- the bases -------------------------------------------------------------------------
+    @cached_property
+    def pieces(self) -> dict[str, Piece]:
+        return {b.id: classify(b) for b in self.state.bases}
+
+    @cached_property
+    def ids(self) -> list[str]:
+        """Every base id in the spatial index's order (the rows of the arrays below)."""
+        return self.state.index.ids
+
+    @cached_property
+    def pos(self) -> dict[str, int]:
+        return {i: k for k, i in enumerate(self.ids)}
+
+    @cached_property
+    def rects(self) -> list[Rect]:
+        return [self.state.rect(i) for i in self.ids]
+
+    @cached_property
+    def quads(self) -> np.ndarray:
+        """(n, 4, 2) corners: front-left, front-right, rear-right, rear-left."""
+        return np.array([r.corners for r in self.rects], dtype=float).reshape(-1, 4, 2)
+
+    @cached_property
+    def centres(self) -> np.ndarray:
+        return np.array([(r.cx, r.cy) for r in self.rects], dtype=float).reshape(-1, 2)
+
+    @cached_property
+    def axes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(front unit vectors, right unit vectors, half sizes (half width, half depth)) of every
+        base, (n, 2) each: ``centre + u * right + v * front`` is the point (u, v) of its frame."""
+        return (np.array([r.front for r in self.rects], dtype=float).reshape(-1, 2),
+                np.array([r.right for r in self.rects], dtype=float).reshape(-1, 2),
+                np.array([(r.width / 2, r.depth / 2) for r in self.rects],
+                         dtype=float).reshape(-1, 2))
+
+    @cached_property
+    def radii(self) -> np.ndarray:
+        """Half each base's diagonal: no point of it is farther from its centre."""
+        return np.hypot(self.axes[2][:, 0], self.axes[2][:, 1])
+
+    @cached_property
+    def polygons(self) -> np.ndarray:
+        return self.state.index.shapes
+
+    @cached_property
+    def fronts(self) -> np.ndarray:
+        """Every base's front edge as a line (front-left to front-right)."""
+        return shapely.linestrings(self.quads[:, :2])
+
+    @cached_property
+    def troop(self) -> np.ndarray:
+        return np.array([self.pieces[i].is_troop for i in self.ids], dtype=bool)
+
+    @cached_property
+    def stale(self) -> np.ndarray:
+        return np.array([self.pieces[i].stale for i in self.ids], dtype=bool)
+
+    @cached_property
+    def side(self) -> np.ndarray:
+        return np.array([self.pieces[i].side for i in self.ids])
+
+    @cached_property
+    def rect_of(self) -> dict[str, Rect]:
+        return dict(zip(self.ids, self.rects))
+
     def rect(self, base_id: str) -> Rect:
-        return self.state.rect(base_id)
+        return self.rect_of[base_id]
 
     def is_enemy(self, a: str, b: str) -> bool:
         return self.pieces[a].side != self.pieces[b].side
@@ -66,46 +161,87 @@ class Board:
         return sorted(i for i, p in self.pieces.items()
                       if p.is_troop and (side is None or p.side == side))
 
-    # --- contacts -------------------------------------------------------------------------
+    # --- who touches whom ------------------------------------------------------------------
+    @cached_property
+    def near(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(i, j, gap mm) of every pair of bases (i < j, index rows) within the farthest
+        distance a relation looks (contact, cohesion, a commander's adjacency, the command
+        radius) plus the close-call tolerance: one index query and one distance call."""
+        s = self.settings
+        reach = max(self.contact_tol, self.mm(s.f17_cohesion_tolerance_cm),
+                    self.mm(s.f27_commander_adjacent_cm), self.mm(s.command_radius_cm))
+        i, j = self.state.index.candidate_pairs(reach + self.close)
+        keep = i < j
+        i, j = i[keep], j[keep]
+        gap = shapely.distance(self.polygons[i], self.polygons[j])
+        keep = gap <= reach + self.close
+        return i[keep], j[keep], gap[keep]
+
+    @cached_property
+    def contact(self) -> dict[tuple[str, str], bool]:
+        """(a, b) with a < b -> too close to call, for every pair of bases in contact (gap within
+        the contact tolerance, decided with the close-call tolerance and held live)."""
+        i, j, gap = self.near
+        ids = self.ids
+        pairs = [(ids[a], ids[b]) for a, b in zip(i.tolist(), j.tolist())]
+        pairs = [(a, b) if a < b else (b, a) for a, b in pairs]
+        touching, close = decide(self.contact_tol - gap, self.close,
+                                 [key("contact", a, b) for a, b in pairs], self.state.held)
+        return {p: c for p, t, c in zip(pairs, touching, close) if t}
+
+    def pairs_within(self, distance_mm: float) -> list[tuple[str, str]]:
+        """Every pair of bases at most ``distance_mm`` apart (no farther than `near` looks)."""
+        i, j, gap = self.near
+        keep = np.nonzero(gap <= distance_mm)[0]
+        return [(self.ids[a], self.ids[b]) for a, b in zip(i[keep].tolist(), j[keep].tolist())]
+
+    def both_ways(self, pairs: Any) -> dict[str, list[str]]:
+        """Every base -> its partners in ``pairs`` (either way round), sorted."""
+        out: dict[str, list[str]] = {i: [] for i in self.ids}
+        for a, b in pairs:
+            out[a].append(b)
+            out[b].append(a)
+        for found in out.values():
+            found.sort()
+        return out
+
     @cached_property
     def touching(self) -> dict[str, list[str]]:
-        """Every base -> the troop bases within the contact tolerance (commanders excluded)."""
-        return self.state.index.neighbours(self.contact_tol, lambda i: self.pieces[i].is_commander)
+        """Every base -> the troop bases it touches (commanders touch nobody)."""
+        p = self.pieces
+        return self.both_ways((a, b) for a, b in self.contact if p[a].is_troop and p[b].is_troop)
 
-    def edge_touched(self, a: str, b: str) -> str:
-        """Edge of ``a`` that ``b`` touches: the longest shared segment, ties to the front (F1)."""
-        cache = self.__dict__.setdefault("_edges", {})
-        key = (a, b)
-        if key not in cache:
-            cache[key] = touched_edge(self.rect(a), self.rect(b), self.contact_tol,
-                                      "longest_shared_segment", self.settings.f1_zones)
-        return cache[key]
+    @cached_property
+    def edges(self) -> dict[tuple[str, str], str]:
+        """(a, b) -> the edge of ``a`` that ``b`` touches, for every pair of troops touching,
+        both ways (Federico F1: the longest shared segment)."""
+        pairs = [(a, b) for a, found in self.touching.items() for b in found]
+        if not pairs:
+            return {}
+        lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
+                                      [self.rect(b) for _, b in pairs], self.contact_tol)
+        return dict(zip(pairs, edges_of(lengths, self.contact_tol)))
 
-    def edge_to_edge(self, a: str, b: str, tolerance_mm: float) -> bool:
-        """The bases touch along a shared segment (not only at a corner) within the tolerance."""
-        ra, rb = self.rect(a), self.rect(b)
-        if not in_contact(ra, rb, tolerance_mm):
-            return False
-        return max(shared_lengths(ra, rb, tolerance_mm).values()) > 2 * tolerance_mm + 1.0
+    def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float) -> list[bool]:
+        """Per pair, the bases touch along a shared segment (not only at a corner) within the
+        tolerance."""
+        if not pairs:
+            return []
+        lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
+                                      [self.rect(b) for _, b in pairs], tolerance_mm)
+        return (lengths.max(axis=1) > 2 * tolerance_mm + 1.0).tolist()
 
-    def meeting(self, shapes: Any) -> tuple[np.ndarray, np.ndarray]:
-        """(shape index, base index in the spatial index) of every base meeting each shape,
-        sorted: `BaseIndex.query_many(shapes, 0.0)` by the "intersects" predicate, which GEOS
-        answers several times faster than a zero distance for the same pairs (the plain path,
-        without the index, tests every pair)."""
-        index = self.state.index
-        shapes = np.asarray(shapes, dtype=object)
-        if not len(shapes) or not len(index.shapes):
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        if self.state.use_index:
-            tree = self.__dict__.get("_meeting_tree")
-            if tree is None:
-                tree = self.__dict__["_meeting_tree"] = STRtree(index.shapes)
-            si, bi = tree.query(shapes, predicate="intersects")
-        else:
-            si, bi = np.nonzero(shapely.intersects(shapes[:, None], index.shapes[None, :]))
-        order = np.lexsort((bi, si))
-        return si[order], bi[order]
+    @cached_property
+    def regiments(self) -> Regiments:
+        from campo.engine.rulesets.federico.regiments import Regiments
+
+        return Regiments(self)
+
+    @cached_property
+    def relations(self) -> Relations:
+        from campo.engine.rulesets.federico.contacts import Relations
+
+        return Relations(self)
 
     def in_melee(self, base_id: str) -> bool:
         return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
@@ -121,111 +257,121 @@ class Board:
 
     @cached_property
     def crests(self) -> list[tuple[str, LineString]]:
-        return terrain_shapes(self.state).crests
+        """Hill crests, and crest lines on their own (Federico F5: they block sight)."""
+        return terrain_shapes(self.state).crests + [(tid, line) for tid, kind, line in
+                                                    self.linears if kind == "crest"]
+
+    @cached_property
+    def area_shapes(self) -> np.ndarray:
+        return np.array([poly for _, _, poly in self.areas], dtype=object)
+
+    @cached_property
+    def line_shapes(self) -> np.ndarray:
+        return np.array([line for _, _, line in self.linears], dtype=object)
+
+    @cached_property
+    def centre_areas(self) -> dict[str, frozenset[str]]:
+        """Every base -> the ids of the areas (any kind) holding its centre."""
+        if not self.areas:
+            return {i: frozenset() for i in self.ids}
+        centres = shapely.points([(r.cx, r.cy) for r in self.rects])
+        inside = shapely.covers(self.area_shapes[:, None], centres[None, :])
+        tids = [tid for tid, _, _ in self.areas]
+        return {i: frozenset(t for t, hit in zip(tids, col) if hit)
+                for i, col in zip(self.ids, inside.T.tolist())}
 
     def areas_under(self, base_id: str, kinds: Any) -> list[str]:
         """Ids of areas of the given kinds holding the base's centre."""
-        holding = self.areas_holding_centre(base_id)
+        holding = self.centre_areas[base_id]
         return [tid for tid, kind, _ in self.areas if kind in kinds and tid in holding]
-
-    def areas_holding_centre(self, base_id: str) -> frozenset[str]:
-        """Ids of every area (any kind) holding the base's centre (cached per base)."""
-        cache = self.__dict__.get("_areas_holding")
-        if cache is None:
-            cache = self.__dict__["_areas_holding"] = {}
-            if self.state.use_index and self.areas:     # every base at once
-                ids = list(self.pieces)
-                rects = [self.rect(i) for i in ids]
-                inside = shapely.covers(
-                    np.array([poly for _, _, poly in self.areas], dtype=object)[:, None],
-                    shapely.points([(r.cx, r.cy) for r in rects])[None, :])
-                tids = [tid for tid, _, _ in self.areas]
-                for i, col in zip(ids, inside.T.tolist()):
-                    cache[i] = frozenset(t for t, hit in zip(tids, col) if hit)
-        found = cache.get(base_id)
-        if found is None:
-            r = self.rect(base_id)
-            c = shapely.Point(r.cx, r.cy)
-            found = cache[base_id] = frozenset(tid for tid, _, poly in self.areas
-                                               if poly.covers(c))
-        return found
 
     def on_hill(self, base_id: str) -> str | None:
         hills = self.areas_under(base_id, ("hill",))
         return hills[0] if hills else None
 
-    def cover_area(self, base_id: str) -> str | None:
-        """Federico F7: the first cover area (``cover_areas``) holding at least
-        ``cover_area_share`` of the base (cached per base: it does not depend on the firer)."""
-        cache = self.__dict__.get("_cover_area")
-        if cache is None:
-            cache = self.__dict__["_cover_area"] = {}
-            if self.state.use_index:
-                cache.update(self._cover_areas_all())
-        if base_id not in cache:
-            s = self.settings
-            poly = self.rect(base_id).polygon
-            cache[base_id] = next(
-                (tid for tid, kind, area in self.areas if kind in s.cover_areas and
-                 shapely.intersection(area, poly).area >= s.cover_area_share * poly.area - 1e-6),
-                None)
-        return cache[base_id]
-
-    def _cover_areas_all(self) -> dict[str, str | None]:
-        """`cover_area` of every base, the areas measured against all bases at once (the same
-        intersections, only those that are not empty computed)."""
+    @cached_property
+    def cover_area(self) -> dict[str, str | None]:
+        """Federico F7: every base -> the first cover area (``cover_areas``) holding at least
+        ``cover_area_share`` of it, or None (it does not depend on the firer)."""
         s = self.settings
-        cover = [(tid, area) for tid, kind, area in self.areas if kind in s.cover_areas]
-        ids = list(self.pieces)
-        if not cover or not ids:
-            return {i: None for i in ids}
-        polys = np.array([self.rect(i).polygon for i in ids], dtype=object)
-        areas = np.array([a for _, a in cover], dtype=object)
-        meet_a, meet_b = np.nonzero(shapely.intersects(areas[:, None], polys[None, :]))
-        shared = np.zeros((len(cover), len(ids)))
-        shared[meet_a, meet_b] = shapely.area(shapely.intersection(areas[meet_a],
-                                                                   polys[meet_b]))
-        need = s.cover_area_share * shapely.area(polys) - 1e-6
-        ok = shared >= need[None, :]
+        cover = [k for k, (_, kind, _) in enumerate(self.areas) if kind in s.cover_areas]
+        out: dict[str, str | None] = {i: None for i in self.ids}
+        if not cover or not self.ids:
+            return out
+        areas = self.area_shapes[cover]
+        a, b = np.nonzero(shapely.intersects(areas[:, None], self.polygons[None, :]))
+        shared = np.zeros((len(cover), len(self.ids)))
+        shared[a, b] = shapely.area(shapely.intersection(areas[a], self.polygons[b]))
+        ok = shared >= s.cover_area_share * shapely.area(self.polygons)[None, :] - 1e-6
         first = ok.argmax(axis=0)
-        return {i: (cover[first[k]][0] if ok[first[k], k] else None)
-                for k, i in enumerate(ids)}
+        for k, i in enumerate(self.ids):
+            if ok[first[k], k]:
+                out[i] = self.areas[cover[first[k]]][0]
+        return out
 
-    def line_between(self, near: str, far: str, kinds: Any) -> str | None:
-        """A linear feature of ``kinds`` along ``near``'s front, crossed by the line from
-        ``far``'s centre to ``near``'s centre (``near`` is "behind" it against ``far``)."""
-        lines = self._lines_along_front(near, tuple(kinds))
-        if not lines:
-            return None
-        n, f = self.rect(near), self.rect(far)
-        sight = LineString([(f.cx, f.cy), (n.cx, n.cy)])
-        for tid, line in lines:
-            if sight.intersects(line):
-                return tid
-        return None
-
-    def _lines_along_front(self, near: str, kinds: tuple[str, ...]) -> list[tuple[str, Any]]:
-        """Linear features of ``kinds`` within reach of ``near``'s front (cached: they do not
-        depend on the other base)."""
-        cache = self.__dict__.setdefault("_front_lines_cache", {})
-        key = (near, kinds)
-        if key not in cache and not any(kind in kinds for _, kind, _ in self.linears):
-            cache[key] = []       # no feature of these kinds anywhere on the table
-        if key not in cache:
-            n = self.rect(near)
-            front = LineString([n.front_left, n.front_right])
-            reach = max(self.mm(1.0), n.depth / 2)
-            cache[key] = [(tid, line) for tid, kind, line in self.linears
-                          if kind in kinds and shapely.dwithin(front, line, reach)]
-        return cache[key]
+    # --- shapes as arrays, for the line-of-sight and attack tests --------------------------
+    @cached_property
+    def tree(self) -> STRtree:
+        """Every base's polygon (index rows), for envelope queries."""
+        return STRtree(self.polygons)
 
     @cached_property
-    def sight_field(self) -> SightField:
-        """Obstacles to sight (Federico F5): troop bases, crests, blocking areas (any depth)."""
-        ids = self.troops()
-        bodies = [self.rect(i).polygon for i in ids]
-        walls = [(tid, line) for tid, line in self.crests]
-        deep = [(tid, poly) for tid, kind, poly in self.areas
-                if kind in self.settings.sight_blocking_areas]
-        return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
-                          [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)
+    def room_shapes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every base shrunk by the contact tolerance (at least TOUCH_MM), and whether it can
+        stand in an attack's way (a troop base not shrunk to nothing): touching is not
+        blocking (Federico F18)."""
+        front, right, half = self.axes
+        inset = half - max(self.contact_tol, TOUCH_MM)
+        real = (inset > 0).all(axis=1)
+        inset = np.maximum(inset, 0.0)
+        corners = np.stack([self.centres + u * inset[:, :1] * right + v * inset[:, 1:] * front
+                            for u, v in ((-1, 1), (1, 1), (1, -1), (-1, -1))], axis=1)
+        shrunk = np.empty(len(corners), dtype=object)
+        shrunk[real] = shapely.polygons(corners[real])
+        shrunk[~real] = shapely.Polygon()
+        return shrunk, real & self.troop
+
+    @cached_property
+    def body_planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every base's edge planes (`convex.normals` of `quads`)."""
+        return normals(self.quads)
+
+    @cached_property
+    def obstacles(self) -> Obstacles:
+        from campo.engine.rulesets.federico.sight import Obstacles
+
+        return Obstacles(self)
+
+    def front_lines(self, kinds: tuple[str, ...]) -> dict[str, list[int]]:
+        """Every base -> the rows of `linears` of ``kinds`` along its front (within half its
+        depth, at least 1 cm), all bases measured at once (kept per ``kinds``)."""
+        found = self.memo.get(("front_lines", kinds))
+        if found is None:
+            rows = [k for k, (_, kind, _) in enumerate(self.linears) if kind in kinds]
+            found = {i: [] for i in self.ids}
+            if rows and self.ids:
+                reach = np.maximum(self.mm(1.0), self.axes[2][:, 1])
+                near = shapely.dwithin(self.fronts[:, None], self.line_shapes[rows][None, :],
+                                       reach[:, None])
+                for b, ln in zip(*(x.tolist() for x in np.nonzero(near))):
+                    found[self.ids[b]].append(rows[ln])
+            self.memo[("front_lines", kinds)] = found
+        return found
+
+    def lines_between(self, pairs: list[tuple[str, str]], kinds: Any) -> list[str | None]:
+        """Per (near, far) pair, the first linear feature of ``kinds`` along ``near``'s front
+        crossed by the line from ``far``'s centre to ``near``'s: ``near`` is behind it against
+        ``far``."""
+        along = self.front_lines(tuple(kinds))
+        out: list[str | None] = [None] * len(pairs)
+        todo = [(k, ln) for k, (n, _) in enumerate(pairs) for ln in along[n]]
+        if not todo:
+            return out
+        sight = shapely.linestrings([[(self.rect(f).cx, self.rect(f).cy),
+                                      (self.rect(n).cx, self.rect(n).cy)]
+                                     for n, f in (pairs[k] for k, _ in todo)])
+        hits = shapely.intersects(sight, self.line_shapes[[ln for _, ln in todo]])
+        for (k, ln), hit in zip(todo, hits.tolist()):
+            if hit and out[k] is None:
+                out[k] = self.linears[ln][0]
+        return out

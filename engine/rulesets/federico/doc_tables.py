@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from campo.engine.rulesets.doc_common import refresh_blocks, refresh_main, settings_table
 from campo.engine.rulesets.federico.settings import GAP_PREFIX, describe_settings
+from campo.engine.rulesets.federico import units
 from campo.engine.rulesets.federico.units import DICE, MOVE_CM, RANGES_CM
 
 
@@ -39,10 +40,32 @@ def rules_markdown() -> str:
     return "\n".join(lines)
 
 
+def modifiers_markdown() -> str:
+    """The fire, morale-test and melee-die modifier tables and the melee results, as the
+    verdicts read them (`units`; Federico "Modificatori", "Mischie")."""
+    out: list[str] = []
+    for title, rows in (("Fire, each die (Federico \"Modificatori\")", units.FIRE_MODIFIERS),
+                        ("Defender's morale test, 1D6 (Federico \"Mischie\")",
+                         units.MORALE_MODIFIERS),
+                        ("Melee die (Federico \"Mischie\")", units.MELEE_MODIFIERS)):
+        out += [f"| {title} | ± | the text |", "|---|---|---|"]
+        out += [f"| {r.text} | {r.delta:+d} | «{r.quote}» |" for r in rows.values()]
+        out.append("")
+    out += ["| melee die, modified | result |", "|---|---|"]
+    low = None
+    for high, _, text in units.MELEE_RESULTS:
+        span = (f"{high:g} or less" if low is None else
+                f"{low + 1:g} or more" if high == float("inf") else f"{low + 1:g}–{high:g}")
+        out.append(f"| {span} | {text} |")
+        low = high
+    return "\n".join(out)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "ambiguities": ambiguities_markdown,
     "gaps": gaps_markdown,
     "rules": rules_markdown,
+    "modifiers": modifiers_markdown,
 }
 
 

@@ -1,33 +1,47 @@
-"""Fire (Federico "Esecuzione del tiro", "Modificatori", "Raggio di tiro"): arcs, ranges, bands,
-sight, the modifiers that geometry and traits decide, and the odds of each die.
+"""Fire (Federico "Esecuzione del tiro", "Modificatori", "Raggio di tiro"): the targets of many
+firers at once: arcs, ranges, bands, sight, the modifiers that geometry and traits decide, and
+the odds of each die.
 
-Distances are cm. ``margin`` is positive when inside the long range, negative when short.
+`targets(board, firers)` is the one implementation: the whole table passes every firer, a tap
+on one base passes that one, and each firer's list is the same either way (it is kept on the
+board, so both share the work). Geometry runs over arrays of (firer, target) pairs: candidates
+from two spatial-index queries, the arc clearances and part-in-arc tests in numpy
+(`convex`), distances in one shapely call, sight in `sight`. The arc, the long range and the
+short band are decided within the close-call tolerance (`campo.engine.boundary`).
+
+Distances are cm. ``margin`` is positive when inside the long range, negative when beyond.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from campo.engine.geometry.arcs import arc_polygon
-from campo.engine.geometry.rect import Point
-from campo.engine.geometry.sight import SightQuery, sample_outline, sample_segment, sight_lines
+from campo.engine.boundary import CLOSE_CALL, decide, key
+from campo.engine.geometry.arcs import arc_to_range, band_rings
 from campo.engine.geometry.zones import beyond_front_line
 from campo.engine.results import Band
 from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.convex import margins, normals
 from campo.engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
-from campo.engine.rulesets.federico.regiments import Regiments
-
-REPORT_REACH_FACTOR = 1.5   # enemies in arc are listed out to 1.5 x the long range
-EPS_CM = 1e-6
-INSET_MM = 0.5              # sight lines start/end this far inside the edges (touching neighbours)
+from campo.engine.rulesets.federico.sight import Shots, line_of_sight
+from campo.engine.rulesets.federico.units import (
+    ARC_OF_FIRE_DEG,
+    COVER_IN_FIRE_TEXT,
+    FIRE_MODIFIERS,
+    LINE_CLASS,
+)
 
 FIRE = 'Federico "Esecuzione del tiro"'
 MODS = 'Federico "Modificatori"'
 RANGE = 'Federico "Raggio di tiro"'
+IN_ARC_SLACK_MM = 1e-6   # a target touching a ray of the arc is in it
+EDGE_SLACK_MM = 1e-5     # the range figures are limits (F4: short = distance <= 9 cm ...)
 
 
 @dataclass
@@ -50,6 +64,8 @@ class Target:
     modifiers: list[Modifier] = field(default_factory=list)
     dice: int = 0
     odds: dict[str, float] = field(default_factory=dict)
+    close_calls: list[str] = field(default_factory=list)
+    blocked_by: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -64,7 +80,22 @@ class Target:
         }
         if self.reasons:
             d["reasons"] = list(self.reasons)
+        if self.close_calls:
+            d["close_calls"] = list(self.close_calls)
+        if self.blocked_by:
+            d["sight_blocked_by"] = list(self.blocked_by)
         return d
+
+
+def targets(board: Board, firers: Sequence[str]) -> dict[str, list[Target]]:
+    """Firer id -> every present enemy troop base in its arc (at any distance) or within its
+    long range; an empty list for a base that does not fire. Computed once per firer and
+    board, all the firers not asked before in one batch."""
+    todo = [f for f in dict.fromkeys(firers) if ("fire", f) not in board.memo]
+    if todo:
+        for f, found in _measure(board, todo).items():
+            board.memo[("fire", f)] = found
+    return {f: board.memo[("fire", f)] for f in firers}
 
 
 def half_angle(board: Board, firer: str) -> float:
@@ -75,101 +106,118 @@ def half_angle(board: Board, firer: str) -> float:
     return board.settings.f2_arc_half_angle_deg
 
 
-def fire_arc(board: Board, firer: str, reach_cm: float | None = None) -> Polygon:
-    """The arc ahead of the firer's front edge (Federico F2, F3), out to ``reach_cm``."""
-    p, r = board.pieces[firer], board.rect(firer)
-    _, long_cm = p.ranges_cm or (0.0, 0.0)
-    reach = reach_cm if reach_cm is not None else long_cm * REPORT_REACH_FACTOR
-    return arc_polygon(r.front_left, r.front_right, r.front, half_angle(board, firer),
-                       board.mm(reach))
+def arcs_of(board: Board, firers: Sequence[str], reach_mm: Sequence[float]) -> np.ndarray:
+    """(n, 4, 2): each firer's arc ahead of its front edge (Federico F2, F3) out to its reach:
+    the front corners, and the two rays from them turned outward by the half-angle."""
+    rects = [board.rect(f) for f in firers]
+    left = np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2)
+    right = np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2)
+    fx, fy = np.array([r.front for r in rects], dtype=float).reshape(-1, 2).T
+    half = np.radians([half_angle(board, f) for f in firers])
+    c, s = np.cos(half), np.sin(half)
+    length = np.asarray(reach_mm, dtype=float) / c
+    out = np.empty((len(rects), 4, 2))
+    out[:, 0], out[:, 1] = left, right
+    out[:, 2, 0], out[:, 2, 1] = right[:, 0] + (fx * c + fy * s) * length, \
+        right[:, 1] + (fy * c - fx * s) * length
+    out[:, 3, 0], out[:, 3, 1] = left[:, 0] + (fx * c - fy * s) * length, \
+        left[:, 1] + (fy * c + fx * s) * length
+    return out
 
 
-def band_of(board: Board, firer: str, distance_cm: float) -> Band | None:
-    """Short (<= short figure) or long (<= long figure), Federico F4; None beyond."""
-    short, long_ = board.pieces[firer].ranges_cm or (0.0, 0.0)
-    if distance_cm <= short + EPS_CM:
-        return Band.SHORT
-    if distance_cm <= long_ + EPS_CM:
-        return Band.LONG
-    return None
-
-
-def _measure(board: Board, firer: str, target: str, arc: Polygon) -> tuple[bool, float, Polygon]:
-    """(in arc, distance cm, the part of the target measured to), Federico F2, F4."""
-    fr, tr = board.rect(firer), board.rect(target)
-    poly = tr.polygon
-    in_arc = bool(shapely.dwithin(arc, poly, 1e-6))
-    part = poly
-    mode = board.settings.f4_range_measure
-    if in_arc and mode == "front_edge_to_part_in_arc":
-        inter = shapely.intersection(arc, poly)
-        if not inter.is_empty and inter.area > 0:
-            part = inter
-    if mode == "centre_to_centre":
-        d = ((fr.cx - tr.cx) ** 2 + (fr.cy - tr.cy) ** 2) ** 0.5
+def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
+    out: dict[str, list[Target]] = {f: [] for f in firers}
+    shooting = sorted(f for f in firers if board.pieces[f].can_fire and not board.pieces[f].stale)
+    if not shooting:
+        return out
+    tol = board.close
+    long_mm = np.array([board.mm(board.pieces[f].ranges_cm[1]) for f in shooting])
+    short_mm = np.array([board.mm(board.pieces[f].ranges_cm[0]) for f in shooting])
+    arcs = arcs_of(board, shooting, [board.state.reach_all_mm] * len(shooting))
+    f_k, t_row, clearance = _candidates(board, shooting, arcs, long_mm)
+    if not len(f_k):
+        return out
+    keys = [(shooting[f], board.ids[t]) for f, t in zip(f_k.tolist(), t_row.tolist())]
+    in_arc, arc_close = decide(clearance + IN_ARC_SLACK_MM, tol,
+                               [key("arc", f, t) for f, t in keys], board.state.held)
+    parts, whole = _parts(board, arcs[f_k], t_row, np.array(in_arc, dtype=bool))
+    if board.settings.f4_range_measure == "centre_to_centre":
+        f_row = np.array([board.pos[f] for f in shooting])
+        dist_mm = np.hypot(*(board.centres[f_row[f_k]] - board.centres[t_row]).T)
     else:
-        d = float(shapely.distance(fr.front_edge, part))
-    return in_arc, board.cm(d), part
+        dist_mm = shapely.distance(board.fronts[[board.pos[f] for f in shooting]][f_k], parts)
+    in_range, range_close = decide(long_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,
+                                   [key("range", f, t) for f, t in keys], board.state.held)
+    short, band_close = decide(short_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,
+                               [key("band", f, t) for f, t in keys], board.state.held)
+    listed = [k for k in range(len(keys)) if in_arc[k] or in_range[k]]
+    seen, blockers = line_of_sight(board, Shots([keys[k][0] for k in listed],
+                                                [keys[k][1] for k in listed], parts[listed],
+                                                whole[listed]))
+    covers = _covers(board, [keys[k] for k in listed])
+    for k, sight, blocked_by, cover in zip(listed, seen, blockers, covers):
+        f, t = keys[k]
+        close = [name for name, flag in (("arc", arc_close[k]), ("range", range_close[k]),
+                                         ("band", band_close[k] and in_range[k])) if flag]
+        band = (Band.SHORT if short[k] else Band.LONG) if in_range[k] else None
+        out[f].append(_verdict(board, f, t, in_arc[k], in_range[k], band,
+                               board.cm(float(dist_mm[k])), sight, blocked_by, cover, close))
+    for f in shooting:
+        out[f].sort(key=lambda x: x.id)
+        _mark_declarable(board, out[f])
+    return out
 
 
-def sight_problem(board: Board, firer: str, target: str, part: Polygon
-                  ) -> tuple[list[Point], list[Point], SightQuery] | None:
-    """Federico F5: the origins and ends of the sight lines to try and what they ignore (None
-    when sight is not checked). `fire_batch` computes the same for all shots at once."""
-    mode = board.settings.f5_line_of_sight
-    if mode == "ignore":
-        return None
-    fr, tr = board.rect(firer), board.rect(target)
-    if mode == "centre_to_centre":
-        origins, ends = [fr.front_centre], [(tr.cx, tr.cy)]
-    else:
-        origins = sight_origins(board, firer)
-        ends = sample_outline(sight_end_shape(part), per_edge=2) + \
-            [(part.centroid.x, part.centroid.y)]
-    return origins, ends, sight_query(board, firer, target)
+def _candidates(board: Board, shooting: list[str], arcs: np.ndarray, long_mm: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(firer number, target row, arc clearance mm) of the present enemy troop bases in or near
+    each firer's arc, or that may be within its long range (commanders are never targets, and a
+    base the camera does not see, ``stale``, is absent: neither in arc nor in range,
+    shared/interfaces.md). The clearance (F2): how deep the target reaches into the arc, or how
+    far outside it lies (exactly, near the arc)."""
+    tol = board.close
+    f_row = np.array([board.pos[f] for f in shooting])
+    present = np.nonzero(board.troop & ~board.stale)[0]
+    f_k = np.repeat(np.arange(len(shooting)), len(present))
+    t_row = np.tile(present, len(shooting))
+    enemy = board.side[t_row] != board.side[f_row][f_k]
+    f_k, t_row = f_k[enemy], t_row[enemy]
+    clearance = margins(arcs[f_k], board.quads[t_row])
+    front, _, half = board.axes
+    front_centre = board.centres[f_row] + half[f_row, 1:] * front[f_row]
+    apart = np.hypot(*(board.centres[t_row] - front_centre[f_k]).T) - half[f_row, 0][f_k] \
+        - board.radii[t_row]
+    keep = (clearance > -tol - IN_ARC_SLACK_MM) | (apart <= long_mm[f_k] + tol)
+    f_k, t_row, clearance = f_k[keep], t_row[keep], clearance[keep]
+    near = np.nonzero((clearance < 0) & (clearance > -tol - IN_ARC_SLACK_MM))[0]
+    clearance[near] = -shapely.distance(shapely.polygons(arcs[f_k[near]]),
+                                        board.polygons[t_row[near]])
+    return f_k, t_row, clearance
 
 
-def sight_query(board: Board, firer: str, target: str) -> SightQuery:
-    """What a sight line from ``firer`` to ``target`` ignores: the two bases themselves (and a
-    crest crossed inside them), and any area holding either centre (F5)."""
-    a, b = board.areas_holding_centre(firer), board.areas_holding_centre(target)
-    own = a | b if a and b else a or b
-    return SightQuery(frozenset((firer, target)), 0.0, _NONE,
-                      (board.rect(firer).polygon, board.rect(target).polygon), _NONE, own)
+def _parts(board: Board, arcs: np.ndarray, t_row: np.ndarray, in_arc: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(parts, whole): the part of each target measured to (F4: its part inside the arc, when
+    it is in the arc and the reading says so), and whether that is the whole base (it lies
+    wholly inside the arc: no GEOS overlay)."""
+    parts = board.polygons[t_row].copy()
+    whole = np.ones(len(parts), dtype=bool)
+    if board.settings.f4_range_measure == "front_edge_to_part_in_arc" and in_arc.any():
+        planes, offsets = normals(arcs)
+        quads = board.quads[t_row]
+        reach = np.einsum("pkc,pvc->pvk", planes, quads) - offsets[:, None, :]
+        cut = np.nonzero(in_arc & (reach.max(axis=(1, 2)) > -IN_ARC_SLACK_MM))[0]
+        inter = shapely.intersection(shapely.polygons(arcs[cut]), parts[cut])
+        use = ~shapely.is_empty(inter) & (shapely.area(inter) > 0)
+        parts[cut[use]] = inter[use]
+        whole[cut[use]] = False
+    return parts, whole
 
 
-_NONE: frozenset[str] = frozenset()
-
-
-def sight_end_shape(part: Polygon) -> Polygon:
-    """Where the sight lines end: the part measured to, shrunk by INSET_MM (touching
-    neighbours do not block), unless too small to shrink."""
-    shrunk = part.buffer(-INSET_MM) if part.area > 4 * INSET_MM ** 2 else part
-    return part if shrunk.is_empty else shrunk
-
-
-def sight_origins(board: Board, firer: str) -> list[Point]:
-    """Five points along the firer's front edge, just inside its ends (cached per base)."""
-    cache = board.__dict__.setdefault("_sight_origins", {})
-    if firer not in cache:
-        fr = board.rect(firer)
-        inset = min(INSET_MM, fr.width / 4)
-        left = fr.from_local(-fr.width / 2 + inset, fr.depth / 2 + 0.01)
-        right = fr.from_local(fr.width / 2 - inset, fr.depth / 2 + 0.01)
-        cache[firer] = sample_segment(left, right, 5)
-    return cache[firer]
-
-
-def line_of_sight(board: Board, firer: str, target: str, part: Polygon) -> bool:
-    """Federico F5 (a gap setting): one clear line from the front edge to the target."""
-    problem = sight_problem(board, firer, target, part)
-    if problem is None:
-        return True
-    origins, ends, query = problem
-    lines = sight_lines(origins, ends)
-    ok = board.sight_field.clear(lines, exclude=query.exclude, ends=query.ends,
-                                 uncounted_areas=query.uncounted_areas)
-    return bool(ok.all()) if board.settings.f5_line_of_sight == "all_lines" else bool(ok.any())
+def _covers(board: Board, pairs: list[tuple[str, str]]) -> list[str | None]:
+    """Federico F7 (gap settings): per (firer, target), the terrain giving the target cover."""
+    lines = board.lines_between([(t, f) for f, t in pairs], board.settings.cover_lines)
+    return [board.cover_area[t] or line for (_, t), line in zip(pairs, lines)]
 
 
 def enfiladed(board: Board, firer: str, target: str) -> bool:
@@ -179,12 +227,6 @@ def enfiladed(board: Board, firer: str, target: str) -> bool:
     if board.settings.f8_enfilade == "front_centre_beyond":
         return beyond_front_line(tr, fr.front_centre, tol)
     return beyond_front_line(tr, fr.front_left, tol) and beyond_front_line(tr, fr.front_right, tol)
-
-
-def cover_of(board: Board, firer: str, target: str) -> str | None:
-    """Federico F7 (gap settings): terrain id giving the target cover against this firer."""
-    return board.cover_area(target) or board.line_between(target, firer,
-                                                          board.settings.cover_lines)
 
 
 def fired_before(board: Board, firer: str) -> bool:
@@ -198,65 +240,49 @@ def fired_before(board: Board, firer: str) -> bool:
 
 def fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enfilade: bool,
                    cover: str | None) -> list[Modifier]:
-    """Federico "Modificatori", each row once, as geometry and traits decide them (cached per
-    firer and kind of target: arm, formation, Light Infantry; band, enfilade and cover)."""
-    t = board.pieces[target]
-    cache = board.__dict__.setdefault("_fire_modifiers", {})
-    key = (firer, t.arm, t.formation, t.march_column, t.light_infantry, band, enfilade, cover)
-    if key not in cache:
-        cache[key] = _fire_modifiers(board, firer, target, band, enfilade, cover)
-    return list(cache[key])
-
-
-def _fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enfilade: bool,
-                    cover: str | None) -> list[Modifier]:
+    """Federico "Modificatori", each row once, as geometry and traits decide them."""
     f, t = board.pieces[firer], board.pieces[target]
     s = board.settings
+    rows = FIRE_MODIFIERS
     out: list[Modifier] = []
-    mounted = t.arm == "cavalry" or (s.f9_mounted == "cavalry_and_limbered"
-                                     and t.arm == "artillery" and t.formation == "limbered")
+    mounted = t.mounted or (s.f9_mounted == "cavalry_and_limbered"
+                            and t.arm == "artillery" and t.formation == "limbered")
     why = [w for w, on in (("mounted", mounted), ("in march column", t.march_column),
                            ("enfiladed", enfilade)) if on]
     if why:
-        out.append(Modifier(f"target {' and '.join(why)}", -1, f"{MODS}; Federico F8, F9"))
+        out.append(Modifier(f"target {' and '.join(why)}", rows["mounted"].delta,
+                            f"{MODS}; Federico F8, F9"))
     if t.light_infantry:
-        out.append(Modifier("target is Light Infantry", +1, MODS))
+        out.append(Modifier("target is Light Infantry", rows["target_light"].delta, MODS))
     if band is Band.SHORT:
-        out.append(Modifier("target at short range", -1, f"{MODS}; Federico F4, F9"))
+        out.append(Modifier("target at short range", rows["short"].delta,
+                            f"{MODS}; Federico F4, F9"))
     if f.light_infantry:
-        out.append(Modifier("Light Infantry firing", -1, MODS))
+        out.append(Modifier("Light Infantry firing", rows["light_firing"].delta, MODS))
     if f.arm == "infantry" and not fired_before(board, firer):
-        out.append(Modifier("infantry firing for the first time", -1, f"{MODS}; Federico F13"))
+        out.append(Modifier("infantry firing for the first time", rows["first_fire"].delta,
+                            f"{MODS}; Federico F13"))
     art_v_art = f.arm == "artillery" and t.arm == "artillery"
     if cover or art_v_art:
         label = f"target in cover ({cover})" if cover else "artillery firing at artillery"
         if cover and art_v_art:
             label += " / artillery firing at artillery"
-        out.append(Modifier(label, +1, f"{MODS}; Federico F7"))
+        out.append(Modifier(label, rows["cover"].delta, f"{MODS}; Federico F7"))
     if cover and s.f7_cover_count == "twice":
-        out.append(Modifier(f"target in cover ({cover}), as stated in Esecuzione del tiro", +1,
-                            f"{FIRE}; Federico F7"))
+        out.append(Modifier(f"target in cover ({cover}), as stated in Esecuzione del tiro",
+                            COVER_IN_FIRE_TEXT.delta, f"{FIRE}; Federico F7"))
     if f.moved and not f.light_infantry:
-        out.append(Modifier("firing unit has moved", +1, f"{MODS}; Federico F13"))
+        out.append(Modifier("firing unit has moved", rows["moved"].delta,
+                            f"{MODS}; Federico F13"))
     return out
 
 
 def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -> dict[str, float]:
     """Per die: 'hit' (= firer's class: one base eliminated), 'halt' (lower: halts and drops a
-    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11).
-    The odds depend only on the classes, the modifier and the dice: computed once per board
-    for each such case (callers do not change the dict)."""
-    c = board.pieces[firer].klass or 4
+    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11)."""
+    c = board.pieces[firer].klass or LINE_CLASS
     low = c if board.settings.f10_low_result_compares == "firer_class" \
-        else (board.pieces[target].klass or 4)
-    cache = board.__dict__.setdefault("_fire_odds", {})
-    key = (c, low, modifier, dice)
-    if key not in cache:
-        cache[key] = _odds(board, c, low, modifier, dice)
-    return cache[key]
-
-
-def _odds(board: Board, c: int, low: int, modifier: int, dice: int) -> dict[str, float]:
+        else (board.pieces[target].klass or LINE_CLASS)
     hit = probability(lambda r: r == c, modifier)
     halt = probability(lambda r: r != c and r < low, modifier)
     out = {"hit": hit, "halt": halt, "none": 1.0 - hit - halt, "expected_hits": hit * dice}
@@ -267,101 +293,55 @@ def _odds(board: Board, c: int, low: int, modifier: int, dice: int) -> dict[str,
     return out
 
 
-def far_arc(board: Board, firer: str) -> Polygon:
-    """The firer's arc cut at a reach holding the whole table and every base: the unbounded
-    arc ("every enemy base inside its arc of fire", shared/interfaces.md)."""
-    return fire_arc(board, firer, board.cm(board.state.reach_all_mm))
-
-
-def targets_of(board: Board, firer: str) -> list[Target]:
-    """Every present enemy troop base in the firer's arc (at any distance) or within long range.
-
-    The part measured to (and sighted) is the part within the arc cut at 1.5x the long range;
-    a target wholly beyond that is measured to its part in the whole arc. The plain path, one
-    firer and one target at a time (the reference for `fire_batch`)."""
+def _verdict(board: Board, firer: str, other: str, in_arc: bool, in_range: bool,
+             band: Band | None, dist: float, sight: bool, blocked_by: list[str],
+             cover: str | None, close: list[str]) -> Target:
+    """The target record once arc, range, band (decided) and line of sight are known."""
     p = board.pieces[firer]
-    if not p.can_fire or p.stale:
-        return []
-    _, long_cm = p.ranges_cm or (0.0, 0.0)
-    arc = fire_arc(board, firer)
-    whole = far_arc(board, firer)
-    fr = board.rect(firer)
-    near = set(board.state.index.within(whole, 0.0)) | set(
-        board.state.index.within(fr.front_edge, board.mm(long_cm) + 1e-6))
-    out: list[Target] = []
-    for other in sorted(near):
-        if not is_candidate(board, firer, other):
-            continue
-        in_arc, dist, part = _measure(board, firer, other, arc)
-        if not in_arc:
-            far_in, far_dist, far_part = _measure(board, firer, other, whole)
-            if far_in:
-                in_arc, dist, part = far_in, far_dist, far_part
-        if not in_arc and not dist <= long_cm + EPS_CM:
-            continue
-        out.append(verdict(board, firer, other, in_arc, dist,
-                           line_of_sight(board, firer, other, part)))
-    mark_declarable(board, out)
-    return out
-
-
-def is_candidate(board: Board, firer: str, other: str) -> bool:
-    """A present enemy troop base: commanders are never targets, and a base not seen by the
-    camera (``stale``) is absent, so neither in arc nor in range (shared/interfaces.md)."""
-    o = board.pieces[other]
-    return o.side != board.pieces[firer].side and not o.is_commander and not o.stale
-
-
-def verdict(board: Board, firer: str, other: str, in_arc: bool, dist: float,
-            sight: bool) -> Target:
-    """The target record once arc, distance (cm) and line of sight are known."""
-    p = board.pieces[firer]
-    _, long_cm = p.ranges_cm or (0.0, 0.0)
-    in_range = dist <= long_cm + EPS_CM
-    band = band_of(board, firer, dist) if in_range else None
-    t = Target(id=other, regiment=Regiments.of(board).of_base[other], distance=dist,
+    long_cm = p.ranges_cm[1]
+    t = Target(id=other, regiment=board.regiments.of_base[other], distance=dist,
                in_arc=in_arc, in_range=in_range, band=band, line_of_sight=sight,
-               margin=long_cm - dist)
+               margin=long_cm - dist, close_calls=close, blocked_by=[] if sight else blocked_by)
     t.enfilade = enfiladed(board, firer, other)
-    t.cover = cover_of(board, firer, other)
-    t.modifiers = fire_modifiers(board, firer, other, band, t.enfilade, t.cover)
-    reasons = []
+    t.cover = cover
+    t.modifiers = fire_modifiers(board, firer, other, band, t.enfilade, cover)
     if not in_arc:
-        reasons.append("not in the 45° arc of fire")
+        t.reasons.append(_closely(f"not in the {ARC_OF_FIRE_DEG:g}° arc of fire",
+                                  "arc" in close))
     if not in_range:
-        reasons.append(f"out of range: {-t.margin:.1f} cm beyond long range")
-    if not t.line_of_sight:
-        reasons.append("no line of sight")
-    t.reasons, t.legal = reasons, not reasons
+        t.reasons.append(_closely(f"out of range: {max(-t.margin, 0.0):.1f} cm beyond long range",
+                                  "range" in close))
+    if not sight:
+        t.reasons.append("no line of sight")
+    t.legal = not t.reasons
     if t.legal:
         t.dice = p.dice
         t.odds = fire_odds(board, firer, other, total(t.modifiers), p.dice)
     return t
 
 
-def mark_declarable(board: Board, out: list[Target]) -> None:
+def _closely(reason: str, close: bool) -> str:
+    return f"{reason} ({CLOSE_CALL})" if close else reason
+
+
+def _mark_declarable(board: Board, out: list[Target]) -> None:
     """F6: which legal targets the firer may declare."""
     legal = [t for t in out if t.legal]
-    if legal:
-        if board.settings.f6_target_choice == "nearest_legal":
-            nearest = min(t.distance for t in legal)
-            for t in legal:
-                t.may_declare = t.distance <= nearest + 0.25
-        else:
-            for t in legal:
-                t.may_declare = True
+    if legal and board.settings.f6_target_choice == "nearest_legal":
+        nearest = min(t.distance for t in legal)
+        for t in legal:
+            t.may_declare = t.distance <= nearest + 0.25
+    else:
+        for t in legal:
+            t.may_declare = True
 
 
 def arc_drawing(board: Board, firer: str) -> dict[str, Any]:
     """Arc and bands (table mm) for the overlay."""
-    from campo.engine.geometry.arcs import arc_to_range, band_rings
-
-    p, r = board.pieces[firer], board.rect(firer)
-    short, long_ = p.ranges_cm or (0.0, 0.0)
-    arc = fire_arc(board, firer, long_)
+    r = board.rect(firer)
+    short, long_ = board.pieces[firer].ranges_cm
+    arc: Polygon = shapely.polygons(arcs_of(board, [firer], [board.mm(long_)])[0])
     rings = band_rings(arc, r.front_left, r.front_right, [board.mm(short), board.mm(long_)])
     return {"arc": arc_to_range(arc, r.front_left, r.front_right, board.mm(long_)),
             "bands": [{"band": Band.SHORT.value, "upto": short, "polygon": rings[0]},
                       {"band": Band.LONG.value, "upto": long_, "polygon": rings[1]}]}
-
-

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from campo.engine.rulesets.federico.board import Board
+if TYPE_CHECKING:
+    from campo.engine.rulesets.federico.board import Board
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,8 @@ class Regiment:
                 "isolated": list(self.isolated), "split": self.split}
 
 
-def _components(board: Board, members: list[str], tol: float,
-                near: set[tuple[str, str]]) -> list[tuple[str, ...]]:
+def _groups(members: list[str], links: list[tuple[str, str]]) -> list[tuple[str, ...]]:
+    """Connected groups of ``members`` (union-find over ``links``), largest first."""
     parent = {m: m for m in members}
 
     def find(m: str) -> str:
@@ -49,53 +50,55 @@ def _components(board: Board, members: list[str], tol: float,
             m = parent[m]
         return m
 
-    for i, a in enumerate(members):
-        for b in members[i + 1:]:
-            pair = (a, b) if (a, b) in near else (b, a)
-            if pair in near and board.edge_to_edge(a, b, tol):
-                parent[find(a)] = find(b)
+    for a, b in links:
+        parent[find(a)] = find(b)
     groups: dict[str, list[str]] = {}
     for m in members:
         groups.setdefault(find(m), []).append(m)
     return sorted((tuple(sorted(g)) for g in groups.values()), key=lambda g: (-len(g), g))
 
 
+@dataclass(eq=False)
 class Regiments:
-    """All regiments of one game state (cached on the board)."""
+    """All regiments of one game state (`Board.regiments`)."""
 
-    def __init__(self, board: Board) -> None:
-        self.board = board
-
-    @staticmethod
-    def of(board: Board) -> Regiments:
-        found = board.__dict__.get("_regiments")
-        if found is None:
-            found = board.__dict__["_regiments"] = Regiments(board)
-        return found
+    board: Board
 
     @cached_property
     def by_name(self) -> dict[str, Regiment]:
         b = self.board
-        tol = b.mm(b.settings.f17_cohesion_tolerance_cm)
         members: dict[tuple[str, str], list[str]] = {}
         for i in b.troops():
             p = b.pieces[i]
             members.setdefault((p.side, p.regiment), []).append(i)
-        near = set(b.state.index.pairs_within(tol))
         names: dict[str, int] = {}
         for _, name in members:
             names[name] = names.get(name, 0) + 1
+        links = self._links()
         out: dict[str, Regiment] = {}
         for (side, name), ids in sorted(members.items()):
-            key = name if names[name] == 1 else f"{side}:{name}"
-            groups = _components(b, ids, tol, near)
+            reg_key = name if names[name] == 1 else f"{side}:{name}"
+            groups = _groups(ids, links.get((side, name), []))
             largest = len(groups[0])
             isolated = () if sum(1 for g in groups if len(g) == largest) > 1 else \
                 tuple(sorted(m for g in groups[1:] for m in g))
             classes = [b.pieces[m].klass for m in ids if b.pieces[m].klass is not None]
             arms = sorted({b.pieces[m].arm for m in ids})
-            out[key] = Regiment(key, side, arms[0] if len(arms) == 1 else "mixed", tuple(ids),
-                                tuple(groups), isolated, min(classes) if classes else None)
+            out[reg_key] = Regiment(reg_key, side, arms[0] if len(arms) == 1 else "mixed",
+                                    tuple(ids), tuple(groups), isolated,
+                                    min(classes) if classes else None)
+        return out
+
+    def _links(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """(side, regiment) -> pairs of its bases touching edge to edge (F17)."""
+        b, p = self.board, self.board.pieces
+        tol = b.mm(b.settings.f17_cohesion_tolerance_cm)
+        pairs = [(x, y) for x, y in b.pairs_within(tol) if p[x].is_troop and p[y].is_troop
+                 and (p[x].side, p[x].regiment) == (p[y].side, p[y].regiment)]
+        out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for (x, y), linked in zip(pairs, b.edge_to_edge(pairs, tol)):
+            if linked:
+                out.setdefault((p[x].side, p[x].regiment), []).append((x, y))
         return out
 
     @cached_property
@@ -107,6 +110,9 @@ class Regiments:
 
     def mates(self, base_id: str) -> tuple[str, ...]:
         return self.regiment(base_id).bases
+
+    def group_of(self, base_id: str) -> tuple[str, ...]:
+        return next(g for g in self.regiment(base_id).groups if base_id in g)
 
     @cached_property
     def isolated(self) -> list[str]:
@@ -125,3 +131,15 @@ class Regiments:
                             f"class ({', '.join(map(str, sorted(classes)))}); the lowest, "
                             f"{r.klass}, is used (Federico F12)", r.bases))
         return out
+
+    def extent_mm(self) -> float:
+        """The widest regiment's extent (its bases' bounding box diagonal, mm): how far a change
+        to one base can reach another's isolation."""
+        b = self.board
+        widest = 0.0
+        for r in self.by_name.values():
+            if len(r.bases) > 1:
+                corners = b.quads[[b.pos[m] for m in r.bases]].reshape(-1, 2)
+                lo, hi = corners.min(axis=0), corners.max(axis=0)
+                widest = max(widest, float(((hi - lo) ** 2).sum() ** 0.5))
+        return widest

@@ -6,21 +6,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-
+from campo.engine.analysis import gc_paused
+from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
+from campo.engine.rulesets.federico import analysis
+from campo.engine.rulesets.federico.attacks import Attack, candidates
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.fire import arc_drawing
-from campo.engine.rulesets.federico.melee import judge_attack
+from campo.engine.rulesets.federico.melee import judge
 from campo.engine.rulesets.federico.morale import army_problems
-from campo.engine.rulesets.federico.reach import Attack, candidates
-from campo.engine.rulesets.federico.regiments import Regiments
-from campo.engine.rulesets.federico.settings import FedericoSettings, load_settings
-from campo.engine.rulesets.federico.units import MM_PER_CM
-from campo.engine.state import GameState
+from campo.engine.rulesets.federico.movement import CLOSED_KINDS, MOVES, base_rate_cm
+from campo.engine.rulesets.federico.reference import terrain_effects
+from campo.engine.rulesets.federico.settings import FedericoSettings, is_gap, load_settings
+from campo.engine.rulesets.federico.units import HALVED_MOVE, MM_PER_CM
 from campo.engine.rulesets.federico.vocabulary import VOCABULARY
 from campo.engine.rulesets.federico.warmup import WARMUP_SCENARIO
-from campo.engine.geometry.drawing import ring_coords
+from campo.engine.state import GameState
 
 
 class FedericoRuleset:
@@ -31,13 +33,25 @@ class FedericoRuleset:
     mm_per_unit = MM_PER_CM
     title = "Federico"
     vocabulary = VOCABULARY
-    terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
+    terrain_kinds: Mapping[str, str] = terrain_effects(FedericoSettings())
     page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
 
+    # --- settings and reference ------------------------------------------------------------
     def load_settings(self, values: Mapping[str, Any] | None) -> FedericoSettings:
         return load_settings(values)
 
+    def describe_settings(self) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.federico.settings import describe_settings
+
+        return describe_settings()
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.federico.reference import reference
+
+        return reference(settings)
+
+    # --- judging a moment ------------------------------------------------------------------
     def problems(self, state: GameState) -> list[Problem]:
         out = vocabulary_problems(state, VOCABULARY)
         if out:
@@ -47,7 +61,7 @@ class FedericoRuleset:
             out.append(Problem(key, message))
         for n, b in enumerate(state.bases):
             out.extend(self._base_warnings(board, n, b))
-        for key, message, bases in Regiments.of(board).problems():
+        for key, message, bases in board.regiments.problems():
             out.append(Problem(key, message, "warning", bases))
         out += placement_problems(state)
         return out
@@ -76,26 +90,39 @@ class FedericoRuleset:
                                    "warning", (b.id,)))
         return out
 
+    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        with gc_paused():   # thousands of short-lived records: nothing for the collector to find
+            return analysis.analyze_board(Board.of(state), ids)
+
+    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        with gc_paused():
+            return analysis.summaries(Board.of(state), ids)
+
+    def summary_reach_mm(self, state: GameState) -> float:
+        return analysis.summary_reach_mm(Board.of(state))
+
+    def board_summary(self, state: GameState) -> dict[str, Any]:
+        return analysis.board_summary(Board.of(state))
+
     def charge(self, state: GameState, charger: str, target: str) -> Attack:
-        return judge_attack(Board.of(state), charger, target)
+        return judge(Board.of(state), [(charger, target)])[0]
 
     def charge_candidates(self, state: GameState, charger: str) -> list[str]:
-        return candidates(Board.of(state), charger)
+        return candidates(Board.of(state), [charger])[charger]
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Arc, range bands and attack paths of one base, table mm."""
         board = Board.of(state)
-        p = board.pieces[base_id]
         out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
-        if p.can_fire:
+        if board.pieces[base_id].can_fire:
             drawing = arc_drawing(board, base_id)
             out["arc"] = ring_coords(drawing["arc"])
-            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": ring_coords(b["polygon"])}
-                            for b in drawing["bands"]]
+            out["bands"] = [{"band": b["band"], "upto": b["upto"],
+                             "polygon": ring_coords(b["polygon"])} for b in drawing["bands"]]
+        near = candidates(board, [base_id])[base_id]
         out["charges"] = [{"target": c.target, "legal": c.legal,
                            "path": [[round(x, 1), round(y, 1)] for x, y in c.path]}
-                          for c in (judge_attack(board, base_id, t)
-                                    for t in candidates(board, base_id)) if c.path]
+                          for c in judge(board, [(base_id, t) for t in near]) if c.path]
         return out
 
     def movement_allowance(self, state: GameState, base_id: str,
@@ -104,9 +131,6 @@ class FedericoRuleset:
         on broken ground, across an obstacle or a fordable stream except for Light Infantry and
         Indians (F16; the kinds are the settings ``broken_ground``, ``obstacles``,
         ``stream_kinds``); woods and villages only in march column along a road (else 0)."""
-        from campo.engine.rulesets.federico.movement import MOVES, base_rate_cm
-        from campo.engine.rulesets.federico.settings import is_gap
-
         board = Board.of(state)
         p, s = board.pieces[base_id], board.settings
         rate = base_rate_cm(board, base_id)
@@ -122,11 +146,11 @@ class FedericoRuleset:
                 p.formation, "artillery in march column")
         else:
             what = f"{kind} in {'march column' if p.march_column else 'line'}"
-        exempt = p.skirmisher or p.is_commander   # as `movement.allowance_cm`
+        exempt = p.skirmisher or p.is_commander
         gap_note = ("; artillery in battery limbers first (a turn): its move is the setting "
                     "artillery_in_battery_move_cm, not in the rulebook: set for your group"
                     if gap else "")
-        closed = sorted(kinds & {"wood", "village", "town"})
+        closed = sorted(kinds & set(CLOSED_KINDS))
         if closed and not exempt and not (p.march_column and "road" in kinds):
             return Allowance(0.0, self.unit, f"{what}: may enter {', '.join(closed)} only in "
                              "march column along a road", (MOVES,))
@@ -141,50 +165,24 @@ class FedericoRuleset:
             text = f"{what}, {ground}: {rate:g} cm (not halved: {kind})"
         else:
             text = f"{what}, {ground}: half of {rate:g} cm"
-            rate /= 2
+            rate *= HALVED_MOVE
         if broken and s.f16_halved_move == "portion_only" and not exempt:
             text += " (F16 portion_only: the way on broken ground counts double, not applied here)"
         cites = (MOVES, "Federico F16") if halving or broken else (MOVES,)
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
-
-    # --- TODO(engine redesign): interim protocol members, correct but whole-table; the
-    # ruleset's own summaries, reach and per-base analysis replace them ----------------------
-    def describe_settings(self) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.federico.settings import describe_settings
-
-        return describe_settings()
-
-    def reference(self, settings: Any) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.federico.reference import reference
-
-        return reference(settings)
-
-    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        from campo.engine.rulesets.federico.analysis import analyze_board
-
-        full = state.cached("interim.analysis", lambda: analyze_board(Board.of(state)))
-        if ids is None:
-            return full
-        return {"bases": {i: full["bases"][i] for i in ids}}
-
-    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        from campo.engine.summary import summary_of_entry
-
-        full = self.analyze(state)
-        return {i: summary_of_entry(full["bases"][i]) for i in ids}
-
-    def summary_reach_mm(self, state: GameState) -> float:
-        return state.reach_all_mm
-
-    def board_summary(self, state: GameState) -> dict[str, Any]:
-        full = self.analyze(state)
-        return {k: full[k] for k in ("isolated", "regiments", "objectives", "initiative", "army_morale") if k in full}
-
+    # --- a live game -----------------------------------------------------------------------
     def memory(self) -> Any:
         return None
 
     def umpire_tool(self, seed: int | None) -> Any:
         return None
+
+
+    def unit_state(self, base: Any) -> list[Any]:
+        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
+        from campo.engine.rulesets.federico.unit_state import unit_state
+
+        return unit_state(base)
 
 RULESET = FedericoRuleset()

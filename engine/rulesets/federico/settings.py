@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from campo.engine.rulesets import settings_common
+from campo.engine.rulesets.federico.units import ARC_OF_FIRE_DEG, LOSS_PERCENT_PER_CAPACITY
 from campo.engine.rulesets.settings_common import RulesetSettings
 
 GAP_PREFIX = "not in the rulebook: set for your group"
@@ -40,7 +41,7 @@ class FedericoSettings(RulesetSettings):
         "decides. 'corner_diagonals' cuts the plane by the base's diagonals instead.",
     )
     f2_arc_half_angle_deg: float = Field(
-        45.0, ge=0.0, lt=90.0,
+        ARC_OF_FIRE_DEG, ge=0.0, lt=90.0,
         description='Federico F2 (Federico "Esecuzione del tiro", «arco di tiro 45 gradi»): the arc '
         "is bounded by two rays from the front corners, each turned this many degrees outward "
         "from straight ahead; a target is in arc if any part of it lies between them, ahead of "
@@ -193,7 +194,7 @@ class FedericoSettings(RulesetSettings):
 
     # --- Morale and victory -------------------------------------------------------------------
     f24_loss_percent_per_capacity: float = Field(
-        10.0, gt=0.0,
+        LOSS_PERCENT_PER_CAPACITY, gt=0.0,
         description='Federico F24 (Federico "Morale dell\'esercito": Command Capacity 4 tests at '
         "40%): the army tests when bases eliminated >= Command Capacity x this percent of its "
         "bases at the start; class drops are not losses.",

@@ -1,35 +1,44 @@
-"""What each base is under Federico: arm, class, weapon, dice, ranges, moves, special troops.
+"""Every number of the Federico rulebook, in one place: ranges, dice, classes, moves, fall-backs,
+the modifier tables, the melee results, the commanders' values and the army's morale.
 
-Read from ``type`` and ``traits`` (shared/interfaces.md, "Ruleset vocabulary"). Numbers cite the
-Italian headings (Federico "Raggio di tiro"); readings cite the ambiguity item (Federico F9).
+The verdicts, the movement allowance, the quick reference (`reference.py`), the docs
+(`doc_tables.py`) and the settings' defaults read these; no other module writes a rulebook
+number. Each value cites its Italian heading (shared/rules/seeds/federico.it.txt is
+authoritative) and quotes the phrase it comes from.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from campo.engine.scenario import BaseState
 
 MM_PER_CM = 10.0   # Federico "Raggio di tiro": distances in «CM»
 
-# Federico "Raggio di tiro": (short, long) in cm.
-RANGES_CM: dict[str, tuple[float, float]] = {
+# --- Classificazione truppe ------------------------------------------------------------------
+ELITE_CLASS = 5    # «Guardie, Granatieri o Elite, Artiglieria e Cavalleria Pesante: 5»
+LINE_CLASS = 4     # «Fanteria di Linea o Addestrati, Artiglieria e Cavalleria Media: 4»
+LIGHT_CLASS = 3    # «Fanteria Leggera, Reclute o Milizia, Artiglieria e Cavalleria Leggera: 3»
+CLASS_BY_WEIGHT = {"heavy": ELITE_CLASS, "medium": LINE_CLASS, "light": LIGHT_CLASS}
+LOWEST_CLASS = LIGHT_CLASS   # «se si scende sotto un valore di 3, si viene eliminati»
+
+# --- Esecuzione del tiro, Raggio di tiro -------------------------------------------------------
+ARC_OF_FIRE_DEG = 45.0   # «arco di tiro 45 gradi» (how it is measured: Federico F2)
+
+RANGES_CM: dict[str, tuple[float, float]] = {   # (short, long)
     "musket": (9.0, 18.0),             # «Moschetto: 9CM Corta, 18CM Lunga»
     "light_artillery": (18.0, 30.0),   # «Art. Leggera: 18CM Corta, 30CM Lunga»
     "medium_artillery": (18.0, 40.0),  # «Art. Media: 18CM Corta, 40CM Lunga»
     "heavy_artillery": (24.0, 60.0),   # «Art. Pesante.: 24CM Corta, 60CM Lunga»
 }
 
-# Federico "Esecuzione del tiro": dice per base.
-DICE: dict[str, int] = {"musket": 1, "light_artillery": 2, "medium_artillery": 3,
-                        "heavy_artillery": 4}
+DICE: dict[str, int] = {   # dice per base
+    "musket": 1,             # «Ogni basetta di fanteria lancia 1D6»
+    "light_artillery": 2,    # «Ogni basetta di Artiglieria Leggera tira 2D6»
+    "medium_artillery": 3,   # «Artiglieria Media tira 3 dadi»
+    "heavy_artillery": 4,    # «Artiglieria Pesante tira 4 dadi»
+}
 
-# Federico "Classificazione truppe": artillery and cavalry class by weight.
-CLASS_BY_WEIGHT = {"heavy": 5, "medium": 4, "light": 3}
-
-# Federico "Movimenti": cm per turn.
-MOVE_CM = {
+# --- Movimenti -------------------------------------------------------------------------------
+MOVE_CM: dict[tuple[str, str], float] = {   # (arm, formation) -> cm per turn
     ("infantry", "march_column"): 12.0,   # «Fanteria o Artiglieria in colonna di marcia 12cm»
     ("artillery", "march_column"): 12.0,
     ("infantry", "line"): 9.0,            # «Fanteria in linea 9cm»
@@ -38,138 +47,75 @@ MOVE_CM = {
     ("cavalry", "line"): 15.0,            # «Cavalleria in linea 15cm»
     ("commander", "line"): 18.0,          # «Comandanti 18cm»
 }
+HALVED_MOVE = 0.5   # «il movimento si dimezza» (broken ground, obstacle, fordable stream)
 
-# Federico "Mischie": «10cm. per la fanteria, 20 cm. per la cavalleria».
+# --- Mischie -----------------------------------------------------------------------------------
 FALL_BACK_CM = {"infantry": 10.0, "cavalry": 20.0}
-
-LOWEST_CLASS = 3   # Federico "Classificazione truppe": below 3 the unit is eliminated
+"""«10cm. per la fanteria, 20 cm. per la cavalleria» (no distance for artillery)."""
 
 
 @dataclass(frozen=True)
-class Piece:
-    """The rules-relevant reading of one base."""
+class Row:
+    """One row of a modifier table: what the rulebook says, and by how much."""
 
-    id: str
-    side: str
-    arm: str                  # "infantry", "cavalry", "artillery", "commander"
-    regiment: str             # traits.regiment, or the base id when it has none
-    klass: int | None         # troop class 3-5 (None for commanders)
-    weight: str | None
-    formation: str            # "line", "march_column", "limbered"
-    light: bool
-    indians: bool
-    highlanders: bool
-    rank: str | None          # commanders: "chief" / "general"
-    ability: int | None
-    fired: bool | None        # traits.fired (None = not said)
-    moved: bool
-    stale: bool
-
-    @property
-    def is_commander(self) -> bool:
-        return self.arm == "commander"
-
-    @property
-    def is_troop(self) -> bool:
-        return self.arm != "commander"
-
-    @property
-    def weapon(self) -> str | None:
-        """Federico "Esecuzione del tiro": infantry muskets, artillery by weight; cavalry and
-        commanders do not fire; limbered artillery cannot fire."""
-        if self.arm == "infantry":
-            return "musket"
-        if self.arm == "artillery" and self.formation == "line":
-            return f"{self.weight or 'medium'}_artillery"
-        return None
-
-    @property
-    def can_fire(self) -> bool:
-        return self.weapon is not None
-
-    @property
-    def dice(self) -> int:
-        return DICE.get(self.weapon or "", 0)
-
-    @property
-    def ranges_cm(self) -> tuple[float, float] | None:
-        return RANGES_CM.get(self.weapon or "")
-
-    @property
-    def can_attack(self) -> bool:
-        """Infantry and cavalry attack; artillery and commanders do not (Federico "Mischie")."""
-        return self.arm in ("infantry", "cavalry")
-
-    @property
-    def light_infantry(self) -> bool:
-        return self.arm == "infantry" and self.light
-
-    @property
-    def light_cavalry(self) -> bool:
-        return self.arm == "cavalry" and self.weight == "light"
-
-    @property
-    def heavy_cavalry(self) -> bool:
-        return self.arm == "cavalry" and self.weight == "heavy"
-
-    @property
-    def elite_infantry(self) -> bool:
-        """Class 5 infantry: «Guardie, Granatieri o Elite» (Federico "Classificazione truppe")."""
-        return self.arm == "infantry" and self.klass == 5
-
-    @property
-    def skirmisher(self) -> bool:
-        """Light Infantry and Indians: halving and woods exceptions (Federico "Movimenti")."""
-        return self.light_infantry or (self.arm == "infantry" and self.indians)
-
-    @property
-    def march_column(self) -> bool:
-        return self.formation == "march_column"
+    text: str     # the condition, in English (the quick reference shows it)
+    delta: int
+    quote: str    # the Italian line
 
 
-def _arm(base: BaseState) -> str:
-    return base.type if base.type in ("infantry", "cavalry", "artillery", "commander") \
-        else "infantry"
+FIRE_MODIFIERS: dict[str, Row] = {   # Federico "Modificatori" (added to each die)
+    "mounted": Row("target mounted, in march column or enfiladed", -1,
+                   "Bersaglio montato, in colonna di marcia o d'infilata: - 1"),
+    "target_light": Row("target is Light Infantry", +1, "Bersaglio Fanteria Leggera: +1"),
+    "short": Row("target at short range", -1, "Bersaglio a distanza corta: - 1"),
+    "light_firing": Row("Light Infantry firing", -1, "Fanteria Leggera che tira - 1"),
+    "first_fire": Row("infantry firing for the first time", -1,
+                      "Fanteria che tira per la prima volta: -1"),
+    "cover": Row("target in cover, or artillery firing at artillery", +1,
+                 "Bersaglio in copertura oppure Artiglieria che tira contro Artiglieria: +1"),
+    "moved": Row("unit that has moved (not Light Infantry)", +1,
+                 "Unità che ha mosso: +1 (tranne Fanteria Leggera)"),
+}
+COVER_IN_FIRE_TEXT = Row("target in cover (stated in Esecuzione del tiro too)", +1,
+                         "contro bersaglio in copertura +1 al tiro del dado")
 
+MORALE_MODIFIERS: dict[str, Row] = {   # Federico "Mischie": the defender's 1D6 morale test
+    "flank_or_rear": Row("defender attacked in the flank or rear", +2,
+                         "+2 Difensore attaccato di fianco o di spalle"),
+    "favourable": Row("defender in favourable terrain", -1, "-1 Difensore in terreno favorevole"),
+    "commander": Row("commander attached", -1, "-1 Comandante aggregato"),
+    "highlanders_or_ambush": Row(
+        "attacked by a Highlander clan, or by Indians out of a wood in ambush", +1,
+        "+1 Difensore attaccato da Clan Highlander oppure da Indiani usciti da un Bosco in agguato"),
+}
 
-def _class(arm: str, traits: dict[str, Any]) -> int | None:
-    """traits.class, else the weight's class for cavalry/artillery, else Line (4)."""
-    if arm == "commander":
-        return None
-    value = traits.get("class")
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if arm in ("cavalry", "artillery") and traits.get("weight") in CLASS_BY_WEIGHT:
-        return CLASS_BY_WEIGHT[traits["weight"]]
-    if arm == "infantry" and traits.get("light"):
-        return 3
-    return 4
+MELEE_MODIFIERS: dict[str, Row] = {   # Federico "Mischie": the attacker's melee die
+    "heavy_or_elite": Row("attacker Heavy Cavalry or Elite Infantry (not against either)", -1,
+                          "-1 se l'Attaccante è Cavalleria Pesante o Fanteria Elite"),
+    "light": Row("attacker Light Cavalry or Light Infantry (not against either)", +1,
+                 "+1 se l'Attaccante è Cavalleria Leggera o Fanteria Leggera"),
+    "attacker_outnumbers": Row("attacker more numerous", -1,
+                               "-1 se l'Attaccante è più numeroso del Difensore"),
+    "defender_outnumbers": Row("defender more numerous", +1,
+                               "+1 se il Difensore è più numeroso dell'Attaccante"),
+    "cover_or_favourable": Row("defender behind light cover or in favourable terrain", +1,
+                               "+1 se il Difensore è dietro copertura leggera o in terreno "
+                               "favorevole"),
+    "flank_or_rear": Row("defender taken in the flank or rear", -2,
+                         "-2 se il Difensore è preso sul fianco o alle spalle"),
+}
 
+MELEE_RESULTS: tuple[tuple[float, str, str], ...] = (   # (highest modified die, result, text)
+    (2, "defender_eliminated", "the Defender is eliminated"),    # «1 o 2 il Difensore è eliminato»
+    (4, "defender_falls_back", "the Defender falls back"),       # «3 o 4 il Difensore arretra»
+    (6, "attacker_falls_back", "the Attacker falls back"),       # «5 o 6 l'Attaccante arretra»
+    (float("inf"), "attacker_eliminated", "the Attacker is eliminated"),   # «7 o più»
+)
 
-def _formation(arm: str, traits: dict[str, Any]) -> str:
-    f = traits.get("formation")
-    if f in ("line", "march_column", "limbered"):
-        return f
-    return "line"
-
-
-def classify(base: BaseState) -> Piece:
-    """Read a base's type and traits (Federico "Classificazione truppe", "Comandanti")."""
-    tr = base.traits
-    arm = _arm(base)
-    fired = tr.get("fired")
-    return Piece(
-        id=base.id, side=base.side, arm=arm,
-        regiment=str(tr.get("regiment") or base.id),
-        klass=_class(arm, tr),
-        weight=tr.get("weight"),
-        formation=_formation(arm, tr),
-        light=bool(tr.get("light", False)),
-        indians=bool(tr.get("indians", False)),
-        highlanders=bool(tr.get("highlanders", False)),
-        rank=(tr.get("rank") or "general") if arm == "commander" else None,
-        ability=tr.get("ability") if arm == "commander" else None,
-        fired=fired if isinstance(fired, bool) else None,
-        moved=bool(tr.get("moved", False)),
-        stale=base.stale,
-    )
+# --- Comandanti, Iniziativa, Morale dell'esercito, Condizioni di vittoria -------------------
+CHIEF_ABILITY = {"Able (Abile)": 4, "Reliable (Affidabile)": 3, "Mediocre (Mediocre)": 2,
+                 "Incapable (Incapace)": 1}   # «Abile 4, Affidabile 3, Mediocre 2, Incapace 1»
+COMMANDERS_PER_SIDE = {"chief": 1, "general": 3}   # «1 Comandante in Capo e 3 Generali»
+INITIATIVE_PER_OBJECTIVE = 1   # «+1 per ogni obiettivo (collina, villaggio, ponte ecc.)»
+LOSS_PERCENT_PER_CAPACITY = 10.0   # «Capacità Comando 4 ... il 40% delle basette» (F24)
+MAX_TURNS = 16   # «in un massimo di 16 turni»

@@ -167,6 +167,12 @@ class ItaliaRuleset:
     def umpire_tool(self, seed: int | None) -> Any:
         return None
 
+    def unit_state(self, base: Any) -> list[Any]:
+        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
+        from campo.engine.rulesets.italia.unit_state import unit_state
+
+        return unit_state(base)
+
 RULESET = ItaliaRuleset()
 
 

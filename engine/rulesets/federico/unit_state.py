@@ -1,0 +1,26 @@
+"""What happens to a Federico base during a game, as data (`Ruleset.unit_state`): its formation
+(Federico "Movimenti": line, march column, limbered), its class, which drops by one each time it
+is beaten back («arretra ... e scende di una Classe», Federico "Mischie"), and whether it has
+fired (Federico "Esecuzione del tiro": the first volley's bonus)."""
+
+from __future__ import annotations
+
+from campo.engine.rulesets.federico.units import ELITE_CLASS, LOWEST_CLASS
+from campo.engine.scenario import BaseState
+from campo.engine.unit_state import StateTrait
+
+
+def unit_state(base: BaseState) -> list[StateTrait]:
+    """The state traits of one base (none for commanders)."""
+    if base.type == "commander":
+        return []
+    formations = ("line", "limbered") if base.type == "artillery" else ("line", "march_column")
+    out = [StateTrait("formation", "formation", "choice", 'Federico "Movimenti"', formations,
+                      default="line")]
+    if base.type != "artillery":
+        out.append(StateTrait("class", "class", "count", 'Federico "Mischie"', most=ELITE_CLASS,
+                              default=base.traits.get("class"),
+                              note=f"below {LOWEST_CLASS} the unit is eliminated"))
+        out.append(StateTrait("fired", "has fired", "bool", 'Federico "Esecuzione del tiro"',
+                              default=False))
+    return out

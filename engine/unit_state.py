@@ -1,0 +1,80 @@
+"""A base's state in a game: what has happened to it (losses, disorder, formation, limbered ...),
+as the umpire sets it on the page or a printed token shows it to the camera.
+
+Each rulebook declares its state traits as data (`Ruleset.unit_state`: the `StateTrait`s a base
+carries, with this base's limits read from the rulebook's tables); they are ordinary `traits` of
+the scenario, so the verdicts read them like any other trait. `check_state` judges a change
+before anything is applied: every problem named, nothing half done.
+
+>>> losses = StateTrait("losses", "losses", "count", "ISD §4", most=9)
+>>> check_state([losses], {"losses": 3}), check_state([losses], {"losses": 12})
+([], [('losses', 'at most 9 for this base (got 12)')])
+>>> check_state([losses], {"morale": 1})
+[('morale', 'not a state this base has (it has: losses)')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class StateTrait:
+    """One trait of a base's state: its key in ``traits``, what the page calls it, its kind
+    (``bool``, ``count`` 0..``most``, ``choice`` of ``choices``), the rule it comes from and the
+    value a base has when nothing says otherwise."""
+
+    key: str
+    label: str
+    kind: Literal["bool", "count", "choice"]
+    cites: str
+    choices: tuple[str, ...] = ()
+    most: int | None = None
+    default: Any = None
+    note: str = ""
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` cannot be this trait's value, or None."""
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"must be true or false (got {value!r})"
+        if self.kind == "count":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"must be a whole number (got {value!r})"
+            if value < 0:
+                return f"must be 0 or more (got {value})"
+            if self.most is not None and value > self.most:
+                return f"at most {self.most} for this base (got {value})"
+            return None
+        if value not in self.choices:
+            return f"must be one of {', '.join(self.choices)} (got {value!r})"
+        return None
+
+    def to_dict(self, value: Any) -> dict[str, Any]:
+        """What the page's control needs: the trait, its value now and its limits."""
+        out: dict[str, Any] = {"key": self.key, "label": self.label, "kind": self.kind,
+                               "value": self.default if value is None else value,
+                               "cites": self.cites}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.most is not None:
+            out["most"] = self.most
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def check_state(declared: Sequence[StateTrait], traits: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(key, why) for every trait in ``traits`` that is not one of ``declared`` or has a value
+    it cannot take; empty when the whole change can be applied."""
+    by_key = {t.key: t for t in declared}
+    problems = []
+    for key, value in traits.items():
+        trait = by_key.get(key)
+        if trait is None:
+            known = ", ".join(by_key) or "none"
+            problems.append((key, f"not a state this base has (it has: {known})"))
+        elif (why := trait.problem(value)) is not None:
+            problems.append((key, why))
+    return problems
