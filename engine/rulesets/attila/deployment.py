@@ -183,7 +183,8 @@ def deployment_problems(board: Board) -> list[Problem]:
     table-edge warning of AT31 always."""
     out = []
     scen = board.state.scenario
-    if board.settings.at31_table_edges == "long_edges" and scen.table.width_mm < scen.table.depth_mm:
+    table = scen.table
+    if board.settings.at31_table_edges == "long_edges" and table.width_mm < table.depth_mm:
         out.append(Problem("table", "the players' edges (y = 0 and y = depth) are the short ones; "
                            "ATTILA measures zones from the long edges (ATT 11, AT31)", "warning"))
     if scen.phase != "deployment":

@@ -194,11 +194,11 @@ class AttilaRuleset:
 
         return DeckTool(seed)
 
-
     def unit_state(self, base: Any) -> list[Any]:
         """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
         from campo.engine.rulesets.attila.unit_state import unit_state
 
         return unit_state(base)
+
 
 RULESET = AttilaRuleset()
