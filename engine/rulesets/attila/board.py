@@ -1,38 +1,32 @@
-"""Everything derived once per ATTILA game state: each base's reading, contacts, terrain classes.
+"""Everything derived once per ATTILA game state, declared here (`functools.cached_property`):
+each base's reading, the bases as arrays, contacts, terrain and which areas hold each base.
 
-`Board.of(state)` is cached on the state (`GameState.cached`), so all questions asked of one state
-share the work. Terrain kinds map onto the rulebook's features (ATT 5.B, 6.A, 6.C, 12).
+`Board.of(state)` is kept with the state (`GameState.cached`), so all questions asked of one state
+share the work. Bases are numbered in the spatial index's order (`state.index`); ``ids`` lists them
+sorted, the order of every output.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point as ShPoint, Polygon
+from shapely.geometry import LineString, Polygon
 
-from campo.engine.geometry.contact import shared_lengths, touched_edge
-from campo.engine.geometry.gap_kernel import UNSURE, near_pairs
-from campo.engine.geometry.rect import Rect
+from campo.engine.boundary import decide, key
+from campo.engine.geometry.contact import edge_of_lengths, touched_edge
+from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.rulesets.attila.geometry import Frames, highest, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
-from campo.engine.rulesets.attila.units import MM_PER_CM, Unit, read_unit
+from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
+from campo.engine.rulesets.attila.units import Unit, read_unit
 from campo.engine.scenario import TerrainFeature
 from campo.engine.state import GameState
-
-WOODS = frozenset({"wood", "orchard"})                       # ATT 5.B, 6.A «Boschi»
-MARSHES = frozenset({"marsh", "rice"})                       # ATT 5.B «Paludi»
-ROUGH = frozenset({"rough"})                                 # ATT 5.F «Terreno Difficile» (AT17)
-HILLS = frozenset({"hill"})                                  # ATT 6.A, 7.B «colline»
-WATER_LINES = frozenset({"river", "stream"})                 # ATT 5.B «corso d'acqua»
-WATER_AREAS = frozenset({"water"})
-CROSSINGS = frozenset({"bridge", "ford"})                    # ATT 5.B «ponti o guadi»
-DEFENCES = frozenset({"wall", "stone_wall", "low_wall", "parapet", "fortification_line",
-                      "hedge"})                              # ATT 6.C «muri o difese»
-DEFENDED_AREAS = frozenset({"fortification", "camp", "town", "village"})
-NEAR_CM = 40.0    # `Board.near` answers from one bulk query up to this distance (x the scale)
 
 
 @dataclass(frozen=True)
@@ -41,29 +35,36 @@ class Contact:
 
     other: str
     side: str     # "front", "left", "right", "rear"
+    close: bool = False   # the gap is within close_call_mm of the contact tolerance
 
     @property
     def aspect(self) -> str:
         return "flank" if self.side in ("left", "right") else self.side
 
 
+@dataclass(frozen=True)
+class TouchingPairs:
+    """Pairs of bases near enough to touch, as arrays: rows ``a`` < ``b``, their ``gaps`` (mm),
+    and ``ab`` / ``ba`` (n, 4): the length of each edge of ``a`` lying along ``b`` (and the
+    reverse), in `rect.EDGE_NAMES` order."""
+
+    a: np.ndarray
+    b: np.ndarray
+    gaps: np.ndarray
+    ab: np.ndarray
+    ba: np.ndarray
+
+
 @dataclass
 class Board:
     state: GameState
     settings: AttilaSettings
-    units: dict[str, Unit] = field(default_factory=dict)
-    charge_cache: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     @staticmethod
     def of(state: GameState) -> Board:
-        return state.cached("attila.board", lambda: Board._build(state))
+        return state.cached("attila.board", lambda: Board(state, state.settings))
 
-    @staticmethod
-    def _build(state: GameState) -> Board:
-        s: AttilaSettings = state.settings
-        return Board(state, s, {b.id: read_unit(b, s) for b in state.bases})
-
-    # --- units --------------------------------------------------------------------------------
+    # --- distances ------------------------------------------------------------------------------
     @staticmethod
     def mm(cm: float) -> float:
         return cm * MM_PER_CM
@@ -72,186 +73,238 @@ class Board:
     def cm(mm: float) -> float:
         return mm / MM_PER_CM
 
+    @cached_property
+    def scale(self) -> float:
+        """AT18: the factor on every ordinary distance."""
+        return float(self.settings.at18_distance_scale)
+
+    @cached_property
+    def contact_tol(self) -> float:
+        return float(self.settings.at2_contact_tolerance_mm)
+
+    @cached_property
+    def close_call(self) -> float:
+        return float(self.settings.close_call_mm)
+
+    # --- bases ----------------------------------------------------------------------------------
+    @cached_property
+    def order(self) -> list[str]:
+        """Base ids in the spatial index's order (the rows of every array)."""
+        return list(self.state.index.ids)
+
+    @cached_property
+    def pos(self) -> dict[str, int]:
+        return {i: k for k, i in enumerate(self.order)}
+
+    @cached_property
+    def ids(self) -> list[str]:
+        """Base ids sorted (the order of every output)."""
+        return sorted(self.order)
+
+    @cached_property
+    def units(self) -> dict[str, Unit]:
+        return {b.id: read_unit(b, self.settings) for b in self.state.bases}
+
+    @cached_property
+    def rows(self) -> list[Unit]:
+        """The units in index order."""
+        return [self.units[i] for i in self.order]
+
+    @cached_property
+    def rects(self) -> list[Rect]:
+        return [self.state.rect(i) for i in self.order]
+
+    @cached_property
+    def frames(self) -> Frames:
+        return Frames.of_rects(self.rects)
+
+    @cached_property
+    def shapes(self) -> np.ndarray:
+        return self.state.index.shapes
+
+    @cached_property
+    def sides(self) -> np.ndarray:
+        return np.array([u.side for u in self.rows])
+
+    @cached_property
+    def present(self) -> np.ndarray:
+        return np.array([not u.absent for u in self.rows], dtype=bool)
+
+    @cached_property
+    def base_keys(self) -> dict[str, bytes]:
+        """Per base, a digest of everything its geometry and reading depend on (id, side, type,
+        pose, size, traits, seen or not): what a memo of answers across states is keyed by
+        (BLAKE2b of the exact values: two different bases never share one in practice)."""
+        return {b.id: hashlib.blake2b(repr((
+            b.id, b.side, b.type, b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm, b.stale,
+            json.dumps(b.traits, sort_keys=True, default=str))).encode(), digest_size=16).digest()
+            for b in self.state.bases}
+
+    @cached_property
+    def scene_key(self) -> tuple[str, str]:
+        """The settings and the terrain, as text (what every answer depends on)."""
+        return (self.settings.model_dump_json(),
+                json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
+
     def rect(self, base_id: str) -> Rect:
         return self.state.rect(base_id)
 
     def poly(self, base_id: str) -> Polygon:
-        return self.state.rect(base_id).polygon
-
-    def box(self, base_id: str) -> tuple[float, float, float, float]:
-        """The base's bounding box (x0, y0, x1, y1), cached."""
-        cache = self.__dict__.setdefault("_boxes", {})
-        found = cache.get(base_id)
-        if found is None:
-            corners = self.rect(base_id).corners
-            xs, ys = [x for x, _ in corners], [y for _, y in corners]
-            found = cache[base_id] = (min(xs), min(ys), max(xs), max(ys))
-        return found
-
-    @cached_property
-    def ids(self) -> list[str]:
-        return sorted(self.units)
-
-    def enemies_of(self, base_id: str) -> list[str]:
-        side = self.units[base_id].side
-        return [i for i in self.ids if self.units[i].side != side]
-
-    def friends_of(self, base_id: str) -> list[str]:
-        side = self.units[base_id].side
-        return [i for i in self.ids if self.units[i].side == side and i != base_id]
+        return self.shapes[self.pos[base_id]]
 
     def generals(self, side: str) -> list[str]:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
         return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
+    def pairs_within(self, shapes: np.ndarray, distance: float | np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(shape row, base row, gap mm) of every base within ``distance`` (per shape or one
+        value) of each shape, sorted: the bases meeting each shape's bounding box grown by the
+        distance (one STRtree query of boxes), then their gaps (one vectorised distance)."""
+        n = len(shapes)
+        if not n or not len(self.shapes):
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int), np.zeros(0)
+        reach = np.broadcast_to(np.asarray(distance, dtype=float), (n,))
+        b = shapely.bounds(np.asarray(shapes, dtype=object))
+        boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
+        si, bi = self.state.index.meeting_many(boxes)
+        gaps = shapely.distance(np.asarray(shapes, dtype=object)[si], self.shapes[bi])
+        keep = gaps <= reach[si]
+        return si[keep], bi[keep], gaps[keep]
+
     def near(self, base_id: str, distance_mm: float) -> list[str]:
-        """Other bases within ``distance_mm`` of this one (spatial index: fast path; with
-        ``use_index`` off, one plain query per question: the reference path)."""
-        if self.state.use_index and distance_mm <= self._near_mm:
-            return [i for gap, i in self._neighbours[base_id] if gap <= distance_mm]
-        return sorted(i for i in self.state.index.within(self.poly(base_id), distance_mm)
-                      if i != base_id)
+        """Other bases within ``distance_mm`` of this one, sorted."""
+        _, bi, _ = self.pairs_within(self.shapes[[self.pos[base_id]]], distance_mm)
+        return sorted(self.order[b] for b in bi.tolist() if self.order[b] != base_id)
 
-    @property
-    def near_limit_mm(self) -> float:
-        """The widest distance `near` answers from its bulk query (fast path)."""
-        return self._near_mm
-
-    def neighbours_with_gaps(self, base_id: str) -> list[tuple[float, str]]:
-        """(gap mm, id) of every other base within `near_limit_mm`, in id order (fast path)."""
-        return self._neighbours[base_id]
+    # --- contact (ATT 7.A, AT1, AT2) --------------------------------------------------------------
+    @cached_property
+    def touching_pairs(self) -> TouchingPairs:
+        """Every pair of bases (a < b in index order) within the contact tolerance and twice
+        the close call (a pair leaving the band too close to call is seen clearly apart, so a
+        contact held live is let go), with its gap and the length of each edge of either lying
+        along the other (within the tolerance; a pair farther apart than it, within its own
+        gap): one STRtree query, one distance call and one clipping for all (contacts and groups
+        read it)."""
+        tol, cc = self.contact_tol, self.close_call
+        si, bi, gaps = self.pairs_within(self.shapes, tol + 2 * cc)
+        keep = si < bi
+        si, bi, gaps = si[keep], bi[keep], gaps[keep]
+        a, b = self.frames.take(si), self.frames.take(bi)
+        grow = np.maximum(max(tol, 1e-6), gaps)
+        return TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
 
     @cached_property
-    def _near_mm(self) -> float:
-        """The widest neighbourhood asked about: twice the longest bow range and more (shooting
-        lists targets out to twice the range), a charge, the 30 cm of ATT 9.A."""
-        return self.mm(NEAR_CM * self.settings.at18_distance_scale)
+    def _touching(self) -> dict[str, list[Contact]]:
+        """Every base -> the bases touching it (either side; absent ones included), each with
+        the side of the base it touches, sorted by id.
 
-    @cached_property
-    def _neighbours(self) -> dict[str, list[tuple[float, str]]]:
-        """Every base -> (gap mm, id) of the other bases within ``_near_mm``, sorted by id, from
-        one bulk query and one vectorised distance (instead of a query per question)."""
-        index = self.state.index
-        ids, shapes = index.ids, index.shapes
-        near = self._near_mm
-        if len(shapes):
-            # the compiled sweep (GEOS's own distance arithmetic; GEOS for the gaps too close to
-            # 0 to call): its pairs whose boxes meet, kept when the gap is within reach, are
-            # the pairs GEOS's "within distance" finds (the same segment distances)
-            si, bi, gap_arr = near_pairs(np.array([self.rect(i).corners for i in ids]), near)
-            unsure = np.nonzero(gap_arr == UNSURE)[0]
-            gap_arr[unsure] = shapely.distance(shapes[si[unsure]], shapes[bi[unsure]])
-            keep = gap_arr <= near
-            si, bi, gaps = si[keep], bi[keep], gap_arr[keep].tolist()
-        else:
-            si, bi, gaps = np.zeros(0, dtype=int), np.zeros(0, dtype=int), []
-        out: dict[str, list[tuple[float, str]]] = {i: [] for i in ids}
-        for a, b, gap in zip(si.tolist(), bi.tolist(), gaps):
-            if a != b:
-                out[ids[a]].append((gap, ids[b]))
+        In contact (AT2): the gap is within the tolerance, decided with `boundary.decide` (a gap
+        within close_call_mm of the tolerance is too close to call, held live), and one of the
+        two bases lies along the other's edge for more than contact_min_shared_mm (so corner to
+        corner is not contact)."""
+        out: dict[str, list[Contact]] = {i: [] for i in self.order}
+        p = self.touching_pairs
+        if not len(p.a):
+            return out
+        tol = self.contact_tol
+        keys = [key("contact", *sorted((self.order[a], self.order[b])))
+                for a, b in zip(p.a.tolist(), p.b.tolist())]
+        touching, close = decide(tol - p.gaps, self.close_call, keys, self.state.held)
+        long_enough = np.maximum(highest(p.ab), highest(p.ba)) > \
+            self.settings.contact_min_shared_mm
+        method = self.settings.at1_contact_side
+        for n in np.nonzero(np.array(touching) & long_enough)[0].tolist():
+            a, b = self.order[p.a[n]], self.order[p.b[n]]
+            g = max(tol, float(p.gaps[n]))
+            if method == "longest_shared_segment":
+                side_a = edge_of_lengths(dict(zip(EDGE_NAMES, p.ab[n].tolist())), g)
+                side_b = edge_of_lengths(dict(zip(EDGE_NAMES, p.ba[n].tolist())), g)
+            else:
+                side_a = touched_edge(self.rects[p.a[n]], self.rects[p.b[n]], g, method)
+                side_b = touched_edge(self.rects[p.b[n]], self.rects[p.a[n]], g, method)
+            out[a].append(Contact(b, side_a, close[n]))
+            out[b].append(Contact(a, side_b, close[n]))
         for v in out.values():
-            v.sort(key=lambda g: g[1])
-        return out
-
-    def gap_mm(self, a: str, b: str) -> float:
-        return float(shapely.distance(self.poly(a), self.poly(b)))
-
-    # --- contact (ATT 7.A, AT1, AT2) ------------------------------------------------------------
-    @cached_property
-    def contact_tol(self) -> float:
-        return self.settings.at2_contact_tolerance_mm
-
-    def touching(self, a: str, b: str) -> bool:
-        """AT2: within the tolerance along a shared segment longer than contact_min_shared_mm."""
-        ra, rb = self.rect(a), self.rect(b)
-        if not shapely.dwithin(ra.polygon, rb.polygon, self.contact_tol):
-            return False
-        longest_a = max(shared_lengths(ra, rb, self.contact_tol).values())
-        longest_b = max(shared_lengths(rb, ra, self.contact_tol).values())
-        return max(longest_a, longest_b) > self.settings.contact_min_shared_mm
-
-    def side_touched(self, a: str, b: str) -> str:
-        """Which side of ``a`` the base ``b`` touches (AT1)."""
-        return touched_edge(self.rect(a), self.rect(b), self.contact_tol,
-                            self.settings.at1_contact_side)
-
-    @cached_property
-    def _contacts(self) -> dict[str, list[Contact]]:
-        out: dict[str, list[Contact]] = {i: [] for i in self.ids}
-        for a, b in self.state.index.pairs_within(self.contact_tol):
-            if not self.touching(a, b):
-                continue
-            out[a].append(Contact(b, self.side_touched(a, b)))
-            out[b].append(Contact(a, self.side_touched(b, a)))
-        for i in out:
-            out[i].sort(key=lambda c: c.other)
+            v.sort(key=lambda c: c.other)
         return out
 
     def contacts(self, base_id: str, *, enemies: bool = True) -> list[Contact]:
-        """Bases touching this one (enemies or friends); absent bases never touch."""
+        """Bases touching this one (enemies or friends), but not those the camera has lost
+        (a lost base keeps its last pose, so its own contacts still count for it)."""
         side = self.units[base_id].side
-        return [c for c in self._contacts[base_id]
-                if (self.units[c.other].side != side) == enemies and not self.units[c.other].absent]
+        return [c for c in self._touching[base_id]
+                if (self.units[c.other].side != side) == enemies
+                and not self.units[c.other].absent]
 
     def in_enemy_contact(self, base_id: str) -> bool:
         return bool(self.contacts(base_id))
 
-    # --- terrain ------------------------------------------------------------------------------
+    def side_touched(self, a: str, b: str) -> str:
+        """Which side of ``a`` the base ``b`` touches (AT1), whether or not they are in contact
+        (the after-melee drawings ask of bases in contact)."""
+        for c in self._touching[a]:
+            if c.other == b:
+                return c.side
+        return touched_edge(self.rect(a), self.rect(b), self.contact_tol,
+                            self.settings.at1_contact_side)
+
+    # --- terrain ----------------------------------------------------------------------------------
+    @cached_property
+    def terrain(self) -> list[TerrainFeature]:
+        return list(self.state.scenario.terrain)
+
     @cached_property
     def areas(self) -> dict[str, Polygon]:
-        return {t.id: Polygon(t.polygon_mm) for t in self.state.scenario.terrain if t.is_area}
+        return {t.id: Polygon(t.polygon_mm) for t in self.terrain if t.is_area}
 
     @cached_property
     def lines(self) -> dict[str, LineString]:
-        return {t.id: LineString(t.line_mm) for t in self.state.scenario.terrain
-                if t.line_mm is not None}
-
-    def area_vertices(self, area_id: str) -> list[tuple[float, float]]:
-        """The area's outline vertices (the closing point dropped), for `slide_convex`."""
-        cache = self.__dict__.setdefault("_area_vertices", {})
-        if area_id not in cache:
-            cache[area_id] = [(float(x), float(y))
-                              for x, y in list(self.areas[area_id].exterior.coords)[:-1]]
-        return cache[area_id]
+        return {t.id: LineString(t.line_mm) for t in self.terrain if t.line_mm is not None}
 
     def features(self, kinds: frozenset[str]) -> list[TerrainFeature]:
-        return [t for t in self.state.scenario.terrain if t.kind in kinds]
+        return [t for t in self.terrain if t.kind in kinds]
+
+    @cached_property
+    def _area_rows(self) -> list[TerrainFeature]:
+        return [t for t in self.terrain if t.is_area]
+
+    @cached_property
+    def area_index(self) -> dict[str, int]:
+        """Area id -> its column in `holding`."""
+        return {t.id: k for k, t in enumerate(self._area_rows)}
+
+    @cached_property
+    def holding(self) -> np.ndarray:
+        """(base row, area) True when the area holds the base's centre: one vectorised
+        point-in-polygon test per area."""
+        f = self.frames
+        out = np.zeros((len(self.order), len(self._area_rows)), dtype=bool)
+        if len(f.cx) and self._area_rows:
+            centres = shapely.points(f.cx, f.cy)
+            for k, t in enumerate(self._area_rows):
+                out[:, k] = shapely.covers(self.areas[t.id], centres)
+        return out
 
     def area_holding(self, base_id: str, kinds: frozenset[str]) -> str | None:
-        """The area feature of those kinds the base stands in (its centre inside), if any
-        (cached per base and kinds)."""
-        cache = self.__dict__.setdefault("_area_holding", {})
-        key = (base_id, kinds)
-        if key in cache:
-            return cache[key]
-        holding = self._holding(base_id)
-        found = None
-        for t in self.features(kinds):
-            if t.is_area and t.id in holding:
-                found = t.id
-                break
-        cache[key] = found
-        return found
+        """The first area feature of those kinds holding the base's centre, if any."""
+        row = self.holding[self.pos[base_id]]
+        for k, t in enumerate(self._area_rows):
+            if row[k] and t.kind in kinds:
+                return t.id
+        return None
 
     def height(self, base_id: str) -> int:
         """The level of the highest hill holding the base's centre (0 off hills, AT23)."""
-        holding = self._holding(base_id)
-        return max([t.level for t in self.features(HILLS) if t.is_area and t.id in holding],
+        row = self.holding[self.pos[base_id]]
+        return max([t.level for k, t in enumerate(self._area_rows) if row[k] and t.kind in HILLS],
                    default=0)
-
-    def _holding(self, base_id: str) -> frozenset[str]:
-        """Ids of every area holding the base's centre (cached per base)."""
-        cache = self.__dict__.setdefault("_holding_cache", {})
-        found = cache.get(base_id)
-        if found is None:
-            r = self.rect(base_id)
-            c = ShPoint(r.cx, r.cy)
-            found = cache[base_id] = frozenset(i for i, poly in self.areas.items()
-                                               if poly.covers(c))
-        return found
 
     def hill_of(self, base_id: str) -> str | None:
         return self.area_holding(base_id, HILLS)
 
     def wood_of(self, base_id: str) -> str | None:
         return self.area_holding(base_id, WOODS)
+
+    def shape_of(self, feature_id: str) -> Any:
+        return self.areas.get(feature_id) or self.lines[feature_id]

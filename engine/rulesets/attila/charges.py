@@ -3,35 +3,51 @@
 A charge is one optional forward wheel on a front corner (at most half the normal move measured
 along the moving corner's arc, ATT 5.G, 5.I, AT15: `moves.MoveBudget`) then a straight move until
 the front edge lies along an edge of the target (AT2: a shared segment, not a corner). What the
-path runs into (terrain, water, enemies, friends) is `paths`.
+path runs into (enemies, friends, terrain, water) is `paths`.
+
+Every charge asked about is judged at once (`judge_charges`): the wheels worth trying are the
+square ones (the front squarely onto an edge of the target) and, when none of those gives a clear
+edge-to-edge path, a sweep every 5° within the wheel limit. All attempts of all charges are one
+set of numpy arrays (`Attempts`): the wheeled bases, the lane test that refuses the wheels whose
+front never meets the target, the slide to contact, the edge-to-edge and square tests. Attempts are
+then tried in order of preference, charge by charge: those with an enemy certainly in their
+straight move are passed over (a numpy test of them all), the others' paths checked in batches
+(`paths.path_facts`), until each charge has its first clear attempt (or its preferred one).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
 
-from campo.engine.geometry.contact import (clip_length, edge_aspect, edge_of_lengths,
-                                     shared_lengths_compiled, touched_edge)
-from campo.engine.geometry.motion import _boxes_meet, _shape_of, wheel_cost, wheel_poses
-from campo.engine.geometry.rect import Point, Rect, angle_diff
-from campo.engine.geometry.slide_kernel import slide_apart
+from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
+from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
+from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.lane_kernel import lanes_missed
+from campo.engine.rulesets.attila.geometry import (
+    Frames, clip_lengths, either, highest, lowest, slide,
+)
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
-from campo.engine.rulesets.attila.paths import enemy_blocks, path_checks, terrain_blocks
+from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
 from campo.engine.rulesets.attila.settings import GAP_PREFIX
+from campo.engine.rulesets.attila.tables import MAX_WHEEL_DEG
 
-_INF = float("inf")
 SWEEP_STEP_DEG = 5.0   # wheels tried between the square ones, for targets met at an angle
-_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}  # edge normal vs heading
+WHEEL_POSE_STEP_DEG = 10.0   # the drawn path's points along a wheel
+_OUTWARD = (0.0, 90.0, 180.0, -90.0)   # each edge's outward normal against the heading
+MISS_MARGIN_MM = 1e-4   # a target this far beyond the lane of the front is missed
+SQUARE_DEG = 0.5        # met "squarely": the fronts within this of parallel
+BODY_FIRST_MM = 0.5     # the flank or a rear corner strikes this much before the front
+_EPS = 1e-6
+ROUND_ATTEMPTS = 32   # a round of path checks costs about as much as checking this many
 
 
 @dataclass
@@ -51,6 +67,7 @@ class Charge:
     terrain: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    close_calls: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -69,37 +86,68 @@ class Charge:
             d["terrain"] = list(self.terrain)
         if self.notes:
             d["notes"] = list(self.notes)
+        if self.close_calls:
+            d["close_calls"] = list(self.close_calls)
         return d
 
 
-@dataclass
-class _Try:
-    total_mm: float
-    wheel_deg: float
-    final: Rect
-    start: Rect
-    reasons: list[str]
-    notes: list[str]
-    passes: list[str]
-    terrain: list[str]
-    flush: bool = True
-    square: bool = True
-    wheeled: Rect | None = None
-    d_front: float = 0.0
-    checked: bool = False
-    blocked: bool = False      # certainly not clear (enemy, terrain); reasons not listed yet
-    owner: tuple[Board, str] | None = None   # (board, charger): where its wheel is cached
-
-    @cached_property
-    def poses(self) -> list[Rect]:
-        """The wheel's intermediate poses then the final one (built only for the tries whose
-        path is checked or reported)."""
-        turn = self.wheel_deg
-        if self.owner is not None:
-            return _wheel_path(*self.owner, turn) + [self.final]
-        return (wheel_poses(self.start, turn) if abs(turn) > 1e-9 else [self.start]) + [self.final]
+def candidates(board: Board, charger: str) -> list[str]:
+    """Enemy bases within the charger's move (Generals and Camps consider none), sorted."""
+    return all_candidates(board, [charger])[charger]
 
 
+def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]]:
+    """Per charger, the enemy bases within its move plus the contact tolerance: one STRtree
+    query for all."""
+    chargers = list(chargers)
+    out: dict[str, list[str]] = {c: [] for c in chargers}
+    troops = [c for c in chargers if board.units[c].is_troops]
+    if not troops:
+        return out
+    reach = np.array([board.mm(board.units[c].move_cm(board.settings)) + board.contact_tol
+                      for c in troops])
+    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in troops]], reach)
+    for k, b in zip(si.tolist(), bi.tolist()):
+        c, o = troops[k], board.order[b]
+        if board.units[o].side != board.units[c].side:
+            out[c].append(o)
+    for v in out.values():
+        v.sort()
+    return out
+
+
+def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray]:
+    """Per charge, the board rows of every base its paths could meet: those meeting the box of
+    charger and target grown by the charger's diagonal and the contact tolerance. Every path
+    lies within that distance of the two: the wheel within the diagonal of a front corner, the
+    final pose within it of the point where it touches the target, and the straight move
+    between the two. One STRtree query of boxes."""
+    f = board.frames
+    charger = np.array([board.pos[c] for c, _ in keys])
+    target = np.array([board.pos[t] for _, t in keys])
+    corners = np.concatenate([f.corners[charger], f.corners[target]], axis=1)
+    reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
+    lo = np.stack([lowest(corners[..., 0]), lowest(corners[..., 1])], axis=1) - reach[:, None]
+    hi = np.stack([highest(corners[..., 0]), highest(corners[..., 1])], axis=1) + reach[:, None]
+    si, bi = board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+    return np.split(bi, np.searchsorted(si, np.arange(1, len(keys))))
+
+
+def judge_charge(board: Board, charger: str, target: str) -> Charge:
+    """The verdict on ``charger`` charging ``target`` (AT26)."""
+    return judge_charges(board, [(charger, target)])[(charger, target)]
+
+
+def judge_charges(board: Board, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], Charge]:
+    """The verdicts on many charges, judged together; each is judged once per state."""
+    known: dict[tuple[str, str], Charge] = board.state.cached("attila.charges", dict)
+    todo = [p for p in dict.fromkeys(pairs) if p not in known]
+    if todo:
+        known.update(_judge(board, todo))
+    return {p: known[p] for p in pairs}
+
+
+# --- one charge's facts before any geometry ----------------------------------------------------
 def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
     cu, tu = board.units[charger], board.units[target]
     out = []
@@ -118,295 +166,523 @@ def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
     return out
 
 
-def _attempt(board: Board, charger: str, target: str, turn: float,
-             budget: MoveBudget) -> _Try | None:
-    s = board.settings
-    start, goal = board.rect(charger), board.rect(target)
-    wheeled = _wheeled(board, charger, turn)
-    lane = _lane(wheeled, goal)
-    if lane is None:
-        return None                    # the front, moving straight on, never meets the target
-    cost = wheel_cost(start, turn)
-    reasons: list[str] = []
-    limit = board.mm(budget.wheel_limit_cm)
-    wheel_ok = cost <= limit + 1e-6
-    if not wheel_ok:
-        reasons.append(f"needs a wheel of {abs(turn):.0f}° ({board.cm(cost):.1f} cm along the "
-                       f"moving corner's arc), wider than the "
-                       f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
-                       f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) ({WHEEL_CITES})")
-    d = wheeled.front
-    # the wheeled base is cached per charger and turn; its shapely shapes are passed only when
-    # already built (`_built`)
-    d_front = _slide(board, (wheeled.front_left, wheeled.front_right),
-                     _built(wheeled, "_front_edge"), target, d)
-    if not math.isfinite(d_front):
-        return None
-    # Its flank or a rear corner strikes first? Only a target reaching behind the front line can
-    # be met by anything but the front (the base moving straight on covers just its lane).
-    if lane < 0.0 and _slide(board, wheeled.corners, _built(wheeled, "_polygon"), target,
-                             d) < d_front - 0.5:
-        return None
-    final = wheeled.moved(d[0] * d_front, d[1] * d_front)
-    flush = clip_length(final.front_left, final.front_right, goal,
-                         max(board.contact_tol, 1e-6)) > s.contact_min_shared_mm  # AT2
-    square = any(abs(angle_diff(final.heading_deg, goal.heading_deg + n + 180.0)) < 0.5
-                 for n in _OUTWARD.values())
-    total = cost + d_front
-    allowance_mm = board.mm(budget.available_cm)
-    if wheel_ok and cost > allowance_mm + 1e-6:
-        # ATT 5.G: the wheel is made in full even though the reduced move is shorter; nothing
-        # is left for the straight part
-        if d_front > 1e-6:
-            reasons.append(f"after its wheel of {board.cm(cost):.1f} cm (allowed in full, ATT "
-                           f"5.G) no move is left for the {board.cm(d_front):.1f} cm straight on: "
-                           f"its move is {budget.available_cm:g} cm after the 1D6 (ATT 5.B)")
-    elif total > allowance_mm + 1e-6:
-        reasons.append(f"needs {board.cm(total):.1f} cm, more than its move of "
-                       f"{board.cm(allowance_mm):.1f} cm"
-                       + ("" if budget.roll is None else
-                          f" ({budget.normal_cm:g} cm less the 1D6 of {budget.roll}, ATT 5.B)"))
-    t = _Try(total, turn, final, start, reasons, [], [], [], flush, square, wheeled, d_front,
-             owner=(board, charger))
-    if not flush:
-        t.notes.append("its front edge meets the target at an angle: line the bases up to "
-                       "fight (AT2, AT26)")
-    return t
-
-
-def _slide(board: Board, moving: Sequence[Point], moving_shape: Any, target: str,
-           d: Point) -> float:
-    """`slide_convex(moving, moving_shape, corners, polygon, d)` against the target base: the
-    same "already touching" test (GEOS, only when the boxes meet), then the compiled replica of
-    its ray searches (`slide_kernel.slide_apart`, the same floats)."""
-    goal = board.rect(target)
-    corners = goal.corners
-    if _boxes_meet(moving, corners):
-        a = moving_shape if moving_shape is not None else _shape_of(moving)
-        b = _built(goal, "_polygon")
-        if shapely.intersects(a, b if b is not None else _shape_of(corners)):
-            return 0.0
-    cache = board.__dict__.setdefault("_corner_arrays", {})
-    found = cache.get(target)
-    if found is None:
-        found = cache[target] = np.array(corners, dtype=float)
-    return slide_apart(np.array(moving, dtype=float), found, float(d[0]), float(d[1]))
-
-
-def _built(rect: Rect, name: str) -> Any:
-    """A rectangle's shapely shape (``_polygon`` or ``_front_edge``) if already built, else None:
-    `slide_convex` needs one only when the bounding boxes meet and then builds the same shape
-    from the same points (most wheeled bases never need theirs)."""
-    return rect.__dict__.get(name)
-
-
-MISS_MARGIN_MM = 1e-4   # far above float error and the slide's own tolerances (1e-9)
-
-
-def _lane(wheeled: Rect, goal: Rect) -> float | None:
-    """A cheap, certain "no" (None): after the wheel, the front edge moving straight ahead sweeps
-    a lane as wide as the front; when every corner of the target lies beyond one side of that
-    lane, or behind the front, by MISS_MARGIN_MM, the slide would find no contact (``_attempt``
-    returns None). Most of the sweep's wheels point away like this. Otherwise (maybe) the exact
-    slide decides, and the answer is how far ahead of the front line the target's nearest
-    corner lies (negative: the target reaches behind the front line)."""
-    fl, fr, d = wheeled.front_left, wheeled.front_right, wheeled.front
-    r = (d[1], -d[0])                                  # to the base's right, along the front
-    width = (fr[0] - fl[0]) * r[0] + (fr[1] - fl[1]) * r[1]
-    across = [(x - fl[0]) * r[0] + (y - fl[1]) * r[1] for x, y in goal.corners]
-    if max(across) < -MISS_MARGIN_MM or min(across) > width + MISS_MARGIN_MM:
-        return None
-    ahead = [(x - fl[0]) * d[0] + (y - fl[1]) * d[1] for x, y in goal.corners]
-    if max(ahead) < -MISS_MARGIN_MM:
-        return None
-    return min(ahead)
-
-
-LANE_SPARE_MM = 1e-6   # far above the float error of `lanes_missed` (about 1e-12 mm)
-
-
-def _may_meet(start: Rect, goal: Rect, turns: list[float]) -> list[float]:
-    """The ``turns`` (wheels of the sweep) that `_lane` might not refuse: the others miss the
-    target by more than MISS_MARGIN_MM + LANE_SPARE_MM (`lane_kernel.lanes_missed`, all at once),
-    so `_attempt` would return None for them without them being built."""
-    if not turns:
-        return turns
-    (lx, ly), (rx, ry) = start.front_left, start.front_right
-    missed = lanes_missed(np.array(turns), start.heading_deg, start.width, lx, ly, rx, ry,
-                          np.array(goal.corners), MISS_MARGIN_MM + LANE_SPARE_MM)
-    return [turn for turn, m in zip(turns, missed.tolist()) if not m]
-
-
-def _wheel_path(board: Board, charger: str, turn: float) -> list[Rect]:
-    """The wheel's poses (`wheel_poses`), cached per charger and turn (its targets share them)."""
-    cache = board.__dict__.setdefault("_wheel_paths", {})
-    path = cache.get((charger, turn))
-    if path is None:
-        if abs(turn) > 1e-9:
-            # `motion.wheel_poses`' angles (step 10°), each pose shared with the other wheels
-            # passing through the same angle
-            steps = max(1, math.ceil(abs(turn) / 10.0))
-            path = [_pose(board, charger, turn > 0, turn * i / steps) for i in range(steps + 1)]
-        else:
-            path = [board.rect(charger)]
-        cache[(charger, turn)] = path
-    return path
-
-
-def _pose(board: Board, charger: str, left: bool, angle: float) -> Rect:
-    """The charger pivoted by ``angle`` on its front left (``left``) or right corner, as
-    `motion.wheel` and `wheel_poses` build it, cached per charger, corner and angle (the sign of
-    a zero angle kept apart: it can reach the last bit)."""
-    cache = board.__dict__.setdefault("_poses", {})
-    key = (charger, left, angle, math.copysign(1.0, angle))
-    found = cache.get(key)
-    if found is None:
-        start = board.rect(charger)
-        found = cache[key] = start.pivoted(start.front_left if left else start.front_right, angle)
-    return found
-
-
-def _wheeled(board: Board, charger: str, turn: float) -> Rect:
-    """The charger wheeled by ``turn`` (the same wheels recur for each of its targets)."""
-    cache = board.__dict__.setdefault("_wheeled", {})
-    key = (charger, turn)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _pose(board, charger, turn > 0, turn) if abs(turn) > 1e-9 \
-            else board.rect(charger)
-    return found
-
-
-def judge_charge(board: Board, charger: str, target: str) -> Charge:
-    """The verdict on ``charger`` charging ``target`` (AT26); computed once per state."""
-    key = (charger, target)
-    if key not in board.charge_cache:
-        board.charge_cache[key] = _judge(board, charger, target)
-    return board.charge_cache[key]
-
-
-def _judge(board: Board, charger: str, target: str) -> Charge:
-    cu = board.units[charger]
-    s = board.settings
+def _start(board: Board, charger: str, target: str) -> tuple[Charge, bool]:
+    """The charge with what is known before any geometry, and whether it needs geometry (not
+    when the two already touch, nor when nothing could move)."""
+    cu, tu = board.units[charger], board.units[target]
     budget = move_budget(board, charger)
-    allowance_cm = budget.normal_cm
     c = Charge(charger, target, allowance=budget.available_cm)
     c.reasons = _static_reasons(board, charger, target)
-    if cu.is_troops and not s.at11_rates_confirmed:
-        c.notes.append(f"move {allowance_cm:g} cm for {cu.type}: {GAP_PREFIX} (ATT AT11)")
+    if cu.is_troops and not board.settings.at11_rates_confirmed:
+        c.notes.append(f"move {budget.normal_cm:g} cm for {cu.type}: {GAP_PREFIX} (ATT AT11)")
     if budget.roll is not None:
-        c.notes.append(f"its move is {budget.available_cm:g} cm: {allowance_cm:g} cm less the 1D6 "
-                       f"rolled ({budget.roll}) (ATT 5.B); it may wheel up to "
+        c.notes.append(f"its move is {budget.available_cm:g} cm: {budget.normal_cm:g} cm less the "
+                       f"1D6 rolled ({budget.roll}) (ATT 5.B); it may wheel up to "
                        f"{budget.wheel_limit_cm:g} cm, {budget.wheel_phrase()} ({WHEEL_CITES})")
-    if any(con.other == target for con in board.contacts(charger)) and cu.side != board.units[target].side:
-        c.distance = 0.0
-        c.contact_aspect = Aspect(edge_aspect(board.side_touched(target, charger)))
-        c.legal = not c.reasons
-        return c
-    if c.reasons and (cu.is_general or cu.is_camp or cu.side == board.units[target].side):
-        return c
-    start, goal = board.rect(charger), board.rect(target)
-    square_turns = [0.0]
-    sweep: list[float] = []
-    # ATT 5.L: a phalanx may change front, wheel OR move in a turn, never wheel and then move.
-    if s.at26_charge_reach == "wheel_then_straight" and not cu.phalanx:
-        for normal in _OUTWARD.values():              # squarely onto each edge of the target
-            turn = angle_diff(goal.heading_deg + normal + 180.0, start.heading_deg)
-            if 1e-6 < abs(turn) <= 90.0 + 1e-9:
-                square_turns.append(turn)
-        # and a sweep of wheels within the limit, for targets met at an angle (AT26 "touch")
-        limit_deg = budget.wheel_limit_deg(start.width)
-        steps = int(limit_deg // SWEEP_STEP_DEG)
-        # wheels away from the target's side cannot bring the front to it (beyond a few degrees)
-        fx, fy = start.front_centre
-        bearing = angle_diff(math.degrees(math.atan2(goal.cy - fy, goal.cx - fx)),
-                             start.heading_deg)
-        sweep = [k * SWEEP_STEP_DEG * sign for k in range(1, steps + 1) for sign in (1, -1)
-                 if k * SWEEP_STEP_DEG <= 10.0 or sign * bearing > -10.0]
-    # The square wheels first; the sweep only when none of them gives a clear legal path.
-    tries = _tries(board, charger, target, square_turns, budget)
-    best = _first_clear(board, charger, target, tries, fallback=False)
-    if best is None or best.reasons or not best.flush:
-        sweep = _may_meet(start, goal, sweep)
-        tries = sorted(tries + _tries(board, charger, target, sweep, budget), key=_preference)
-        best = _first_clear(board, charger, target, tries)
-    if best is None:
-        c.reasons.append("a phalanx cannot wheel and then move in one turn (ATT 5.L)" if cu.phalanx
-                         else "its front edge cannot meet an edge of the target with one forward "
-                         "wheel and a straight move (AT26)")
-        return c
-    c.distance = board.cm(best.total_mm)
-    c.wheel_deg = best.wheel_deg
-    c.contact_aspect = Aspect(edge_aspect(_touched_edge(goal, best.final, board.contact_tol,
-                                                        s.at1_contact_side)))
-    c.reasons += best.reasons
-    c.notes += best.notes
-    c.passes_through = best.passes
-    c.terrain = best.terrain
-    c.path = [[p.front_centre[0], p.front_centre[1]] for p in best.poses]
-    c.final_pose = {"x_mm": best.final.cx, "y_mm": best.final.cy,
-                    "heading_deg": best.final.heading_deg}
-    c.legal = not c.reasons
-    return c
+    if cu.side != tu.side:
+        touching = next((x for x in board.contacts(charger) if x.other == target), None)
+        if touching is not None:
+            c.distance = 0.0
+            c.contact_aspect = Aspect(edge_aspect(board.side_touched(target, charger)))
+            c.legal = not c.reasons
+            if touching.close:
+                c.close_calls.append("contact")
+            return c, False
+    return c, not (c.reasons and (cu.is_general or cu.is_camp or cu.side == tu.side))
 
 
-def _touched_edge(goal: Rect, final: Rect, tol: float, method: str) -> str:
-    """`contact.touched_edge(goal, final, tol, method)`; by the longest shared segment, its
-    `shared_lengths` compiled (`contact.shared_lengths_compiled`, the same floats)."""
-    if method != "longest_shared_segment":
-        return touched_edge(goal, final, tol, method)
-    return edge_of_lengths(shared_lengths_compiled(goal, final, tol), tol)
+# --- the attempts ------------------------------------------------------------------------------
+@dataclass
+class _Pairs:
+    """The charges that need geometry, as arrays (one row each)."""
+
+    keys: list[tuple[str, str]]
+    budgets: list[MoveBudget]
+    charger: np.ndarray          # board rows
+    target: np.ndarray
+    allowance_mm: np.ndarray
+    limit_mm: np.ndarray
+    wheels: np.ndarray           # may wheel (AT26 'wheel_then_straight' and not a phalanx)
+    enemies: dict[int, np.ndarray]   # per pair, the rows of the enemies near its charger
 
 
-def _preference(t: _Try) -> tuple[Any, ...]:
-    """Legal (and not blocked) first, then edge to edge, then squarely met, then the shortest
-    (to 0.01 mm, so that mirror-image paths tie whatever the float noise), then the smaller
-    wheel, left before right."""
-    return (bool(t.reasons) or t.blocked, not t.flush, not t.square, round(t.total_mm, 2),
-            round(abs(t.wheel_deg), 6), -math.copysign(1.0, t.wheel_deg))
+@dataclass
+class Attempts:
+    """Attempts (one wheel each, then straight on) of many charges, as arrays."""
+
+    pair: np.ndarray
+    turn: np.ndarray
+    wheeled: Frames
+    d_front: np.ndarray          # straight on after the wheel, mm
+    cost: np.ndarray             # the wheel: the moving corner's arc, mm
+    flush: np.ndarray            # the fronts lie along each other (AT2)
+    square: np.ndarray
+    wide: np.ndarray             # the wheel is wider than allowed
+    no_move_left: np.ndarray     # ATT 5.G: the wheel in full, nothing left to go straight on
+    too_long: np.ndarray
+    first_sweep: int = 0         # the attempts from here on are the sweep's
+
+    @property
+    def total(self) -> np.ndarray:
+        return self.cost + self.d_front
+
+    @property
+    def refused(self) -> np.ndarray:
+        return self.wide | self.no_move_left | self.too_long
+
+    @property
+    def final(self) -> Frames:
+        return self.wheeled.moved(self.d_front)
 
 
-def _tries(board: Board, charger: str, target: str, turns: list[float],
-           budget: MoveBudget) -> list[_Try]:
-    return sorted((t for t in (_attempt(board, charger, target, turn, budget)
-                               for turn in turns) if t is not None), key=_preference)
+def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
+              first_sweep: int) -> Attempts:
+    """The attempts of pairs ``rows`` (repeated, one per wheel) with wheels ``turns`` that can
+    meet the target: the others (the front, moving straight on, never meets it; or a flank or
+    rear corner strikes first) are left out."""
+    f = board.frames
+    start = f.take(pairs.charger[rows])
+    goal = f.take(pairs.target[rows])
+    w = start.wheeled(turns)
+    # the lane: the target must lie across the front's lane and not wholly behind the front
+    fl = w.front_edges[:, 0]
+    rel = goal.corners - fl[:, None, :]
+    across = rel[..., 0] * w.fy[:, None] - rel[..., 1] * w.fx[:, None]
+    ahead = rel[..., 0] * w.fx[:, None] + rel[..., 1] * w.fy[:, None]
+    keep = ~((highest(across) < -MISS_MARGIN_MM)
+             | (lowest(across) > w.width + MISS_MARGIN_MM)
+             | (highest(ahead) < -MISS_MARGIN_MM))
+    d_front = np.full(len(rows), np.inf)
+    if keep.any():
+        at = np.nonzero(keep)[0]
+        d_front[at] = slide(w.front_edges[at], goal.corners[at], w.front[at])
+        # a target reaching behind the front line may be struck first by a flank or rear corner
+        behind = at[(lowest(ahead)[at] < 0.0) & np.isfinite(d_front[at])]
+        if len(behind):
+            body = slide(w.corners[behind], goal.corners[behind], w.front[behind])
+            d_front[behind[body < d_front[behind] - BODY_FIRST_MM]] = np.inf
+    ok = np.nonzero(np.isfinite(d_front))[0]
+    first_sweep = int(np.searchsorted(ok, first_sweep))
+    rows, turns, w, goal, d_front = rows[ok], turns[ok], w.take(ok), goal.take(ok), d_front[ok]
+    final = w.moved(d_front)
+    fe = final.front_edges
+    flush = clip_lengths(fe[:, 0], fe[:, 1], goal, max(board.contact_tol, _EPS)) > \
+        board.settings.contact_min_shared_mm
+    facing = (start.heading_deg[ok] + turns - goal.heading_deg - 180.0)[:, None] - \
+        np.array(_OUTWARD)[None, :]
+    square = either(np.abs((facing + 180.0) % 360.0 - 180.0) < SQUARE_DEG)
+    cost = w.width * np.radians(np.abs(turns))
+    allowance, limit = pairs.allowance_mm[rows], pairs.limit_mm[rows]
+    wide = cost > limit + _EPS
+    beyond = ~wide & (cost > allowance + _EPS)         # ATT 5.G: the wheel is made in full
+    return Attempts(rows, turns, w, d_front, cost, flush, square, wide, beyond & (d_front > _EPS),
+                    ~beyond & (cost + d_front > allowance + _EPS), first_sweep)
 
 
-def _first_clear(board: Board, charger: str, target: str, tries: list[_Try],
-                 fallback: bool = True) -> _Try | None:
-    """The preferred try whose path is clear (path checks are the costly part, so they run in
-    order of preference and stop at the first clear one); else the preferred try, checked
-    (``fallback``), or None: the square wheels' search leaves that to the sweep, which always
-    follows when no square wheel is clear, and the check would not change the order."""
-    if not tries:
-        return None
-    for t in tries:
-        if t.blocked:
-            continue
-        if t.reasons and not t.checked:
-            break                      # sorted: every later try is also too long or too wide
-        if not t.checked:
-            if enemy_blocks(board, charger, target, t) or terrain_blocks(board, charger, t):
-                t.blocked = True       # not clear: checked in full only if reported (below)
+def _square_turns(board: Board, pairs: _Pairs) -> tuple[np.ndarray, np.ndarray]:
+    """(pair row, turn) of the straight attempt and the wheels that set the front squarely
+    against each edge of the target (within 90°)."""
+    f = board.frames
+    start_h = f.heading_deg[pairs.charger]
+    goal_h = f.heading_deg[pairs.target]
+    n = len(pairs.keys)
+    turns = (goal_h[:, None] + np.array(_OUTWARD)[None, :] + 180.0 - start_h[:, None])
+    turns = (turns + 180.0) % 360.0 - 180.0
+    turns = np.where(turns == -180.0, 180.0, turns)
+    usable = (np.abs(turns) > _EPS) & (np.abs(turns) <= 90.0 + 1e-9) & pairs.wheels[:, None]
+    rows = np.concatenate([np.arange(n), np.repeat(np.arange(n), 4)[usable.ravel()]])
+    return rows, np.concatenate([np.zeros(n), turns.ravel()[usable.ravel()]])
+
+
+def _sweep_turns(board: Board, pairs: _Pairs, which: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(pair row, turn) of the sweep of wheels every SWEEP_STEP_DEG within each pair's wheel
+    limit, for targets met at an angle; wheels away from the target's side (beyond 10°) cannot
+    bring the front to it and are left out."""
+    k = np.array([x for x in which if pairs.wheels[x]], dtype=int)
+    if not len(k):
+        return k, np.zeros(0)
+    f = board.frames
+    c, g = pairs.charger[k], pairs.target[k]
+    limit = np.minimum(MAX_WHEEL_DEG, np.degrees(pairs.limit_mm[k] / f.width[c]))
+    steps = (limit // SWEEP_STEP_DEG).astype(int)
+    front = f.point(0.0, f.depth / 2)[c]
+    bearing = np.degrees(np.arctan2(f.cy[g] - front[:, 1], f.cx[g] - front[:, 0])) - \
+        f.heading_deg[c]
+    bearing = (bearing + 180.0) % 360.0 - 180.0
+    step = np.arange(1, int(steps.max(initial=0)) + 1)
+    turns = (step[None, :, None] * SWEEP_STEP_DEG * np.array([1.0, -1.0])[None, None, :])
+    turns = np.broadcast_to(turns, (len(k), len(step), 2))
+    keep = (step[None, :, None] <= steps[:, None, None]) & (
+        (step[None, :, None] * SWEEP_STEP_DEG <= 10.0)
+        | (np.sign(turns) * bearing[:, None, None] > -10.0))
+    rows = np.broadcast_to(k[:, None, None], turns.shape)
+    return rows[keep], turns[keep]
+
+
+def _preference(att: Attempts) -> np.ndarray:
+    """Attempt indices grouped by pair, each pair's in order of preference: within the move and
+    the wheel limit first, then edge to edge, then squarely met, then the shortest (to 0.01 mm,
+    so that mirror-image paths tie whatever the float noise), then the smaller wheel, left
+    before right."""
+    return np.lexsort((-np.copysign(1.0, att.turn), np.round(np.abs(att.turn), 6),
+                       np.round(att.total, 2), ~att.square, ~att.flush, att.refused, att.pair))
+
+
+# --- the search --------------------------------------------------------------------------------
+def _search(board: Board, pairs: _Pairs
+            ) -> tuple[Attempts, dict[int, int], dict[int, PathFacts], dict[int, np.ndarray]]:
+    """Per pair, the attempt to report (index into the returned attempts; pairs with no attempt
+    at all are missing), the path facts of every attempt checked, and the enemies certainly in
+    the paths of the attempts passed over without a check (`paths.run_blockers`).
+
+    The square wheels first; the sweep only for the pairs none of whose square wheels gives a
+    clear path with the fronts along each other (all the attempts are built at once)."""
+    rows, turns = _square_turns(board, pairs)
+    srows, sturns = _sweep_turns(board, pairs, list(range(len(pairs.keys))))
+    att = _attempts(board, pairs, np.concatenate([rows, srows]),
+                    np.concatenate([turns, sturns]), len(rows))
+    square_phase = np.arange(len(att.pair)) < att.first_sweep
+    facts: dict[int, PathFacts] = {}
+    blockers = _blockers(board, pairs, att)
+    chosen = _first_clear(board, pairs, att, facts, blockers, range(len(pairs.keys)),
+                          usable=square_phase, fallback=False)
+    sweep = [k for k in range(len(pairs.keys))
+             if chosen.get(k) is None or not att.flush[chosen[k]]]
+    if sweep:
+        chosen.update(_first_clear(board, pairs, att, facts, blockers, sweep,
+                                   usable=np.ones(len(att.pair), dtype=bool), fallback=True))
+    return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
+
+
+def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarray]:
+    """Attempt -> the rows of the enemies certainly in its path, for every attempt within the
+    move that has one (`paths.run_blockers`, all at once): the search passes over these without
+    their full check, and the rounds of full checks are few."""
+    at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies)
+    if not len(at):
+        return {}
+    cut = np.flatnonzero(np.diff(at)) + 1          # `run_blockers` keeps the attempts in order
+    return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
+
+
+def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
+                 blockers: dict[int, np.ndarray], which: Iterable[int], *, usable: np.ndarray,
+                 fallback: bool) -> dict[int, int | None]:
+    """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. Attempts
+    with an enemy certainly in their path (``blockers``) are passed over; the others' paths are
+    checked (`paths.path_facts`) in order of preference, in rounds: each round checks, in one
+    batch, the next attempts of every pair still looking (at first one, or a few when there are
+    few pairs, then twice as many each round). When none is clear: with ``fallback`` the
+    preferred attempt, blocked though it is (checked, for its reasons), else None."""
+    def blocked(i: int) -> bool:
+        return i in blockers or (i in facts and bool(facts[i].reasons))
+
+    by_pair: dict[int, list[int]] = {}
+    for i in _preference(att).tolist():
+        if usable[i]:
+            by_pair.setdefault(int(att.pair[i]), []).append(i)
+    refused = att.refused
+    out: dict[int, int | None] = {}
+    place = {k: 0 for k in which}
+    # a round costs about as much as checking ROUND_ATTEMPTS attempts: a few pairs (one base's
+    # detail) check several of their attempts at once
+    batch = dict.fromkeys(which, max(1, -(-ROUND_ATTEMPTS // max(len(place), 1))))
+    while place:
+        ask: list[int] = []
+        for k, n in list(place.items()):
+            tries = by_pair.get(k, [])
+            while n < len(tries) and blocked(tries[n]):
+                n += 1                       # something in the way
+            place[k] = n
+            if n < len(tries) and tries[n] in facts:
+                out[k] = tries[n]            # checked and clear
+            elif n < len(tries) and not refused[tries[n]]:
+                ask += [i for i in tries[n:n + batch[k]] if not blocked(i) and not refused[i]]
+                batch[k] *= 2
                 continue
-            path_checks(board, charger, target, t.wheeled, t.d_front, t)
-            t.checked = True
-        if not t.reasons:
-            return t
-    if not fallback:
-        return None
-    best = tries[0]
-    if not best.checked:
-        path_checks(board, charger, target, best.wheeled, best.d_front, best)
-        best.checked = True
-    return best
+            elif fallback and tries:         # none clear (sorted: the rest are refused too)
+                out[k] = tries[0]
+                if tries[0] not in facts:
+                    ask.append(tries[0])
+            else:
+                out[k] = None
+            del place[k]
+        todo = [i for i in dict.fromkeys(ask) if i not in facts]
+        if todo:
+            facts.update(path_facts(board, pairs.keys, att, todo))
+    return out
 
 
-def candidates(board: Board, charger: str) -> list[str]:
-    """Enemy bases within the charger's move (Generals and Camps consider none)."""
-    cu = board.units[charger]
-    if not cu.is_troops:
-        return []
-    reach = board.mm(cu.move_cm(board.settings)) + board.contact_tol
-    side = cu.side
-    return [i for i in board.near(charger, reach) if board.units[i].side != side]
+# --- the verdicts --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outcome:
+    """The geometry of a charge's chosen attempt: everything its verdict needs that depends only
+    on the bases and terrain near it, never on the verdicts held live."""
+
+    turn: float
+    cost: float                  # the wheel, mm
+    d_front: float               # straight on after it, mm
+    wide: bool                   # the wheel is wider than allowed
+    flush: bool
+    final: tuple[float, float, float]    # x, y (mm), heading (deg)
+    aspect: str                  # the target's edge struck
+    path: tuple[tuple[float, float], ...]
+    facts: PathFacts
+
+
+@dataclass(frozen=True)
+class MemoEntry:
+    """A charge's outcome with what it depended on: the paths of the attempts whose paths were
+    checked (unshrunk outlines) and the bases meeting them (``seen``), and the bases that
+    certainly blocked the attempts passed over without a check (``blockers``); ids with their
+    `Board.base_keys` digests. It still holds in a later state while the same bases, unmoved,
+    meet the same paths and the blockers are where they were (the order in which attempts are
+    tried depends only on charger and target)."""
+
+    outcome: Outcome | None
+    paths: np.ndarray
+    seen: frozenset[tuple[str, bytes]]
+    blockers: frozenset[tuple[str, bytes]]
+
+
+class OutcomeMemo:
+    """Charge outcomes a live game keeps from one moment to the next (`MemoEntry`), keyed by the
+    settings, the terrain, charger and target (their digests) and the charger's move roll. One
+    move leaves most charges as they were: only those whose paths it touches are judged again.
+    Bounded (least recently used first out) and thread-safe."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._found: OrderedDict[Hashable, MemoEntry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, keys: Sequence[Hashable]) -> list[MemoEntry | None]:
+        with self._lock:
+            out = []
+            for k in keys:
+                entry = self._found.get(k)
+                if entry is not None:
+                    self._found.move_to_end(k)
+                out.append(entry)
+            return out
+
+    def put(self, items: Iterable[tuple[Hashable, MemoEntry]]) -> None:
+        with self._lock:
+            self._found.update(items)
+            while len(self._found) > self.size:
+                self._found.popitem(last=False)
+
+
+def _still_valid(board: Board, entries: list[MemoEntry]) -> list[bool]:
+    """Which remembered outcomes still hold in this state (`MemoEntry`): the bases meeting their
+    paths now (one STRtree query for all) are those seen then, unmoved, and their blockers are
+    unmoved."""
+    digests = board.base_keys
+    ok = [all(digests.get(i) == d for i, d in e.blockers) for e in entries]
+    paths = [e.paths for e in entries]
+    owner = np.repeat(np.arange(len(entries)), [len(p) for p in paths])
+    meeting: list[set[tuple[str, bytes]]] = [set() for _ in entries]
+    if len(owner):
+        si, bi = board.state.index.meeting_many(np.concatenate(paths))
+        for e, b in zip(owner[si].tolist(), bi.tolist()):
+            meeting[e].add((board.order[b], digests[board.order[b]]))
+    return [good and meeting[n] == entries[n].seen for n, good in enumerate(ok)]
+
+
+_MEMOS: weakref.WeakKeyDictionary[HeldVerdicts, OutcomeMemo] = weakref.WeakKeyDictionary()
+_MEMOS_LOCK = threading.Lock()
+
+
+def outcome_memo(board: Board) -> OutcomeMemo:
+    """The memo of the game this state belongs to. A live game hands every state the same
+    memory of held verdicts (`GameState.held`); the memo lives and dies with it, so a one-off
+    analysis starts empty (a cold analysis is cold) and what-if copies share their game's."""
+    with _MEMOS_LOCK:
+        memo = _MEMOS.get(board.state.held)
+        if memo is None:
+            memo = _MEMOS[board.state.held] = OutcomeMemo()
+        return memo
+
+
+def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], Charge]:
+    out: dict[tuple[str, str], Charge] = {}
+    geo: list[tuple[tuple[str, str], Charge]] = []
+    for pair in todo:
+        c, needs = _start(board, *pair)
+        out[pair] = c
+        if needs:
+            geo.append((pair, c))
+    if not geo:
+        return out
+    keys = [k for k, _ in geo]
+    budgets = [move_budget(board, c) for c, _ in keys]
+    digests = board.base_keys
+    memo_keys = [(board.scene_key, c, t, b.roll, digests[c], digests[t])
+                 for (c, t), b in zip(keys, budgets)]
+    memo = outcome_memo(board)
+    entries = memo.get(memo_keys)
+    known = [k for k, e in enumerate(entries) if e is not None]
+    for k, valid in zip(known, _still_valid(board, [entries[k] for k in known])):
+        if not valid:
+            entries[k] = None
+    todo_k = [k for k, e in enumerate(entries) if e is None]
+    if todo_k:
+        fresh = _outcomes(board, [keys[k] for k in todo_k], [budgets[k] for k in todo_k])
+        for k, e in zip(todo_k, fresh):
+            entries[k] = e
+        memo.put((memo_keys[k], e) for k, e in zip(todo_k, fresh))
+    outcomes = [e.outcome if e is not None else None for e in entries]
+    for (pair, c), o in zip(geo, outcomes):
+        if o is None:
+            c.reasons.append("a phalanx cannot wheel and then move in one turn (ATT 5.L)"
+                             if board.units[pair[0]].phalanx else
+                             "its front edge cannot meet an edge of the target with one forward "
+                             "wheel and a straight move (AT26)")
+    _report(board, [(c, b, o) for (_, c), b, o in zip(geo, budgets, outcomes) if o is not None])
+    return out
+
+
+def _outcomes(board: Board, keys: list[tuple[str, str]],
+              budgets: list[MoveBudget]) -> list[MemoEntry]:
+    """The outcomes of these charges, judged together (`_search`), with what they depend on."""
+    s = board.settings
+    charger = np.array([board.pos[c] for c, _ in keys])
+    target = np.array([board.pos[t] for _, t in keys])
+    enemies = {}
+    for n, rows in enumerate(_near_rows(board, keys)):
+        enemies[n] = rows[board.present[rows] & (board.sides[rows] != board.sides[charger[n]])
+                          & (rows != target[n])]
+    pairs = _Pairs(
+        keys=keys, budgets=budgets, charger=charger, target=target,
+        allowance_mm=np.array([board.mm(b.available_cm) for b in budgets]),
+        limit_mm=np.array([board.mm(b.wheel_limit_cm) for b in budgets]),
+        wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
+                         and not board.units[c].phalanx for c, _ in keys], dtype=bool),
+        enemies=enemies)
+    att, chosen, facts, blockers = _search(board, pairs)
+    outcomes: list[Outcome | None] = [None] * len(keys)
+    if chosen:
+        ks = sorted(chosen)
+        at = np.array([chosen[k] for k in ks])
+        f = board.frames
+        final = att.final.take(at)
+        headings = (f.heading_deg[charger[ks]] + att.turn[at]) % 360.0
+        aspects = _struck(board, f.take(target[ks]), final, [keys[k][1] for k in ks])
+        paths = _path_points(board, charger[ks], att.turn[at], final)
+        for n, (k, i) in enumerate(zip(ks, at.tolist())):
+            outcomes[k] = Outcome(float(att.turn[i]), float(att.cost[i]), float(att.d_front[i]),
+                                  bool(att.wide[i]), bool(att.flush[i]),
+                                  (float(final.cx[n]), float(final.cy[n]), float(headings[n])),
+                                  aspects[n], tuple(map(tuple, paths[n])), facts[i])
+    return _entries(board, pairs, outcomes, facts, blockers, att)
+
+
+def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
+             facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
+             att: Attempts) -> list[MemoEntry]:
+    """Each outcome with the paths it checked, the bases meeting them and the blockers of the
+    attempts it passed over (`MemoEntry`)."""
+    digests = board.base_keys
+    order = board.order
+    paths: list[list[Any]] = [[] for _ in pairs.keys]
+    seen: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
+    blocking: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
+    for i, f in facts.items():
+        k = int(att.pair[i])
+        paths[k].append(f.outline)
+        seen[k].update((order[b], digests[order[b]]) for b in f.seen)
+    for i, rows in blockers.items():
+        blocking[int(att.pair[i])].update((order[b], digests[order[b]]) for b in rows.tolist())
+    return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
+            for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
+
+
+def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> None:
+    """Fill each charge from the outcome of its chosen attempt: the reach decided (held live
+    when too close to call), the reasons and notes."""
+    if not chosen:
+        return
+    allowance = np.array([board.mm(b.available_cm) for _, b, _ in chosen])
+    total = np.array([o.cost + o.d_front for _, _, o in chosen])
+    reach, close = decide(allowance - total + _EPS, board.close_call,
+                          [key("reach", c.charger, c.target) for c, _, _ in chosen],
+                          board.state.held)
+    for n, (c, budget, o) in enumerate(chosen):
+        start = board.rect(c.charger)
+        if o.wide:
+            c.reasons.append(f"needs a wheel of {abs(o.turn):.0f}° ({board.cm(o.cost):.1f} cm "
+                             f"along the moving corner's arc), wider than the "
+                             f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
+                             f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) "
+                             f"({WHEEL_CITES})")
+        after_wheel = not o.wide and o.cost > allowance[n] + _EPS
+        if not (after_wheel and o.d_front <= _EPS):   # ATT 5.G: a wheel alone reaching contact
+            if close[n]:
+                c.close_calls.append("reach")
+            if not reach[n]:
+                c.reasons.append(_out_of_reach(board, budget, float(total[n]), o.cost, o.d_front,
+                                               after_wheel, bool(close[n])))
+        if not o.flush:
+            c.notes.append("its front edge meets the target at an angle: line the bases up to "
+                           "fight (AT2, AT26)")
+        c.reasons += o.facts.reasons
+        c.notes += o.facts.notes
+        c.passes_through = list(o.facts.passes)
+        c.terrain = list(o.facts.terrain)
+        c.distance = board.cm(float(total[n]))
+        c.wheel_deg = o.turn
+        c.contact_aspect = Aspect(edge_aspect(o.aspect))
+        c.path = [list(p) for p in o.path]
+        c.final_pose = {"x_mm": o.final[0], "y_mm": o.final[1], "heading_deg": o.final[2]}
+        c.legal = not c.reasons
+
+
+def _struck(board: Board, goal: Frames, final: Frames, targets: list[str]) -> list[str]:
+    """Which edge of each target the charger's final pose touches (AT1)."""
+    tol = board.contact_tol
+    method = board.settings.at1_contact_side
+    if method != "longest_shared_segment":
+        return [touched_edge(board.rect(t), Rect(float(final.cx[n]), float(final.cy[n]),
+                                                 float(final.heading_deg[n]),
+                                                 float(final.width[n]), float(final.depth[n])),
+                             tol, method)
+                for n, t in enumerate(targets)]
+    corners = goal.corners
+    lengths = np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], final,
+                                     max(tol, _EPS)) for e in range(4)], axis=1)
+    return [edge_of_lengths(dict(zip(EDGE_NAMES, row)), tol) for row in lengths.tolist()]
+
+
+def _out_of_reach(board: Board, budget: MoveBudget, total: float, cost: float, d_front: float,
+                  after_wheel: bool, close: bool) -> str:
+    """Why a charge is out of reach (`boundary.decide` said so: within close_call_mm of the move
+    it is too close to call, and held live)."""
+    measure = f"; {CLOSE_CALL}" if close else ""
+    if after_wheel:
+        return (f"after its wheel of {board.cm(cost):.1f} cm (allowed in full, ATT 5.G) no move "
+                f"is left for the {board.cm(d_front):.1f} cm straight on: its move is "
+                f"{budget.available_cm:g} cm after the 1D6 (ATT 5.B)" + measure)
+    return (f"needs {board.cm(total):.1f} cm, more than its move of {budget.available_cm:.1f} cm"
+            + ("" if budget.roll is None else
+               f" ({budget.normal_cm:g} cm less the 1D6 of {budget.roll}, ATT 5.B)") + measure)
+
+
+def _path_points(board: Board, charger_rows: np.ndarray, turns: np.ndarray,
+                 final: Frames) -> list[list[list[float]]]:
+    """Per charge, its front centre along the wheel (every WHEEL_POSE_STEP_DEG or less) and at
+    the end."""
+    steps = np.where(np.abs(turns) > 1e-9, np.maximum(1, np.ceil(np.abs(turns) /
+                                                                 WHEEL_POSE_STEP_DEG)), 0)
+    steps = steps.astype(int)
+    owner = np.repeat(np.arange(len(turns)), steps + 1)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(steps + 1) - (steps + 1), steps + 1)
+    angles = turns[owner] * k / np.maximum(steps[owner], 1)
+    poses = board.frames.take(charger_rows[owner]).wheeled(angles)
+    centres = poses.point(0.0, poses.depth / 2).tolist()
+    ends = final.point(0.0, final.depth / 2).tolist()
+    out: list[list[list[float]]] = [[] for _ in turns]
+    for n, xy in zip(owner.tolist(), centres):
+        out[n].append(xy)
+    for n, xy in enumerate(ends):
+        out[n].append(xy)
+    return out

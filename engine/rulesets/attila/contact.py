@@ -9,17 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.rulesets.attila.board import HILLS, WOODS, Board
+import numpy as np
 
-GENERAL_REACH_CM = 40.0   # ATT 4.C «o che disti oltre 40cm»
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.tables import (
+    ATTACKERS_PER_SIDE, GENERAL_REACH_CM, HILLS, UPHILL_DRAW_TYPES, WOODS,
+)
+
 SIDES = ("front", "left", "right", "rear")
 
 
 def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:
-    """Enemies touching this base, with the aspect (and side) of THIS base they touch."""
+    """Enemies touching this base, with the aspect (and side) of THIS base they touch (none
+    for a base the camera has lost: it touches nobody on the board)."""
     if board.units[base_id].absent:
         return []
-    return [{"id": c.other, "aspect": c.aspect, "side": c.side}
+    return [{"id": c.other, "aspect": c.aspect, "side": c.side,
+             **({"close_calls": ["contact"]} if c.close else {})}
             for c in board.contacts(base_id)]
 
 
@@ -37,26 +43,49 @@ def over_subscribed_sides(board: Board, base_id: str) -> list[str]:
     counts: dict[str, int] = {}
     for c in board.contacts(base_id):
         counts[c.side] = counts.get(c.side, 0) + 1
-    return [s for s in SIDES if counts.get(s, 0) > 1]
+    return [s for s in SIDES if counts.get(s, 0) > ATTACKERS_PER_SIDE]
+
+
+def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
+    """Every base -> (own General, gap mm) of each own General within the command reach or the
+    attachment distance, in id order: one STRtree query from the Generals (once per state)."""
+    def build() -> dict[str, list[tuple[str, float]]]:
+        out: dict[str, list[tuple[str, float]]] = {i: [] for i in board.ids}
+        generals = [i for i in board.ids if board.units[i].is_general]
+        if not generals:
+            return out
+        reach = max(command_reach_mm(board), board.settings.at24_general_attached_mm) + 1e-6
+        gi, bi, gaps = board.pairs_within(
+            board.shapes[np.array([board.pos[g] for g in generals])], reach)
+        for g, b, gap in zip(gi.tolist(), bi.tolist(), gaps.tolist()):
+            general, other = generals[g], board.order[b]
+            if other != general and board.units[other].side == board.units[general].side:
+                out[other].append((general, gap))
+        for v in out.values():
+            v.sort()
+        return out
+    return board.state.cached("attila.general_gaps", build)
+
+
+def command_reach_mm(board: Board) -> float:
+    """ATT 4.C: 40 cm (AT18 scaled)."""
+    return board.mm(GENERAL_REACH_CM * board.settings.at18_distance_scale)
 
 
 def commanded_by(board: Board, base_id: str) -> list[str]:
     """Own Generals within 40 cm (nearest points, AT14) of this base."""
-    u = board.units[base_id]
-    if u.is_general:
+    if board.units[base_id].is_general:
         return []
-    reach = board.mm(GENERAL_REACH_CM * board.settings.at18_distance_scale)
-    return [g for g in board.generals(u.side) if board.gap_mm(g, base_id) <= reach + 1e-6]
+    reach = command_reach_mm(board) + 1e-6
+    return [g for g, gap in general_gaps(board)[base_id] if gap <= reach]
 
 
 def attached_general(board: Board, base_id: str) -> str | None:
     """The own General touching this unit, if any (AT24)."""
-    u = board.units[base_id]
-    if not u.is_troops:
+    if not board.units[base_id].is_troops:
         return None
-    tol = board.settings.at24_general_attached_mm
-    near = [g for g in board.generals(u.side) if board.gap_mm(g, base_id) <= tol + 1e-6]
-    return near[0] if near else None
+    tol = board.settings.at24_general_attached_mm + 1e-6
+    return next((g for g, gap in general_gaps(board)[base_id] if gap <= tol), None)
 
 
 def draw_disorders_attacker(board: Board, attacker: str, defender: str) -> list[str]:
@@ -67,7 +96,7 @@ def draw_disorders_attacker(board: Board, attacker: str, defender: str) -> list[
     hill = board.area_holding(defender, HILLS)
     if hill is not None and board.height(defender) > board.height(attacker):
         # ATT 7.B «Cavallerie e Fanterie Pesanti (escluse FMP)»: CP, CL and FP, not FLP.
-        if board.settings.at23_uphill == "any_attacker" or ua.cavalry or ua.type == "FP":
+        if board.settings.at23_uphill == "any_attacker" or ua.type in UPHILL_DRAW_TYPES:
             why.append(f"attacking uphill onto {hill!r} (ATT 7.B, AT23)")
     if board.area_holding(defender, WOODS) and (ua.cavalry or ua.pikes):
         why.append("cavalry or pikemen attacking in woods (ATT T)")

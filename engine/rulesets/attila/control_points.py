@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.contact import GENERAL_REACH_CM, attached_general
-from campo.engine.rulesets.attila.groups import Group, Groups
-from campo.engine.rulesets.attila.morale import PC_DIE, RALLY_ON, WING_PC_DIE, armies, general_dead
+import shapely
 
-REORGANISE_BEYOND_CM = 30.0   # ATT 9.A «lontano da unità nemiche, oltre i 30cm»
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.contact import attached_general, command_reach_mm
+from campo.engine.rulesets.attila.groups import Group, Groups
+from campo.engine.rulesets.attila.morale import armies, general_dead
+from campo.engine.rulesets.attila.tables import (
+    FORCED_MARCH_PC_PER_BASE, GENERAL_MOVE_PC, PC_COST, PC_COST_TO_OWN_EDGE_DEMORALISED, PC_DIE,
+    RALLY_ON, REORGANISE_BEYOND_CM, WING_PC_DIE,
+)
 
 
 def general_status(board: Board, side: str) -> tuple[str | None, str]:
@@ -28,35 +32,48 @@ def general_status(board: Board, side: str) -> tuple[str | None, str]:
     return next(g for g in gens if not board.in_enemy_contact(g)), "ok"
 
 
-def group_cost(board: Board, group: Group, demoralised: bool) -> dict[str, Any]:
-    """PC cost of moving one group (ATT 4.C, 10.A)."""
-    side = board.units[group.members[0]].side
-    general, status = general_status(board, side)
-    reasons = []
-    if status == "dead":
-        reasons.append("the General is dead (ATT 4.C)")
-    elif status == "in_contact":
-        reasons.append("the General is in contact with the enemy (ATT 4.C)")
-    else:
-        reach = board.mm(GENERAL_REACH_CM * board.settings.at18_distance_scale)
-        free = [g for g in board.generals(side) if not board.in_enemy_contact(g)]
+def _distances(board: Board, groups: list[Group], side: str) -> list[float]:
+    """Per group, the distance from the nearest free General (AT14: to the group's nearest base,
+    or with 'each_base' its farthest): one vectorised distance for every pair."""
+    free = [g for g in board.generals(side) if not board.in_enemy_contact(g)]
+    members = [m for g in groups for m in g.members]
+    gaps = shapely.distance(board.shapes[[board.pos[m] for m in members]][:, None],
+                            board.shapes[[board.pos[g] for g in free]][None, :])
+    out, n = [], 0
+    nearest = board.settings.at14_general_distance == "nearest_base_of_group"
+    for g in groups:
+        block = gaps[n:n + len(g.members)]
+        n += len(g.members)
+        per_general = block.min(axis=0) if nearest else block.max(axis=0)
+        out.append(float(per_general.min()))    # several Generals: the nearest free one
+    return out
 
-        def measure(g: str) -> float:
-            gaps = [board.gap_mm(g, m) for m in group.members]
-            return min(gaps) if board.settings.at14_general_distance == \
-                "nearest_base_of_group" else max(gaps)
-        far = min(measure(g) for g in free)     # several Generals: the nearest free one
-        if far > reach + 1e-6:
-            reasons.append(f"{board.cm(far):.1f} cm from the General, more than 40 cm "
-                           "(ATT 4.C, AT14)")
-    if demoralised:
-        cost = 3 if reasons else 2
-        reasons.append("the army is Demoralised (ATT 10.A)")
-    else:
-        cost = 2 if reasons else 1
-    return {"members": list(group.members), "cost": cost,
-            "cost_to_own_edge": 1 if demoralised else None,
-            "forced_march_extra": len(group.members), "reasons": reasons}
+
+def group_costs(board: Board, groups: list[Group], side: str,
+                demoralised: bool) -> list[dict[str, Any]]:
+    """PC cost of moving each group of one side (ATT 4.C, 10.A)."""
+    general, status = general_status(board, side)
+    far_reasons: list[list[str]] = [[] for _ in groups]
+    if status == "dead":
+        far_reasons = [["the General is dead (ATT 4.C)"] for _ in groups]
+    elif status == "in_contact":
+        far_reasons = [["the General is in contact with the enemy (ATT 4.C)"] for _ in groups]
+    elif groups:
+        reach = command_reach_mm(board)
+        for k, far in enumerate(_distances(board, groups, side)):
+            if far > reach + 1e-6:
+                far_reasons[k].append(f"{board.cm(far):.1f} cm from the General, more than "
+                                      "40 cm (ATT 4.C, AT14)")
+    out = []
+    for g, reasons in zip(groups, far_reasons):
+        cost = PC_COST[(demoralised, bool(reasons))]
+        if demoralised:
+            reasons = reasons + ["the army is Demoralised (ATT 10.A)"]
+        out.append({"members": list(g.members), "cost": cost,
+                    "cost_to_own_edge": PC_COST_TO_OWN_EDGE_DEMORALISED if demoralised else None,
+                    "forced_march_extra": FORCED_MARCH_PC_PER_BASE * len(g.members),
+                    "reasons": reasons})
+    return out
 
 
 def control_points(board: Board, morale: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -67,21 +84,22 @@ def control_points(board: Board, morale: dict[str, dict[str, Any]]) -> dict[str,
     for side in ("A", "B"):
         general, status = general_status(board, side)
         demoralised = morale[side]["demoralised"]
-        costs = {g.id: group_cost(board, g, demoralised) for g in groups.groups
-                 if board.units[g.members[0]].side == side}
+        mine = [g for g in groups.groups if board.units[g.members[0]].side == side]
+        costs = dict(zip((g.id for g in mine), group_costs(board, mine, side, demoralised)))
         out[side] = {"die": PC_DIE[facts[side].discipline],
                      "wing_die": WING_PC_DIE[facts[side].discipline],
                      "general": general, "general_status": status,
                      "general_move_cm": (board.units[general].move_cm(board.settings)
                                          if general else None),
-                     "demoralised": demoralised, "general_move_cost": 0, "groups": costs}
+                     "demoralised": demoralised, "general_move_cost": GENERAL_MOVE_PC,
+                     "groups": costs}
     return out
 
 
 def reorganisation(board: Board, base_id: str, demoralised: bool) -> dict[str, Any] | None:
     """ATT 9.A: may this Disordered unit try to rally, and on what?"""
     u = board.units[base_id]
-    if not u.disordered or not u.is_troops:
+    if not u.is_troops or not u.disordered:
         return None
     reasons = []
     if board.in_enemy_contact(base_id):

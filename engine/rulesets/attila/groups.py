@@ -14,15 +14,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from campo.engine.geometry.contact import shared_lengths
+
 from campo.engine.geometry.rect import angle_diff
 from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.tables import COLUMN_FEATURES
 
-_SIDE_PAIRS = (("left", "right"), ("right", "left"))
-_COLUMN_PAIRS = (("front", "rear"), ("rear", "front"))
-
-
-COLUMN_FEATURES = frozenset({"road", "tree_lined_road", "bridge", "ford"})   # ATT 4.B
+_FRONT, _RIGHT, _REAR, _LEFT = range(4)     # `Board.touching_pairs`' columns
 
 
 @dataclass(frozen=True)
@@ -51,37 +48,49 @@ def same_facing(board: Board, a: str, b: str) -> bool:
         board.settings.group_heading_tolerance_deg
 
 
-def edge_link(board: Board, a: str, b: str) -> str | None:
-    """"side" when a flank edge of ``a`` lies along the opposite flank edge of ``b``, "column" when
-    front lies along rear; None otherwise. Needs a shared segment (AT2, AT12)."""
-    ra, rb = board.rect(a), board.rect(b)
-    tol, need = board.contact_tol, board.settings.contact_min_shared_mm
-    la, lb = shared_lengths(ra, rb, tol), shared_lengths(rb, ra, tol)
-    for ea, eb in _SIDE_PAIRS:
-        if la[ea] > need and lb[eb] > need:
-            return "side"
-    for ea, eb in _COLUMN_PAIRS:
-        if la[ea] > need and lb[eb] > need:
-            return "column"
-    return None
+@dataclass(frozen=True)
+class Link:
+    """Two bases of one group touching (AT12): "side" (flank along flank) or "column" (front
+    along rear); ``behind`` names the one whose front lies along the other's rear."""
+
+    kind: str
+    behind: str | None
 
 
-def linked(board: Board, a: str, b: str) -> bool:
-    """Two bases belong together in one group (AT12, AT13, ATT 4.M)."""
-    ua, ub = board.units[a], board.units[b]
-    # A base the camera has lost (stale) keeps its last pose: losing sight of it for a moment
-    # must not split its group for good.
-    if ua.side != ub.side or not ua.is_troops or not ub.is_troops:
-        return False
-    if ua.group_label != ub.group_label:
-        return False
-    if ua.group_class(board.settings) != ub.group_class(board.settings):
-        return False
-    if not same_facing(board, a, b):
-        return False
-    kind = edge_link(board, a, b)
-    return kind == "side" or (kind == "column" and board.settings.at12_group_links
-                              == "side_or_front_rear")
+def links(board: Board) -> dict[tuple[str, str], Link]:
+    """Every pair of bases that belong together in one group (AT12, AT13, ATT 4.M), keyed
+    (a, b) with a < b: same side, both troops, same deployment label and group class, facing the
+    same way, and an edge lying along the other's for more than contact_min_shared_mm (within
+    the contact tolerance) both ways. A base the camera has lost keeps its last pose: losing
+    sight of it for a moment must not split its group for good. Once per state, from
+    `Board.touching_pairs`."""
+    def build() -> dict[tuple[str, str], Link]:
+        s = board.settings
+        p = board.touching_pairs
+        need = s.contact_min_shared_mm
+        columns = s.at12_group_links == "side_or_front_rear"
+        out = {}
+        for n, (x, y) in enumerate(zip(p.a.tolist(), p.b.tolist())):
+            if p.gaps[n] > board.contact_tol:
+                continue
+            a, b = board.order[x], board.order[y]
+            ua, ub = board.units[a], board.units[b]
+            if not (ua.side == ub.side and ua.is_troops and ub.is_troops
+                    and ua.group_label == ub.group_label
+                    and ua.group_class(s) == ub.group_class(s) and same_facing(board, a, b)):
+                continue
+            la, lb = p.ab[n] > need, p.ba[n] > need       # x's edges along y, and the reverse
+            if (la[_LEFT] and lb[_RIGHT]) or (la[_RIGHT] and lb[_LEFT]):
+                link = Link("side", None)
+            elif columns and la[_FRONT] and lb[_REAR]:
+                link = Link("column", a)                  # x's front along y's rear
+            elif columns and la[_REAR] and lb[_FRONT]:
+                link = Link("column", b)
+            else:
+                continue
+            out[(a, b) if a < b else (b, a)] = link
+        return out
+    return board.state.cached("attila.links", build)
 
 
 class Groups:
@@ -96,12 +105,10 @@ class Groups:
 
     @cached_property
     def links(self) -> dict[str, set[str]]:
-        b = self.board
-        out: dict[str, set[str]] = {i: set() for i in b.ids}
-        for x, y in b.state.index.pairs_within(b.contact_tol):
-            if linked(b, x, y):
-                out[x].add(y)
-                out[y].add(x)
+        out: dict[str, set[str]] = {i: set() for i in self.board.ids}
+        for a, b in links(self.board):
+            out[a].add(b)
+            out[b].add(a)
         return out
 
     @cached_property
@@ -153,8 +160,8 @@ class Groups:
 
     def _in_column(self, members: list[str]) -> bool:
         """ATT 4.B «devono muovere in colonna»: no two bases of the group side by side."""
-        b = self.board
-        return not any(edge_link(b, x, y) == "side"
+        found = links(self.board)
+        return not any(found[(x, y)].kind == "side"
                        for x in members for y in self.links[x] if x < y)
 
     def _aligned(self, members: list[str]) -> bool:
@@ -189,12 +196,7 @@ def supported_by(board: Board, base_id: str) -> list[str]:
         return []
     groups = Groups.of(board)
     mine = groups.group_of.get(base_id)
-    out = []
-    for other in sorted(groups.links[base_id]):
-        if board.units[other].type != u.type or groups.group_of.get(other) is not mine:
-            continue
-        ra, rb = board.rect(base_id), board.rect(other)
-        tol, need = board.contact_tol, board.settings.contact_min_shared_mm
-        if shared_lengths(ra, rb, tol)["rear"] > need and shared_lengths(rb, ra, tol)["front"] > need:
-            out.append(other)
-    return out
+    found = links(board)
+    return [other for other in sorted(groups.links[base_id])
+            if board.units[other].type == u.type and groups.group_of.get(other) is mine
+            and found[tuple(sorted((base_id, other)))].behind == other]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.rulesets.attila.board import MARSHES, ROUGH, WOODS, Board
-from campo.engine.rulesets.attila.charges import candidates, judge_charge
+from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.charges import all_candidates, judge_charges
 from campo.engine.rulesets.attila.groups import Groups
+from campo.engine.rulesets.attila.tables import (
+    MARSHES, NOT_POTENTIAL_TYPES, OBLIGED_MOUNTED_DIE, POTENTIAL_TARGET_DIE, ROUGH, WOODS,
+)
 from campo.engine.rulesets.attila.units import die_at_least
-
-NOT_POTENTIAL_TYPES = frozenset({"FL", "FLP"})   # ATT 13 «ad eccezione delle unità di FL e FLP»
 
 
 def obliged(board: Board, base_id: str) -> bool:
@@ -23,7 +24,7 @@ def obliged(board: Board, base_id: str) -> bool:
     u = board.units[base_id]
     if not u.is_troops or u.absent:
         return False
-    return (u.mounted and die_at_least(u.melee_die, "d6")) or u.tribal
+    return (u.mounted and die_at_least(u.melee_die, OBLIGED_MOUNTED_DIE)) or u.tribal
 
 
 def potential_target(board: Board, target_id: str) -> bool:
@@ -31,31 +32,35 @@ def potential_target(board: Board, target_id: str) -> bool:
     t = board.units[target_id]
     if t.absent or t.is_general or t.type in NOT_POTENTIAL_TYPES:
         return False
-    return t.close_order(board.settings) and die_at_least(t.melee_die, "d8")
+    return t.close_order(board.settings) and die_at_least(t.melee_die, POTENTIAL_TARGET_DIE)
 
 
-def mandatory_charges(board: Board) -> list[dict[str, Any]]:
-    """One entry per obliged base with at least one potential target it can reach."""
+def obligations(board: Board) -> dict[str, dict[str, Any]]:
+    """Per obliged base (not Disordered, ATT 8.A, nor already fighting) with a potential target
+    it can reach: its entry (below), in id order. Every obliged base's charges are judged
+    together, once per state (the summaries' badges and the table's list both read them)."""
+    return board.state.cached("attila.obligations", lambda: _obligations(board))
+
+
+def _obligations(board: Board) -> dict[str, dict[str, Any]]:
+    bases = [i for i in board.ids if obliged(board, i) and not board.units[i].disordered
+             and not board.in_enemy_contact(i)]
+    found = all_candidates(board, bases)
+    pairs = [(i, t) for i in bases for t in found[i] if potential_target(board, t)]
+    verdicts = judge_charges(board, pairs)
     groups = Groups.of(board)
-    out = []
-    for i in board.ids:
-        if not obliged(board, i):
-            continue
+    difficult = WOODS | MARSHES | ROUGH
+    out = {}
+    for i in bases:
         u = board.units[i]
-        if u.disordered or board.in_enemy_contact(i):
-            continue            # cannot start a melee (ATT 8.A) / already fighting
         targets, excused = [], []
-        for t in candidates(board, i):
-            if not potential_target(board, t):
+        for t in found[i]:
+            if (i, t) not in verdicts or not verdicts[(i, t)].legal:
                 continue
-            c = judge_charge(board, i, t)
-            if not c.legal:
-                continue
-            difficult = WOODS | MARSHES | ROUGH
-            if u.mounted and (c.terrain or board.area_holding(t, difficult)):
+            if u.mounted and (verdicts[(i, t)].terrain or board.area_holding(t, difficult)):
                 excused.append(t)   # ATT 13 «non sono obbligate a caricare nei Boschi o ...»
-                continue
-            targets.append(t)
+            else:
+                targets.append(t)
         if not targets and not excused:
             continue
         g = groups.group_of.get(i)
@@ -71,6 +76,11 @@ def mandatory_charges(board: Board) -> list[dict[str, Any]]:
         if targets and len(members) > 1:
             entry["note"] = ("the whole group must move with it if it can stay together; it "
                              "never breaks up to charge (ATT 13)")
-        if targets or excused:
-            out.append(entry)
-    return [e for e in out if e["targets"] or e.get("excused_terrain")]
+        out[i] = entry
+    return out
+
+
+def mandatory_charges(board: Board) -> list[dict[str, Any]]:
+    """One entry per obliged base with at least one potential target it can reach, in id
+    order (ATT 13)."""
+    return list(obligations(board).values())

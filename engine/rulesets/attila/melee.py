@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import math
 
-from campo.engine.geometry.motion import slide_convex
+import numpy as np
+
 from campo.engine.geometry.rect import Rect
 from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.geometry import slide
+from campo.engine.rulesets.attila.tables import GENERAL_WOUNDED_FROM, RETREAT_CM
 
-RETREAT_CM = 5.0          # ATT 7.E «deve ritirarsi di 5 cm, spalle al nemico»
-GENERAL_RETIRE_CM = 5.0   # ATT 8.C «si Ritira dalla mischia muovendo 5 cm»
 _AWAY = {"front": 180.0, "rear": 0.0, "left": -90.0, "right": 90.0}   # from the heading
 
 
@@ -33,12 +34,12 @@ def advance_pose(board: Board, winner: str, loser: str) -> Rect:
     stopping at contact with any other base (AT20)."""
     r = board.rect(winner)
     reach = board.mm(board.settings.at20_winner_advance_cm)
+    others = [board.pos[o] for o in board.near(winner, reach)
+              if o not in (winner, loser) and not board.units[o].absent]
     stop = reach
-    for other in board.near(winner, reach):
-        if other in (winner, loser) or board.units[other].absent:
-            continue
-        o = board.rect(other)
-        stop = min(stop, slide_convex(r.corners, r.polygon, o.corners, o.polygon, r.front))
+    if others:
+        me = board.frames.take(np.full(len(others), board.pos[winner]))
+        stop = min(stop, float(slide(me.corners, board.frames.corners[others], me.front).min()))
     f = r.front
     return r.moved(f[0] * stop, f[1] * stop)
 
@@ -50,6 +51,6 @@ def general_in_lost_melee(roll_d8: int, *, wounded: bool, killed_from: int) -> s
         raise ValueError(f"a d8 roll is 1 to 8, got {roll_d8}")
     if roll_d8 >= killed_from:
         return "killed"
-    if roll_d8 >= 3:
+    if roll_d8 >= GENERAL_WOUNDED_FROM:
         return "killed" if wounded else "wounded"
     return "retires"

@@ -15,17 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from campo.engine.ruleset import Problem
 from campo.engine.rulesets.attila.board import Board
-
-DEMORALISED_SHARE = 0.40   # ATT 10.A «il 40% (arrotondato per eccesso)»
-VICTORY_SHARE = 0.60       # ATT 15.A «elimina il 60% delle unità nemiche»
-DECISIVE_BELOW = 0.30      # ATT 15.A «meno del 30%»
-PARTIAL_UPTO = 0.40        # ATT 15.A «comprese tra il 30 ed il 40%»
-GENERAL_COUNTS = 5         # ATT 10.B «il Generale conta sempre come 5 unità»
-CAMP_COUNTS = 5            # ATT 10.C «l'Accampamento conta come 5 unità»
-LAST_TURN = 16             # ATT 15.B «alla fine dei 16 turni»
-PC_DIE = {"veteran": "d8", "regular": "d6", "irregular": "d4"}           # ATT 4.E, T
-WING_PC_DIE = {"veteran": "d6", "regular": "d4", "irregular": "d3"}      # ATT 4 optional rule
-RALLY_ON = {"veteran": 5, "regular": 6, "irregular": 7}                  # ATT 9.A, T
+from campo.engine.rulesets.attila.tables import (
+    CAMP_COUNTS, D6_FACES, DECISIVE_BELOW, DEMORALISED_SHARE, GENERAL_COUNTS, LAST_TURN,
+    PARTIAL_UPTO, VICTORY_SHARE,
+)
 
 
 class Army(BaseModel):
@@ -50,17 +43,19 @@ class Army(BaseModel):
     @field_validator("move_rolls")
     @classmethod
     def _d6(cls, rolls: dict[str, int]) -> dict[str, int]:
-        bad = sorted(k for k, v in rolls.items() if not 1 <= v <= 6)
+        bad = sorted(k for k, v in rolls.items() if not 1 <= v <= D6_FACES)
         if bad:
             raise ValueError(f"a 1D6 roll is 1 to 6 (bases {', '.join(bad)})")
         return rolls
 
 
 def armies(board: Board) -> dict[str, Army]:
-    """Both armies' facts; invalid entries fall back to defaults (reported by army_problems)."""
-    cached = board.__dict__.get("_armies")
-    if cached is not None:
-        return cached
+    """Both armies' facts (once per state); invalid entries fall back to defaults (reported by
+    army_problems)."""
+    return board.state.cached("attila.armies", lambda: _armies(board))
+
+
+def _armies(board: Board) -> dict[str, Army]:
     raw = board.state.scenario.armies or {}
     out = {}
     for side in ("A", "B"):
@@ -68,7 +63,6 @@ def armies(board: Board) -> dict[str, Army]:
             out[side] = Army.model_validate(raw.get(side) or {})
         except ValidationError:
             out[side] = Army()
-    board.__dict__["_armies"] = out
     return out
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.morale import armies
-from campo.engine.rulesets.attila.units import MM_PER_CM
+from campo.engine.rulesets.attila.tables import MAX_WHEEL_DEG, MM_PER_CM, WHEEL_SHARE
 
 WHEEL_CITES = "ATT 5.G, 5.I, AT15"
 
@@ -42,7 +42,7 @@ class MoveBudget:
         90: a wheel turns the front at most square to where it faced)."""
         if frontage_mm <= 0:
             return 0.0
-        return min(90.0, math.degrees(self.wheel_limit_cm * MM_PER_CM / frontage_mm))
+        return min(MAX_WHEEL_DEG, math.degrees(self.wheel_limit_cm * MM_PER_CM / frontage_mm))
 
     def wheel_phrase(self) -> str:
         """'half its normal move of 10 cm' (what the limit is) for reasons and notes."""
@@ -66,12 +66,10 @@ class MoveBudget:
 
 
 def move_budget(board: Board, base_id: str) -> MoveBudget:
-    """The base's normal and available move and its wheel limit (cached per state)."""
-    cache = board.__dict__.setdefault("_move_budgets", {})
-    found = cache.get(base_id)
-    if found is None:
-        found = cache[base_id] = _budget(board, base_id)
-    return found
+    """The base's normal and available move and its wheel limit (every base's, once per
+    state)."""
+    return board.state.cached("attila.budgets", lambda: {
+        i: _budget(board, i) for i in board.ids})[base_id]
 
 
 def _budget(board: Board, base_id: str) -> MoveBudget:
@@ -80,5 +78,5 @@ def _budget(board: Board, base_id: str) -> MoveBudget:
     roll = armies(board)[u.side].move_rolls.get(base_id) if u.is_troops else None
     available = max(0.0, normal - roll * s.at18_distance_scale) if roll is not None else normal
     of = "available" if s.at15_wheel_limit == "half_available_move" else "normal"
-    limit = (available if of == "available" else normal) / 2.0
+    limit = (available if of == "available" else normal) * WHEEL_SHARE
     return MoveBudget(normal, available, roll, limit, of)

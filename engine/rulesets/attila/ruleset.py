@@ -1,4 +1,4 @@
-"""The VOCABULARY ruleset object (engine.ruleset.Ruleset protocol)."""
+"""The ATTILA ruleset object (`campo.engine.ruleset.Ruleset` protocol)."""
 
 from __future__ import annotations
 
@@ -6,44 +6,84 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, vocabulary_problems
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.charges import Charge, candidates, judge_charge
-from campo.engine.rulesets.attila.deployment import zones
-from campo.engine.rulesets.attila.melee import advance_pose, retreat_pose
-from campo.engine.rulesets.attila.moves import move_budget
+from campo.engine.rulesets.attila.charges import Charge, all_candidates, candidates, judge_charge
 from campo.engine.rulesets.attila.settings import AttilaSettings, load_settings
-from campo.engine.rulesets.attila.shooting import arc_drawing
-from campo.engine.rulesets.attila.units import MM_PER_CM
-from campo.engine.state import GameState
+from campo.engine.rulesets.attila.tables import CROSSINGS, MM_PER_CM, WATER_LINES
+from campo.engine.rulesets.attila.terrain import TERRAIN_EFFECTS
 from campo.engine.rulesets.attila.vocabulary import VOCABULARY
 from campo.engine.rulesets.attila.warmup import WARMUP_SCENARIO
-from campo.engine.geometry.drawing import ring_coords
+from campo.engine.state import GameState
 
 
 class AttilaRuleset:
-    """VOCABULARY — measures in centimetres (ATT 0.2 of the digest: «Distanze in cm»)."""
+    """ATTILA: measures in centimetres (ATT 0.2 of the digest: «Distanze in cm»)."""
 
     name = "attila"
     unit = "cm"
     mm_per_unit = MM_PER_CM
     title = "ATTILA"
     vocabulary = VOCABULARY
-    terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
+    terrain_kinds: Mapping[str, str] = TERRAIN_EFFECTS
     page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
 
+    # --- settings and reference ------------------------------------------------------------
     def load_settings(self, values: Mapping[str, Any] | None) -> AttilaSettings:
         return load_settings(values)
 
+    def describe_settings(self) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.attila.settings import describe_settings
+
+        return describe_settings()
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        from campo.engine.rulesets.attila.reference import reference
+
+        return reference(settings)
+
+    # --- judging a moment ------------------------------------------------------------------
     def problems(self, state: GameState) -> list[Problem]:
         from campo.engine.rulesets.attila.checks import state_problems
 
         out = vocabulary_problems(state, VOCABULARY)
         if out:
             return out
-        return out + state_problems(Board.of(state))
+        return state_problems(Board.of(state))
+
+    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        from campo.engine.rulesets.attila.analysis import analyze_board
+
+        return analyze_board(Board.of(state), ids)
+
+    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        from campo.engine.rulesets.attila.analysis import summaries
+
+        return summaries(Board.of(state), ids)
+
+    def summary_reach_mm(self, state: GameState) -> float:
+        """How far a base's summary reaches: the Generals' 40 cm (commanded_by, ATT 4.C), an
+        obliged base's charge (its move, the contact tolerance and the close call; the bases its
+        path can meet lie within its move and the two bases' diagonals: "must charge", ATT 13),
+        and contacts and support (the contact tolerance)."""
+        from campo.engine.rulesets.attila.contact import command_reach_mm
+
+        board = Board.of(state)
+        s = board.settings
+        longest = max((board.mm(u.move_cm(s)) for u in board.units.values()
+                       if u.mounted or u.tribal), default=0.0)
+        diagonal = max(((r.width ** 2 + r.depth ** 2) ** 0.5 for r in board.rects),
+                       default=0.0)
+        return max(command_reach_mm(board), s.at24_general_attached_mm,
+                   longest + 2 * diagonal + board.contact_tol + board.close_call) + 1.0
+
+    def board_summary(self, state: GameState) -> dict[str, Any]:
+        from campo.engine.rulesets.attila.analysis import board_summary
+
+        return board_summary(Board.of(state))
 
     def charge(self, state: GameState, charger: str, target: str) -> Charge:
         return judge_charge(Board.of(state), charger, target)
@@ -54,14 +94,19 @@ class AttilaRuleset:
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Arc, range bands, charge paths, retreats and advances after melee, and the own
         deployment zone of one base (table mm)."""
+        from campo.engine.rulesets.attila.charges import judge_charges
+        from campo.engine.rulesets.attila.deployment import zones
+        from campo.engine.rulesets.attila.melee import advance_pose, retreat_pose
+        from campo.engine.rulesets.attila.shooting import arc_drawing
+
         board = Board.of(state)
         u = board.units[base_id]
-        out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
+        out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(board.poly(base_id))}
         if u.missile is not None:
             drawing = arc_drawing(board, base_id)
             out["arc"] = ring_coords(drawing["arc"])
-            out["bands"] = [{"band": b["band"], "upto": b["upto"], "polygon": ring_coords(b["polygon"])}
-                            for b in drawing["bands"]]
+            out["bands"] = [{"band": b["band"], "upto": b["upto"],
+                             "polygon": ring_coords(b["polygon"])} for b in drawing["bands"]]
         contacts = board.contacts(base_id)
         if contacts:
             # ATT 7.E: where this base retreats if it loses to each enemy touching it, and
@@ -73,10 +118,11 @@ class AttilaRuleset:
                 if c.side == "front"]
         if u.is_troops:
             out["deployment_zone"] = ring_coords(zones(board)[u.side]["legal"])
+        found = all_candidates(board, [base_id])[base_id]
+        charges = judge_charges(board, [(base_id, t) for t in found])
         out["charges"] = [{"target": c.target, "legal": c.legal,
                            "path": [[round(x, 1), round(y, 1)] for x, y in c.path]}
-                          for c in (judge_charge(board, base_id, t)
-                                    for t in candidates(board, base_id)) if c.path]
+                          for c in charges.values() if c.path]
         return out
 
     def movement_allowance(self, state: GameState, base_id: str,
@@ -87,7 +133,7 @@ class AttilaRuleset:
         the unit on entering, so the allowance stays the normal move and the basis says so;
         terrain the base may not enter (charges' reading, AT16) or water without a crossing
         gives 0."""
-        from campo.engine.rulesets.attila.board import CROSSINGS, WATER_LINES
+        from campo.engine.rulesets.attila.moves import move_budget
         from campo.engine.rulesets.attila.paths import forbidden_kinds, stopping_kinds
         from campo.engine.rulesets.attila.settings import GAP_PREFIX
 
@@ -135,50 +181,24 @@ class AttilaRuleset:
             cites += ["ATT 5.G", "ATT 5.I", "ATT AT15"]
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
-
-    # --- TODO(engine redesign): interim protocol members, correct but whole-table; the
-    # ruleset's own summaries, reach and per-base analysis replace them ----------------------
-    def describe_settings(self) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.attila.settings import describe_settings
-
-        return describe_settings()
-
-    def reference(self, settings: Any) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.attila.reference import reference
-
-        return reference(settings)
-
-    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        from campo.engine.rulesets.attila.analysis import analyze_board
-
-        full = state.cached("interim.analysis", lambda: analyze_board(Board.of(state)))
-        if ids is None:
-            return full
-        return {"bases": {i: full["bases"][i] for i in ids}}
-
-    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        from campo.engine.summary import summary_of_entry
-
-        full = self.analyze(state)
-        return {i: summary_of_entry(full["bases"][i]) for i in ids}
-
-    def summary_reach_mm(self, state: GameState) -> float:
-        return state.reach_all_mm
-
-    def board_summary(self, state: GameState) -> dict[str, Any]:
-        full = self.analyze(state)
-        return {k: full[k] for k in ("groups", "group_splits", "mandatory_charges", "control_points", "army_morale", "victory", "deployment") if k in full}
-
+    # --- a live game -----------------------------------------------------------------------
     def memory(self) -> Any:
-        return __import__('campo.engine.rulesets.attila.memory', fromlist=['GroupMemory']).GroupMemory()
+        """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
+        from campo.engine.rulesets.attila.memory import GroupMemory
+
+        return GroupMemory()
 
     def umpire_tool(self, seed: int | None) -> Any:
-        return __import__('campo.engine.rulesets.attila.deck', fromlist=['DeckTool']).DeckTool(seed)
+        """The deck of cards that sequences each turn (ATT 14): `deck.DeckTool`."""
+        from campo.engine.rulesets.attila.deck import DeckTool
+
+        return DeckTool(seed)
 
     def unit_state(self, base: Any) -> list[Any]:
         """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
         from campo.engine.rulesets.attila.unit_state import unit_state
 
         return unit_state(base)
+
 
 RULESET = AttilaRuleset()

@@ -4,6 +4,7 @@ if wounded again)."""
 
 from __future__ import annotations
 
+from campo.engine.rulesets.attila.tables import WOUNDED_GENERAL_MOVE_CM
 from campo.engine.scenario import BaseState
 from campo.engine.unit_state import StateTrait
 
@@ -14,6 +15,7 @@ def unit_state(base: BaseState) -> list[StateTrait]:
         return []
     if base.type == "general":
         return [StateTrait("wounded", "wounded", "bool", "ATT 8.C", default=False,
-                           note="moves at most 10 cm; killed if wounded again")]
+                           note=f"moves at most {WOUNDED_GENERAL_MOVE_CM:g} cm; "
+                                "killed if wounded again")]
     return [StateTrait("disordered", "disordered", "bool", "ATT 8.A", default=False,
                        note="melee die one step down")]

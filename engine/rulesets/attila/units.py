@@ -1,7 +1,7 @@
 """What each base is under ATTILA: troop class, melee die, weapon, range, move.
 
-Read from the base's ``type`` and ``traits`` (shared/interfaces.md, "attila") and the settings.
-Rulebook numbers cite ATT <chapter>.<para> or ATT T; readings cite the ambiguity item ATT AT<n>.
+Read from the base's ``type`` and ``traits`` (shared/interfaces.md, "attila") and the settings;
+the rulebook's numbers come from `tables`.
 """
 
 from __future__ import annotations
@@ -9,22 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campo.engine.rulesets.attila.settings import AttilaSettings
+from campo.engine.rulesets.attila.tables import (
+    CAVALRY, DIE_SIZE, GENERAL_DIE, GENERAL_MOVE_CM, INFANTRY, LIGHT_GROUP, MAX_RANGE_CM, MOUNTED,
+    NOT_CLOSE_ORDER, PIKES_DIE, SAME_ARM_LIGHT_MIX, SHOOTING_DIE, WOUNDED_GENERAL_MOVE_CM,
+)
 from campo.engine.scenario import BaseState
-
-MM_PER_CM = 10.0
-TROOP_TYPES = ("FP", "FLP", "SI", "FL", "CP", "CL", "chariot_light", "chariot_heavy")
-MOUNTED = frozenset({"CP", "CL", "chariot_light", "chariot_heavy"})        # ATT 1, 5.D, 13
-INFANTRY = frozenset({"FP", "FLP", "SI", "FL"})                            # ATT 1
-LIGHT_GROUP = frozenset({"SI", "FL", "CL", "chariot_light"})               # ATT 4.G, AT13
-HEAVY_GROUP = frozenset({"FP", "CP", "FLP", "chariot_heavy"})              # ATT 4.H, AT13
-GENERAL_MOVE_CM = 24.0          # ATT 5.E «I Generali possiedono 24cm di movimento»
-WOUNDED_GENERAL_MOVE_CM = 10.0  # ATT 8.C «potrà muovere al massimo di 10cm per mossa»
-GENERAL_DIE = "d4"              # ATT 7.D «Possono solo difendersi con 1d4»
-PIKES_DIE = "d12"               # ATT 8.A «picchieri si difende con 1d10 invece di 1d12»
-SHOOTING_DIE = {"javelins": "d6", "slings": "d6", "bows": "d8"}            # ATT T
-MAX_RANGE_CM = {"javelins": 5.0, "slings": 10.0, "bows": 15.0}             # ATT T
-SCORE_NEEDED = {"short": 5, "medium": 6, "long": 7}                        # ATT 6.B, T
-DIE_SIZE = {"d4-1": 3, "d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12}
 
 
 @dataclass(frozen=True)
@@ -67,14 +56,14 @@ class Unit:
 
     @property
     def cavalry(self) -> bool:
-        return self.type in ("CP", "CL")
+        return self.type in CAVALRY
 
     def close_order(self, settings: AttilaSettings) -> bool:
         """ATT 1 «Tutte le unità vengono considerate "in Ordine Chiuso", ad eccezione della
         fanteria in Schermaglia» (ATT AT27)."""
         if not self.is_troops:
             return self.is_camp
-        return self.type != "SI" or settings.at27_skirmishers_close_order
+        return self.type != NOT_CLOSE_ORDER or settings.at27_skirmishers_close_order
 
     def group_class(self, settings: AttilaSettings) -> str | None:
         """Which groups the base may join: "light"/"heavy" (ATT 4.G-H) or "infantry"/"cavalry"/
@@ -83,7 +72,7 @@ class Unit:
             return None
         if settings.at13_group_composition == "light_heavy":
             return "light" if self.type in LIGHT_GROUP else "heavy"
-        if self.type in ("CL", "SI"):
+        if self.type in SAME_ARM_LIGHT_MIX:
             return "light_mix"
         return "infantry" if self.infantry else "mounted"
 
