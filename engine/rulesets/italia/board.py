@@ -28,8 +28,6 @@ from campo.engine.terrain_shapes import terrain_shapes
 
 MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
-SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})   # ISD §6 «cresta», «filare di alberi»
-DEEP_AREAS = frozenset({"wood", "town", "village"})        # ISD §6 «bosco o ... città»
 NEAR_MM = 14 * MM_PER_IN   # the widest neighbourhood asked about: a cavalry charge (12") + 2"
 GRAZE_MM = 0.5   # a sight line merely grazing a base (tracking noise) is not blocked by it
 
@@ -257,10 +255,35 @@ class Board:
 
     def front(self, base_id: str) -> Front:
         """The firing front of a base: its own front edge, or its battery's combined front."""
-        cache = self.__dict__.setdefault("_fronts", {})
-        if base_id not in cache:
-            cache[base_id] = self._front(base_id)
-        return cache[base_id]
+        found = self._fronts.get(base_id)
+        if found is None:
+            found = self._fronts[base_id] = self._front(base_id)
+        return found
+
+    @cached_property
+    def _fronts(self) -> dict[str, Front]:
+        return {}
+
+    # --- facts the fire verdicts remember per board (fire.py, fire_sight.py, fire_cover.py) --
+    @cached_property
+    def fire_over(self) -> dict[str, tuple[list[str], bool]]:
+        """Gun -> (friends its rockets fire over, whether a friend stands within 2")."""
+        return {}
+
+    @cached_property
+    def cover_terrain(self) -> dict[str, tuple[list, list]]:
+        """Target -> (terrain wholly holding it, linear terrain along its whole front)."""
+        return {}
+
+    @cached_property
+    def shot_modifiers(self) -> dict[tuple, list[dict]]:
+        """Kind of shot (firer's and target's facts, flank, cover, band) -> its modifiers."""
+        return {}
+
+    @cached_property
+    def shooter_targets(self) -> dict[str, list]:
+        """Shooter -> its targets by id, for rules asking about single shots (`fire.probe`)."""
+        return {}
 
     def _front(self, base_id: str) -> Front:
         r = self.rect(base_id)
@@ -377,7 +400,14 @@ class Board:
 
     @cached_property
     def sight_field(self) -> SightField:
-        """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods."""
+        """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods
+        and towns."""
+        from campo.engine.rulesets.italia.tables_fire import (
+            LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN,
+            SIGHT_BLOCKING_LINES,
+            SIGHT_DEEP_AREAS,
+        )
+
         bodies, ids = [], []
         for i, info in self.infos.items():
             if info.is_general:
@@ -388,7 +418,7 @@ class Board:
             ids.append(i)
         walls = [(tid, line) for tid, line in self.crests]
         walls += [(tid, line) for tid, kind, line in self.linears if kind in SIGHT_BLOCKING_LINES]
-        deep = [(tid, poly) for tid, kind, poly in self.areas if kind in DEEP_AREAS]
+        deep = [(tid, poly) for tid, kind, poly in self.areas if kind in SIGHT_DEEP_AREAS]
         return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
-                          [p for _, p in deep], [i for i, _ in deep], max_depth=self.mm(2.0),
-                          graze=GRAZE_MM)
+                          [p for _, p in deep], [i for i, _ in deep],
+                          max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN), graze=GRAZE_MM)

@@ -10,18 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from campo.engine.rulesets.italia import tables_fire
+from campo.engine.rulesets.italia.tables_melee import CHARGE_ARC_HALF_DEG, ENEMY_ZONE_IN
+from campo.engine.rulesets.italia.troops import COMMAND_RADIUS_IN, SIZE_RANK, UNIT_LETTERS
 from campo.engine.scenario import BaseState
 
-UNIT_LETTERS = ("A", "B", "C", "D", "E")
-SIZE_ORDER = {"A": 4, "B": 3, "C": 2, "D": 2, "E": 1}  # "largest unit", ISD A24
+# the rulebook's numbers live in the tables modules; these names are what the rules read
+ZONE_IN = ENEMY_ZONE_IN
+__all__ = ["CHARGE_ARC_HALF_DEG", "COMMAND_RADIUS_IN", "UNIT_LETTERS", "ZONE_IN", "UnitInfo",
+           "classify"]
 
-MUSKET_RANGE_IN = 6.0        # ISD §7 "Tutti i fucili fanno fuoco a 6 pollici"
-ARTILLERY_RANGE_IN = 24.0    # ISD §6 "si allunga per 24 pollici"
-ARC_HALF_DEG = 30.0          # ISD §6, §7 "arco di 30° su ogni lato"
-LIGHT_ARC_HALF_DEG = 45.0    # ISD §7 light infantry 45°
-CHARGE_ARC_HALF_DEG = 30.0   # ISD §9 "entro 30° dal proprio fronte" (ISD A27)
-ZONE_IN = 2.0                # ISD §9 the 2" zone
-COMMAND_RADIUS_IN = {"division": 9.0, "corps": 6.0}  # ISD §3
 
 @dataclass(frozen=True)
 class UnitInfo:
@@ -75,11 +73,17 @@ class UnitInfo:
 
     @property
     def fire_range_in(self) -> float:
-        return ARTILLERY_RANGE_IN if self.kind == "gun" else MUSKET_RANGE_IN
+        """ISD §6 24" (guns), ISD §7 6" (muskets): the range table's last edge."""
+        return tables_fire.max_range_in(self.kind == "gun")
 
     @property
     def arc_half_deg(self) -> float:
-        return LIGHT_ARC_HALF_DEG if (self.light and self.arm == "infantry") else ARC_HALF_DEG
+        """ISD §6, §7: 30° each side; light infantry 45°."""
+        if self.kind == "gun":
+            return tables_fire.ARTILLERY_ARC_HALF_DEG
+        if self.light and self.arm == "infantry":
+            return tables_fire.LIGHT_INFANTRY_ARC_HALF_DEG
+        return tables_fire.MUSKETRY_ARC_HALF_DEG
 
     @property
     def can_charge(self) -> bool:
@@ -93,7 +97,7 @@ class UnitInfo:
 
     @property
     def size_rank(self) -> int:
-        return SIZE_ORDER.get(self.letter or "", 0)
+        return SIZE_RANK.get(self.letter or "", 0)
 
 
 def _arm(base: BaseState) -> str:
