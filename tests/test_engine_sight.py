@@ -5,6 +5,8 @@ rulebooks rely on, case by case."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,7 @@ from campo.engine.geometry.sight import (
     SightQuery,
     sight_lines,
 )
+from campo.engine.geometry import sight_bodies
 from campo.engine.geometry.sight_bodies import range_min
 
 # table coordinates as the tracker gives them (micrometre steps)
@@ -35,6 +38,17 @@ _coord = st.integers(0, 600_000).map(lambda um: um / 1000.0)
 def _rects(draw: Any) -> Rect:
     return Rect(draw(_coord), draw(_coord), draw(st.floats(0, 359.9)),
                 draw(st.sampled_from([25.0, 40.0, 80.0])), draw(st.sampled_from([20.0, 40.0])))
+
+
+@contextmanager
+def _few_pairs(limit: int) -> Iterator[None]:
+    """`sight_bodies.FEW_PAIRS` set to ``limit`` (0: every question goes through the sweep)."""
+    saved = sight_bodies.FEW_PAIRS
+    sight_bodies.FEW_PAIRS = limit
+    try:
+        yield
+    finally:
+        sight_bodies.FEW_PAIRS = saved
 
 
 def _oracle(field: SightField, line: Any, q: SightQuery) -> bool:
@@ -79,9 +93,11 @@ def test_field_equals_the_naive_oracle(bodies: list[Rect], origins: list[tuple[f
                SightQuery(frozenset({ids[-1]}), corridor)]
     lines = sight_lines(origins, ends)
     owners = np.arange(len(lines)) % len(queries)
-    got = field.clear_many(lines, owners, queries)
     want = [_oracle(field, lines[i], queries[o]) for i, o in enumerate(owners.tolist())]
-    assert got.tolist() == want
+    for few in (sight_bodies.FEW_PAIRS, 0):     # a few lines tested directly; many, swept
+        with _few_pairs(few):
+            got = field.clear_many(lines, owners, queries)
+        assert got.tolist() == want, few
 
 
 def test_a_line_from_inside_a_body_and_one_ending_in_it() -> None:
@@ -102,7 +118,8 @@ def test_lines_all_round_an_origin() -> None:
     ends = np.stack([250 * np.cos(angles), 250 * np.sin(angles)], axis=1)
     lines = shapely.linestrings(np.stack([np.zeros_like(ends), ends], axis=1))
     want = [not any(shapely.intersects(line, b) for b in bodies) for line in lines]
-    assert field.clear(lines).tolist() == want
+    with _few_pairs(0):
+        assert field.clear(lines).tolist() == want
 
 
 def test_trace_names_each_kind_of_obstacle() -> None:
@@ -170,12 +187,14 @@ def test_surely_crossed_lines_cross() -> None:
     bodies = [Rect(float(x), float(y), float(h), 80.0, 40.0).polygon
               for x, y, h in rng.uniform(100, 500, (30, 3))]
     field = SightField(bodies, [f"b{i}" for i in range(30)], graze=0.5)
-    xy = rng.uniform(0, 600, (4000, 2, 2))
-    body = rng.integers(0, 30, 4000)
-    got = field.crosses(xy, body)
-    lines = shapely.linestrings(xy)
-    assert not (got & ~shapely.intersects(lines, field.bodies[body])).any()
-    through = np.array([[[0.0, 300.0], [600.0, 300.0]]])
+    starts = rng.uniform(0, 600, (400, 2))
+    body = rng.integers(0, 30, 400)
+    group = rng.integers(0, 400, 4000)
+    ends = rng.uniform(0, 600, (4000, 2))
+    got = field.crosses(starts, body, ends, group)
+    lines = shapely.linestrings(np.stack([starts[group], ends], axis=1))
+    assert not (got & ~shapely.intersects(lines, field.bodies[body[group]])).any()
     wall = SightField([Rect(300.0, 300.0, 0.0, 80.0, 40.0).polygon], ["w"])
-    assert wall.crosses(through, np.array([0])).tolist() == [True]
+    assert wall.crosses(np.array([[0.0, 300.0]]), np.array([0]), np.array([[600.0, 300.0]]),
+                        np.array([0])).tolist() == [True]
     assert got.sum() > 100

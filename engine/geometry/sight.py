@@ -188,15 +188,16 @@ class SightField:
             return self.deep_area_ids[index]
         return ""
 
-    def crosses(self, xy: np.ndarray, body: np.ndarray, group: np.ndarray | None = None
-                ) -> np.ndarray:
-        """Whether each line (n, 2, 2) surely crosses its body (index into ``bodies``): a
-        cheap certain test (`sight_bodies.surely_crosses`; lines of one ``group`` share their
-        start and body); False means "not sure"."""
+    def crosses(self, starts: np.ndarray, body: np.ndarray, ends: np.ndarray,
+                group: np.ndarray) -> np.ndarray:
+        """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
+        body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
+        (`sight_bodies.surely_crosses`); False means "not sure"."""
         bodies, live = self._bodies
         at = np.full(len(self.bodies), -1, dtype=np.int64)
         at[live] = np.arange(len(live))
-        return surely_crosses(np.asarray(xy, dtype=float), bodies, at[body], group)
+        return surely_crosses(np.asarray(starts, dtype=float), at[body], bodies,
+                              np.asarray(ends, dtype=float), group)
 
     def trace(self, lines: Sightlines, todo: np.ndarray | None = None) -> Trace:
         """What blocks each line (of ``todo``, default all: the others come back CLEAR)."""

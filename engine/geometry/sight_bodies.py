@@ -36,6 +36,9 @@ ends this much beyond the body's farthest corner: a target's own body (never cou
 line's end, so it can never pass as a certain blocker."""
 ANGLE_EPS = 1e-9
 """Radians an interval of directions is narrowed by (certain) or widened by (candidates)."""
+FEW_PAIRS = 20_000
+"""Up to this many (line, body) pairs every body near a line is tested exactly; beyond, the
+sweep picks the candidates (and settles most lines without an exact test)."""
 WRAP = np.pi + 0.25
 """Where an interval of directions is cut (radians): beyond half a turn, short of the next
 origin's keys (each origin's lines are keyed ``origin * 8 + direction + pi``)."""
@@ -150,69 +153,71 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         live = live[~rules.off[live]]
     if not len(live) or not len(bodies.geoms):
         return out, crossed
-    sweep = _Sweep(xy[live], width[live], bodies, None if origin is None else origin[live])
-    # certain: the nearest body strictly holding the line's direction, ending before its end
-    far, body = sweep.nearest_certain()
-    sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
-    sure[sure] = ~rules.skipped(live[sure], body[sure])
-    out[live[sure]] = body[sure]
-    crossed[live[sure]] = True
+    p0 = xy[live, 0]
+    if len(live) * len(bodies.geoms) <= FEW_PAIRS:
+        # a few lines: every body whose box, grown by the corridor, meets a line's box
+        lo, hi = xy[live].min(axis=1), xy[live].max(axis=1)
+        grow = width[live][:, None] + bodies.radius[None, :]
+        c = bodies.centre
+        line, cand = np.nonzero((np.abs(c[None, :, 0] - (lo[:, None, 0] + hi[:, None, 0]) / 2)
+                                 <= (hi - lo)[:, None, 0] / 2 + grow)
+                                & (np.abs(c[None, :, 1] - (lo[:, None, 1] + hi[:, None, 1]) / 2)
+                                   <= (hi - lo)[:, None, 1] / 2 + grow))
+    else:
+        sweep = _Sweep(xy[live], width[live], bodies, None if origin is None else origin[live])
+        # certain: the nearest body strictly holding the line's direction, ending before
+        # its end
+        far, body = sweep.nearest_certain()
+        sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
+        sure[sure] = ~rules.skipped(live[sure], body[sure])
+        out[live[sure]] = body[sure]
+        crossed[live[sure]] = True
+        line, cand = sweep.candidates(np.nonzero(~sure)[0])
     # the rest, exactly, against the bodies that could block them
-    rest = np.nonzero(~sure)[0]
-    if len(rest):
-        line, cand = sweep.candidates(rest)
-        keep = ~rules.skipped(live[line], cand)
-        line, cand = line[keep], cand[keep]
-        reach = width[live[line]]
-        thin = rules.thinned(live[line], cand) & (reach > 0)
-        reach = np.where(thin, 0.0, reach)
-        hit = reaches(xy[live[line]], cand, reach, bodies)
-        line, cand, reach = line[hit], cand[hit], reach[hit]
-        if len(line):
-            cross = np.ones(len(line), dtype=bool)
-            wide = np.nonzero(reach > 0)[0]
-            cross[wide] = reaches(xy[live[line[wide]]], cand[wide], np.zeros(len(wide)), bodies)
-            # the blocker named: a body the line crosses before one only near it, the nearest
-            gap = np.hypot(*(bodies.centre[cand] - sweep.p0[line]).T)
-            order = np.lexsort((gap, ~cross, line))
-            line, cand, cross = line[order], cand[order], cross[order]
-            first = np.r_[True, line[1:] != line[:-1]]
-            out[live[line[first]]] = cand[first]
-            crossed[live[line[first]]] = cross[first]
+    keep = ~rules.skipped(live[line], cand)
+    line, cand = line[keep], cand[keep]
+    reach = width[live[line]]
+    thin = rules.thinned(live[line], cand) & (reach > 0)
+    reach = np.where(thin, 0.0, reach)
+    hit = reaches(xy[live[line]], cand, reach, bodies)
+    line, cand, reach = line[hit], cand[hit], reach[hit]
+    if len(line):
+        cross = np.ones(len(line), dtype=bool)
+        wide = np.nonzero(reach > 0)[0]
+        cross[wide] = reaches(xy[live[line[wide]]], cand[wide], np.zeros(len(wide)), bodies)
+        # the blocker named: a body the line crosses before one only near it, the nearest
+        d = bodies.centre[cand] - p0[line]
+        order = np.lexsort((d[:, 0] ** 2 + d[:, 1] ** 2, ~cross, line))
+        line, cand, cross = line[order], cand[order], cross[order]
+        first = np.r_[True, line[1:] != line[:-1]]
+        out[live[line[first]]] = cand[first]
+        crossed[live[line[first]]] = cross[first]
     return out, crossed
 
 
-def surely_crosses(xy: np.ndarray, bodies: Bodies, body: np.ndarray,
-                   group: np.ndarray | None = None) -> np.ndarray:
-    """Whether each line (n, 2, 2) surely crosses its convex body (``body``: index into
-    ``bodies``, -1: none): its direction lies strictly inside the directions the body covers
-    seen from its start, and it ends beyond the body's farthest corner (by `FAR_MARGIN_MM`).
-    False means "not sure". Lines of one ``group`` share their start and body (their
-    interval of directions is worked out once)."""
-    out = np.zeros(len(xy), dtype=bool)
-    ask = np.nonzero(body >= 0)[0]
-    ask = ask[bodies.convex[body[ask]]]
-    if not len(ask):
-        return out
-    key = ask if group is None else group[ask]
-    _, first, back = np.unique(key, return_index=True, return_inverse=True)
-    one = ask[first]
-    which = body[one]
-    ox, oy = xy[one, 0, 0], xy[one, 0, 1]
+def surely_crosses(starts: np.ndarray, body: np.ndarray, bodies: Bodies, ends: np.ndarray,
+                   group: np.ndarray) -> np.ndarray:
+    """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the convex
+    body ``body[group[i]]`` (index into ``bodies``, -1: none): its direction lies strictly
+    inside the directions the body covers seen from its start, and it ends beyond the body's
+    farthest corner (by `FAR_MARGIN_MM`). False means "not sure". A group's interval of
+    directions is worked out once for all its lines."""
+    ok = body >= 0
+    which = np.where(ok, body, 0)
+    ok &= bodies.convex[which]
+    ox, oy = starts[:, 0], starts[:, 1]
     rx, ry = bodies.vx[:, which] - ox, bodies.vy[:, which] - oy             # (k, groups)
     cx, cy = bodies.centre[which, 0] - ox, bodies.centre[which, 1] - oy
     offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
     base = np.arctan2(cy, cx)
     lo, hi = base + offset.min(axis=0) + ANGLE_EPS, base + offset.max(axis=0) - ANGLE_EPS
     far = np.sqrt(rx * rx + ry * ry).max(axis=0) + FAR_MARGIN_MM
-    usable = (hi > lo) & ~_holds(rx, ry)
-    back = back.reshape(-1)
-    vx, vy = xy[ask, 1, 0] - xy[ask, 0, 0], xy[ask, 1, 1] - xy[ask, 0, 1]
-    g = back
+    ok &= (hi > lo) & ~_holds(rx, ry)
+    g = group
+    vx, vy = ends[:, 0] - ox[g], ends[:, 1] - oy[g]
     lo_x, lo_y, hi_x, hi_y = np.cos(lo)[g], np.sin(lo)[g], np.cos(hi)[g], np.sin(hi)[g]
-    out[ask] = (usable[g] & (lo_x * vy - lo_y * vx > 0) & (vx * hi_y - vy * hi_x > 0)
-                & (vx * vx + vy * vy > far[g] * far[g]))
-    return out
+    return (ok[g] & (lo_x * vy - lo_y * vx > 0) & (vx * hi_y - vy * hi_x > 0)
+            & (vx * vx + vy * vy > (far * far)[g]))
 
 
 def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies) -> np.ndarray:
@@ -243,54 +248,56 @@ class _Sweep:
         self.origin = origin.reshape(-1)
         self.origins = self.p0[first]
         n_o = len(first)
-        v = p1 - self.p0
-        self.length = np.hypot(v[:, 0], v[:, 1])
+        vx, vy = p1[:, 0] - self.p0[:, 0], p1[:, 1] - self.p0[:, 1]
+        self.length = np.sqrt(vx * vx + vy * vy)
         # each origin's reference direction: the mean of its lines' (0: any)
-        unit = v / np.where(self.length > 0, self.length, 1.0)[:, None]
-        ref = np.zeros((n_o, 2))
-        np.add.at(ref, self.origin, unit)
-        norm = np.hypot(ref[:, 0], ref[:, 1])
-        ref = np.where(norm[:, None] > 1e-9, ref / np.where(norm > 0, norm, 1)[:, None],
-                       np.array([1.0, 0.0]))
-        r = ref[self.origin]
-        phi = np.arctan2(r[:, 0] * v[:, 1] - r[:, 1] * v[:, 0], r[:, 0] * v[:, 0] + r[:, 1] * v[:, 1])
+        inv = 1.0 / np.where(self.length > 0, self.length, 1.0)
+        rx = np.bincount(self.origin, vx * inv, n_o)
+        ry = np.bincount(self.origin, vy * inv, n_o)
+        norm = np.sqrt(rx * rx + ry * ry)
+        flat = norm <= 1e-9
+        rx, ry = np.where(flat, 1.0, rx / np.where(flat, 1.0, norm)), np.where(flat, 0.0, ry / np.where(flat, 1.0, norm))
+        ax, ay = rx[self.origin], ry[self.origin]
+        phi = np.arctan2(ax * vy - ay * vx, ax * vx + ay * vy)
         key = self.origin * 8.0 + phi + np.pi
         self.order = np.argsort(key)
         self.key = key[self.order]
-        reach = np.zeros(n_o)
-        np.maximum.at(reach, self.origin, self.length)
-        grow = np.zeros(n_o)
-        np.maximum.at(grow, self.origin, width)
+        # per origin (its lines are one run of the sorted order): farthest end, widest
+        # corridor, first and last direction
+        starts = np.searchsorted(self.key, np.arange(n_o) * 8.0)
+        reach = np.maximum.reduceat(self.length[self.order], starts)
+        grow = np.maximum.reduceat(width[self.order], starts)
         self.grow = grow
-        lo, hi = np.full(n_o, np.inf), np.full(n_o, -np.inf)
-        np.minimum.at(lo, self.origin, phi)
-        np.maximum.at(hi, self.origin, phi)
+        lo = self.key[starts] - np.arange(n_o) * 8.0 - np.pi
+        hi = self.key[np.r_[starts[1:], len(self.key)] - 1] - np.arange(n_o) * 8.0 - np.pi
         # (origin, body) pairs whose body's bounding circle (grown by the corridor) comes
         # within reach of the origin and within the directions of its lines
-        c = bodies.centre[None, :, :] - self.origins[:, None, :]
-        dist = np.hypot(c[..., 0], c[..., 1])
+        cx = bodies.centre[:, 0][None, :] - self.origins[:, 0][:, None]       # (origins, bodies)
+        cy = bodies.centre[:, 1][None, :] - self.origins[:, 1][:, None]
+        dist = np.sqrt(cx * cx + cy * cy)
         bound = bodies.radius[None, :] + grow[:, None]
-        psi = np.arctan2(ref[:, None, 0] * c[..., 1] - ref[:, None, 1] * c[..., 0],
-                         ref[:, None, 0] * c[..., 0] + ref[:, None, 1] * c[..., 1])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rho = np.where(dist > bound, np.arcsin(np.minimum(1.0, bound / dist)), np.pi) + 1e-6
-        seen = np.zeros(dist.shape, dtype=bool)
-        for turn in (0.0, 2 * np.pi, -2 * np.pi):
-            seen |= (psi + turn + rho >= lo[:, None]) & (psi + turn - rho <= hi[:, None])
-        self.o, self.b = np.nonzero(seen & (dist - bound <= reach[:, None] + GROW_EPS_MM))
+        gap = dist - bound
+        self.o, self.b = np.nonzero(gap <= reach[:, None] + GROW_EPS_MM)
         o, b = self.o, self.b
-        self.near = (dist - bound)[o, b]
+        cx, cy, d_ob, gap = cx[o, b], cy[o, b], dist[o, b], gap[o, b]
+        psi = np.arctan2(rx[o] * cy - ry[o] * cx, rx[o] * cx + ry[o] * cy)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rho = np.where(gap > 0, np.arcsin(np.minimum(1.0, bound[o, b] / d_ob)), np.pi) + 1e-6
+        mid, half = (lo + hi)[o] / 2, (hi - lo)[o] / 2
+        seen = np.abs((psi - mid + np.pi) % (2 * np.pi) - np.pi) <= half + rho
+        self.o, self.b = o, b = o[seen], b[seen]
+        cx, cy, d_ob, psi = cx[seen], cy[seen], d_ob[seen], psi[seen]
+        self.near = gap[seen]
         rx = bodies.vx[:, b] - self.origins[o, 0]                          # (k, p)
         ry = bodies.vy[:, b] - self.origins[o, 1]
         self.corner_dist = np.sqrt(rx * rx + ry * ry)
         self.far = self.corner_dist.max(axis=0)
-        d_ob = dist[o, b]
         d_ob = np.where(d_ob > 0, d_ob, 1.0)
-        cx, cy = c[o, b, 0] / d_ob, c[o, b, 1] / d_ob
+        cx, cy = cx / d_ob, cy / d_ob
         # each corner's direction relative to the body centre's (a convex body not holding the
         # origin lies within half a turn of it), and the centre's relative to the reference
         self.offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
-        self.centre_dir = psi[o, b]
+        self.centre_dir = psi
         self.inside = np.zeros(len(o), dtype=bool)
         close = np.nonzero(self.near <= 0)[0]          # only a body this near can hold it
         self.inside[close] = _holds(rx[:, close], ry[:, close])

@@ -281,6 +281,11 @@ class Board:
         return {}
 
     @cached_property
+    def shot_tables(self) -> list:
+        """Every table of shots measured on this board (`fire.shots`), for single questions."""
+        return []
+
+    @cached_property
     def shooter_targets(self) -> dict[str, list]:
         """Shooter -> its targets by id, for rules asking about single shots (`fire.probe`)."""
         return {}

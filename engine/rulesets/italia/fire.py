@@ -93,13 +93,13 @@ class Shots:
     cover_terrain: list[str | None]
     reasons: list[list[str]]
     modifiers: list[list[dict[str, Any]] | None]
-    close_calls: list[list[str]]
+    close_calls: dict[int, list[str]]
 
     @staticmethod
     def empty(shooters: Sequence[str]) -> Shots:
         z, b = np.zeros(0), np.zeros(0, dtype=bool)
         return Shots({s: (0, 0) for s in shooters}, [], z, z, z, b, b, [], b, b, b, b, b, [],
-                     [], [], [], [])
+                     [], [], [], {})
 
     def dicts(self, shooter: str) -> list[dict[str, Any]]:
         """``campo analyze``'s target entries of one shooter (shared/interfaces.md)."""
@@ -121,7 +121,7 @@ class Shots:
                        float(self.margin[k]), bool(self.flank[k]), self.cover[k],
                        self.cover_terrain[k], bool(self.clear[k]), bool(self.legal[k]),
                        bool(self.priority[k]), list(self.reasons[k]), self.modifiers[k],
-                       float(self.arc_margin[k]), list(self.close_calls[k]))
+                       float(self.arc_margin[k]), list(self.close_calls.get(k, ())))
                 for k in range(first, end)]
 
     def get(self, shooter: str, default: list[Target] | None = None) -> list[Target]:
@@ -173,9 +173,11 @@ def shots(board: Board, ids: Sequence[str] | None = None) -> Shots:
     rank = np.empty(len(names), dtype=np.int64)
     rank[np.argsort(np.array(names, dtype=str), kind="stable")] = np.arange(len(names))
     listed = listed[np.lexsort((rank[at[listed]], row[listed]))]
-    return _judge(board, arcs, row[listed], at[listed], parts, listed, dist_mm[listed],
+    out = _judge(board, arcs, row[listed], at[listed], parts, listed, dist_mm[listed],
                   in_arc[maybe][listed], arc_close[maybe][listed], pairs.arc_mm[maybe][listed],
                   in_range[listed], range_close[listed])
+    board.shot_tables.append(out)      # rules asking about single shots read it (`probe`)
+    return out
 
 
 def _settle(board: Board, question: str, arcs: Arcs, row: np.ndarray, at: np.ndarray,
@@ -242,10 +244,10 @@ def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any
     for k in np.nonzero(legal)[0].tolist():
         modifiers[k] = shot_modifiers(board, shooter_ids[k], target_ids[k], float(dist_in[k]),
                                       band[k], bool(flank[k]), cover[k] or "none", memo)
-    close_calls: list[list[str]] = [[] for _ in range(n)]
+    close_calls: dict[int, list[str]] = {}
     for name, flags in (("range", range_close), ("arc", arc_close), ("clear", clear_close)):
         for k in np.nonzero(flags)[0].tolist():
-            close_calls[k].append(name)
+            close_calls.setdefault(k, []).append(name)
     bounds = np.searchsorted(row, np.arange(len(arcs.shooters) + 1)).tolist()
     spans = {sh: (bounds[p], bounds[p + 1]) for p, sh in enumerate(arcs.shooters)}
     out = Shots(spans, target_ids, dist_in, max_in - dist_in, arc_mm / MM_PER_IN, in_arc,
@@ -257,15 +259,17 @@ def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any
 
 def _bands(board: Board, dist_in: np.ndarray, gun: np.ndarray, in_range: np.ndarray
            ) -> list[Band | None]:
-    """Each shot's band, read off the range table (`tables_fire.band_row`) like its range: a
-    shot in range has a band (held in range just beyond the edge: the last band)."""
-    out: list[Band | None] = []
-    for d, g, ok in zip(dist_in.tolist(), gun.tolist(), in_range.tolist()):
-        if not ok:
-            out.append(None)
-            continue
-        found = tf.band_row(d, g, board.settings)
-        out.append((found or tf.bands(g)[-1]).band)
+    """Each shot's band, read off the range table (`tables_fire.band_indices`) like its
+    range: a shot in range has a band (held in range just beyond the edge: the last band)."""
+    k = tf.band_indices(dist_in, gun, board.settings)
+    out: list[Band | None] = [None] * len(k)
+    for weapon in (True, False):
+        rows = tf.bands(weapon)
+        names = [r.band for r in rows]
+        pick = np.nonzero(in_range & (gun == weapon))[0]
+        at = np.where(k[pick] < 0, len(rows) - 1, k[pick])
+        for i, b in zip(pick.tolist(), at.tolist()):
+            out[i] = names[b]
     return out
 
 
@@ -274,33 +278,34 @@ def _reasons(board: Board, n: int, in_arc: np.ndarray, arc_close: np.ndarray,
              clear: np.ndarray, clear_close: np.ndarray, friends: dict[int, list[str]]
              ) -> list[list[str]]:
     """Why each shot is not allowed (empty: it is), the close calls said so."""
-    out: list[list[str]] = [[] for _ in range(n)]
     maybe = " (" + CLOSE_CALL + ")"
-    for k in np.nonzero(~in_arc)[0].tolist():
-        out[k].append("not in arc of fire" + (maybe if arc_close[k] else ""))
-    for k in np.nonzero(~in_range)[0].tolist():
-        out[k].append(f"out of range: {-margin_in[k]:.1f} in short"
-                      + (maybe if range_close[k] else ""))
-    if len(sight.blocker_shot):
-        words: dict[tuple[int, int], str] = {}
-        named: dict[int, list[str]] = {}
-        for shot, kind, index in zip(sight.blocker_shot.tolist(), sight.blockers[:, 0].tolist(),
-                                     sight.blockers[:, 1].tolist()):
-            text = words.get((kind, index))
-            if text is None:
-                text = words[(kind, index)] = blocker_words(board, kind, index)
-            named.setdefault(shot, []).append(text)
-        for k, texts in named.items():
-            out[k].append("no line of sight: " + ", ".join(texts))
+    arc: list[str | None] = [None] * n
+    for k, close in zip(np.nonzero(~in_arc)[0].tolist(), arc_close[~in_arc].tolist()):
+        arc[k] = "not in arc of fire" + (maybe if close else "")
+    rng: list[str | None] = [None] * n
+    out_of = np.nonzero(~in_range)[0]
+    for k, short, close in zip(out_of.tolist(), (-margin_in[out_of]).tolist(),
+                               range_close[out_of].tolist()):
+        rng[k] = f"out of range: {short:.1f} in short" + (maybe if close else "")
+    unseen: list[str | None] = [None] * n
     for k in np.nonzero(~sight.seen)[0].tolist():
-        if not out[k] or not out[k][-1].startswith("no line of sight"):
-            out[k].append("no line of sight")
-    for k in np.nonzero(~clear)[0].tolist():
+        unseen[k] = "no line of sight"
+    words: dict[tuple[int, int], str] = {}
+    named: dict[int, list[str]] = {}
+    for shot, kind, index in zip(sight.blocker_shot.tolist(), sight.blockers[:, 0].tolist(),
+                                 sight.blockers[:, 1].tolist()):
+        text = words.get((kind, index))
+        if text is None:
+            text = words[(kind, index)] = blocker_words(board, kind, index)
+        named.setdefault(shot, []).append(text)
+    for k, texts in named.items():
+        unseen[k] = "no line of sight: " + ", ".join(texts)
+    spoilt: list[str | None] = [None] * n
+    for k, close in zip(np.nonzero(~clear)[0].tolist(), clear_close[~clear].tolist()):
         who = friends.get(k)
         in_way = f": {', '.join(who)} in the way" if who else ""
-        out[k].append("arc of fire not clear of friends" + in_way
-                      + (maybe if clear_close[k] else ""))
-    return out
+        spoilt[k] = "arc of fire not clear of friends" + in_way + (maybe if close else "")
+    return [[t for t in texts if t is not None] for texts in zip(arc, rng, unseen, spoilt)]
 
 
 def flank_fire(board: Board, shooter_at: np.ndarray, target_at: np.ndarray) -> np.ndarray:
@@ -370,9 +375,8 @@ def shot_modifiers(board: Board, shooter: str, target: str, distance_in: float,
     """The tables' `fire_modifiers` of one shot, as dicts; remembered per kind of shot (the
     firer's and target's facts, flank, cover and band: all of the shot a modifier reads)."""
     firer, target_facts = _firer_facts(board, shooter), _target_facts(board, target)
-    row = tf.band_row(distance_in, board.infos[shooter].is_gun, board.settings)
-    table_band = row.table if row is not None and row.band == band else None
-    if board.infos[shooter].is_gun and table_band is None and band is not None:
+    table_band = None
+    if board.infos[shooter].is_gun and band is not None:
         table_band = next(r.table for r in tf.ARTILLERY_BANDS if r.band == band)
     key_ = (tuple(firer.items()), tuple(target_facts.items()), flank, cover, table_band)
     try:
@@ -422,7 +426,7 @@ def _entries(shots_: Shots) -> list[dict[str, Any]]:
             np.round(shots_.arc_margin, 2).tolist(), shots_.legal.tolist(),
             shots_.priority.tolist(), shots_.flank.tolist(), shots_.cover,
             shots_.cover_terrain, shots_.clear.tolist(), shots_.reasons, shots_.modifiers,
-            shots_.close_calls):
+            [shots_.close_calls.get(k) for k in range(len(shots_.ids))]):
         d = {"id": id_, "distance": dist, "in_arc": in_arc, "in_range": in_range, "band": band,
              "line_of_sight": seen, "margin": marg, "arc_margin": arc_marg, "legal": legal,
              "priority": priority, "flank_fire": flank, "cover": cover}
@@ -464,12 +468,13 @@ class TargetLists:
         self.board, self.table = board, table
 
     def get(self, shooter: str, default: list[Target] | None = None) -> list[Target]:
-        if self.table is not None and shooter in self.table.spans:
-            return self.table.of(shooter)
         known = self.board.shooter_targets
         found = known.get(shooter)
         if found is None:
-            found = known[shooter] = targets_of(self.board, shooter)
+            table = self.table if self.table is not None and shooter in self.table.spans else \
+                next((t for t in self.board.shot_tables if shooter in t.spans), None)
+            found = known[shooter] = (table.of(shooter) if table is not None
+                                      else targets_of(self.board, shooter))
         return found
 
     def __getitem__(self, shooter: str) -> list[Target]:

@@ -128,8 +128,12 @@ def _piece(ring: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def _hull_piece(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The hull of the firer's own front and the target's part."""
-    fronts = shapely.linestrings(board.rect_table.corners[arcs.at[row]][:, :2])
-    hulls = shapely.convex_hull(shapely.union(fronts, parts.geoms(prow)))
+    front = board.rect_table.corners[arcs.at[row]][:, :2]                 # (n, 2, 2)
+    xy, owner = parts.points(prow)
+    points = np.concatenate([front.reshape(-1, 2), xy])
+    belongs = np.concatenate([np.repeat(np.arange(len(row)), 2), owner])
+    order = np.argsort(belongs, kind="stable")
+    hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=belongs[order]))
     ring = shapely.get_exterior_ring(hulls)
     xy, owner = shapely.get_coordinates(ring, return_index=True)
     counts = np.bincount(owner, minlength=len(row)) - 1

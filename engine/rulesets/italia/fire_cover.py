@@ -4,7 +4,6 @@ the tables' (`tables_fire.ARTILLERY_COVER`, `MUSKETRY_COVER`) unless the scenari
 
 from __future__ import annotations
 
-import numpy as np
 import shapely
 
 from campo.engine.rulesets.italia.board import Board
@@ -37,8 +36,8 @@ def covers(board: Board, shooters: list[str], targets: list[str]) -> tuple[list,
     when the line between the two centres crosses it."""
     cls: list[str | None] = [None] * len(targets)
     tid: list[str | None] = [None] * len(targets)
-    held = [k for k, t in enumerate(targets) if any(cover_terrain_of(board, t))]
-    for k in held:
+    covered = {t: any(cover_terrain_of(board, t)) for t in set(targets)}
+    for k in [k for k, t in enumerate(targets) if covered[t]]:
         cls[k], tid[k] = _cover(board, shooters[k], targets[k])
     return cls, tid
 
@@ -60,8 +59,3 @@ def _cover(board: Board, shooter: str, target: str) -> tuple[str | None, str | N
         best = (cls, t.id)
     return best
 
-
-def covered_targets(board: Board, targets: np.ndarray) -> np.ndarray:
-    """Whether each target (index positions) has any cover terrain at all."""
-    names = board.state.index.ids
-    return np.array([any(cover_terrain_of(board, names[t])) for t in targets.tolist()], dtype=bool)

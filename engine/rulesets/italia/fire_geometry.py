@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
 from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
 from campo.engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
 
@@ -176,56 +177,91 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
 
 @dataclass
 class Parts:
-    """The part of each listed target measured to and aimed at (ISD A6): whole (its
-    rectangle's corners) or clipped to the arc by GEOS (``clipped``: the shapely part)."""
+    """The part of each listed target measured to and aimed at (ISD A6), corner-major
+    (`engine.geometry.polygons`): ``x``, ``y`` (k, m), ``count`` vertices each; ``whole``:
+    the target's own rectangle (not cut by its arc)."""
 
+    x: np.ndarray
+    y: np.ndarray
+    count: np.ndarray
     whole: np.ndarray
-    clipped: np.ndarray
-    corners: np.ndarray
 
-    def geoms(self, rows: np.ndarray) -> np.ndarray:
-        """The parts of ``rows`` as shapely polygons."""
-        out = self.clipped[rows].copy()
-        plain = np.nonzero(self.whole[rows])[0]
-        out[plain] = shapely.polygons(self.corners[rows[plain]])
-        return out
+    def points(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vertices of the parts of ``rows``: (points (p, 2), the position in ``rows``
+        each belongs to), grouped in order."""
+        count = self.count[rows]
+        idx = np.arange(self.x.shape[0])[:, None]
+        real = (idx < count).T                                    # (len(rows), k)
+        xy = np.stack([self.x[:, rows].T, self.y[:, rows].T], axis=-1)
+        owner = np.repeat(np.arange(len(rows)), count)
+        return xy[real], owner
 
 
 def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_arc: np.ndarray
                  ) -> Parts:
     """ISD A6: the part of each target inside the arc cut 3" beyond the range, or inside the
     whole arc when it lies wholly beyond that (a target out of the arc: all of it). A target
-    wholly inside is its own part; the others are clipped by GEOS."""
+    wholly inside is its own part; the others are clipped (`polygons.clip_convex`)."""
     n = len(row)
-    corners = board.rect_table.corners[at]
+    x, y = corners_of(board, at)
+    count = np.full(n, 4)
     whole = np.ones(n, dtype=bool)
-    clipped = np.full(n, None, dtype=object)
-    if board.settings.a6_range_measure != "front_edge_to_part_in_arc":
-        return Parts(whole, clipped, corners)
     ask = np.nonzero(in_arc)[0]
-    if not len(ask):
-        return Parts(whole, clipped, corners)
-    px, py = corners_of(board, at[ask])
-    near = arc_values(arcs, row[ask], px, py, arcs.reach_mm[row[ask]])
+    if board.settings.a6_range_measure != "front_edge_to_part_in_arc" or not len(ask):
+        return Parts(x, y, count, whole)
+    near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
     meets_near = depth_in_arc(near) >= -ARC_EPS_MM
     # the arc clipped to: the near arc when the target meets it, else the whole arc
     low = np.minimum.reduce(near[:3])
     low = np.where(meets_near, np.minimum(low, near[3]), low)
     inside = (low >= ARC_EPS_MM).all(axis=0)
     cut = ask[~inside]
-    if len(cut):
-        reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], board.state.reach_all_mm)
-        polys = arcs.polygons(row[cut], reach)
-        targets = board.state.index.shapes[at[cut]]
-        got = shapely.intersection(polys, targets)
-        empty = shapely.is_empty(got)
-        if empty.any():   # within 1e-6 mm but not touching in floating point
-            got[empty] = shapely.intersection(shapely.buffer(polys[empty], 1e-5), targets[empty])
-            empty = shapely.is_empty(got)
-            got[empty] = targets[empty]
-        clipped[cut] = got
-        whole[cut] = False
-    return Parts(whole, clipped, corners)
+    if not len(cut):
+        return Parts(x, y, count, whole)
+    reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], np.inf)
+    cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0)
+    empty = np.nonzero(cn == 0)[0]
+    if len(empty):   # within 1e-6 mm of the arc, but not touching in floating point
+        ex, ey, en = _clip(arcs, row[cut[empty]], x[:, cut[empty]], y[:, cut[empty]],
+                           reach[empty], 1e-5)
+        keep = en > 0
+        width = max(cx.shape[0], ex.shape[0])
+        cx, cy, ex, ey = (_pad(a, width) for a in (cx, cy, ex, ey))
+        cx[:, empty[keep]], cy[:, empty[keep]], cn[empty[keep]] = \
+            ex[:, keep], ey[:, keep], en[keep]
+    got = np.nonzero(cn > 0)[0]           # the rest: measured to all of it
+    width = max(4, cx.shape[0])
+    x, y, cx, cy = (_pad(a, width) for a in (x, y, cx, cy))
+    x[:, cut[got]], y[:, cut[got]] = cx[:, got], cy[:, got]
+    count[cut[got]] = cn[got]
+    whole[cut[got]] = False
+    return Parts(x, y, count, whole)
+
+
+def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.ndarray,
+          slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Quads cut to their arcs (``rows``), out to ``reach`` (inf: the whole arc), the arc's
+    half-planes widened by ``slack`` mm."""
+    left, right, facing = arcs.left[rows], arcs.right[rows], arcs.facing[rows]
+    n_l, n_r = arcs.n_left[rows], arcs.n_right[rows]
+
+    def plane(o: np.ndarray, nrm: np.ndarray, far: np.ndarray | None = None):
+        def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
+            d = (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
+            return (d if far is None else far - d) + slack
+        return f
+
+    planes = [plane(left, n_l), plane(right, n_r), plane(left, facing)]
+    if np.isfinite(reach).any():
+        planes.append(plane(left, facing, np.where(np.isfinite(reach), reach, 1e300)))
+    return clip_convex(x, y, np.full(len(rows), x.shape[0]), planes)
+
+
+def _pad(a: np.ndarray, width: np.ndarray | int) -> np.ndarray:
+    """Corner-major vertices padded to ``width`` rows by repeating the last."""
+    if a.shape[0] >= width:
+        return a.copy()
+    return np.concatenate([a, np.repeat(a[-1:], width - a.shape[0], axis=0)])
 
 
 def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Parts,
@@ -235,13 +271,13 @@ def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, pa
     how = board.settings.a6_range_measure
     if how == "centre_to_centre":
         table = board.rect_table.frames
-        shooter = table[arcs.at[row], :2]
-        return np.hypot(*(table[at, :2] - shooter).T)
+        d = table[at, :2] - table[arcs.at[row], :2]
+        return np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2)
     out = nearest_mm.copy()
     cut = np.nonzero(~parts.whole)[0]
     if len(cut):
-        fronts = shapely.linestrings(arcs.front[row[cut]])
-        out[cut] = shapely.distance(fronts, parts.clipped[cut])
+        out[cut] = segment_distances(parts.x[:, cut], parts.y[:, cut], parts.count[cut],
+                                     arcs.front[row[cut], 0], arcs.front[row[cut], 1])
     return out
 
 
@@ -249,27 +285,11 @@ def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where sight lines end, for the parts of ``rows``: (points (p, 2), the row each belongs
     to, grouped in order): each part's middle first, then its corners moved `END_INSET_MM`
     toward the middle (ISD A14)."""
-    whole = parts.whole[rows]
-    pieces_xy, pieces_owner, centres = [], [], np.zeros((len(rows), 2))
-    plain = np.nonzero(whole)[0]
-    if len(plain):
-        c = parts.corners[rows[plain]]
-        centres[plain] = c.mean(axis=1)
-        pieces_xy.append(c.reshape(-1, 2))
-        pieces_owner.append(np.repeat(plain, 4))
-    cut = np.nonzero(~whole)[0]
-    if len(cut):
-        geoms = parts.clipped[rows[cut]]
-        xy, owner = shapely.get_coordinates(geoms, return_index=True)
-        first = np.searchsorted(owner, owner)
-        repeat = (np.arange(len(owner)) != first) & (xy == xy[first]).all(axis=1)
-        pieces_xy.append(xy[~repeat])
-        pieces_owner.append(cut[owner[~repeat]])
-        centres[cut] = shapely.get_coordinates(shapely.centroid(geoms))
-    xy = np.concatenate(pieces_xy) if pieces_xy else np.zeros((0, 2))
-    owner = np.concatenate(pieces_owner) if pieces_owner else np.zeros(0, dtype=np.int64)
+    cx, cy = centroids(parts.x[:, rows], parts.y[:, rows], parts.count[rows])
+    centres = np.stack([cx, cy], axis=1)
+    xy, owner = parts.points(rows)
     c = centres[owner]
-    d = np.hypot(xy[:, 0] - c[:, 0], xy[:, 1] - c[:, 1])
+    d = np.sqrt((xy[:, 0] - c[:, 0]) ** 2 + (xy[:, 1] - c[:, 1]) ** 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         k = np.where(d > 0, np.minimum(1.0, END_INSET_MM / d), 0.0)
     moved = xy + (c - xy) * k[:, None]

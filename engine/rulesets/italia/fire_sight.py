@@ -213,24 +213,18 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     pending = ~seen if mode == "any_line" else seen.copy()
     # stage 2: every other line of the shots stage 1 did not settle
     todo = np.nonzero(pending)[0]
-    lines_shot = np.repeat(todo, 3 * n_end[todo])
-    k = np.arange(len(lines_shot)) - np.repeat(np.cumsum(3 * n_end[todo]) - 3 * n_end[todo],
-                                               3 * n_end[todo])
+    per = 3 * n_end[todo]
+    lines_of = np.repeat(np.arange(len(todo)), per)              # each line's pending shot
+    k = np.arange(len(lines_of)) - np.repeat(np.cumsum(per) - per, per)
     end_k, origin_k = k // 3, k % 3
     keep = (end_k > 0) | (origin_k > 0)
-    lines_shot, end_k, origin_k = lines_shot[keep], end_k[keep], origin_k[keep]
-    xy2 = np.stack([origins[row[lines_shot], origin_k], points[first_end[lines_shot] + end_k]],
-                   axis=1)
-    todo2 = None
-    kind1, index1 = trace1.kind[lines_shot], trace1.index[lines_shot]
-    by_body = (kind1 == BODY) | (kind1 == CORRIDOR)
-    if by_body.any():   # the body blocking the middle line most often blocks the rest too
-        ask = np.nonzero(by_body)[0]
-        crossed = field.crosses(xy2[ask], index1[ask], (lines_shot * 3 + origin_k)[ask])
-        todo2 = np.delete(np.arange(len(lines_shot)), ask[crossed])
-    trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), todo2)
-    if todo2 is not None:
-        trace2.kind[ask[crossed]], trace2.index[ask[crossed]] = BODY, index1[ask[crossed]]
+    lines_of, end_k, origin_k = lines_of[keep], end_k[keep], origin_k[keep]
+    lines_shot = todo[lines_of]
+    starts = origins[row[todo]]                                   # (pending, 3, 2)
+    xy2 = np.stack([starts[lines_of, origin_k], points[first_end[lines_shot] + end_k]], axis=1)
+    settled, blocker = _screened(questions, trace1, todo, starts, xy2[:, 1], lines_of, origin_k)
+    trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), np.nonzero(~settled)[0])
+    trace2.kind[settled], trace2.index[settled] = BODY, blocker[settled]
     clear2 = trace2.clear
     if mode == "any_line":
         seen[np.unique(lines_shot[clear2])] = True
@@ -240,6 +234,19 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     trace = Trace(np.concatenate([trace1.kind, trace2.kind]),
                   np.concatenate([trace1.index, trace2.index]))
     return _sight(trace, shot, n, seen)
+
+
+def _screened(questions: ShotQuestions, trace1: Trace, todo: np.ndarray, starts: np.ndarray,
+              ends: np.ndarray, lines_of: np.ndarray, origin_k: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The lines of the shots ``todo`` that the body blocking their middle line surely crosses
+    too (most often it blocks them all), and that body: a cheap certain test per line
+    (`SightField.crosses`) before the sweep takes the rest."""
+    kind1, index1 = trace1.kind[todo], trace1.index[todo]
+    screen = np.where((kind1 == BODY) | (kind1 == CORRIDOR), index1, -1)
+    settled = questions.field.crosses(starts.reshape(-1, 2), np.repeat(screen, 3), ends,
+                                      lines_of * 3 + origin_k)
+    return settled, np.where(settled, screen[lines_of], -1)
 
 
 def _sight(trace: Trace, shot: np.ndarray, n: int, seen: np.ndarray) -> Sight:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import numpy as np
+
 from campo.engine.results import Band
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 
@@ -138,14 +140,25 @@ def within(distance_in: float, upper_in: float, settings: ItaliaSettings | None 
     return distance_in < upper_in - EDGE_EPS_IN
 
 
+def band_indices(distance_in: np.ndarray, artillery: np.ndarray,
+                 settings: ItaliaSettings | None = None) -> np.ndarray:
+    """For many distances, the position of the band each falls in (`bands` of its weapon),
+    -1 beyond the maximum range: the one reading of the range table, so "in range" and "which
+    band" cannot disagree."""
+    d = np.asarray(distance_in, dtype=float)
+    gun = np.broadcast_to(np.asarray(artillery, dtype=bool), d.shape)
+    out = np.full(d.shape, -1, dtype=np.int64)
+    for weapon in (True, False):
+        for k, row in reversed(list(enumerate(bands(weapon)))):
+            out[(gun == weapon) & within(d, row.upper_in, settings)] = k
+    return out
+
+
 def band_row(distance_in: float, artillery: bool,
              settings: ItaliaSettings | None = None) -> BandRow | None:
-    """The band a distance falls in, or None beyond the maximum range: the one reading of the
-    range table, so "in range" and "which band" cannot disagree."""
-    for row in bands(artillery):
-        if within(distance_in, row.upper_in, settings):
-            return row
-    return None
+    """The band one distance falls in, or None beyond the maximum range (`band_indices`)."""
+    k = int(band_indices(np.array([distance_in]), np.array([artillery]), settings)[0])
+    return None if k < 0 else bands(artillery)[k]
 
 
 def artillery_band(distance_in: float, settings: ItaliaSettings | None = None) -> RangeBand | None:
