@@ -92,9 +92,10 @@ def segment_distances(x: np.ndarray, y: np.ndarray, count: np.ndarray, p0: np.nd
                                np.repeat(p1[None], k, 0).reshape(-1, 2),
                                np.stack([x, y], -1).reshape(-1, 2),
                                np.stack([nx, ny], -1).reshape(-1, 2)).reshape(k, m).any(axis=0)
-    # the segment's start inside (every edge turns the same way round it)
+    # the segment's start inside (every edge turns the same way round it) a polygon with area
     side = (nx - x) * (y0 - y) - (ny - y) * (x0 - x)
-    inside = ((side >= 0).all(axis=0) | (side <= 0).all(axis=0)) & (count >= 3)
+    area = np.abs((x * ny - nx * y).sum(axis=0))
+    inside = ((side >= 0).all(axis=0) | (side <= 0).all(axis=0)) & (area > 1e-9)
     corner = point_segment_distance(x, y, x0, y0, x1, y1).min(axis=0)
     ends = np.minimum(point_segment_distance(x0, y0, x, y, nx, ny).min(axis=0),
                       point_segment_distance(x1, y1, x, y, nx, ny).min(axis=0))
