@@ -30,6 +30,10 @@ MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
 NEAR_MM = 14 * MM_PER_IN   # the widest neighbourhood asked about: a cavalry charge (12") + 2"
 GRAZE_MM = 0.5   # a sight line merely grazing a base (tracking noise) is not blocked by it
+HOLD_BAND_MM = 25.0
+"""Fire verdicts measured this close (mm) to their boundary are remembered for a live game's
+next moment (`boundary.HeldVerdicts`); a base moving farther than this in one moment was
+picked up and put down (its verdict is then the measured one)."""
 
 
 @dataclass(frozen=True)

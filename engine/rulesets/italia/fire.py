@@ -20,7 +20,7 @@ import numpy as np
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
 from campo.engine.rulesets.italia import tables_fire as tf
-from campo.engine.rulesets.italia.board import MM_PER_IN, Board
+from campo.engine.rulesets.italia.board import HOLD_BAND_MM, MM_PER_IN, Board
 from campo.engine.rulesets.italia.fire_clear import clear_blockers, clear_margins
 from campo.engine.rulesets.italia.fire_cover import cover_terrain_of, covers
 from campo.engine.rulesets.italia.fire_geometry import (
@@ -43,9 +43,6 @@ __all__ = ["MUSKETRY_COVER", "Shots", "Target", "TargetLists", "cover_terrain_of
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
 """A measurement exactly ``close_call_mm`` from its boundary, to rounding, is not a close call."""
-HOLD_BAND_MM = 25.0
-"""Verdicts measured this close (mm) to their boundary are remembered for a live game's next
-moment (`boundary.HeldVerdicts`); a base moving farther than this in one moment was picked up."""
 
 
 @dataclass
@@ -284,7 +281,8 @@ def _reasons(board: Board, n: int, in_arc: np.ndarray, arc_close: np.ndarray,
         arc[k] = "not in arc of fire" + (maybe if close else "")
     rng: list[str | None] = [None] * n
     out_of = np.nonzero(~in_range)[0]
-    for k, short, close in zip(out_of.tolist(), (-margin_in[out_of]).tolist(),
+    # (a shot held out of range while measured a hair inside is 0.0 short)
+    for k, short, close in zip(out_of.tolist(), np.maximum(-margin_in[out_of], 0.0).tolist(),
                                range_close[out_of].tolist()):
         rng[k] = f"out of range: {short:.1f} in short" + (maybe if close else "")
     unseen: list[str | None] = [None] * n
