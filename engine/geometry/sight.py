@@ -263,28 +263,40 @@ class SightField:
     def sightlines(self, xy: np.ndarray, owners: np.ndarray,
                    queries: Sequence[SightQuery]) -> Sightlines:
         """`SightQuery` objects as the arrays of `Sightlines` (rows of the tables: questions)."""
-        nq, index = len(queries), self.body_index
+        nq = len(queries)
 
-        def table(ids_of: object) -> np.ndarray:
-            out = np.zeros((nq, len(self.bodies)), dtype=bool)
-            for k, q in enumerate(queries):
-                cols = [index[i] for i in ids_of(q) if i in index]
-                out[k, cols] = True
+        def table(names: Sequence[Collection[str]], index: dict[str, int], width: int
+                  ) -> np.ndarray | None:
+            rows = [k for k, ids in enumerate(names) for i in ids if i in index]
+            if not rows:
+                return None
+            out = np.zeros((nq, width), dtype=bool)
+            out[rows, [index[i] for ids in names for i in ids if i in index]] = True
             return out
 
-        never = table(lambda q: q.exclude | q.ignore_bodies)
-        thin = table(lambda q: q.corridor_exclude)
-        area_at = {aid: a for a, aid in enumerate(self.deep_area_ids)}
-        uncounted = np.zeros((nq, len(self.deep_areas)), dtype=bool)
-        for k, q in enumerate(queries):
-            uncounted[k, [area_at[a] for a in q.uncounted_areas if a in area_at]] = True
-        shapes = np.array([shapely.union_all(list(q.ends)) if q.ends else None
-                           for q in queries], dtype=object)
-        ends = np.where(np.equal(shapes, None), -1, np.arange(nq))[owners][:, None]
-        width = np.array([q.corridor for q in queries], dtype=float)[owners]
-        return Sightlines(xy, width, [Keyed(owners, never)], [Keyed(owners, thin)], None,
-                          ends, shapes, [Keyed(owners, uncounted)])
-
+        never = table([q.exclude | q.ignore_bodies if q.ignore_bodies else q.exclude
+                       for q in queries], self.body_index, len(self.bodies))
+        thin = table([q.corridor_exclude for q in queries], self.body_index, len(self.bodies))
+        uncounted = table([q.uncounted_areas for q in queries],
+                          {a: k for k, a in enumerate(self.deep_area_ids)}, len(self.deep_areas))
+        ends = shapes = None
+        if len(self.walls) and any(q.ends for q in queries):
+            # every distinct end shape once; each question's ends as rows of them
+            at: dict[int, int] = {}
+            found: list[Polygon] = []
+            width = max(len(q.ends) for q in queries)
+            rows = np.full((nq, width), -1, dtype=np.int64)
+            for k, q in enumerate(queries):
+                for j, shape in enumerate(q.ends):
+                    if id(shape) not in at:
+                        at[id(shape)] = len(found)
+                        found.append(shape)
+                    rows[k, j] = at[id(shape)]
+            ends, shapes = rows[owners], np.array(found, dtype=object)
+        width_mm = np.array([q.corridor for q in queries], dtype=float)[owners]
+        return Sightlines(xy, width_mm, [Keyed(owners, never)] if never is not None else [],
+                          [Keyed(owners, thin)] if thin is not None else [], None, ends, shapes,
+                          [Keyed(owners, uncounted)] if uncounted is not None else [])
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:
     """The terrain rules of lines ``rows`` only (their own numbering from 0)."""

@@ -16,7 +16,6 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
-from campo.engine.geometry.arcs import arc_polygon
 from campo.engine.geometry.contact import RectTable, edge_of_lengths, shared_lengths, touched_edge
 from campo.engine.geometry.rect import Point, Rect, angle_diff
 from campo.engine.geometry.sight import SightField
@@ -307,14 +306,6 @@ class Board:
         vl, vr = r.to_local(*left), r.to_local(*right)
         return Front(r.from_local(vl[0], r.depth / 2), r.from_local(vr[0], r.depth / 2),
                      r.front, members)
-
-    def arc(self, base_id: str, half_angle: float, reach_in: float) -> Polygon:
-        """Arc of ``half_angle`` from the base's firing front, out to ``reach_in`` inches."""
-        f = self.front(base_id)
-        if self.settings.a4_arc_origin == "front_centre":
-            mid = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
-            return arc_polygon(mid, mid, f.facing, half_angle, self.mm(reach_in))
-        return arc_polygon(f.left, f.right, f.facing, half_angle, self.mm(reach_in))
 
     # --- terrain ---------------------------------------------------------------------------
     @cached_property

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
 from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
 from campo.engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
@@ -70,19 +71,11 @@ class Arcs:
                     np.array([i.is_gun for i in infos], dtype=bool))
 
     def polygons(self, rows: np.ndarray, reach_mm: np.ndarray) -> np.ndarray:
-        """The arcs of ``rows`` cut at ``reach_mm`` as shapely polygons (for GEOS clipping and
-        drawing): the front, then the far ends of the rays."""
-        length = reach_mm / np.cos(np.radians(self.half_deg[rows]))
-        fl = self.left[rows] + _turn(self.facing[rows], self.half_deg[rows]) * length[:, None]
-        fr = self.right[rows] + _turn(self.facing[rows], -self.half_deg[rows]) * length[:, None]
-        ring = np.stack([self.left[rows], self.right[rows], fr, fl], axis=1)
-        return shapely.polygons(ring)
-
-
-def _turn(v: np.ndarray, deg: np.ndarray) -> np.ndarray:
-    a = np.radians(deg)
-    c, s = np.cos(a), np.sin(a)
-    return np.stack([v[:, 0] * c - v[:, 1] * s, v[:, 0] * s + v[:, 1] * c], axis=1)
+        """The arcs of ``rows`` cut at ``reach_mm`` as shapely polygons (for drawing and the
+        whole-arc reading of a clear arc)."""
+        return shapely.polygons(arc_vertices_many(self.left[rows], self.right[rows],
+                                                  self.facing[rows], self.half_deg[rows],
+                                                  reach_mm))
 
 
 def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
