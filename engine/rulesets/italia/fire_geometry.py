@@ -20,7 +20,13 @@ import shapely
 from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
 from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
-from campo.engine.rulesets.italia.board import GRAZE_MM, MM_PER_IN, REPORT_MARGIN_IN, Board
+from campo.engine.rulesets.italia.board import (
+    GRAZE_MM,
+    HOLD_BAND_MM,
+    MM_PER_IN,
+    REPORT_MARGIN_IN,
+    Board,
+)
 
 ARC_EPS_MM = 1e-6
 """A target within this distance of an arc is in it (an exact boundary is inside, ISD A5)."""
@@ -152,20 +158,37 @@ class Pairs:
 
 def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     """Every present enemy (``enemy`` (shooters, bases) bool) with its arc depth and nearest
-    distance, all shooters against all bases in numpy (a table's few hundred bases)."""
+    distance, all shooters against all bases in numpy (a table's few hundred bases). Bases
+    surely far out of the arc and beyond the range (by `HOLD_BAND_MM`: neither listed nor
+    remembered) get bounds instead: a depth below -`HOLD_BAND_MM`, a distance beyond it."""
     row, at = np.nonzero(enemy)
     px, py = corners_of(board, at)
+    frames = board.rect_table.frames
     mode = board.settings.a5_in_arc_test
     if mode == "centre":
-        centre = board.rect_table.frames[at, :2]
-        arc_mm = np.minimum.reduce(arc_values(arcs, row, centre[None, :, 0], centre[None, :, 1],
-                                              None))[0]
-    elif mode == "whole_base":
-        arc_mm = np.minimum.reduce(arc_values(arcs, row, px, py, None)).min(axis=0)
+        centre = frames[at, :2]
+        values = arc_values(arcs, row, centre[None, :, 0], centre[None, :, 1], None)
+        depth = np.minimum.reduce(values)[0]
+        maybe_in = depth >= -HOLD_BAND_MM
     else:
-        arc_mm = depth_in_arc(arc_values(arcs, row, px, py, None))
-    nearest = quad_segment_distance(px, py, arcs.front[row, 0], arcs.front[row, 1])
-    return Pairs(row, at, arc_mm, nearest)
+        values = arc_values(arcs, row, px, py, None)
+        # no point of the base lies deeper than its corners' least deepest function
+        depth = np.minimum.reduce([v.max(axis=0) for v in values])
+        maybe_in = depth >= -HOLD_BAND_MM
+    front = arcs.front[row]
+    mid = (front[:, 0] + front[:, 1]) / 2
+    half = np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2
+    d = frames[at, :2] - mid
+    radius = np.sqrt(frames[at, 6] ** 2 + frames[at, 7] ** 2)        # half width, half depth
+    nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
+    need = np.nonzero(maybe_in | (nearest <= arcs.range_mm[row] + HOLD_BAND_MM))[0]
+    if mode == "whole_base":
+        depth[need] = np.minimum.reduce([v[:, need] for v in values]).min(axis=0)
+    elif mode != "centre":
+        depth[need] = depth_in_arc([v[:, need] for v in values])
+    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[need, 0],
+                                          front[need, 1])
+    return Pairs(row, at, depth, nearest)
 
 
 @dataclass

@@ -200,7 +200,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
                        frames[at, :2]], axis=1)
         shot = np.arange(n)
         trace = field.trace(questions.lines(shot, xy, np.zeros(n, dtype=np.int64)))
-        return _sight(trace, shot, n, trace.clear)
+        return _sight(n, trace.clear, shot, trace.kind, trace.index, np.ones(n, dtype=np.int64))
     points, owner = ends
     origins = sight_origins(board, arcs.shooters)
     n_end = np.bincount(owner, minlength=n)
@@ -223,17 +223,24 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     starts = origins[row[todo]]                                   # (pending, 3, 2)
     xy2 = np.stack([starts[lines_of, origin_k], points[first_end[lines_shot] + end_k]], axis=1)
     settled, blocker = _screened(questions, trace1, todo, starts, xy2[:, 1], lines_of, origin_k)
-    trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), np.nonzero(~settled)[0])
-    trace2.kind[settled], trace2.index[settled] = BODY, blocker[settled]
-    clear2 = trace2.clear
+    swept = np.nonzero(~settled)[0]
+    trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), swept)
+    clear2 = trace2.clear[swept]
     if mode == "any_line":
-        seen[np.unique(lines_shot[clear2])] = True
+        seen[lines_shot[swept[clear2]]] = True
     else:
-        seen[np.unique(lines_shot[~clear2])] = False
-    shot = np.concatenate([shot1, lines_shot])
-    trace = Trace(np.concatenate([trace1.kind, trace2.kind]),
-                  np.concatenate([trace1.index, trace2.index]))
-    return _sight(trace, shot, n, seen)
+        seen[lines_shot[swept[~clear2]]] = False
+    # what blocks each line, the lines settled by the middle line's blocker counted together
+    screened = np.bincount(lines_of[settled], minlength=len(todo))
+    by = np.nonzero(screened)[0]
+    return _sight(n, seen,
+                  np.concatenate([shot1, todo[by], lines_shot[swept]]),
+                  np.concatenate([trace1.kind, np.full(len(by), BODY, dtype=np.int8),
+                                  trace2.kind[swept]]),
+                  np.concatenate([trace1.index, blocker[np.searchsorted(lines_of, by)] if len(by)
+                                  else np.zeros(0, dtype=np.int64), trace2.index[swept]]),
+                  np.concatenate([np.ones(n, dtype=np.int64), screened[by],
+                                  np.ones(len(swept), dtype=np.int64)]))
 
 
 def _screened(questions: ShotQuestions, trace1: Trace, todo: np.ndarray, starts: np.ndarray,
@@ -249,15 +256,18 @@ def _screened(questions: ShotQuestions, trace1: Trace, todo: np.ndarray, starts:
     return settled, np.where(settled, screen[lines_of], -1)
 
 
-def _sight(trace: Trace, shot: np.ndarray, n: int, seen: np.ndarray) -> Sight:
-    """The `Sight` of traced lines: each unseen shot's distinct obstacles, most lines first."""
-    blocked = np.nonzero(~trace.clear & ~seen[shot])[0]
+def _sight(n: int, seen: np.ndarray, shot: np.ndarray, kind: np.ndarray, index: np.ndarray,
+           weight: np.ndarray) -> Sight:
+    """The `Sight` of traced lines (each row: its shot, what blocks it and how many lines it
+    stands for): each unseen shot's distinct obstacles, most lines first."""
+    blocked = np.nonzero((kind != CLEAR) & ~seen[shot])[0]
     if not len(blocked):
         return Sight(seen, np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64))
     # one number per (shot, obstacle): counted, then each shot's most blocking first
-    size = int(trace.index.max()) + 2
-    code = (shot[blocked] * 8 + trace.kind[blocked]) * size + trace.index[blocked] + 1
-    uniq, count = np.unique(code, return_counts=True)
+    size = int(index.max()) + 2
+    code = (shot[blocked] * 8 + kind[blocked].astype(np.int64)) * size + index[blocked] + 1
+    uniq, back = np.unique(code, return_inverse=True)
+    count = np.bincount(back.reshape(-1), weight[blocked]).astype(np.int64)
     owner = uniq // (8 * size)
     order = np.lexsort((uniq, -count, owner))
     uniq, count, owner = uniq[order], count[order], owner[order]
