@@ -241,13 +241,16 @@ class _Sweep:
         self.p0, p1 = xy[:, 0], xy[:, 1]
         self.bodies = bodies
         if origin is None:   # lines starting at the same point share an origin
-            _, first, origin = np.unique(self.p0[:, 0] + 1j * self.p0[:, 1], return_index=True,
-                                         return_inverse=True)
-        else:
-            _, first, origin = np.unique(origin, return_index=True, return_inverse=True)
-        self.origin = origin.reshape(-1)
-        self.origins = self.p0[first]
-        n_o = len(first)
+            _, origin = np.unique(self.p0[:, 0] + 1j * self.p0[:, 1], return_inverse=True)
+        # number the origins 0..n-1 (small numbers: a table lookup, no sort)
+        origin = np.asarray(origin, dtype=np.int64).reshape(-1)
+        present = np.zeros(int(origin.max()) + 1, dtype=bool)
+        present[origin] = True
+        number = np.cumsum(present) - 1
+        self.origin = number[origin]
+        n_o = int(present.sum())
+        self.origins = np.empty((n_o, 2))
+        self.origins[self.origin] = self.p0         # every line of an origin starts there
         vx, vy = p1[:, 0] - self.p0[:, 0], p1[:, 1] - self.p0[:, 1]
         self.length = np.sqrt(vx * vx + vy * vy)
         # each origin's reference direction: the mean of its lines' (0: any)
@@ -256,7 +259,8 @@ class _Sweep:
         ry = np.bincount(self.origin, vy * inv, n_o)
         norm = np.sqrt(rx * rx + ry * ry)
         flat = norm <= 1e-9
-        rx, ry = np.where(flat, 1.0, rx / np.where(flat, 1.0, norm)), np.where(flat, 0.0, ry / np.where(flat, 1.0, norm))
+        norm = np.where(flat, 1.0, norm)
+        rx, ry = np.where(flat, 1.0, rx / norm), np.where(flat, 0.0, ry / norm)
         ax, ay = rx[self.origin], ry[self.origin]
         phi = np.arctan2(ax * vy - ay * vx, ax * vx + ay * vy)
         key = self.origin * 8.0 + phi + np.pi
@@ -271,23 +275,32 @@ class _Sweep:
         lo = self.key[starts] - np.arange(n_o) * 8.0 - np.pi
         hi = self.key[np.r_[starts[1:], len(self.key)] - 1] - np.arange(n_o) * 8.0 - np.pi
         # (origin, body) pairs whose body's bounding circle (grown by the corridor) comes
-        # within reach of the origin and within the directions of its lines
+        # within reach of the origin (squared distances) ...
         cx = bodies.centre[:, 0][None, :] - self.origins[:, 0][:, None]       # (origins, bodies)
         cy = bodies.centre[:, 1][None, :] - self.origins[:, 1][:, None]
-        dist = np.sqrt(cx * cx + cy * cy)
         bound = bodies.radius[None, :] + grow[:, None]
-        gap = dist - bound
-        self.o, self.b = np.nonzero(gap <= reach[:, None] + GROW_EPS_MM)
-        o, b = self.o, self.b
-        cx, cy, d_ob, gap = cx[o, b], cy[o, b], dist[o, b], gap[o, b]
-        psi = np.arctan2(rx[o] * cy - ry[o] * cx, rx[o] * cx + ry[o] * cy)
+        limit = reach[:, None] + GROW_EPS_MM + bound
+        o, b = np.nonzero(cx * cx + cy * cy <= limit * limit)
+        cx, cy, bound = cx[o, b], cy[o, b], bound[o, b]
+        d_ob = np.sqrt(cx * cx + cy * cy)
+        gap = d_ob - bound
+        # ... and within the directions of its lines: the angle between the centre and the
+        # middle of those directions at most their half spread plus the circle's half width,
+        # compared by cosines (no angle computed)
+        mid, half = (lo + hi) / 2, (hi - lo) / 2
+        mx = rx * np.cos(mid) - ry * np.sin(mid)
+        my = rx * np.sin(mid) + ry * np.cos(mid)
         with np.errstate(invalid="ignore", divide="ignore"):
-            rho = np.where(gap > 0, np.arcsin(np.minimum(1.0, bound[o, b] / d_ob)), np.pi) + 1e-6
-        mid, half = (lo + hi)[o] / 2, (hi - lo)[o] / 2
-        seen = np.abs((psi - mid + np.pi) % (2 * np.pi) - np.pi) <= half + rho
+            sin_a = np.minimum(1.0, bound / d_ob)
+        cos_a = np.sqrt(1.0 - sin_a * sin_a)
+        spread = half[o] + 1e-6
+        cos_limit = np.cos(spread) * cos_a - np.sin(spread) * sin_a
+        seen = (gap <= 0) | (spread >= np.pi / 2) | \
+            ((cx * mx[o] + cy * my[o]) >= cos_limit * d_ob)
         self.o, self.b = o, b = o[seen], b[seen]
-        cx, cy, d_ob, psi = cx[seen], cy[seen], d_ob[seen], psi[seen]
+        cx, cy, d_ob = cx[seen], cy[seen], d_ob[seen]
         self.near = gap[seen]
+        psi = np.arctan2(rx[o] * cy - ry[o] * cx, rx[o] * cx + ry[o] * cy)
         rx = bodies.vx[:, b] - self.origins[o, 0]                          # (k, p)
         ry = bodies.vy[:, b] - self.origins[o, 1]
         self.corner_dist = np.sqrt(rx * rx + ry * ry)
