@@ -37,8 +37,8 @@ from campo.engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifier
 from campo.engine.rulesets.italia.tables_fire import DIFFICULT_GROUND, MUSKETRY_COVER
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
-__all__ = ["MUSKETRY_COVER", "Shots", "Target", "TargetLists", "cover_terrain_of", "fire_arc", "line_of_sight",
-           "measure_target", "probe", "shots", "targets_of"]
+__all__ = ["MUSKETRY_COVER", "Shots", "Target", "TargetLists", "cover_terrain_of", "fire_arc",
+           "line_of_sight", "measure_target", "probe", "shots", "targets_of"]
 
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
@@ -144,6 +144,9 @@ def shots(board: Board, ids: Sequence[str] | None = None) -> Shots:
     shooters = shooters_of(board, ids)
     if not shooters:
         return Shots.empty(ids if ids is not None else sorted(board.infos))
+    for table in board.shot_tables:     # measured already (the whole table, say)
+        if all(s in table.spans for s in shooters):
+            return table
     arcs = Arcs.of(board, shooters)
     names = board.state.index.ids
     infos = [board.infos[i] for i in names]
