@@ -122,11 +122,22 @@ class LiveAnalysis:
                 state = GameState(parse_scenario(data), held=self.held)
                 snapshot = self._summarise(data, state, previous)
             except CampoInputError as exc:
-                snapshot = Snapshot(self.version, data, None, {
-                    "ruleset": data.get("ruleset"), "bases": {}, "board": {}, "problems": [],
-                    "error": str(exc)}, frozenset())
+                snapshot = self._failed(data, str(exc))
             self._last = snapshot
             return snapshot
+
+    def failed(self, scenario: Mapping[str, Any], error: str) -> Snapshot:
+        """The snapshot of a moment the engine could not judge (an engine bug, say): it shows
+        ``error`` and the poses; the next update re-summarises every base."""
+        with self._lock:
+            self.version += 1
+            self._last = self._failed(copy.deepcopy(dict(scenario)), error)
+            return self._last
+
+    def _failed(self, data: dict[str, Any], error: str) -> Snapshot:
+        return Snapshot(self.version, data, None, {
+            "ruleset": data.get("ruleset"), "bases": {}, "board": {}, "problems": [],
+            "error": error}, frozenset())
 
     def _summarise(self, data: dict[str, Any], state: GameState,
                    previous: Snapshot | None) -> Snapshot:

@@ -21,14 +21,17 @@ from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSock
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from campo.engine.live import LiveAnalysis
+from campo.engine.registry import get_ruleset
+from campo.engine.ruleset import UmpireTool
+from campo.server.analysis_routes import add_analysis_routes, page_module_url
 from campo.server.camera_view import CameraRenderer
 from campo.server.capture import Capture
-from campo.server.controller import DECK_TOPIC, UmpireDeck, handle_message, refused
+from campo.server.controller import handle_message, refused
 from campo.server.game_state import GameSetup
 from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
-from campo.server.overlay import geometry_for
 from campo.server.reference import rules_info
 from campo.server.rig import Rig, ServerSettings, load_rig
 from campo.server.security import (
@@ -56,7 +59,7 @@ class Services:
     setup: GameSetup
     policy: AccessPolicy
     camera: CameraRenderer
-    deck: UmpireDeck | None = None  # ATTILA's card deck, the umpire's helper (None for other rulesets)
+    tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
     # per WebSocket connection, every message (a page sends a few a minute; a runaway script
     # sending in a loop is refused, the others are unaffected)
     ws_messages: RateLimit = field(default_factory=lambda: RateLimit(rate=20, burst=40))
@@ -67,7 +70,6 @@ class Services:
 def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services:
     """Load the files (or the demo game) and assemble the parts; nothing runs yet."""
     from campo.calibration.pipeline import FramePipeline
-    from campo.engine import analyze
 
     rig = rig or load_rig(settings)
     hub = StateHub()
@@ -76,13 +78,13 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     tracker = LiveTracker(
         capture=capture, pipeline=pipeline, roster=rig.roster,
         table_size=(rig.table.table.width_mm, rig.table.table.depth_mm),
-        anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyze=analyze,
+        anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyst=LiveAnalysis(),
         status_interval_s=settings.status_interval_s,
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
-    deck = UmpireDeck(rig.setup, settings.deck_seed) if rig.roster.ruleset == "attila" else None
+    tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
-                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), deck)
+                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), tool)
 
 
 # -- typed dependency getters ------------------------------------------------------------------
@@ -142,12 +144,7 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/state")
-    def api_state(s: ServicesDep) -> JSONResponse:
-        """The current scenario JSON with its `analysis` (the same object as the `state` topic)."""
-        latest = s.hub.latest("state")
-        payload = latest["payload"] if latest is not None else s.tracker.state
-        return JSONResponse(payload)
+    add_analysis_routes(app, lambda: (services.tracker.state, services.tracker.snapshot))
 
     @app.get("/api/status")
     def api_status(s: ServicesDep) -> dict[str, Any]:
@@ -159,28 +156,18 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         _, _, values = s.setup.snapshot()
         return rules_info(s.rig.roster.ruleset, values)
 
-    @app.get("/api/geometry/{base_id}")
-    def api_geometry(base_id: str, s: ServicesDep) -> dict[str, Any]:
-        """Arc, range bands, charge arc and charge paths of one base in the current state (table mm)."""
-        state = s.tracker.state
-        if state is None or not any(b["id"] == base_id for b in state["bases"]):
-            raise HTTPException(404, f"no base {base_id!r} on the table now")
-        try:
-            return geometry_for(state, base_id)
-        except CampoInputError as exc:  # the engine cannot judge this state (its error says why)
-            raise HTTPException(422, str(exc)) from None
-
     @app.get("/api/camera.jpg")
     def api_camera(s: ServicesDep, overlay: bool = True, width: int = 960, base: str | None = None) -> Response:
         """The camera's latest frame as JPEG, with markers, bases and (with `base`) its arcs drawn on it."""
         view = s.tracker.view
         if view is None:
             raise HTTPException(503, "no frame yet (no signal)")
-        state = s.tracker.state
+        state, snapshot = s.tracker.state, s.tracker.snapshot
         geometry = None
-        if overlay and base and state is not None and any(b["id"] == base for b in state["bases"]):
+        if overlay and base and snapshot is not None and snapshot.state is not None \
+                and base in snapshot.state.ids:
             with contextlib.suppress(CampoInputError):
-                geometry = geometry_for(state, base)
+                geometry = snapshot.geometry(base)
         jpeg = s.camera.jpeg(view, state, overlay=overlay, width=max(160, min(width, 3840)),
                              base_id=base, geometry=geometry)
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
@@ -208,7 +195,7 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
             return JSONResponse(refused("body is not JSON"), status_code=400)
         if not isinstance(data, dict):
             return JSONResponse(refused("body must be a JSON object"), status_code=400)
-        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub, deck=s.deck)
+        reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub, tool=s.tool)
         return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
 
     @app.put("/api/terrain")
@@ -228,14 +215,15 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
 
     @app.get("/api/deck")
     def api_deck(s: ServicesDep) -> dict[str, Any]:
-        """ATTILA's card deck: turn, the card just drawn, cards drawn and left (404 for other rulesets)."""
-        if s.deck is None:
+        """The rulebook's umpire tool (ATTILA's card deck: turn, the card just drawn, cards drawn
+        and left); 404 for rulebooks without one."""
+        if s.tool is None:
             raise HTTPException(404, f"the {s.rig.roster.ruleset} ruleset has no card deck")
-        return s.deck.view()
+        return s.tool.view()
 
     @app.post("/api/deck")
     async def post_deck(request: Request, s: ServicesDep) -> JSONResponse:
-        """Turn the deck: body `{"action": "shuffle" | "draw"}` (token)."""
+        """Act with the umpire tool: body `{"action": ...}` (ATTILA's deck: "shuffle" | "draw"; token)."""
         return await write(request, s, "deck")
 
     @app.websocket("/ws")
@@ -248,8 +236,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         await websocket.accept()
         client = s.hub.connect(can_write=can_write)
         s.hub.send_to(client, "hello", hello_payload(s, client))
-        if s.deck is not None:
-            s.hub.send_to(client, DECK_TOPIC, s.deck.view())
+        if s.tool is not None:
+            s.hub.send_to(client, s.tool.topic, s.tool.view())
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             await _receive_loop(websocket, client, s)
@@ -266,6 +254,8 @@ def hello_payload(s: Services, client: Client) -> dict[str, Any]:
     """The first message a client gets: who it is, what it may do, what it is looking at."""
     return {"client": client.id, "can_write": client.can_write, "mode": s.tracker.mode,
             "ruleset": s.rig.roster.ruleset, "source": s.rig.source.name,
+            "tool": None if s.tool is None else {"topic": s.tool.topic, "actions": list(s.tool.actions)},
+            "page_module": page_module_url(s.rig.roster.ruleset),
             "token_required": s.policy.token is not None,
             "setup_file": None if s.setup.path is None else s.setup.path.name}
 
@@ -290,5 +280,5 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
             s.hub.send_to(client, "reply", refused(f"too many messages: {s.ws_messages.describe()}, "
                                                    "slow down (this one was ignored)"))
             continue
-        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, deck=s.deck)
+        reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, tool=s.tool)
         s.hub.send_to(client, "reply", reply)

@@ -1,10 +1,14 @@
-"""The per-frame loop: newest frame -> pipeline -> game state -> analysis (only on real change) -> hub.
+"""The per-frame loop: newest frame -> pipeline -> game state -> summary (only on real change) -> hub.
 
 Runs in its own thread so the CPU-heavy work (marker detection, the rules engine) never blocks
 the web server's event loop. The engine runs only when the game really changed: a base moved or
 turned beyond `PoseTolerance`, appeared, or was hidden / uncovered, or the umpire edited the
-terrain or the settings. A `status` message (frame rate, anchors, unknown markers, camera signal)
-is published a few times a second whatever happens.
+terrain or the settings; and then only for what the change reaches (`engine.live.LiveAnalysis`):
+the `state` message carries the scenario and each base's compact summary, and a base's full
+analysis is computed when a page asks for it (`snapshot`). A `status` message (frame rate,
+anchors, unknown markers, camera signal) is published a few times a second whatever happens.
+No exception in one frame stops the loop: the error is shown on the page and the poses still go
+out.
 """
 
 from __future__ import annotations
@@ -13,23 +17,22 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
+from campo.engine.live import LiveAnalysis, Snapshot
+from campo.engine.registry import get_ruleset
+from campo.errors import CampoInputError
 from campo.server.capture import Capture
-from campo.engine.rulesets.attila.memory import GroupMemory
 from campo.server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
 from campo.server.hub import StateHub
 from campo.server.sources import Frame
-from campo.errors import CampoInputError
 from campo.vision.tabletop import Roster
 
 log = logging.getLogger(__name__)
-
-Analyze = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 class FrameResultLike(Protocol):
@@ -99,7 +102,7 @@ class LiveTracker:
         anchors_total: int,
         setup: GameSetup,
         hub: StateHub,
-        analyze: Analyze,
+        analyst: LiveAnalysis | None = None,
         tolerance: PoseTolerance = PoseTolerance(),
         status_interval_s: float = 0.5,
         mode: str = "live",
@@ -111,16 +114,17 @@ class LiveTracker:
         self.anchors_total = anchors_total
         self.setup = setup
         self.hub = hub
-        self.analyze = analyze
+        self.analyst = analyst or LiveAnalysis()
         self.tolerance = tolerance
         self.status_interval_s = status_interval_s
         self.mode = mode
         self.analyses = 0  # how many times the engine ran (tests check it stays low)
-        # ATTILA: groups that split stay split (ATT 4.M), though the engine sees one moment
-        self.groups = GroupMemory() if roster.ruleset == "attila" else None
+        # what the rulebook remembers across moments (ATTILA: groups that split stay split)
+        self.memory = get_ruleset(roster.ruleset).memory()
         self.frames = 0
         self.view: CameraView | None = None
-        self.state: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None   # the latest `state` message's payload
+        self.snapshot: Snapshot | None = None      # its analyses, computed when asked
         self._published: dict[str, PoseKey] = {}
         self._setup_version = -1
         self._tracked: list[PoseLike] = []
@@ -182,32 +186,25 @@ class LiveTracker:
         self._tracked = list(result.tracked)
         keys = pose_keys(self._tracked)
         if (self.setup.version != self._setup_version or poses_changed(self._published, keys, self.tolerance)
-                or (self.groups is not None and self.groups.due(time.monotonic()))):
+                or (self.memory is not None and self.memory.due(time.monotonic()))):
             self._publish_state(frame)
 
     def _publish_state(self, frame: Frame | None) -> None:
         version, terrain, settings = self.setup.snapshot()
         scenario = scenario_from_tracking(self.roster, self.table_size, self._tracked, terrain, settings)
-        if self.groups is not None:
-            self.groups.apply(scenario)
+        if self.memory is not None:
+            self.memory.apply(scenario)
         t0 = time.perf_counter()
-        try:
-            analysis = self.analyze(scenario)
-        except CampoInputError as exc:  # e.g. a setting the engine rejects: show it, keep running
-            log.warning("analysis failed: %s", exc)
-            analysis = {"ruleset": scenario["ruleset"], "bases": {}, "error": str(exc)}
-        except Exception as exc:  # noqa: BLE001 - an engine bug: the poses still go out, marked
-            log.exception("analysis failed on a state the engine should have judged")
-            analysis = {"ruleset": scenario["ruleset"], "bases": {},
-                        "error": f"internal error in the rules engine ({type(exc).__name__}); see the log"}
-        if self.groups is not None and (split := self.groups.learn(analysis, time.monotonic())):
-            log.info("groups split for good (ATT 4.M): %s", ", ".join(sorted(set(split.values()))))
+        snapshot = self._summarise(scenario)
+        if self.memory is not None and snapshot.error is None and \
+                (learnt := self.memory.learn(snapshot.summary["board"], time.monotonic())):
+            log.info("remembered for good: %s", ", ".join(sorted(set(learnt.values()))))
         self._analysis_ms = (time.perf_counter() - t0) * 1000
         self.analyses += 1
         self._setup_version = version
         self._published = pose_keys(self._tracked)
         state = dict(scenario)
-        state["analysis"] = analysis
+        state["summary"] = snapshot.summary
         state["live"] = {
             "mode": self.mode,
             "frame": None if frame is None else frame.index,
@@ -217,15 +214,27 @@ class LiveTracker:
             "analysis_ms": round(self._analysis_ms, 2),
             "published_unix": round(time.time(), 4),
         }
+        self.snapshot = snapshot
         self.state = state
         self.hub.publish_threadsafe("state", state)
+
+    def _summarise(self, scenario: dict[str, Any]) -> Snapshot:
+        """The engine's snapshot of this moment. An engine bug is logged and shown on the page
+        (the poses still go out); a state the engine refuses shows why."""
+        try:
+            return self.analyst.update(scenario)
+        except Exception as exc:  # noqa: BLE001 - an engine bug: the poses still go out, marked
+            log.exception("analysis failed on a state the engine should have judged")
+            return self.analyst.failed(
+                scenario, f"internal error in the rules engine ({type(exc).__name__}); see the log")
 
     # -- status -------------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
         """The status bar's numbers (also served at /api/status)."""
         cap = self.capture.status()
-        result = self._last_result
+        # without a signal the last frame's findings are old news: nothing is located or seen
+        result = self._last_result if cap.signal else None
         located = bool(result is not None and result.location.located)
         report = None if result is None else result.report
         return {

@@ -90,10 +90,11 @@ class SetSettings(_Message):
 
 
 class DeckAction(_Message):
-    """The umpire's card deck (ATTILA, ATT 14): shuffle starts the next turn, draw turns a card."""
+    """An action of the rulebook's umpire tool (ATTILA's card deck, ATT 14: "shuffle" starts the
+    next turn, "draw" turns a card); the tool checks the action is one of its own."""
 
     type: Literal["deck"]
-    action: Literal["shuffle", "draw"]
+    action: str = Field(min_length=1, max_length=40)
 
 
 ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction, Field(discriminator="type")]

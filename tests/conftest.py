@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,13 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 DATA = Path(__file__).parent / "data"
+
+# Each checkout keeps its test folders under its own temporary root: pytest prunes old numbered
+# folders under the root it shares, so two checkouts tested at once (several worktrees on one
+# machine) would delete each other's folders mid-run.
+os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(
+    Path(tempfile.gettempdir()) / f"campo-tests-{hashlib.sha1(str(DATA).encode()).hexdigest()[:10]}"))
+Path(os.environ["PYTEST_DEBUG_TEMPROOT"]).mkdir(parents=True, exist_ok=True)
 
 
 class _FailOnErrorLog(logging.Handler):

@@ -78,7 +78,7 @@ def test_selecting_a_base_shows_its_arc_and_the_engines_numbers(page: Any, serve
     page.click('[data-testid="base-pie-aosta"]')
     page.wait_for_selector('[data-testid="arc"]')
     assert page.locator('[data-testid="base-name"]').text_content() == "Brigata Aosta"
-    analysis = state(server)["analysis"]["bases"]["pie-aosta"]
+    analysis = server.services.tracker.snapshot.base_analysis("pie-aosta")  # type: ignore[union-attr]
     assert analysis["targets"], "the layout puts IR 47 in Aosta's arc"
     for t in analysis["targets"]:
         row = page.locator(f'[data-testid="targets"] tr[data-target="{t["id"]}"]')
@@ -299,7 +299,7 @@ def test_page_shows_the_demo_games_bases(browser: Any, tmp_path: Path) -> None:
         # a general lists the bases it commands, a unit the generals that command it (the engine's verdicts)
         pg.click('[data-testid="base-pie-gen-durando"]')
         check = """() => {
-            const a = window.campo.state.analysis.bases;
+            const a = window.campo.state.summary.bases;
             const name = (id) => window.campo.state.bases.find((b) => b.id === id).name;
             const mine = Object.keys(a).filter((id) => (a[id].commanded_by || []).includes('pie-gen-durando'));
             const shown = document.querySelector('[data-testid=commands]');

@@ -113,7 +113,7 @@ def test_attila_mandatory_charge_groups_and_zones(browser: Any, attila: ServerTh
 def test_drawing_a_card_shows_it_on_every_page(browser: Any, attila: ServerThread) -> None:
     from campo.engine.rulesets.attila.deck import Deck
 
-    deck = attila.services.deck
+    deck = attila.services.tool
     assert deck is not None
     with _page(browser, attila, "hun-riders") as umpire, _page(browser, attila, "hun-riders", token=False) as player:
         umpire.click('[data-testid="tab-army"]')
@@ -156,7 +156,7 @@ def test_federico_isolated_base_shows_its_badge(browser: Any, federico: ServerTh
 
 
 def test_federico_fire_modifiers_melee_odds_and_army(browser: Any, federico: ServerThread) -> None:
-    analysis = federico.services.tracker.state["analysis"]  # type: ignore[index]
+    analysis = federico.services.tracker.snapshot.analysis()  # type: ignore[union-attr]
     shot = next(t for t in analysis["bases"]["pr-forcade-1"]["targets"] if t["id"] == "au-garde")
     with _page(browser, federico, "pr-forcade-1") as page:
         page.click('[data-testid="base-pr-forcade-1"]')

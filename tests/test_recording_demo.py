@@ -36,7 +36,7 @@ def expected_moves(game: DemoGame) -> dict[str, list[tuple[tuple, tuple]]]:
 @pytest.fixture(scope="module")
 def derived() -> tuple[DemoGame, list]:
     game = DemoGame.load()
-    deriver = EventDeriver(analyze=None)  # moves only: contacts are checked elsewhere
+    deriver = EventDeriver(summarize=None)  # moves only: contacts are checked elsewhere
     events = []
     n = int(game.duration_s * RATE_HZ)
     for k in range(n + 1):

@@ -123,7 +123,7 @@ def test_presence_and_losses_and_turns() -> None:
 
 
 def test_lifted_base_put_down_elsewhere_is_one_move() -> None:
-    deriver = EventDeriver(analyze=None)
+    deriver = EventDeriver(summarize=None)
     s0 = demo_scenario()
     deriver.update(0.0, s0)
     gone = copy.deepcopy(s0)
@@ -138,7 +138,7 @@ def test_lifted_base_put_down_elsewhere_is_one_move() -> None:
 def test_a_hand_over_a_moving_base_does_not_cut_its_move() -> None:
     """The base goes stale mid-move (its pose frozen) for 2 s: still one move, to where it
     is seen again and comes to rest."""
-    deriver = EventDeriver(analyze=None)
+    deriver = EventDeriver(summarize=None)
     s0 = demo_scenario()
     deriver.update(0.0, s0)
 
@@ -158,7 +158,7 @@ def test_a_hand_over_a_moving_base_does_not_cut_its_move() -> None:
 
 
 def test_umpire_turn_marker_is_not_duplicated() -> None:
-    deriver = EventDeriver(analyze=None)
+    deriver = EventDeriver(summarize=None)
     deriver.update(0.0, demo_scenario())  # turn 1 from the state
     assert deriver.admit_external("turn", {"turn": 1}) is None
     assert deriver.admit_external("turn", {"text": ""}) == {"turn": 2}  # "Next turn"

@@ -11,13 +11,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from campo import engine
+from campo.engine.live import LiveAnalysis
 from campo.server.hub import StateHub
 from campo.server.recording import Recorder, attach_recorder, open_recording
 from campo.server.recording.replay import ReplaySession
 from campo.server.recording.replay_app import create_replay_app
 from campo.server.recording.simulate import demo_scenario, demo_script, play
 
-SERVER_MEMBERS = ("analysis", "live")
+SERVER_MEMBERS = ("analysis", "summary", "live")
 
 
 def _scenario(state: dict) -> dict:
@@ -30,8 +31,9 @@ def test_replay_shows_what_was_live(tmp_path: Path) -> None:
     hub = StateHub()
     recorder = attach_recorder(hub, path)
     live: list[tuple[float, dict]] = []
+    summaries = LiveAnalysis()
     for _, state in list(play(demo_scenario(), demo_script()))[::4]:
-        published = {**state, "analysis": engine.analyze(state), "live": {"frame": len(live)}}
+        published = {**state, "summary": summaries.update(state).summary, "live": {"frame": len(live)}}
         hub.publish("state", published)
         live.append((recorder.now(), published))
         time.sleep(0.01)
@@ -40,9 +42,10 @@ def test_replay_shows_what_was_live(tmp_path: Path) -> None:
     session = ReplaySession(path)
     try:
         for t, published in live:
-            shown = session.state_at(t)
+            shown, snapshot = session.moment_at(t)
             assert _scenario(shown) == _scenario(published)
-            assert shown["analysis"] == published["analysis"]  # same engine, same verdicts
+            assert shown["summary"]["bases"] == published["summary"]["bases"]  # same engine, same verdicts
+            assert snapshot.analysis() == engine.analyze(_scenario(published))
             assert shown["live"]["replay"]["t"] == pytest.approx(t)
         notes = [e for e in session.events if e.kind == "note"]
         assert [n.data["text"] for n in notes] == ["well played"]
@@ -51,14 +54,16 @@ def test_replay_shows_what_was_live(tmp_path: Path) -> None:
 
 
 def test_replay_reanalyses_with_the_current_engine(tmp_path: Path) -> None:
-    """The analysis stored with a live state is ignored: replay asks today's engine."""
+    """The verdicts published with a live state are not stored: replay asks today's engine."""
     path = tmp_path / "g.db"
     state = demo_scenario()
     with Recorder(path) as rec:
-        rec.record_state({**state, "analysis": {"bases": {"a-1": {"contacts": [], "note": "old verdict"}}}}, t=0)
+        rec.record_state({**state, "summary": {"bases": {"a-1": {"note": "old verdict"}}}}, t=0)
     session = ReplaySession(path)
     try:
-        assert session.state_at(0.0)["analysis"] == engine.analyze(state)
+        shown, snapshot = session.moment_at(0.0)
+        assert shown["summary"]["bases"]["a-1"] == LiveAnalysis().update(state).summary["bases"]["a-1"]
+        assert snapshot.analysis() == engine.analyze(state)
     finally:
         session.close()
 
@@ -101,7 +106,7 @@ def test_review_app_api(recorded) -> None:
         assert timeline["turns"] == [{"t": 0.0, "seq": timeline["turns"][0]["seq"], "turn": 1}]
         t, expected = played[30]
         got = client.get("/api/replay/state", params={"t": t}).json()
-        assert _scenario(got) == expected and "bases" in got["analysis"]
+        assert _scenario(got) == expected and "bases" in got["summary"]
 
         with client.websocket_connect("/ws") as ws:
             first = [ws.receive_json(), ws.receive_json(), ws.receive_json()]
@@ -117,8 +122,9 @@ def test_review_app_api(recorded) -> None:
             assert pushed["topic"] == "state"
             b1 = next(b for b in pushed["payload"]["bases"] if b["id"] == "b-1")
             assert b1["y_mm"] == pytest.approx(440.0)  # where the charge ended, as recorded
-            assert any(c["id"] == "a-1" for c in pushed["payload"]["analysis"]["bases"]["b-1"]
-                       ["contacts"])
+            assert "a-1" in pushed["payload"]["summary"]["bases"]["b-1"]["contacts"]
+            detail = client.get("/api/bases/b-1/analysis").json()
+            assert any(c["id"] == "a-1" for c in detail["contacts"])
             ws.send_json({"type": "ping"})
             assert ws.receive_json()["payload"]["type"] == "pong"
         shown = client.get("/api/state").json()["live"]["replay"]

@@ -17,7 +17,6 @@ from campo.engine.analysis import analyze
 from campo.server.app import Services, build_services, create_app
 from campo.server.hub import HubRecord
 from campo.server.messages import MAX_MESSAGE_BYTES
-from campo.server.overlay import scenario_of
 from campo.server.rig import ServerSettings
 from campo.server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
@@ -48,6 +47,11 @@ def live(still_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield client, services
 
 
+def scenario_of(state: dict[str, Any]) -> dict[str, Any]:
+    """The scenario JSON inside a published state (without the server's members)."""
+    return {k: v for k, v in state.items() if k not in ("analysis", "summary", "live")}
+
+
 def test_state_is_the_scenario_plus_the_engines_analysis(live: tuple[TestClient, Services]) -> None:
     client, _ = live
     state = client.get("/api/state").json()
@@ -57,8 +61,37 @@ def test_state_is_the_scenario_plus_the_engines_analysis(live: tuple[TestClient,
     assert aosta["heading_deg"] == pytest.approx(90, abs=1.5)
     assert state["analysis"] == analyze(scenario_of(state))
     assert state["analysis"]["unit"] == "in"
+    assert "summary" not in state
     targets = state["analysis"]["bases"]["pie-aosta"]["targets"]
     assert "aus-47" in [t["id"] for t in targets]
+
+
+def test_one_bases_analysis_is_the_whole_tables_entry(live: tuple[TestClient, Services]) -> None:
+    """GET /api/bases/{id}/analysis: the same object as analysis.bases[id] (interfaces.md); an
+    unknown base is 404."""
+    client, _ = live
+    whole = client.get("/api/state").json()["analysis"]["bases"]
+    for base_id, entry in whole.items():
+        answer = client.get(f"/api/bases/{base_id}/analysis")
+        assert answer.status_code == 200 and answer.json() == entry
+    assert client.get("/api/bases/nobody/analysis").status_code == 404
+
+
+def test_the_state_message_is_small_and_carries_summaries(live: tuple[TestClient, Services]) -> None:
+    """The WebSocket state carries the scenario and each base's summary, not the analysis:
+    at most 400 bytes per base on average, terrain included (interfaces.md)."""
+    client, _ = live
+    with client.websocket_connect(WS) as ws:
+        message = receive_until(ws, "state")
+        state = message["payload"]
+        assert "analysis" not in state and set(state["summary"]["bases"]) == {b["id"] for b in state["bases"]}
+        size = len(json.dumps(message, separators=(",", ":")))
+        assert size / len(state["bases"]) <= 400, size
+        whole = client.get("/api/state").json()["analysis"]["bases"]
+        for base_id, summary in state["summary"]["bases"].items():
+            contacts = {c["id"]: c["aspect"] for c in whole[base_id]["contacts"]}
+            assert summary.get("contacts", {}) == contacts
+            assert summary.get("commanded_by", []) == whole[base_id]["commanded_by"]
 
 
 def test_analysis_runs_only_when_the_game_changes(live: tuple[TestClient, Services]) -> None:
@@ -87,7 +120,8 @@ def test_websocket_streams_envelopes(live: tuple[TestClient, Services]) -> None:
         hello = next(m["payload"] for m in first if m["topic"] == "hello")
         assert hello["can_write"] is True and hello["mode"] == "live"
         state = next(m["payload"] for m in first if m["topic"] == "state")
-        assert state == client.get("/api/state").json()
+        whole = client.get("/api/state").json()
+        assert scenario_of(state) == scenario_of(whole) and state["live"] == whole["live"]
         later = receive_until(ws, "status")
         assert later["seq"] > max(m["seq"] for m in first)
 
@@ -317,11 +351,14 @@ def test_an_engine_bug_shows_as_an_analysis_error_and_the_poses_still_flow(still
     try:
         settings = _settings(still_folder, tmp_path)
         services = build_services(settings)
-        services.tracker.analyze = boom
+        services.tracker.analyst.update = boom  # type: ignore[method-assign]
         with TestClient(create_app(settings, services=services), base_url=BASE) as client:
             assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
             state = client.get("/api/state").json()
             assert "internal error in the rules engine (RuntimeError)" in state["analysis"]["error"]
+            assert "internal error" in services.tracker.state["summary"]["error"]
+            refused = client.get("/api/bases/pie-aosta/analysis")
+            assert refused.status_code == 422 and "internal error" in refused.json()["detail"]
             assert client.get("/api/status").status_code == 200
     finally:
         live_log.removeFilter(expected)

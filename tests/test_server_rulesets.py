@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from campo.engine.analysis import analyze
 from campo.server.app import Services, build_services, create_app
-from campo.server.overlay import scenario_of
+from tests.test_server_app import scenario_of
 from campo.server.rig import ServerSettings
 from tests.server_fixtures import receive_until, wait_for
 
@@ -245,7 +245,7 @@ def test_settings_and_deck_messages_are_strict() -> None:
     for bad, why in [({"type": "settings", "settings": {"x": 1}, "structured": {"x": [1]}}, "both"),
                      ({"type": "settings", "settings": {}, "structured": {"x": [[1]]}}, "structured"),
                      ({"type": "settings", "settings": {}, "structured": {"x": 3}}, "structured"),
-                     ({"type": "deck", "action": "peek"}, "action"),
+                     ({"type": "deck", "action": ""}, "action"),
                      ({"type": "deck", "action": "draw", "card": 1}, "card")]:
         with pytest.raises(MessageError, match=why):
             parse_client_message(bad)

@@ -1,6 +1,7 @@
 """Events derived from consecutive states: moves, presence, contacts, charges, turns, losses.
 
-The pure functions compare two states (and their analyses) and say what happened between them.
+The pure functions compare two states (and their engine summaries: who touches whom) and say
+what happened between them.
 `EventDeriver` adds the one thing a pair of states cannot tell: when a move is *over*. A base
 that starts moving is followed, point by point, until it has been still for `SETTLE_S` seconds;
 then one ``move`` event says where it went from and to, how far (rules units), its allowance
@@ -38,7 +39,8 @@ HIDDEN_SETTLE_S = 10.0
 MAX_PATH_POINTS = 60
 
 State = Mapping[str, Any]
-Analysis = Mapping[str, Any]
+Summary = Mapping[str, Any]
+"""The engine's summary of a state (`engine.live.Snapshot.summary`): per base its contacts."""
 
 
 @dataclass(frozen=True)
@@ -107,19 +109,19 @@ def loss_events(prev: State | None, state: State, t: float) -> list[Event]:
     return out
 
 
-def contacts_of(analysis: Analysis | None) -> dict[tuple[str, str], dict[str, str]]:
+def contacts_of(summary: Summary | None) -> dict[tuple[str, str], dict[str, str]]:
     """Touching pairs (sorted ids) -> the aspect of each base that is touched."""
     pairs: dict[tuple[str, str], dict[str, str]] = {}
-    for bid, info in ((analysis or {}).get("bases") or {}).items():
-        for c in info.get("contacts") or []:
-            key = tuple(sorted((bid, c["id"])))
-            pairs.setdefault(key, {})[bid] = c.get("aspect")  # type: ignore[index]
+    for bid, info in ((summary or {}).get("bases") or {}).items():
+        for other, aspect in (info.get("contacts") or {}).items():
+            key = tuple(sorted((bid, other)))
+            pairs.setdefault(key, {})[bid] = aspect  # type: ignore[index]
     return pairs  # type: ignore[return-value]
 
 
-def contact_events(prev: Analysis | None, analysis: Analysis | None, t: float) -> list[Event]:
-    """Contacts made and broken between two analyses."""
-    before, after = contacts_of(prev), contacts_of(analysis)
+def contact_events(prev: Summary | None, summary: Summary | None, t: float) -> list[Event]:
+    """Contacts made and broken between two summaries."""
+    before, after = contacts_of(prev), contacts_of(summary)
     out = [Event(t, "contact", {"bases": list(k), "aspects": v})
            for k, v in after.items() if k not in before]
     out += [Event(t, "contact_broken", {"bases": list(k), "aspects": v})
@@ -127,27 +129,39 @@ def contact_events(prev: Analysis | None, analysis: Analysis | None, t: float) -
     return out
 
 
-def charge_legal(analysis: Analysis | None, charger: str, target: str) -> bool | None:
-    for c in (((analysis or {}).get("bases") or {}).get(charger) or {}).get("charges") or []:
-        if c.get("target") == target:
-            return bool(c.get("legal"))
-    return None
+def charge_legal(state: State | None, charger: str, target: str) -> bool | None:
+    """Whether the engine allowed ``charger`` to charge ``target`` in ``state`` (the moment
+    the move began); None when it cannot say (no state, a base absent, a state it rejects)."""
+    from campo.engine.state import GameState
+    from campo.errors import CampoInputError
+
+    if state is None:
+        return None
+    try:
+        game = GameState.from_dict({k: v for k, v in state.items()
+                                    if k not in ("analysis", "summary", "live")})
+        if charger not in game.ids or target not in game.ids:
+            return None
+        return bool(game.charge(charger, target).legal)
+    except CampoInputError as exc:
+        log.warning("charge %s -> %s not judged: %s", charger, target, exc)
+        return None
 
 
-def usable(analysis: Analysis | None) -> bool:
-    """An analysis that says something (not missing, not the server's "analysis failed")."""
-    return (analysis is not None and not analysis.get("error")
-            and isinstance(analysis.get("bases"), dict))
+def usable(summary: Summary | None) -> bool:
+    """A summary that says something (not missing, not the server's "analysis failed")."""
+    return (summary is not None and not summary.get("error")
+            and isinstance(summary.get("bases"), dict))
 
 
 def derive_events(prev: State | None, state: State, t: float, *,
-                  prev_analysis: Analysis | None = None,
-                  analysis: Analysis | None = None) -> list[Event]:
+                  prev_summary: Summary | None = None,
+                  summary: Summary | None = None) -> list[Event]:
     """Everything that a pair of states shows at once (moves need `EventDeriver`).
 
-    Contacts are compared only when ``analysis`` is usable: a state the engine could not
-    analyse says nothing about contacts (it does not break them all)."""
-    contacts = contact_events(prev_analysis, analysis, t) if usable(analysis) else []
+    Contacts are compared only when ``summary`` is usable: a state the engine could not
+    judge says nothing about contacts (it does not break them all)."""
+    contacts = contact_events(prev_summary, summary, t) if usable(summary) else []
     return [*turn_phase_events(prev, state, t), *presence_events(prev, state, t),
             *loss_events(prev, state, t), *contacts]
 
@@ -160,7 +174,7 @@ class _Track:
     last_change: float
     end: dict[str, Any]
     path: list[tuple[float, float]]
-    analysis_before: Analysis | None
+    state_before: State | None      # the moment the move began (for the charge's legality)
     hidden_since: float | None = None  # the base is stale or absent: it may be moving unseen
     turn: Any = None  # the turn in play when the move began
 
@@ -172,26 +186,35 @@ def _thin(path: list[tuple[float, float]]) -> list[list[float]]:
     return [[round(x, 1), round(y, 1)] for x, y in path]
 
 
-def default_analyze(state: State) -> dict[str, Any] | None:
-    """The current engine's analysis of a state, or None if the engine rejects the state."""
-    from campo import engine
-    from campo.errors import CampoInputError
+class EngineSummaries:
+    """Today's engine summaries of a stream of states (incremental, `engine.live`); None for
+    a state the engine rejects."""
 
-    try:
-        return engine.analyze(dict(state))
-    except CampoInputError as exc:
-        log.warning("state not analysed: %s", exc)
-        return None
+    def __init__(self) -> None:
+        from campo.engine.live import LiveAnalysis
+
+        self.live = LiveAnalysis()
+
+    def __call__(self, state: State) -> Summary | None:
+        snapshot = self.live.update({k: v for k, v in state.items()
+                                     if k not in ("analysis", "summary", "live")})
+        if snapshot.error is not None:
+            log.warning("state not analysed: %s", snapshot.error)
+            return None
+        return snapshot.summary
 
 
 class EventDeriver:
     """Feeds on the stream of states; returns the events each new state (or time) brings."""
 
-    def __init__(self, analyze: Callable[[State], Analysis | None] | None = default_analyze,
+    def __init__(self, summarize: Callable[[State], Summary | None] | None | str = "engine",
                  settle_s: float = SETTLE_S) -> None:
-        self.analyze, self.settle_s = analyze, settle_s
+        """``summarize`` gives each state's contacts: "engine" (today's engine, the default),
+        a function, or None (no contacts: moves and presence only)."""
+        self.summarize = EngineSummaries() if summarize == "engine" else summarize
+        self.settle_s = settle_s
         self.prev: State | None = None
-        self.prev_analysis: Analysis | None = None
+        self.prev_summary: Summary | None = None
         self.rest: dict[str, dict[str, Any]] = {}
         self.tracks: dict[str, _Track] = {}
         self.turn: Any = None
@@ -200,15 +223,20 @@ class EventDeriver:
     def prime(self, state: State) -> None:
         """Continue after an earlier session: ``state`` is where things were left."""
         self.prev = state
-        self.prev_analysis = self.analyze(state) if self.analyze else None
+        self.prev_summary = self._summary_of(state)
         self.rest = {bid: dict(b) for bid, b in _bases(state).items()}
         self.turn, self.phase = state.get("turn"), state.get("phase")
 
-    def update(self, t: float, state: State, analysis: Analysis | None = None) -> list[Event]:
-        if analysis is None and self.analyze is not None:
-            analysis = self.analyze(state)
-        events = derive_events(self.prev, state, t, prev_analysis=self.prev_analysis,
-                               analysis=analysis)
+    def _summary_of(self, state: State) -> Summary | None:
+        return self.summarize(state) if callable(self.summarize) else None
+
+    def update(self, t: float, state: State, summary: Summary | None = None) -> list[Event]:
+        """The events ``state`` brings; ``summary`` is the engine's for it when the caller has
+        it (the live server), else it is worked out here."""
+        if summary is None:
+            summary = self._summary_of(state)
+        events = derive_events(self.prev, state, t, prev_summary=self.prev_summary,
+                               summary=summary)
         for e in events:
             if e.kind == "turn":
                 self.turn = e.payload["turn"]
@@ -221,8 +249,8 @@ class EventDeriver:
         events += self._charges(events, state)
         events += self._settled(t, state)
         self.prev = state
-        if usable(analysis):
-            self.prev_analysis = analysis
+        if usable(summary):
+            self.prev_summary = summary
         return events
 
     def tick(self, t: float) -> list[Event]:
@@ -279,7 +307,7 @@ class EventDeriver:
                     self.tracks[bid] = _Track(
                         start=dict(rest), t_start=t, last_change=t, end=dict(b),
                         path=[(rest["x_mm"], rest["y_mm"]), (b["x_mm"], b["y_mm"])],
-                        analysis_before=self.prev_analysis, turn=self.turn)
+                        state_before=self.prev, turn=self.turn)
             elif pose_changed(track.end, b, 0.0, 0.0):
                 track.end, track.last_change = dict(b), t
                 track.path.append((b["x_mm"], b["y_mm"]))
@@ -307,7 +335,7 @@ class EventDeriver:
             out.append(Event(e.t, "charge", {
                 "charger": charger, "target": target,
                 "aspect": e.payload["aspects"].get(target),
-                "legal": charge_legal(self.tracks[charger].analysis_before, charger, target),
+                "legal": charge_legal(self.tracks[charger].state_before, charger, target),
             }))
         return out
 

@@ -27,9 +27,9 @@ from campo.errors import RecordingError
 
 log = logging.getLogger(__name__)
 
-LIVE_ONLY_KEYS = frozenset({"analysis", "live"})
-"""Members of the live state that are not stored: the analysis is recomputed on replay (so a
-rules fix applies to old games) and `live` is per-frame bookkeeping."""
+LIVE_ONLY_KEYS = frozenset({"analysis", "summary", "live"})
+"""Members of the live state that are not stored: the engine's verdicts are recomputed on replay
+(so a rules fix applies to old games) and `live` is per-frame bookkeeping."""
 
 RESERVED_EVENT_KEYS = frozenset({"seq", "t", "kind", "state"})
 
@@ -136,8 +136,9 @@ class Recorder:
         return self._t_offset + (self._clock() - self._t0)
 
     def record_state(self, state: Mapping[str, Any], t: float | None = None) -> None:
-        """Queue one state (a scenario dict; a live ``analysis`` member is dropped)."""
-        self._put("state", t, storable_state(state), state.get("analysis"))
+        """Queue one state (a scenario dict; the live ``summary`` feeds the events, then is
+        dropped)."""
+        self._put("state", t, storable_state(state), state.get("summary"))
 
     def record_event(self, kind: str, payload: Mapping[str, Any] | None = None,
                      t: float | None = None) -> None:
@@ -272,7 +273,7 @@ class Recorder:
             self._in_tx = False
         self._last_commit = self._clock()
 
-    def _write_state(self, t: float, state: dict[str, Any], analysis: Any) -> None:
+    def _write_state(self, t: float, state: dict[str, Any], summary: Any) -> None:
         prev = self._last_state
         if prev == state:
             return  # not a real change
@@ -290,14 +291,18 @@ class Recorder:
             self._states_since_snapshot += 1
         self._insert(t, "state", "snapshot" if snapshot else "delta", body)
         self._last_state = state
-        self._derive(t, state, analysis)
+        # the state is on disk before the engine is asked about it: a slow first analysis (or a
+        # large table) never holds a state back from the next commit
+        if self._clock() - self._last_commit >= self.commit_interval:
+            self._commit()
+        self._derive(t, state, summary)
 
-    def _derive(self, t: float, state: dict[str, Any] | None, analysis: Any) -> None:
+    def _derive(self, t: float, state: dict[str, Any] | None, summary: Any) -> None:
         if self._deriver is None:
             return
         try:
             events = (self._deriver.tick(t) if state is None
-                      else self._deriver.update(t, state, analysis))
+                      else self._deriver.update(t, state, summary))
         except Exception:  # noqa: BLE001 - a bug in event derivation must not stop the recording
             log.error("events not derived at t=%.3f (the states are still recorded)", t,
                       exc_info=True)

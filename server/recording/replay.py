@@ -2,8 +2,9 @@
 
 `ReplaySession` is the model behind `campo replay`: a timeline (duration, events, turns), the
 state at a time or at an event, and the moves to draw at that moment (their recorded paths and
-measured lengths). The analysis is NOT read from the file: every moment is analysed again by
-today's `engine.analyze`, so a rules fix applies to old games. The web part is `replay_app`.
+measured lengths). The verdicts are NOT read from the file: every moment is judged again by
+today's engine (`engine.live`: the summaries at once, a base's full analysis when the page asks),
+so a rules fix applies to old games. The web part is `replay_app`.
 """
 
 from __future__ import annotations
@@ -13,23 +14,13 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from campo.engine.live import LiveAnalysis, Snapshot
 from campo.server.recording.export import summary
 from campo.server.recording.reader import Entry, Recording, open_recording
 
 MOVES_WINDOW_S = 60.0
 """Without turn markers, the moves drawn at a moment are those that ended in the last minute."""
 _CACHE = 128
-
-
-def analyse(state: dict[str, Any]) -> dict[str, Any]:
-    """Today's engine on a recorded state (a state the engine rejects shows its error instead)."""
-    from campo import engine
-    from campo.errors import CampoInputError
-
-    try:
-        return engine.analyze(state)
-    except CampoInputError as exc:
-        return {"ruleset": state.get("ruleset"), "bases": {}, "error": str(exc)}
 
 
 class ReplaySession:
@@ -39,7 +30,8 @@ class ReplaySession:
         self.rec: Recording = open_recording(path)
         self.path = self.rec.path
         self._lock = threading.Lock()
-        self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._cache: OrderedDict[int, Snapshot] = OrderedDict()
+        self._live = LiveAnalysis()
         with self._lock:
             self.events: list[Entry] = self.rec.events()
             self.duration = self.rec.duration
@@ -65,18 +57,19 @@ class ReplaySession:
         return {"file": self.path.name, "duration": self.duration, "states": self.state_count,
                 "events": events, "turns": turns, "ruleset": self.ruleset}
 
-    def _analysed(self, entry: Entry) -> dict[str, Any]:
+    def _judged(self, seq: int, scenario: dict[str, Any]) -> Snapshot:
+        """Today's engine on a recorded moment (cached; a state the engine rejects shows its
+        error instead)."""
         with self._lock:
-            hit = self._cache.get(entry.seq)
+            hit = self._cache.get(seq)
             if hit is not None:
-                self._cache.move_to_end(entry.seq)
+                self._cache.move_to_end(seq)
                 return hit
-        analysis = analyse(entry.data)
-        with self._lock:
-            self._cache[entry.seq] = analysis
+            snapshot = self._live.update(scenario)
+            self._cache[seq] = snapshot
             while len(self._cache) > _CACHE:
                 self._cache.popitem(last=False)
-        return analysis
+            return snapshot
 
     def turn_at(self, t: float, state: dict[str, Any]) -> Any:
         """The turn in play at ``t``: the state's own ``turn``, else the umpire's last marker."""
@@ -103,8 +96,13 @@ class ReplaySession:
         return out
 
     def state_at(self, t: float) -> dict[str, Any]:
-        """The scenario shown at ``t`` with today's ``analysis``; ``live.replay`` says which moment
-        (``t``, the state's ``seq`` and ``state_t``) and holds the moves to draw."""
+        """The scenario shown at ``t`` with today's ``summary``; ``live.replay`` says which
+        moment (``t``, the state's ``seq`` and ``state_t``) and holds the moves to draw."""
+        return self.moment_at(t)[0]
+
+    def moment_at(self, t: float) -> tuple[dict[str, Any], Snapshot]:
+        """`state_at`'s payload and the engine's snapshot of that moment (a base's full
+        analysis is asked of the snapshot)."""
         t = min(max(0.0, float(t)), self.duration)
         with self._lock:
             entry = self.rec.state_at(t)
@@ -115,14 +113,14 @@ class ReplaySession:
             seq, state_t = 0, 0.0
         else:
             state, seq, state_t = entry.data, entry.seq, entry.t
-            state["analysis"] = self._analysed(entry)
-        state.setdefault("analysis", analyse(state))
+        snapshot = self._judged(seq, state)
+        state["summary"] = snapshot.summary
         state["live"] = {"mode": "replay", "frame": None, "captured_unix": None, "replay": {
             "t": t, "seq": seq, "state_t": state_t, "duration": self.duration,
             "file": self.path.name, "turn": self.turn_at(t, state),
             "moves": self.moves_at(t, self.turn_at(t, state))}}
         self.t = t
-        return state
+        return state, snapshot
 
     def state_at_event(self, seq: int) -> dict[str, Any]:
         """The state right after event ``seq`` was recorded (for "jump to event")."""
@@ -130,3 +128,10 @@ class ReplaySession:
         if event is None:
             raise KeyError(seq)
         return self.state_at(event.t)
+
+    def moment_at_event(self, seq: int) -> tuple[dict[str, Any], Snapshot]:
+        """`moment_at` right after event ``seq`` was recorded."""
+        event = next((e for e in self.events if e.seq == seq), None)
+        if event is None:
+            raise KeyError(seq)
+        return self.moment_at(event.t)

@@ -2,8 +2,8 @@
 
 The page is the live server's own (server/static/index.html and its scripts), so review looks
 exactly like the game did. This app speaks the same API (`/api/state`, `/ws` envelopes,
-`/api/rules`, `/api/geometry/{id}`, `/api/setup`, `/api/status`) but the state comes from the
-replay cursor, and it adds the timeline: `/api/replay/timeline`, `/api/replay/state?t=` (any
+`/api/rules`, `/api/bases/{id}/analysis`, `/api/geometry/{id}`, `/api/setup`, `/api/status`) but
+the state comes from the replay cursor, and it adds the timeline: `/api/replay/timeline`, `/api/replay/state?t=` (any
 moment, without moving the cursor), `POST /api/replay/cursor {"t"| "seq"}` (move the shared
 cursor: every open page shows that moment). The page also loads static/replay.js, the scrubber.
 Everything that would change the game (terrain, settings, umpire events) is refused: read-only.
@@ -22,6 +22,8 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from campo.engine.live import Snapshot
+from campo.server.analysis_routes import add_analysis_routes, page_module_url
 from campo.server.hub import StateHub
 from campo.server.recording.replay import ReplaySession
 from campo.server.security import same_origin
@@ -46,12 +48,18 @@ def create_replay_app(path: str | Path) -> FastAPI:
     """The review app for one recording (opened now: a bad file fails here, naming it)."""
     session = ReplaySession(path)
     hub = StateHub()
+    shown: list[tuple[dict[str, Any], Snapshot]] = [session.moment_at(0.0)]  # the cursor's moment
+
+    def show(moment: tuple[dict[str, Any], Snapshot]) -> dict[str, Any]:
+        shown[0] = moment
+        hub.publish("state", moment[0])
+        return moment[0]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.bind(asyncio.get_running_loop())
         hub.publish("status", status())
-        hub.publish("state", session.state_at(0.0))
+        show(shown[0])
         try:
             yield
         finally:
@@ -62,17 +70,14 @@ def create_replay_app(path: str | Path) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def current() -> dict[str, Any]:
-        latest = hub.latest("state")
-        return latest["payload"] if latest is not None else session.state_at(session.t)
+        return shown[0][0]
+
+    add_analysis_routes(app, lambda: shown[0])
 
     @app.get("/", include_in_schema=False)
     def index() -> HTMLResponse:
         html = replay_page((STATIC / "index.html").read_text(encoding="utf-8"))
         return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
-
-    @app.get("/api/state")
-    def api_state() -> JSONResponse:
-        return JSONResponse(current())
 
     def status() -> dict[str, Any]:
         """The status bar's fields (as live), saying "replay"; the camera pills are hidden."""
@@ -97,15 +102,6 @@ def create_replay_app(path: str | Path) -> FastAPI:
         state = current()
         return {"terrain": state.get("terrain") or [], "settings": state.get("settings") or {},
                 "file": None}
-
-    @app.get("/api/geometry/{base_id}")
-    def api_geometry(base_id: str) -> dict[str, Any]:
-        from campo.server.overlay import geometry_for
-
-        state = current()
-        if not any(b["id"] == base_id for b in state.get("bases") or []):
-            raise HTTPException(404, f"no base {base_id!r} on the table at this moment")
-        return geometry_for(state, base_id)
 
     @app.get("/api/camera.jpg")
     def api_camera() -> Response:
@@ -132,13 +128,12 @@ def create_replay_app(path: str | Path) -> FastAPI:
             raise HTTPException(400, 'give {"t": seconds} or {"seq": event seq}')
         try:
             if "seq" in body:
-                state = await asyncio.to_thread(session.state_at_event, int(body["seq"]))
+                moment = await asyncio.to_thread(session.moment_at_event, int(body["seq"]))
             else:
-                state = await asyncio.to_thread(session.state_at, float(body["t"]))
+                moment = await asyncio.to_thread(session.moment_at, float(body["t"]))
         except (KeyError, ValueError, TypeError):
             raise HTTPException(404, f"no such moment: {body}") from None
-        hub.publish("state", state)
-        return JSONResponse(state)
+        return JSONResponse(show(moment))
 
     @app.put("/api/terrain")
     def put_terrain() -> JSONResponse:
@@ -161,7 +156,8 @@ def create_replay_app(path: str | Path) -> FastAPI:
         client = hub.connect(can_write=False)
         hub.send_to(client, "hello", {"client": client.id, "can_write": False, "mode": "replay",
                                       "ruleset": session.ruleset, "source": session.path.name,
-                                      "token_required": False, "setup_file": None})
+                                      "token_required": False, "setup_file": None,
+                                      "tool": None, "page_module": page_module_url(session.ruleset)})
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             while True:

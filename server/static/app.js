@@ -1,8 +1,12 @@
 // Campo's overlay page: connects to /ws, renders whatever `state` arrives (live or replay), and
 // sends the umpire's edits. No build step: plain ES modules.
+//
+// A `state` message carries the scenario and each base's compact summary (contacts, command,
+// badges) plus the table-level facts the board draws; the tapped base's full analysis and its
+// arcs come from /api/bases/{id}/analysis and /api/geometry/{id}. What only one rulebook has
+// (its marks, panels and Army tab) is that rulebook's own page module, named by the server.
 import { Board } from "./board.js";
 import { appendEvent, renderBasePanel, renderReference, renderSettings } from "./panels.js";
-import { HAS_ARMY_TAB, drawMarks, drawZones, renderArmyPanel, renderBaseExtras } from "./rulesets.js";
 import { TerrainEditor } from "./terrain.js";
 
 const params = new URLSearchParams(location.search);
@@ -12,8 +16,11 @@ if (params.get("token")) sessionStorage.setItem("campo-token", params.get("token
 // Shared with tests and benchmarks: the latest data and the measured delivery latencies.
 const campo = (window.campo = {
   state: null, status: null, hello: null, seq: 0, statesReceived: 0, latenciesMs: [], drawnLatenciesMs: [],
-  selected: null, geometry: null, tool: "select", ruler: [], rulerResult: null, connected: false, deck: null,
+  selected: null, geometry: null, detail: null, tool: "select", ruler: [], rulerResult: null, connected: false,
+  umpireTool: null, rulebook: null,
 });
+const NO_RULEBOOK = { hasArmyTab: false, drawMarks() {}, drawZones() {}, renderBaseExtras() {}, renderArmyPanel() {} };
+let rulebook = NO_RULEBOOK;
 
 const $ = (id) => document.getElementById(id);
 const board = new Board($("table"));
@@ -52,13 +59,24 @@ function onMessage(msg) {
     case "status": onStatus(p); break;
     case "event": appendEvent($("events-list"), p); if (p.kind === "turn" && p.turn) lastTurn = p.turn; break;
     case "reply": onReply(p); break;
-    case "deck": campo.deck = p; renderArmy(); break;
-    default: break;
+    default:
+      if (campo.hello && campo.hello.tool && msg.topic === campo.hello.tool.topic) { campo.umpireTool = p; renderArmy(); }
+      break;
   }
+}
+
+async function loadRulebook(url) {
+  if (!url || campo.rulebook === url) return;
+  try {
+    rulebook = { ...NO_RULEBOOK, ...(await import(url)) };
+    campo.rulebook = url;
+    render();
+  } catch (e) { console.warn("rulebook page module not loaded:", e); }
 }
 
 function onHello(p) {
   campo.hello = p;
+  loadRulebook(p.page_module);
   const ro = !p.can_write;
   setPill("st-access", ro ? "read-only (no token)" : (p.token_required ? "umpire (token)" : "umpire"), ro ? "warn" : "ok");
   terrain.setWritable(p.can_write);
@@ -75,10 +93,10 @@ function onState(state) {
     if (campo.latenciesMs.length > 2000) campo.latenciesMs.shift();
   }
   terrain.fromServer(state.terrain);
-  const error = state.analysis && state.analysis.error;
+  const error = state.summary && state.summary.error;
   setPill("st-engine", error ? `rules engine: ${error}` : "", "bad");
   if (campo.selected && !state.bases.some((b) => b.id === campo.selected)) select(null);
-  else if (campo.selected) fetchGeometry();
+  else if (campo.selected) fetchDetail();
   render();
   if (live.captured_unix) {
     campo.drawnLatenciesMs.push(Date.now() - live.captured_unix * 1000);
@@ -130,43 +148,57 @@ function basesById() {
   return new Map((campo.state ? campo.state.bases : []).map((b) => [b.id, b]));
 }
 
+function byId(id) {
+  return id && campo.state ? campo.state.bases.find((b) => b.id === id) : undefined;
+}
+
+/** What a rulebook's page module reads: the table-level summary, the bases, the umpire tool. */
+function rulebookContext() {
+  const summary = (campo.state && campo.state.summary) || {};
+  return { board: summary.board || {}, summaries: summary.bases || {}, byId: basesById(),
+    unit: summary.unit || "", tool: campo.umpireTool, canWrite: !!(campo.hello && campo.hello.can_write),
+    onTool: (action) => send({ type: "deck", action }) };
+}
+
 function render() {
   const state = campo.state;
   if (!state) return;
   board.setTable(state.table.width_mm, state.table.depth_mm);
   board.drawTerrain(terrain.dirty || terrain.isDrawing ? terrain.features : state.terrain, terrain.selected);
   board.drawBases(state.bases, campo.selected);
-  const byId = basesById();
-  const analysis = state.analysis || {};
-  const info = campo.selected ? (analysis.bases || {})[campo.selected] : null;
-  board.drawOverlay(byId.get(campo.selected), campo.geometry, info, byId);
-  renderBasePanel($("tab-base"), byId.get(campo.selected), info, analysis.unit || "", byId, analysis.problems,
-    analysis.bases || {});
-  renderBaseExtras($("tab-base"), byId.get(campo.selected), info, analysis, byId);
-  const zones = analysis.deployment && analysis.deployment.zones;
+  const summary = state.summary || {};
+  const ctx = rulebookContext();
+  const base = byId(campo.selected);
+  const info = campo.selected ? campo.detail : null;
+  board.drawOverlay(base, campo.geometry, info, ctx.byId);
+  board.layers.marks.replaceChildren();
+  board.drawContacts(state.bases, summary.bases || {});
+  renderBasePanel($("tab-base"), base, info, summary.unit || "", ctx.byId, summary.problems, summary.bases || {},
+    campo.selected && !campo.detail ? "loading…" : null);
+  if (base && info) rulebook.renderBaseExtras($("tab-base"), base, info, ctx);
+  const zones = !!rulebook.hasZones && rulebook.hasZones(ctx);
   $("zones-toggle").hidden = !zones;
-  drawZones(board.layers.zones, analysis, !!zones && $("zones-check").checked);
-  drawMarks(board.layers.marks, state);
-  $("tabs").querySelector('[data-tab="army"]').hidden = !HAS_ARMY_TAB.has(state.ruleset);
+  board.layers.zones.replaceChildren();
+  rulebook.drawZones(board.layers.zones, ctx, zones && $("zones-check").checked);
+  rulebook.drawMarks(board.layers.marks, ctx);
+  $("tabs").querySelector('[data-tab="army"]').hidden = !rulebook.hasArmyTab;
   renderArmy();
   terrain.redrawDraft();
   drawRuler();
 }
 
 function renderArmy() {
-  const state = campo.state;
-  if (!state) return;
-  const canWrite = !!(campo.hello && campo.hello.can_write);
+  if (!campo.state) return;
   const keep = $("deck-msg") ? $("deck-msg").textContent : "";
-  renderArmyPanel($("tab-army"), state.analysis, basesById(), campo.deck, canWrite,
-    (action) => send({ type: "deck", action }));
+  $("tab-army").replaceChildren();
+  rulebook.renderArmyPanel($("tab-army"), rulebookContext());
   if ($("deck-msg")) $("deck-msg").textContent = keep;
 }
 
 $("zones-check").addEventListener("change", () => render());
 
 function drawRuler() {
-  const a = (campo.state && campo.state.analysis) || {};
+  const a = (campo.state && campo.state.summary) || {};
   campo.rulerResult = board.drawRuler(campo.ruler, a.mm_per_unit || 1, a.unit || "mm");
   $("ruler-readout").textContent = campo.tool === "ruler"
     ? (campo.rulerResult ? `${campo.rulerResult.text} (${campo.rulerResult.mm.toFixed(0)} mm)` : "tap two points") : "";
@@ -175,28 +207,32 @@ function drawRuler() {
 function select(id) {
   campo.selected = id;
   campo.geometry = null;
-  if (id) { fetchGeometry(); showTab("base"); }
+  campo.detail = null;
+  if (id) { fetchDetail(); showTab("base"); }
   render();
 }
 
-// One geometry request at a time: states may arrive faster than the engine draws arcs.
-let geometryInFlight = false;
-let geometryStale = false;
-async function fetchGeometry() {
-  if (geometryInFlight) { geometryStale = true; return; }
+// The tapped base's full analysis and arcs, one request pair at a time: states may arrive faster
+// than the engine judges a base; the newest state is asked about when the answer comes.
+let detailInFlight = false;
+let detailStale = false;
+async function fetchDetail() {
+  if (detailInFlight) { detailStale = true; return; }
   const id = campo.selected;
   const ticket = ++geometryRequest;
-  geometryInFlight = true;
-  geometryStale = false;
+  detailInFlight = true;
+  detailStale = false;
   try {
-    const res = await fetch(`/api/geometry/${encodeURIComponent(id)}`);
-    if (ticket === geometryRequest && res.ok && campo.selected === id) {
-      campo.geometry = await res.json();
+    const path = encodeURIComponent(id);
+    const [detail, geometry] = await Promise.all([fetch(`/api/bases/${path}/analysis`), fetch(`/api/geometry/${path}`)]);
+    if (ticket === geometryRequest && campo.selected === id) {
+      campo.detail = detail.ok ? await detail.json() : null;
+      campo.geometry = geometry.ok ? await geometry.json() : null;
       render();
     }
   } catch (e) { /* the next state retries */ }
-  geometryInFlight = false;
-  if (geometryStale && campo.selected) fetchGeometry();
+  detailInFlight = false;
+  if (detailStale && campo.selected) fetchDetail();
 }
 
 // -- input -------------------------------------------------------------------------------------
@@ -250,6 +286,7 @@ async function loadRules() {
   const res = await fetch("/api/rules");
   if (!res.ok) return;
   rulesInfo = await res.json();
+  terrain.setKinds(rulesInfo.terrain_kinds || []);
   renderRules();
   renderReference($("reference"), rulesInfo.reference);
 }
@@ -298,3 +335,4 @@ $("ev-note-btn").addEventListener("click", () => {
 });
 
 connect();
+loadRules();

@@ -119,6 +119,31 @@ export class Board {
     }
   }
 
+  /** A short bar on each base's edge that an enemy touches (from the bases' summaries), so
+   * contacts show without a tap; red on a flank or the rear. */
+  drawContacts(bases, summaries) {
+    const g = this.layers.marks;
+    const byId = new Map(bases.map((b) => [b.id, b]));
+    for (const b of bases) {
+      const contacts = (summaries[b.id] || {}).contacts || {};
+      for (const [other, aspect] of Object.entries(contacts)) {
+        const o = byId.get(other);
+        if (!o) continue;
+        const [fl, fr, rr, rl] = baseCorners(b);
+        let edge = [fl, fr];
+        if (aspect === "rear") edge = [rl, rr];
+        else if (aspect === "flank") {
+          // the flank nearer the enemy's centre
+          const a = (b.heading_deg * Math.PI) / 180;
+          const right = (o.x_mm - b.x_mm) * Math.sin(a) - (o.y_mm - b.y_mm) * Math.cos(a) > 0;
+          edge = right ? [fr, rr] : [fl, rl];
+        }
+        el("line", { x1: edge[0][0], y1: edge[0][1], x2: edge[1][0], y2: edge[1][1],
+          class: `contact-mark ${aspect}`, "data-contact": `${b.id}:${other}` }, g);
+      }
+    }
+  }
+
   /** A base's arc, bands, charge paths and lines of sight to its targets. */
   drawOverlay(base, geometry, analysis, basesById) {
     const g = this.layers.overlay;

@@ -29,8 +29,9 @@ function nameOf(id, basesById) {
   return b ? `${b.name || id}` : id;
 }
 
-/** Everything the engine says about one base. */
-export function renderBasePanel(root, base, info, unit, basesById, problems, allInfo = {}) {
+/** Everything the engine says about one base (`info`: its full analysis, asked for when it was
+ * tapped; `summaries`: every base's summary, for who this one commands). */
+export function renderBasePanel(root, base, info, unit, basesById, problems, summaries = {}, waiting = null) {
   root.replaceChildren();
   if (!base) {
     root.appendChild(h("p", { class: "hint" }, "Tap a base to see its arc, targets, charges, contacts and command."));
@@ -41,7 +42,7 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, all
     `${base.id} · side ${base.side} · type ${base.type} · (${num(base.x_mm, 0)}, ${num(base.y_mm, 0)}) mm · heading ${num(base.heading_deg, 0)}°`,
     base.stale ? " · hidden (last seen pose)" : ""));
   if (!info) {
-    root.appendChild(h("p", { class: "hint" }, "No analysis for this base."));
+    root.appendChild(h("p", { class: "hint", "data-testid": "base-waiting" }, waiting || "No analysis for this base."));
     return;
   }
   const targets = info.targets || [];
@@ -91,7 +92,7 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, all
       const c = reach.get(id);
       return c ? `${nameOf(id, basesById)} (${num(c.distance)} ${unit}, margin ${num(c.margin)})` : nameOf(id, basesById);
     }).join(", ") || "none"));
-  const commands = Object.entries(allInfo).filter(([, other]) => (other.commanded_by || []).includes(base.id)).map(([id]) => id);
+  const commands = Object.entries(summaries).filter(([, other]) => (other.commanded_by || []).includes(base.id)).map(([id]) => id);
   if (commands.length) {
     root.appendChild(h("h3", {}, "Commands"));
     root.appendChild(h("p", { "data-testid": "commands" }, commands.map((id) => nameOf(id, basesById)).join(", ")));

@@ -2,9 +2,6 @@
 // on the table, delete them, and save the whole terrain to the server (which validates and stores it).
 import { h } from "./panels.js";
 
-export const AREA_KINDS = ["wood", "town", "hill", "marsh", "water", "rough", "village", "farm", "cultivated", "orchard"];
-export const LINE_KINDS = ["river", "stream", "road", "wall", "hedge", "low_wall", "tree_row", "bridge", "ford"];
-
 export class TerrainEditor {
   constructor({ send, redraw, board }) {
     this.send = send;
@@ -22,12 +19,20 @@ export class TerrainEditor {
     this.finishBtn = document.getElementById("terrain-finish");
     this.cancelBtn = document.getElementById("terrain-cancel");
     this.saveBtn = document.getElementById("terrain-save");
-    for (const k of AREA_KINDS) this.kind.appendChild(h("option", { value: k }, `${k} (area)`));
-    for (const k of LINE_KINDS) this.kind.appendChild(h("option", { value: k }, `${k} (line)`));
+    this.shapes = new Map();   // kind -> "area" | "line", from the server (setKinds)
     this.addBtn.addEventListener("click", () => this.start("new", this.kind.value));
     this.finishBtn.addEventListener("click", () => this.finish());
     this.cancelBtn.addEventListener("click", () => this.cancel());
     this.saveBtn.addEventListener("click", () => this.save());
+  }
+
+  /** Every terrain kind the engine knows, with what it does under this rulebook (/api/rules). */
+  setKinds(kinds) {
+    this.shapes = new Map(kinds.map((k) => [k.kind, k.shape]));
+    const chosen = this.kind.value;
+    this.kind.replaceChildren(...["area", "line"].flatMap((shape) => kinds.filter((k) => k.shape === shape).map((k) =>
+      h("option", { value: k.kind, title: k.effect || "" }, `${k.label} (${shape})`))));
+    if (this.shapes.has(chosen)) this.kind.value = chosen;
   }
 
   setWritable(canWrite) {
@@ -62,7 +67,7 @@ export class TerrainEditor {
 
   redrawDraft() {
     const d = this.drawing;
-    this.board.drawDraft(d ? d.points : [], d && d.mode === "new" && AREA_KINDS.includes(d.kind));
+    this.board.drawDraft(d ? d.points : [], d && d.mode === "new" && this.shapes.get(d.kind) === "area");
   }
 
   freshId(kind) {
@@ -75,7 +80,7 @@ export class TerrainEditor {
   finish() {
     const d = this.drawing;
     if (!d) return;
-    const isArea = d.mode === "new" && AREA_KINDS.includes(d.kind);
+    const isArea = d.mode === "new" && this.shapes.get(d.kind) === "area";
     const need = isArea ? 3 : 2;
     if (d.points.length < need) {
       this.msg.textContent = `need at least ${need} points`;

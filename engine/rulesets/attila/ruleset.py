@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from campo.engine.results import Allowance
@@ -30,7 +31,7 @@ class AttilaRuleset:
     title = "ATTILA"
     vocabulary = VOCABULARY
     terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
-    page_module = None
+    page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
 
     def load_settings(self, values: Mapping[str, Any] | None) -> AttilaSettings:
@@ -166,7 +167,7 @@ class AttilaRuleset:
 
     def board_summary(self, state: GameState) -> dict[str, Any]:
         full = self.analyze(state)
-        return {k: full[k] for k in ("groups", "group_splits", "mandatory_charges", "control_points", "army_morale", "victory") if k in full}
+        return {k: full[k] for k in ("groups", "group_splits", "mandatory_charges", "control_points", "army_morale", "victory", "deployment") if k in full}
 
     def memory(self) -> Any:
         return __import__('campo.engine.rulesets.attila.memory', fromlist=['GroupMemory']).GroupMemory()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -31,7 +32,7 @@ class FedericoRuleset:
     title = "Federico"
     vocabulary = VOCABULARY
     terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
-    page_module = None
+    page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
 
     def load_settings(self, values: Mapping[str, Any] | None) -> FedericoSettings:
@@ -178,7 +179,7 @@ class FedericoRuleset:
 
     def board_summary(self, state: GameState) -> dict[str, Any]:
         full = self.analyze(state)
-        return {k: full[k] for k in ("isolated", "objectives", "initiative", "army_morale") if k in full}
+        return {k: full[k] for k in ("isolated", "regiments", "objectives", "initiative", "army_morale") if k in full}
 
     def memory(self) -> Any:
         return None

@@ -1,11 +1,10 @@
-// What only Federico or ATTILA have, drawn from the engine's analysis: on the table (ATTILA groups
-// outlined, deployment zones, bases that must charge; Federico's isolated bases), in the Base panel
-// (regiment, class, fire modifiers and odds, melee odds; group, move cost, mandatory charge) and in
-// the Army tab (army morale, objectives, Control Points, mandatory charges, the card deck).
-import { baseCorners, el, label, pts } from "./board.js";
-import { h, num } from "./panels.js";
+// ATTILA's part of the umpire's page (loaded by app.js through the ruleset registry, served at
+// /rulesets/attila.js): groups outlined and mandatory charges marked on the table, deployment
+// zones, the group, move cost and melee in the Base panel; the card deck, mandatory charges,
+// army morale and Control Points in the Army tab.
+import { baseCorners, el, label, pts } from "/static/board.js";
+import { h, num } from "/static/panels.js";
 
-export const HAS_ARMY_TAB = new Set(["federico", "attila"]);
 const pct = (p) => (typeof p === "number" ? `${Math.round(p * 100)}%` : "–");
 const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
 const sideName = (s) => `Side ${s}`;
@@ -20,12 +19,12 @@ function table(columns, rows, testid) {
     h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c)))), h("tbody", {}, rows));
 }
 
-/** Bases that must charge (ATTILA, ATT 13): id -> the mandatory-charge entry. */
-export function mandatoryByBase(analysis) {
-  return new Map(((analysis && analysis.mandatory_charges) || []).map((m) => [m.base, m]));
-}
+export const hasArmyTab = true;
 
-// -- on the table ------------------------------------------------------------------------------
+/** Bases that must charge (ATT 13): id -> the mandatory-charge entry. */
+function mandatoryByBase(board) {
+  return new Map(((board && board.mandatory_charges) || []).map((m) => [m.base, m]));
+}
 
 function grown(b, by) {
   // the base's corners pushed `by` mm outward from its centre
@@ -44,10 +43,9 @@ function hull(points) {
   return lower.slice(0, -1).concat(upper.slice(0, -1));
 }
 
-/** Deployment zones (ATTILA, ATT 11): drawn under the bases while the toggle is on. */
-export function drawZones(layer, analysis, show) {
-  layer.replaceChildren();
-  const zones = analysis && analysis.deployment && analysis.deployment.zones;
+/** Deployment zones (ATT 11): drawn under the bases while the toggle is on. */
+export function drawZones(layer, ctx, show) {
+  const zones = ctx.board.deployment && ctx.board.deployment.zones;
   if (!show || !zones) return;
   for (const [side, z] of Object.entries(zones)) {
     if (z.area) el("polygon", { points: pts(z.area), class: `zone area ${side}`, "data-testid": `zone-${side}-area` }, layer);
@@ -55,12 +53,14 @@ export function drawZones(layer, analysis, show) {
   }
 }
 
-/** Marks over the bases: ATTILA group outlines and mandatory charges, Federico isolated bases. */
-export function drawMarks(layer, state) {
-  layer.replaceChildren();
-  const analysis = state.analysis || {};
-  const byId = new Map(state.bases.map((b) => [b.id, b]));
-  for (const g of analysis.groups || []) {
+export function hasZones(ctx) {
+  return !!(ctx.board.deployment && ctx.board.deployment.zones);
+}
+
+/** Marks over the bases: group outlines (ATT 4) and mandatory charges (ATT 13). */
+export function drawMarks(layer, ctx) {
+  const byId = ctx.byId;
+  for (const g of ctx.board.groups || []) {
     const members = g.members.map((id) => byId.get(id)).filter(Boolean);
     if (g.members.length < 2 || !members.length) continue;
     const outline = hull(members.flatMap((b) => grown(b, 7)));
@@ -74,16 +74,11 @@ export function drawMarks(layer, state) {
     label(layer, cx - back * Math.cos(a), cy - back * Math.sin(a), `group ${g.label || g.id}${g.split ? " (split)" : ""}`,
       "group-label");
   }
-  const mandatory = mandatoryByBase(analysis);
-  for (const [id] of mandatory) {
+  for (const [id] of mandatoryByBase(ctx.board)) {
     const b = byId.get(id);
     if (!b) continue;
     el("polygon", { points: pts(grown(b, 5)), class: "must-charge", "data-testid": `must-charge-${id}` }, layer);
     badge(layer, b, "MUST CHARGE", "badge must", `badge-must-charge-${id}`);
-  }
-  for (const id of analysis.isolated || []) {
-    const b = byId.get(id);
-    if (b) badge(layer, b, "ISOLATED", "badge isolated", `badge-isolated-${id}`);
   }
 }
 
@@ -98,76 +93,18 @@ function badge(layer, b, text, cls, testid) {
   label(g, x, y, text, "badge-text");
 }
 
-// -- the Base panel ----------------------------------------------------------------------------
-
-/** Extra sections of the Base panel for the ruleset of `analysis`. */
-export function renderBaseExtras(root, base, info, analysis, byId) {
-  if (!base || !info || !analysis) return;
-  const unit = analysis.unit || "";
-  if (analysis.ruleset === "federico") federicoBase(root, base, info, analysis, byId, unit);
-  else if (analysis.ruleset === "attila") attilaBase(root, base, info, analysis, byId, unit);
-}
-
-function federicoBase(root, base, info, analysis, byId, unit) {
-  const box = h("section", { class: "ruleset-extra", "data-testid": "federico-base" });
-  box.appendChild(h("h3", {}, "Regiment"));
-  const reg = info.regiment ? (analysis.regiments || {})[info.regiment] : null;
-  box.appendChild(h("p", { "data-testid": "regiment" },
-    info.regiment ? `${info.regiment} · class ${info.class ?? "–"}` : "commander",
-    reg ? ` · ${reg.bases.length} bases${reg.split ? " · split" : ""}` : "",
-    info.isolated ? h("span", { class: "badge-inline isolated", "data-testid": "isolated-badge" },
-      "ISOLATED: must rejoin its regiment") : null));
-  if (info.movement) {
-    const m = info.movement;
-    box.appendChild(h("p", { class: "hint", "data-testid": "movement" },
-      `move ${num(m.rate_cm, 0)} cm (${(m.formation || "").replace("_", " ")})`,
-      m.halved_here ? ` · halved here: ${num(m.rate_here_cm, 1)} cm` : ""));
-  }
-  if (info.commander) {
-    const c = info.commander;
-    box.appendChild(h("p", {}, c.attached_to ? `attached to ${c.attached_to}` : "not attached", c.lost ? " · lost" : ""));
-  }
-  const shots = (info.targets || []).filter((t) => t.modifiers !== undefined);
-  if (shots.length) {
-    box.appendChild(h("h3", {}, "Fire modifiers and odds"));
-    box.appendChild(table(["target", "modifiers", "total", "dice", "hit", "halt"], shots.map((t) =>
-      h("tr", { "data-fire": t.id, class: t.legal ? "" : "muted" },
-        h("td", {}, nameOf(t.id, byId), t.legal ? "" : h("div", { class: "hint" }, (t.reasons || []).join("; "))),
-        h("td", {}, t.modifiers.length ? h("ul", { class: "mods" }, t.modifiers.map((m) => h("li", { title: m.cites || "" },
-          `${signed(m.delta)} ${m.label}`))) : "none"),
-        h("td", { class: "num" }, signed(t.modifier_total ?? 0)),
-        h("td", { class: "num" }, String(t.dice ?? 0)),
-        h("td", { class: "num" }, t.odds && "hit" in t.odds ? pct(t.odds.hit) : "–"),
-        h("td", { class: "num" }, t.odds && "halt_chance" in t.odds ? pct(t.odds.halt_chance) : "–"))), "fire-modifiers"));
-  }
-  const attacks = (info.charges || []).filter((c) => c.melee);
-  if (attacks.length) {
-    box.appendChild(h("h3", {}, "Melee odds (per die)"));
-    box.appendChild(table(["defender", "modifiers", "def. eliminated", "def. falls back", "att. falls back",
-      "att. eliminated", "defender's test"], attacks.map((c) => {
-      const o = c.melee.odds_per_die || {};
-      const dm = c.defender_morale || {};
-      return h("tr", { "data-melee": c.target },
-        h("td", {}, nameOf(c.target, byId), c.legal ? "" : h("div", { class: "hint" }, "not legal now")),
-        h("td", {}, (c.melee.modifiers || []).map((m) => `${signed(m.delta)} ${m.label}`).join("; ") || "none"),
-        h("td", { class: "num" }, pct(o.defender_eliminated)), h("td", { class: "num" }, pct(o.defender_falls_back)),
-        h("td", { class: "num" }, pct(o.attacker_falls_back)), h("td", { class: "num" }, pct(o.attacker_eliminated)),
-        h("td", {}, dm.automatic || (dm.odds ? `falls back ${pct(dm.odds.falls_back)}` : "–")));
-    }), "melee-odds"));
-  }
-  root.appendChild(box);
-}
-
-function attilaBase(root, base, info, analysis, byId, unit) {
+/** The Base panel's ATTILA section. */
+export function renderBaseExtras(root, base, info, ctx) {
   const box = h("section", { class: "ruleset-extra", "data-testid": "attila-base" });
-  const group = (analysis.groups || []).find((g) => g.id === info.group);
+  const byId = ctx.byId, board = ctx.board;
+  const group = (board.groups || []).find((g) => g.id === info.group);
   box.appendChild(h("h3", {}, "Group"));
   box.appendChild(h("p", { "data-testid": "group" },
     group ? `${group.label || group.id} (${group.kind}): ${group.members.map((id) => nameOf(id, byId)).join(", ")}`
       + (group.split ? " · split" : "") : (base.type === "general" ? "General (moves free)" : "none"),
     info.move_cost !== undefined ? ` · moving costs ${info.move_cost} PC` : ""));
-  const must = mandatoryByBase(analysis).get(base.id);
-  const inGroup = (analysis.mandatory_charges || []).find((m) => (m.whole_group || []).includes(base.id) && m.base !== base.id);
+  const must = mandatoryByBase(board).get(base.id);
+  const inGroup = (board.mandatory_charges || []).find((m) => (m.whole_group || []).includes(base.id) && m.base !== base.id);
   if (must || inGroup) {
     const m = must || inGroup;
     box.appendChild(h("h3", { class: "must" }, "Mandatory charge"));
@@ -194,49 +131,12 @@ function attilaBase(root, base, info, analysis, byId, unit) {
   root.appendChild(box);
 }
 
-// -- the Army tab ------------------------------------------------------------------------------
-
-/** The Army tab: army morale and victory, objectives or Control Points, mandatory charges, deck. */
-export function renderArmyPanel(root, analysis, byId, deck, canWrite, onDeck) {
-  root.replaceChildren();
-  if (!analysis) return;
-  if (analysis.ruleset === "attila") {
-    if (deck) root.appendChild(deckSection(deck, canWrite, onDeck));  // a replay has no deck
-    root.appendChild(mandatorySection(analysis, byId));
-    root.appendChild(attilaArmy(analysis));
-    root.appendChild(controlPoints(analysis, byId));
-  } else if (analysis.ruleset === "federico") {
-    root.appendChild(federicoArmy(analysis, byId));
-  }
-}
-
-function federicoArmy(a, byId) {
-  const box = h("section", { "data-testid": "army-section" }, h("h3", {}, "Army"));
-  const morale = a.army_morale || {};
-  const init = a.initiative || {};
-  box.appendChild(table(["", ...Object.keys(morale).map(sideName)], [
-    ["Commander in Chief", (s) => (s.chief ? nameOf(s.chief, byId) : "none")],
-    ["Command Capacity", (s) => s.command_capacity ?? "–"],
-    ["bases at start / now", (s) => `${s.bases_at_start ?? "–"} / ${s.bases_now ?? "–"}`],
-    ["lost", (s) => s.lost ?? "–"],
-    ["army morale test at losses of", (s) => (s.threshold_bases !== undefined
-      ? `${s.threshold_bases} bases (${num(s.threshold_percent, 0)}%)` : s.note || "–")],
-    ["test due now", (s) => (s.test_due === undefined ? "–" : s.test_due ? "YES" : "no")],
-    ["passes on", (s) => (s.pass_chance !== undefined ? pct(s.pass_chance) : "–")],
-  ].map(([k, f]) => h("tr", {}, h("th", {}, k), Object.values(morale).map((s) => h("td", {}, String(f(s)))))), "army-morale"));
-  box.appendChild(h("h3", {}, "Objectives"));
-  const objs = a.objectives || [];
-  box.appendChild(objs.length ? table(["objective", "held by", "A", "B"], objs.map((o) => h("tr", { "data-objective": o.id },
-    h("td", {}, `${o.id} (${o.kind})`), h("td", {}, o.held_by ? sideName(o.held_by) : "nobody"),
-    h("td", {}, (o.bases.A || []).length), h("td", {}, (o.bases.B || []).length))), "objectives")
-    : h("p", { class: "hint", "data-testid": "objectives" }, "no hill, village, town or bridge on the table"));
-  box.appendChild(h("p", { "data-testid": "initiative" }, Object.entries(init).filter(([k]) => k === "A" || k === "B")
-    .map(([s, v]) => `${sideName(s)}: objectives held ${(v.objectives_held || []).length}, initiative +${v.bonus}`).join(" · ")));
-  const isolated = a.isolated || [];
-  box.appendChild(h("h3", {}, "Isolated bases"));
-  box.appendChild(h("p", { "data-testid": "isolated-list" }, isolated.length
-    ? isolated.map((id) => nameOf(id, byId)).join(", ") + " (must rejoin their regiments)" : "none"));
-  return box;
+/** The Army tab: the card deck, mandatory charges, army morale and victory, Control Points. */
+export function renderArmyPanel(root, ctx) {
+  if (ctx.tool) root.appendChild(deckSection(ctx.tool, ctx.canWrite, ctx.onTool));  // a replay has no deck
+  root.appendChild(mandatorySection(ctx.board, ctx.byId));
+  root.appendChild(attilaArmy(ctx.board));
+  root.appendChild(controlPoints(ctx.board, ctx.byId));
 }
 
 function mandatorySection(a, byId) {
