@@ -62,6 +62,8 @@ def check_expectations(analysis: dict[str, Any], expect: dict[str, Any]) -> None
                 for tid, fields in value.items():
                     assert tid in entries, f"{where}: no charge at {tid} considered (got {sorted(entries)})"
                     _same(entries[tid], fields, f"{where}[{tid}]")
+            elif value is None:
+                assert got.get(key) is None, f"{where}: {got[key]!r}, expected none"
             else:
                 assert key in got, f"{where}: missing"
                 _same(got[key], value, where)

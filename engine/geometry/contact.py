@@ -15,14 +15,17 @@ base); ties go to the front, then the flanks, then the rear.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from collections.abc import Sequence
 
 import numpy as np
 import shapely
 
+from campo.engine.geometry.index import BaseIndex
+from campo.engine.geometry.poses import Poses, xy
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
-from campo.engine.geometry.zones import zone_of
+from campo.engine.geometry.zones import zone_of, zones_of
 
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
 
@@ -65,16 +68,9 @@ def shared_lengths(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
 
 
 
-def shared_lengths_compiled(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
-    """`shared_lengths(a, b, tolerance)`, the same floats: the clipping compiled
-    (`slide_kernel.shared_fractions`), the edge lengths by CPython's `math.hypot` as there."""
-    from campo.engine.geometry.boxes import corners_of, frame_of
-    from campo.engine.geometry.slide_kernel import shared_fractions
+shared_lengths_compiled = shared_lengths
+"""The old name of `shared_lengths` (ATTILA's charges still import it)."""
 
-    c = a.corners
-    fractions = shared_fractions(corners_of(a), frame_of(b), max(tolerance, 1e-6)).tolist()
-    return {name: f * math.hypot(q[0] - p[0], q[1] - p[1])
-            for name, f, p, q in zip(EDGE_NAMES, fractions, c, c[1:] + c[:1])}
 
 def touched_edge(a: Rect, b: Rect, tolerance: float, method: str = "longest_shared_segment",
                  partition: str = "front_halfplane") -> str:
@@ -162,11 +158,13 @@ class RectTable:
 
 
 def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
-                   tolerance: float) -> np.ndarray:
+                   tolerance: float | np.ndarray) -> np.ndarray:
     """Each edge of each quad (n, 4, 2) clipped to the matching rectangle's frame grown by
-    ``tolerance`` (`clip_length`, operation for operation)."""
+    ``tolerance`` (one value, or one per row) (`clip_length`, operation for operation)."""
     n = len(corners)
-    grow = max(tolerance, 1e-6)
+    grow = np.maximum(np.asarray(tolerance, dtype=float), 1e-6)
+    if grow.ndim:
+        grow = grow[:, None]
     p, q = corners, np.roll(corners, -1, axis=1)                          # edge i: corner i -> i+1
     cx, cy, r0, r1, f0, f1 = (frames[:, k, None] for k in range(6))
     hw, hd = frames[:, 6, None] + grow, frames[:, 7, None] + grow
@@ -188,3 +186,120 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
         t1 = np.where(flat | empty, t1, np.minimum(t1, np.maximum(ea, eb)))
         empty |= t0 > t1
     return np.where(empty, 0.0, (t1 - t0) * length)
+
+
+# --- many at once (array-first) ------------------------------------------------------------
+
+# `edge_of_lengths`'s ties go front, then the flanks (right before left, EDGE_NAMES order), then
+# the rear: the first tied edge in this order
+_TIE_ORDER = np.array([EDGE_NAMES.index(e) for e in ("front", "right", "left", "rear")])
+
+
+def frames_of(poses: Poses) -> np.ndarray:
+    """(n, 8) frames of rectangles (centre, right, front, half width, half depth), the layout
+    of `RectTable.frames`."""
+    return np.column_stack([poses.cx, poses.cy, poses.right, poses.front, poses.width / 2,
+                            poses.depth / 2])
+
+
+def edge_shares(a: Poses, b: Poses, tolerance: float | np.ndarray) -> np.ndarray:
+    """`shared_lengths` of each pair of rows: (n, 4), each edge of ``a[k]`` (EDGE_NAMES order)
+    clipped to ``b[k]`` grown by ``tolerance``."""
+    corners = a.corners
+    d = np.roll(corners, -1, axis=1) - corners
+    return _clipped_edges(corners, np.hypot(d[..., 0], d[..., 1]), frames_of(b), tolerance)
+
+
+def edges_of_lengths(lengths: np.ndarray, tolerance: float) -> np.ndarray:
+    """`edge_of_lengths` of each row of (n, 4) shared lengths, as indices into EDGE_NAMES."""
+    if not len(lengths):
+        return np.zeros(0, dtype=np.int64)
+    best = lengths.max(axis=1)
+    tied = (lengths > 1e-9) & (lengths >= best[:, None] - tolerance / 2)
+    tied[~tied.any(axis=1)] = True
+    return _TIE_ORDER[np.argmax(tied[:, _TIE_ORDER], axis=1)]
+
+
+@dataclass(frozen=True, eq=False)
+class ContactPairs:
+    """The bases touching each other, both ways round: ``a[k]`` is touched by ``b[k]`` (index
+    positions, sorted by ``a`` then ``b``). ``close``: the verdict was too close to call
+    (`campo.engine.boundary`); ``lengths`` (n, 4): each edge of ``a[k]`` lying along
+    ``b[k]`` (`shared_lengths`); ``edge``: the edge of ``a[k]`` touched (an index into
+    EDGE_NAMES)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    close: np.ndarray
+    lengths: np.ndarray
+    edge: np.ndarray
+
+    @cached_property
+    def row(self) -> dict[tuple[int, int], int]:
+        """(a, b) -> its row."""
+        return {(a, b): k for k, (a, b) in enumerate(zip(self.a.tolist(), self.b.tolist()))}
+
+    def take(self, keep: np.ndarray) -> ContactPairs:
+        return ContactPairs(self.a[keep], self.b[keep], self.close[keep], self.lengths[keep],
+                            self.edge[keep])
+
+
+def find_contacts(index: BaseIndex, poses: Poses, tolerance: float, close_call: float = 0.0,
+                  watch: float = 0.0, skip: np.ndarray | None = None,
+                  decide: Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[list[bool],
+                                                                              list[bool]]]
+                  | None = None) -> ContactPairs:
+    """Every pair of bases (``poses`` in the index's order) whose gap is within ``tolerance``
+    mm: one STRtree query for the pairs within ``tolerance + close_call + watch``, one
+    vectorised distance for their gaps (``watch``: pairs that far are decided too, so that a
+    live memory of close calls learns that they are clearly apart). ``skip``: bases that touch
+    nobody (generals).
+    ``decide(margins, i, j)`` turns each pair's margin (``tolerance - gap``, mm) into verdicts
+    and close calls (`campo.engine.boundary.decide` with the ruleset's keys); without it, a
+    margin of 0 or more touches. The shared lengths are measured within the tolerance, or the
+    gap when a close call is held touching beyond it."""
+    shapes = index.shapes
+    if len(shapes) < 2:
+        return _no_contacts()
+    i, j = index.query_many(shapes, tolerance + close_call + watch)
+    keep = i < j
+    if skip is not None:
+        keep &= ~skip[i] & ~skip[j]
+    i, j = i[keep], j[keep]
+    margins = tolerance - shapely.distance(shapes[i], shapes[j])
+    if decide is None:
+        touching, close = margins >= 0, np.zeros(len(i), dtype=bool)
+    else:
+        verdicts, calls = decide(margins, i, j)
+        touching, close = np.array(verdicts, dtype=bool), np.array(calls, dtype=bool)
+    i, j, reach, close = i[touching], j[touching], tolerance - margins[touching], close[touching]
+    a, b = np.concatenate([i, j]), np.concatenate([j, i])
+    reach, close = np.concatenate([reach, reach]), np.concatenate([close, close])
+    order = np.lexsort((b, a))
+    a, b, reach, close = a[order], b[order], reach[order], close[order]
+    lengths = edge_shares(poses.take(a), poses.take(b), np.maximum(reach, tolerance))
+    return ContactPairs(a, b, close, lengths, edges_of_lengths(lengths, tolerance))
+
+
+def _no_contacts() -> ContactPairs:
+    empty = np.zeros(0, dtype=np.int64)
+    return ContactPairs(empty, empty, np.zeros(0, dtype=bool), np.zeros((0, 4)), empty)
+
+
+def midpoint_edges(a: Poses, a_shapes: np.ndarray, b_shapes: np.ndarray, b: Poses,
+                   tolerance: float, partition: str = "front_halfplane") -> np.ndarray:
+    """`touched_edge` by "contact_midpoint" for each pair of rows, as indices into EDGE_NAMES:
+    the zone of ``a[k]`` holding the middle of the region where ``b[k]`` lies within
+    ``tolerance`` of it (its centre when that middle is inside ``a[k]``)."""
+    region = shapely.intersection(shapely.buffer(a_shapes, max(tolerance, 1e-6), quad_segs=2),
+                                  b_shapes)
+    centre = shapely.get_coordinates(shapely.centroid(
+        np.where(shapely.is_empty(region), b_shapes, region)))
+    zone = zones_of(a.cx, a.cy, a.front, a.width, a.depth, centre, partition)
+    inside = zone == "inside"
+    if inside.any():
+        again = zones_of(a.cx, a.cy, a.front, a.width, a.depth,
+                         xy(b.cx, b.cy), partition)
+        zone = np.where(inside, again, zone)
+    return np.array([EDGE_NAMES.index(z) if z in EDGE_NAMES else 0 for z in zone.tolist()],
+                    dtype=np.int64) if len(zone) else np.zeros(0, dtype=np.int64)

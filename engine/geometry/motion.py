@@ -414,3 +414,109 @@ def piece_extents(a: Rect, b: Rect, pts: list[tuple[float, float]]
         proj = [x * ax + y * ay for x, y in pts]
         extents.append((ax, ay, min(proj), max(proj)))
     return extents
+
+
+# --- many at once (array-first) ------------------------------------------------------------
+
+_EPS = 1e-9
+
+
+def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarray,
+                  reach: float | np.ndarray = 0.0) -> np.ndarray:
+    """How far each convex shape ``moving[k]`` slides along ``directions[k]`` (unit vectors)
+    before it comes within ``reach`` (mm) of the convex ``obstacle[k]``: 0 when it already is,
+    inf when it never does.
+
+    Shapes are vertex arrays, (K, m, 2) and (K, n, 2), in order around the outline (2 vertices:
+    a segment, such as a front edge). Exact for convex shapes: the first contact is a vertex of
+    one meeting an edge of the other pushed out by ``reach``, or a vertex coming within
+    ``reach`` of a vertex; whether they are already within ``reach`` is GEOS's answer.
+
+    >>> a = np.array([[[-40.0, 20.0], [40.0, 20.0], [40.0, -20.0], [-40.0, -20.0]]])
+    >>> b = a + [0.0, 100.0]
+    >>> convex_slides(a, b, np.array([[0.0, 1.0]])).tolist()          # 100 - 20 - 20
+    [60.0]
+    >>> convex_slides(a, b, np.array([[0.0, 1.0]]), 10.0).round(6).tolist()
+    [50.0]
+    >>> convex_slides(a, b + [500.0, 0.0], np.array([[0.0, 1.0]])).tolist()
+    [inf]
+    """
+    moving = np.asarray(moving, dtype=float)
+    obstacle = np.asarray(obstacle, dtype=float)
+    d = np.asarray(directions, dtype=float)
+    k = len(moving)
+    if k == 0:
+        return np.zeros(0)
+    r = np.broadcast_to(np.asarray(reach, dtype=float), (k,))
+    best = np.minimum(_vertex_hits(moving, obstacle, d, r), _vertex_hits(obstacle, moving, -d, r))
+    within = shapely.dwithin(_shapes(moving), _shapes(obstacle), r)
+    return np.where(within, 0.0, best)
+
+
+def _shapes(vertices: np.ndarray) -> np.ndarray:
+    """Polygons (or, for 2 vertices, segments) from vertex arrays."""
+    if vertices.shape[1] == 2:
+        return shapely.linestrings(vertices)
+    return shapely.polygons(vertices)
+
+
+def _vertex_hits(points: np.ndarray, shape: np.ndarray, d: np.ndarray, reach: np.ndarray
+                 ) -> np.ndarray:
+    """Least t >= 0 at which some ``points[k] + t d[k]`` comes within ``reach[k]`` of the convex
+    ``shape[k]``'s boundary from outside: on an edge pushed out by ``reach`` or within
+    ``reach`` of a vertex. (K,), inf where none does."""
+    qx, qy = shape[..., 0], shape[..., 1]                              # (K, n)
+    following = (np.arange(shape.shape[1]) + 1) % shape.shape[1]
+    nx, ny = qx[:, following], qy[:, following]
+    ex, ey = nx - qx, ny - qy
+    length = np.hypot(ex, ey)
+    # outward normals: (ey, -ex) for a counter-clockwise outline; both sides of a segment
+    area = np.sum(qx * ny - nx * qy, axis=1)
+    scale = np.where(area < 0, -1.0, 1.0)[:, None] / np.where(length > _EPS, length, 1.0)
+    sx = qx + ey * scale * reach[:, None]                              # pushed-out edges
+    sy = qy - ex * scale * reach[:, None]
+    px, py = points[..., 0][:, :, None], points[..., 1][:, :, None]     # (K, m, 1)
+    wx, wy = sx[:, None, :] - px, sy[:, None, :] - py                   # (K, m, n)
+    d0, d1 = d[:, 0, None, None], d[:, 1, None, None]
+    ex, ey = ex[:, None, :], ey[:, None, :]
+    denom = d0 * ey - d1 * ex
+    usable = (np.abs(denom) > 1e-12) & (length > _EPS)[:, None, :]
+    den = np.where(usable, denom, 1.0)
+    t = (wx * ey - wy * ex) / den
+    s = (wx * d1 - wy * d0) / den
+    t = np.where(usable & (t >= -_EPS) & (s >= -_EPS) & (s <= 1 + _EPS), t, np.inf)
+    best = np.maximum(t.min(axis=(1, 2)), 0.0)
+    if np.any(reach > 0):
+        vx, vy = qx[:, None, :] - px, qy[:, None, :] - py               # vertex - point
+        along = vx * d0 + vy * d1
+        across2 = np.maximum(vx * vx + vy * vy - along * along, 0.0)
+        r2 = (reach * reach)[:, None, None]
+        tc = along - np.sqrt(np.maximum(r2 - across2, 0.0))
+        tc = np.where((across2 <= r2) & (tc >= -_EPS), tc, np.inf)
+        best = np.minimum(best, np.maximum(tc.min(axis=(1, 2)), 0.0))
+    return best
+
+
+def hull_pieces(corners: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The area swept moving through consecutive poses, as pieces (`swept_area` unites them):
+    the convex hull of each pose and the next of the same ``owner``. ``corners`` (n, 4, 2) in
+    path order, owners grouped; returns (piece polygons, owner of each piece). An owner with a
+    single pose gets that pose."""
+    owner = np.asarray(owner)
+    if not len(owner):
+        return np.zeros(0, dtype=object), np.zeros(0, dtype=int)
+    same = owner[1:] == owner[:-1]
+    lone = np.ones(len(owner), dtype=bool)
+    lone[1:] &= ~same
+    lone[:-1] &= ~same
+    pairs = np.concatenate([corners[:-1][same], corners[1:][same]], axis=1)
+    pieces = shapely.convex_hull(shapely.multipoints(pairs)) if len(pairs) \
+        else np.zeros(0, dtype=object)
+    single = shapely.polygons(corners[lone])
+    return (np.concatenate([pieces, single]),
+            np.concatenate([owner[:-1][same], owner[lone]]))
+
+
+def wheel_steps(turn_deg: np.ndarray, step_deg: float = 10.0) -> np.ndarray:
+    """How many steps `wheel_poses` cuts each wheel into (at least 1)."""
+    return np.maximum(1, np.ceil(np.abs(turn_deg) / step_deg)).astype(int)

@@ -14,6 +14,8 @@ Two partitions of the plane around a base are offered (rulebooks define these zo
 
 from __future__ import annotations
 
+import numpy as np
+
 from campo.engine.geometry.rect import Point, Rect
 from campo.engine.results import Zone
 
@@ -47,3 +49,21 @@ def whole_front_beyond(attacker: Rect, target: Rect, tolerance: float) -> bool:
     """Both front corners of ``attacker`` are beyond ``target``'s front line."""
     return (beyond_front_line(target, attacker.front_left, tolerance)
             and beyond_front_line(target, attacker.front_right, tolerance))
+
+
+def zones_of(cx: np.ndarray, cy: np.ndarray, front: np.ndarray, width: np.ndarray,
+             depth: np.ndarray, points: np.ndarray,
+             partition: str = "front_halfplane") -> np.ndarray:
+    """`zone_of` for many rectangles (centres, (n, 2) front unit vectors, sizes) and one point
+    each ((n, 2)): the zones' values ("front", "left", "right", "rear", "inside")."""
+    dx, dy = points[:, 0] - cx, points[:, 1] - cy
+    u = dx * front[:, 1] - dy * front[:, 0]           # along the right vector (f1, -f0)
+    v = dx * front[:, 0] + dy * front[:, 1]
+    hw, hd = width / 2, depth / 2
+    side = np.where(u > 0, "right", "left")
+    if partition == "corner_diagonals":
+        su, sv = np.abs(u) / hw, np.abs(v) / hd
+        ends = np.where(v > 0, "front", "rear")
+        return np.where((su <= 1) & (sv <= 1), "inside", np.where(sv >= su, ends, side))
+    return np.where(v >= hd, "front",
+                    np.where(np.abs(u) <= hw, np.where(v <= -hd, "rear", "inside"), side))

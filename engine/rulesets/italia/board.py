@@ -10,29 +10,43 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
-from campo.engine.geometry.contact import RectTable, edge_of_lengths, shared_lengths, touched_edge
-from campo.engine.geometry.rect import Point, Rect, angle_diff
+from campo.engine.boundary import decide, key
+from campo.engine.geometry.contact import ContactPairs, RectTable, find_contacts, midpoint_edges
+from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.rect import EDGE_NAMES, Point, Rect
 from campo.engine.geometry.sight import SightField
+from campo.engine.rulesets.italia.charge_terrain import TerrainTable
 from campo.engine.rulesets.italia.pieces import UnitInfo, classify
+from campo.engine.rulesets.italia.tables_fire import (
+    LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN,
+    SIGHT_BLOCKING_LINES,
+    SIGHT_DEEP_AREAS,
+)
 from campo.engine.scenario import TerrainFeature
 from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.troops import MM_PER_INCH
 from campo.engine.state import GameState
 from campo.engine.terrain_shapes import terrain_shapes
 
-MM_PER_IN = 25.0            # ISD Intro «POLLICI (2,5 cm.)»
+if TYPE_CHECKING:
+    from campo.engine.rulesets.italia.charges import ChargeBook
+    from campo.engine.rulesets.italia.conduct import Conduct
+    from campo.engine.rulesets.italia.melee import MeleeBook
+    from campo.engine.rulesets.italia.relations import Relations
+
+MM_PER_IN = MM_PER_INCH     # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
-NEAR_MM = 14 * MM_PER_IN   # the widest neighbourhood asked about: a cavalry charge (12") + 2"
+DEEP_AREAS = SIGHT_DEEP_AREAS   # ISD §6 «bosco o ... città» (the tables' name for it)
 GRAZE_MM = 0.5   # a sight line merely grazing a base (tracking noise) is not blocked by it
-HOLD_BAND_MM = 25.0
-"""Fire verdicts measured this close (mm) to their boundary are remembered for a live game's
-next moment (`boundary.HeldVerdicts`); a base moving farther than this in one moment was
-picked up and put down (its verdict is then the measured one)."""
+WATCH_MM = MM_PER_IN   # verdicts this far past a close call are decided too, so a live game's
+# memory learns that a pair held touching (or in command) is now clearly apart
 
 
 @dataclass(frozen=True)
@@ -109,152 +123,139 @@ class Board:
     def is_enemy(self, a: str, b: str) -> bool:
         return self.infos[a].side != self.infos[b].side
 
-    # --- contacts (cached, both directions) -----------------------------------------------
+    # --- neighbours and contacts (isd-rest) ------------------------------------------------
+    @cached_property
+    def poses(self) -> Poses:
+        """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
+        return Poses.of([self.rect(i) for i in self.state.index.ids])
+
+    @cached_property
+    def sides(self) -> np.ndarray:
+        """Each base's side as a small integer, in index order."""
+        code: dict[str, int] = {}
+        return np.array([code.setdefault(self.infos[i].side, len(code))
+                         for i in self.state.index.ids], dtype=np.int64)
+
+    @cached_property
+    def generals(self) -> np.ndarray:
+        """Whether each base is a general, in index order."""
+        return np.array([self.infos[i].is_general for i in self.state.index.ids], dtype=bool)
+
+    @cached_property
+    def touches_side(self) -> np.ndarray:
+        """(bases, sides): whether each base touches a base of each side (`contacts`)."""
+        out = np.zeros((len(self.sides), int(self.sides.max(initial=0)) + 1), dtype=bool)
+        out[self.contacts.a, self.sides[self.contacts.b]] = True
+        return out
+
+    def near(self, base_id: str, distance: float) -> list[str]:
+        """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
+        return self.state.index.within(self.rect(base_id).polygon, distance)
+
+    def gaps_within(self, at: np.ndarray, distance: float | np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(row of ``at``, index position, gap mm) of every base within ``distance`` (one value,
+        or one per row) of the bases at index positions ``at``, itself included: one STRtree
+        query and one vectorised distance, sorted by row then position."""
+        shapes = self.state.index.shapes
+        rows, others = self.state.index.query_many(shapes[at], distance)
+        return rows, others, shapely.distance(shapes[at[rows]], shapes[others])
+
+    @cached_property
+    def contacts(self) -> ContactPairs:
+        """ISD A24: the pairs of bases within the contact tolerance, both ways round (generals
+        touch nobody, ISD §10), with the edges they touch (ISD A33). A gap within
+        ``close_call_mm`` of the tolerance is too close to call (`engine.boundary`, key
+        "contact"): held at its last verdict in a live game (pairs up to `WATCH_MM` farther
+        are decided too: a pair held touching and then clearly apart is not held again)."""
+        names = self.state.index.ids
+        skip = np.array([self.infos[i].is_general for i in names], dtype=bool)
+        held, tol = self.state.held, self.settings.close_call_mm
+
+        def settle(margins: np.ndarray, i: np.ndarray, j: np.ndarray
+                   ) -> tuple[list[bool], list[bool]]:
+            keys = [key("contact", *sorted((names[a], names[b])))
+                    for a, b in zip(i.tolist(), j.tolist())]
+            return decide(margins, tol, keys, held)
+
+        found = find_contacts(self.state.index, self.poses, self.contact_tol, tol, WATCH_MM, skip,
+                              settle)
+        if self.settings.a33_contact_aspect == "contact_midpoint" and len(found.a):
+            shapes = self.state.index.shapes
+            edges = midpoint_edges(self.poses.take(found.a), shapes[found.a], shapes[found.b],
+                                   self.poses.take(found.b), self.contact_tol,
+                                   self.settings.a1_zones)
+            found = ContactPairs(found.a, found.b, found.close, found.lengths, edges)
+        return found
+
     @cached_property
     def touching(self) -> dict[str, list[str]]:
-        """Every base -> the bases within the contact tolerance of it (generals excluded), read
-        from the neighbour gaps (`BaseIndex.neighbours`'s answer: its ``dwithin`` is GEOS's
-        distance compared with the tolerance)."""
-        if self.contact_tol > NEAR_MM or not self.state.use_index:   # the plain reference
-            return self.state.index.neighbours(self.contact_tol, lambda i: self.infos[i].is_general)
-        _, starts, others, gaps = self._neighbours
+        """Every base -> the bases it touches (`contacts`), sorted by id."""
         names = self.state.index.ids
-        general = [self.infos[i].is_general for i in names]
-        rows = np.repeat(np.arange(len(names)), np.diff(starts))
-        keep = np.nonzero((gaps <= self.contact_tol) & (rows != others))[0]
         out: dict[str, list[str]] = {i: [] for i in names}
-        for a, b in zip(rows[keep].tolist(), others[keep].tolist()):
-            if not (general[a] or general[b]):
-                out[names[a]].append(names[b])
+        for a, b in zip(self.contacts.a.tolist(), self.contacts.b.tolist()):
+            out[names[a]].append(names[b])
         for found in out.values():
             found.sort()
         return out
 
-    @cached_property
-    def _neighbours(self) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
-        """The bases within NEAR_MM of each base, from one bulk query (instead of one query per
-        base and question): (position of each id, row starts, neighbour positions, gaps mm)."""
-        from campo.engine.geometry.gap_kernel import UNSURE, near_pairs
-
-        index = self.state.index
-        shapes = index.shapes
-        # envelopes grown by NEAR_MM (cheap), then the exact gaps: `near` filters by gap, so the
-        # extra pairs of the envelope test change no answer. The fast path is compiled
-        # (GEOS's arithmetic; GEOS itself for the gaps too close to 0 to call).
-        if len(shapes) and self.state.use_index:
-            si, bi, gaps = near_pairs(self.rect_table.corners, NEAR_MM)
-            unsure = np.nonzero(gaps == UNSURE)[0]
-            gaps[unsure] = shapely.distance(shapes[si[unsure]], shapes[bi[unsure]])
-        else:   # the plain reference path
-            si, bi = index.candidate_pairs(NEAR_MM)                # sorted by (si, bi)
-            gaps = shapely.distance(shapes[si], shapes[bi]) if len(si) else np.zeros(0)
-        starts = np.searchsorted(si, np.arange(len(shapes) + 1))
-        return self.position, starts, bi, gaps
-
-    def near(self, base_id: str, distance: float) -> list[str]:
-        """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
-        if distance > NEAR_MM:
-            return self.state.index.within(self.rect(base_id).polygon, distance)
-        position, starts, others, gaps = self._neighbours
-        k = position[base_id]
-        lo, hi = starts[k], starts[k + 1]
-        names = self.state.index.ids
-        return [names[b] for b in others[lo:hi][gaps[lo:hi] <= distance].tolist()]
-
-    def near_gaps(self, base_id: str, distance: float) -> list[tuple[str, float]]:
-        """`near` with each base's gap (mm, `shapely.distance` of the two rectangles, measured
-        in the one bulk call): (id, gap) in index order; ``distance`` at most NEAR_MM."""
-        if distance > NEAR_MM:
-            raise ValueError(f"near_gaps reaches {NEAR_MM} mm at most, not {distance}")
-        position, starts, others, gaps = self._neighbours
-        k = position[base_id]
-        lo, hi = starts[k], starts[k + 1]
-        names = self.state.index.ids
-        keep = gaps[lo:hi] <= distance
-        return [(names[b], g) for b, g in zip(others[lo:hi][keep].tolist(),
-                                                gaps[lo:hi][keep].tolist())]
+    def contact_row(self, a: str, b: str) -> int:
+        """The row of `contacts` where ``b`` touches ``a`` (ValueError if it does not)."""
+        k = self.contacts.row.get((self.position[a], self.position[b]))
+        if k is None:
+            raise ValueError(f"{b} does not touch {a}")
+        return k
 
     def edge_touched(self, a: str, b: str) -> str:
-        """Edge of ``a`` that ``b`` touches (ISD A33)."""
-        key = ("edge", a, b)
-        cache = self._edge_cache
-        if key not in cache:
-            if self.settings.a33_contact_aspect == "longest_shared_segment":
-                cache[key] = edge_of_lengths(self.shared_lengths(a, b), self.contact_tol)
-            else:
-                cache[key] = touched_edge(self.rect(a), self.rect(b), self.contact_tol,
-                                          self.settings.a33_contact_aspect,
-                                          self.settings.a1_zones)
-        return cache[key]
+        """Edge of ``a`` that ``b`` touches (ISD A33), for bases in contact."""
+        return EDGE_NAMES[int(self.contacts.edge[self.contact_row(a, b)])]
 
     def shared_lengths(self, a: str, b: str) -> dict[str, float]:
-        """Per edge of ``a``, the length lying within the contact tolerance of ``b`` (cached)."""
-        key = ("shared", a, b)
-        cache = self._edge_cache
-        found = cache.get(key)
-        if found is None:
-            if "_shared_filled" not in self.__dict__:
-                self._fill_shared_lengths()
-                found = cache.get(key)
-            if found is None:
-                found = cache[key] = shared_lengths(self.rect(a), self.rect(b), self.contact_tol)
-        return found
-
-    def _fill_shared_lengths(self) -> None:
-        """`shared_lengths` of every touching pair, both ways, in one numpy call (the same
-        floats as one by one, `shared_lengths_many`): groups, supports, melees and pursuits
-        ask about most of them."""
-        self.__dict__["_shared_filled"] = True
-        pairs = [(a, b) for a, others in self.touching.items() for b in others]
-        if not pairs:
-            return
-        table = self.rect_table
-        a_at = self.positions(a for a, _ in pairs)
-        b_at = self.positions(b for _, b in pairs)
-        rows = table.shared_lengths(a_at, table, b_at, self.contact_tol).tolist()
-        cache = self._edge_cache
-        for (a, b), (front, right, rear, left) in zip(pairs, rows):   # rect.EDGE_NAMES order
-            cache.setdefault(("shared", a, b),
-                             {"front": front, "right": right, "rear": rear, "left": left})
-
-    @cached_property
-    def _edge_cache(self) -> dict:
-        return {}
+        """Per edge of ``a``, the length lying along ``b`` (bases in contact)."""
+        return dict(zip(EDGE_NAMES, self.contacts.lengths[self.contact_row(a, b)].tolist()))
 
     def in_melee(self, base_id: str) -> bool:
         return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
 
+    @cached_property
+    def relations(self) -> Relations:
+        """Contacts, supports, Groups and command of every base (`relations.Relations`)."""
+        from campo.engine.rulesets.italia.relations import Relations
+
+        return Relations(self)
+
+    @cached_property
+    def charge_book(self) -> ChargeBook:
+        """The charges judged on this board, each once (`charges.ChargeBook`)."""
+        from campo.engine.rulesets.italia.charges import ChargeBook
+
+        return ChargeBook(self)
+
+    @cached_property
+    def conduct(self) -> Conduct:
+        """Movement, manoeuvre, fall-back, rout and pursuit answers (`conduct.Conduct`)."""
+        from campo.engine.rulesets.italia.conduct import Conduct
+
+        return Conduct(self)
+
+    @cached_property
+    def melee_book(self) -> MeleeBook:
+        """The melee facts worked out on this board (`melee.MeleeBook`)."""
+        from campo.engine.rulesets.italia.melee import MeleeBook
+
+        return MeleeBook(self)
+
+    @cached_property
+    def terrain_table(self) -> TerrainTable:
+        """The terrain as charges, melees and routs ask about it (`charge_terrain`)."""
+        return TerrainTable(list(self.state.scenario.terrain))
+
     # --- batteries and fronts -------------------------------------------------------------
     @cached_property
     def batteries(self) -> dict[str, tuple[str, ...]]:
-        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4)."""
-        guns = [i for i, info in self.infos.items() if info.is_gun and not info.limbered]
-        parent = {g: g for g in guns}
-
-        def find(g: str) -> str:
-            while parent[g] != g:
-                parent[g] = parent[parent[g]]
-                g = parent[g]
-            return g
-
-        tol = self.settings.support_heading_tolerance_deg
-        for g in guns:
-            for o in self.touching[g]:
-                if o not in parent or self.infos[o].side != self.infos[g].side:
-                    continue
-                ra, rb = self.rect(g), self.rect(o)
-                if abs(angle_diff(ra.heading_deg, rb.heading_deg)) > tol:
-                    continue
-                if self.edge_touched(g, o) not in ("left", "right"):
-                    continue
-                # fronts in line: the other's front centre is level with this front line
-                if abs(ra.ahead_of_front(*rb.front_centre)) > max(self.contact_tol, 0.25 * ra.depth):
-                    continue
-                parent[find(g)] = find(o)
-        groups: dict[str, list[str]] = {}
-        for g in guns:
-            groups.setdefault(find(g), []).append(g)
-        return {g: tuple(sorted(groups[find(g)])) for g in guns}
+        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4):
+        `relations.Relations.batteries`."""
+        return self.relations.batteries
 
     def front(self, base_id: str) -> Front:
         """The firing front of a base: its own front edge, or its battery's combined front."""
@@ -290,7 +291,7 @@ class Board:
 
     @cached_property
     def shooter_targets(self) -> dict[str, list]:
-        """Shooter -> its targets by id, for rules asking about single shots (`fire.probe`)."""
+        """Shooter -> its targets, for rules asking about single shots (`fire.probe`)."""
         return {}
 
     def _front(self, base_id: str) -> Front:
@@ -402,12 +403,6 @@ class Board:
     def sight_field(self) -> SightField:
         """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods
         and towns."""
-        from campo.engine.rulesets.italia.tables_fire import (
-            LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN,
-            SIGHT_BLOCKING_LINES,
-            SIGHT_DEEP_AREAS,
-        )
-
         bodies, ids = [], []
         for i, info in self.infos.items():
             if info.is_general:

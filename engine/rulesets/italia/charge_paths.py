@@ -1,195 +1,254 @@
-"""Charge paths (ISD §9, A28): from where the charger stands, or wheeled to face the target
-squarely, the shortest straight or oblique (up to 45°, ISD §8) move that brings its front into
-contact first: no flank or rear may touch sooner or lie along the target (ISD §9 «non si può
-caricare se si contatta il nemico con un fianco»).
+"""Charge paths (ISD §9, A28), for many (charger, target) pairs at once: from where the charger
+stands, or wheeled to face the target squarely, the shortest straight or oblique (up to 45°,
+ISD §8) move that brings its front into contact first: no flank or rear may touch sooner or lie
+along the target (ISD §9 «non si può caricare se si contatta il nemico con un fianco»).
 
-The options' slides are measured in one compiled call and checked shortest first
-(`_best_slide`); `_best_slide_plain` is the one-at-a-time search it replaces, kept as the
-reference (tests/test_engine_charge_fast.py).
+Every pair's options (two starts, four directions) are measured in a few array calls
+(`motion.convex_slides`, one vectorised shapely call per test), then the shortest valid one
+is kept.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
 import shapely
-from shapely.geometry import Polygon
 
-from campo.engine.geometry.boxes import Box, box_of, boxes_meet, corners_of, rect_box
-from campo.engine.geometry.contact import shared_lengths
-from campo.engine.geometry.motion import slide_convex, swept_area, wheel, wheel_cost, wheel_poses
-from campo.engine.geometry.rect import Rect, angle_diff, rotate
-from campo.engine.geometry.zones import zone_of
-from campo.engine.results import Zone
-from campo.engine.rulesets.italia.board import Board
-from campo.engine.rulesets.italia.charge_fast import (flank_or_rear_along, front_body_slides, poses_array,
-                                               sweep_meets)
+from campo.engine.geometry.contact import edge_shares
+from campo.engine.geometry.motion import convex_slides, hull_pieces, wheel_steps
+from campo.engine.geometry.poses import Poses, concat, xy
+from campo.engine.geometry.zones import zones_of
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.tables_movement import OBLIQUE_MAX_ANGLE_DEG
 
-OBLIQUE_MAX_DEG = 45.0    # ISD §8 «Movimento obliquo … fino a 45°»
-TOUCH_MM = 0.5            # first contact counts as made by the front if within this of it
-_EDGE_OF_ZONE = {Zone.FRONT: "front", Zone.LEFT: "left", Zone.RIGHT: "right", Zone.REAR: "rear",
-                 Zone.INSIDE: "front"}
-_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}  # edge normal vs heading
+TOUCH_MM = 0.5
+"""First contact counts as made by the front if within this of it (tracking noise)."""
+SQUARE_DEG = 0.5
+"""A charger within this of facing the target's edge squarely needs no wheel."""
+EDGE_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0, "inside": 0.0}
+"""The outward normal of each edge of a base, turned from its heading (inside: the front)."""
 
 
-@dataclass
-class _Path:
-    """One way into contact: the start, the pose after the wheel (the start if none), the pose
-    at contact, and the wheel and slide that join them."""
+def turned(vectors: np.ndarray, deg: np.ndarray) -> np.ndarray:
+    """(n, 2) vectors turned CCW by ``deg``."""
+    a = np.radians(deg)
+    c, s = np.cos(a), np.sin(a)
+    return xy(vectors[:, 0] * c - vectors[:, 1] * s, vectors[:, 0] * s + vectors[:, 1] * c)
 
-    start: Rect
-    wheeled: Rect
-    final: Rect
-    wheel_deg: float
-    oblique_deg: float
-    wheel_mm: float
-    slide_mm: float
-    direction: tuple[float, float]
+
+def signed_turn(to_deg: np.ndarray, from_deg: np.ndarray) -> np.ndarray:
+    """`angle_diff` of arrays: the signed smallest turn in (-180, 180]."""
+    d = (to_deg - from_deg) % 360.0
+    return np.where(d > 180.0, d - 360.0, d)
+
+
+@dataclass(frozen=True, eq=False)
+class Paths:
+    """The shortest way into contact of each pair (row k): ``found[k]`` False when there is
+    none. ``start`` is the charger as it stands, ``wheeled`` after its wheel (as it stands when
+    none), ``final`` at contact; the slide runs along ``direction`` (unit vectors)."""
+
+    found: np.ndarray
+    start: Poses
+    wheeled: Poses
+    final: Poses
+    wheel_deg: np.ndarray
+    oblique_deg: np.ndarray
+    wheel_mm: np.ndarray
+    slide_mm: np.ndarray
+    direction: np.ndarray
 
     @property
-    def length_mm(self) -> float:
+    def length_mm(self) -> np.ndarray:
         return self.wheel_mm + self.slide_mm
 
-    @property
-    def wheel_sweep(self) -> Polygon:
-        """Area the wheel sweeps (cached: several zone tests use it)."""
-        if "_sweep" not in self.__dict__:
-            self.__dict__["_sweep"] = swept_area(self.wheel_poses)
-        return self.__dict__["_sweep"]
+    @cached_property
+    def wheel_poses(self) -> tuple[Poses, np.ndarray]:
+        """The poses of each wheel every 10° (`motion.wheel_poses`), both ends included, and
+        the row each belongs to (rows without a wheel have none)."""
+        rows = np.nonzero(self.found & (self.wheel_deg != 0))[0]
+        steps = wheel_steps(self.wheel_deg[rows])
+        owner = np.repeat(rows, steps + 1)
+        fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()]) \
+            if len(rows) else np.zeros(0)
+        turn = self.wheel_deg[owner] * fraction
+        base = self.start.take(owner)
+        corners = base.corners
+        pivots = np.where((self.wheel_deg[owner] > 0)[:, None], corners[:, 0], corners[:, 1])
+        return base.pivoted(pivots, turn), owner
 
-    @property
-    def wheel_poses(self) -> list[Rect]:
-        """The poses of the wheel (`wheel_poses`, cached)."""
-        if "_poses" not in self.__dict__:
-            self.__dict__["_poses"] = wheel_poses(self.start, self.wheel_deg)
-        return self.__dict__["_poses"]
+    @cached_property
+    def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
+        """The area each wheel sweeps, as pieces (the hulls of consecutive wheel poses,
+        `motion.swept_area`'s) and the row of each."""
+        poses, owner = self.wheel_poses
+        return hull_pieces(poses.corners, owner)
 
-    @property
-    def wheel_box(self) -> Box:
-        """Bounding box of the wheel's sweep (of its poses' corners; cached)."""
-        if "_wheel_box" not in self.__dict__:
-            self.__dict__["_wheel_box"] = box_of([q for r in self.wheel_poses for q in r.corners])
-        return self.__dict__["_wheel_box"]
+    @cached_property
+    def pieces(self) -> tuple[np.ndarray, np.ndarray]:
+        """The area each path covers, as pieces (polygons) and the row of each: the wheel's
+        pieces, then the hull of the wheeled and final poses."""
+        wheel, wheel_owner = self.wheel_pieces
+        rows = np.nonzero(self.found)[0]
+        run = np.concatenate([self.wheeled.corners[rows], self.final.corners[rows]], axis=1)
+        runs = shapely.convex_hull(shapely.multipoints(run)) if len(rows) \
+            else np.zeros(0, dtype=object)
+        return (np.concatenate([wheel, runs]), np.concatenate([wheel_owner, rows]))
 
+    def front_centres_after(self, rows: np.ndarray, along_mm: np.ndarray) -> np.ndarray:
+        """(n, 2): where each row's front centre is after ``along_mm`` of its path (the wheel
+        turned in proportion, then the slide)."""
+        start = self.start.take(rows)
+        wheel, wheel_mm = self.wheel_deg[rows], self.wheel_mm[rows]
+        in_wheel = (wheel != 0) & (wheel_mm > 0) & (along_mm < wheel_mm)
+        turn = np.where(in_wheel, wheel * along_mm / np.where(wheel_mm > 0, wheel_mm, 1.0), 0.0)
+        turned_pose = start.wheeled(turn)
+        slide = np.where(in_wheel, 0.0, along_mm - wheel_mm)
+        slid = self.wheeled.take(rows).moved(self.direction[rows] * slide[:, None])
+        return np.where(in_wheel[:, None], turned_pose.front_centres, slid.front_centres)
 
-def _slide(board: Board, body: Rect, target: Rect, direction: tuple[float, float]) -> float | None:
-    """Slide distance if the first contact is made by the front edge (corners included), else
-    None: a flank or the rear touching first, or touching together with the front along a
-    segment, is no charge (ISD §9 «non si può caricare se si contatta il nemico con un fianco»)."""
-    front = (body.front_left, body.front_right)
-    s_front = slide_convex(front, body.front_edge, target.corners, target.polygon, direction)
-    if not math.isfinite(s_front):
-        return None
-    s_body = slide_convex(body.corners, body.polygon, target.corners, target.polygon, direction)
-    return s_front if _front_first(body, target, direction, s_front, s_body, plain=True) else None
-
-
-def _front_first(body: Rect, target: Rect, direction: tuple[float, float], s_front: float,
-                 s_body: float, plain: bool = False) -> bool:
-    """`_slide`'s verdict from the two slides: the front reaches the target (finite), nothing
-    else touches sooner, and no flank or rear lies along it at contact (compiled unless
-    ``plain`` or too close to call)."""
-    if not math.isfinite(s_front) or s_body < s_front - TOUCH_MM:
-        return False
-    along = None if plain else flank_or_rear_along(body, target, direction, s_front, TOUCH_MM)
-    if along is None:
-        final = body.moved(direction[0] * s_front, direction[1] * s_front)
-        shared = shared_lengths(final, target, TOUCH_MM)
-        along = max(shared["left"], shared["right"], shared["rear"]) > 2 * TOUCH_MM + 1e-6
-    return not along
-
-
-def _best_slide(board: Board, body: Rect, target: Rect) -> tuple[float, float] | None:
-    """(distance mm, oblique deg) of the shortest straight/oblique move into contact: every
-    option's slides in one compiled call, then the options checked shortest first (the plain
-    search, `_best_slide_plain`, checks them all and takes the least)."""
-    options = _slide_options(body, target)
-    dirs = [rotate(body.front, off) for off in options]
-    slides = front_body_slides(body, target, dirs)
-    order = sorted(range(len(options)), key=lambda k: _slide_key(slides[k][0], options[k]))
-    for k in order:
-        s_front, s_body = slides[k]
-        if _front_first(body, target, dirs[k], s_front, s_body):
-            return s_front, options[k]
-    return None
+    @cached_property
+    def tracks(self) -> dict[int, list[list[float]]]:
+        """Each found row's front-centre positions: start, along the wheel, end of wheel,
+        contact."""
+        poses, owner = self.wheel_poses
+        centres = poses.front_centres.tolist()
+        out: dict[int, list[list[float]]] = {}
+        for k, point in zip(owner.tolist(), centres):
+            out.setdefault(k, []).append(point)
+        starts, finals = self.start.front_centres.tolist(), self.final.front_centres.tolist()
+        for k in np.nonzero(self.found)[0].tolist():
+            out.setdefault(k, [starts[k]]).append(finals[k])
+        return out
 
 
-def _best_slide_plain(board: Board, body: Rect, target: Rect) -> tuple[float, float] | None:
-    """`_best_slide` one option and one `_slide` at a time (the reference the tests compare)."""
-    found = []
-    for off in _slide_options(body, target):
-        d = rotate(body.front, off)
-        s = _slide(board, body, target, d)
-        if s is not None:
-            found.append((s, off))
-    if not found:
-        return None
-    return min(found, key=lambda so: _slide_key(*so))
+def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSettings) -> Paths:
+    """The shortest charge path of charger ``c[k]`` into target ``t[k]`` (``t_shapes``: the
+    targets' polygons), for every row at once."""
+    n = len(c)
+    # starts: as it stands, and wheeled on a front corner to face the edge squarely (ISD A28)
+    edge = zones_of(t.cx, t.cy, t.front, t.width, t.depth, c.front_centres, settings.a1_zones)
+    squarely = (t.heading + np.array([EDGE_OUTWARD[e] for e in edge.tolist()]) + 180.0) % 360.0
+    turn = signed_turn(squarely, c.heading) if n else np.zeros(0)
+    wheel_rows = np.nonzero((np.abs(turn) > SQUARE_DEG)
+                            & (settings.a28_charge_path != "straight_distance"))[0]
+    row = np.concatenate([np.arange(n), wheel_rows])
+    start_turn = np.concatenate([np.zeros(n), turn[wheel_rows]])
+    body = concat([c, c.take(wheel_rows).wheeled(turn[wheel_rows])])
+    keep = ~_wheel_hits(c.take(wheel_rows), turn[wheel_rows], t_shapes[wheel_rows])
+    keep = np.concatenate([np.ones(n, dtype=bool), keep])
+    row, start_turn, body = row[keep], start_turn[keep], body.take(keep)
+
+    # options: straight at the target's nearest point when within 45°, and straight ahead; 45°
+    # either way only for starts where neither brings the front first (the nearest point's
+    # direction is the shortest slide there is, and straight ahead wins a tie with it)
+    limit = OBLIQUE_MAX_ANGLE_DEG
+    line = shapely.get_coordinates(shapely.shortest_line(body.front_lines, t_shapes[row]))
+    line = line.reshape(-1, 2, 2)
+    gap = line[:, 1] - line[:, 0]
+    direct = signed_turn(np.degrees(np.arctan2(gap[:, 1], gap[:, 0])), body.heading)
+    usable = (np.hypot(gap[:, 0], gap[:, 1]) > 1e-9) & (np.abs(direct) <= limit + 1e-9)
+    first = _Options.of(body, t.take(row), np.stack(
+        [np.where(usable, direct, np.nan), np.zeros(len(row))], axis=1))
+    missing = np.setdiff1d(np.arange(len(row)), first.start[first.ok])
+    wide = _Options.of(body.take(missing), t.take(row[missing]),
+                       np.tile([-limit, limit], (len(missing), 1)), missing)
+    s_at, off, s_front, ok = (np.concatenate([getattr(first, f), getattr(wide, f)])
+                              for f in ("start", "off", "s_front", "ok"))
+    d = np.concatenate([first.d, wide.d])
+    final = concat([first.final, wide.final])
+    # the best option of each start: shortest; ties (to 0.01 mm) to the straighter path
+    best = _first_of(s_at[ok], (np.round(s_front[ok], 2), np.round(np.abs(off[ok]), 6),
+                                off[ok]), len(row))
+    has = best >= 0
+    pick = np.nonzero(ok)[0][best[has]]
+    starts = np.nonzero(has)[0]
+    wheel_mm = c.width[row[starts]] * np.radians(np.abs(start_turn[starts]))
+    if settings.a22_wheel_cost == "free":
+        wheel_mm = np.zeros(len(starts))
+    length = wheel_mm + s_front[pick]
+    # the best start of each pair: shortest, then the smaller wheel; ties to standing still
+    chosen = _first_of(row[starts], (np.round(length, 2), np.abs(start_turn[starts])), n)
+    found = chosen >= 0
+    if not found.any():
+        zero = np.zeros(n)
+        return Paths(found, c, c, c, zero, zero, zero, zero, np.tile([1.0, 0.0], (n, 1)))
+    at = np.where(found, chosen, 0)
+    sel, st = pick[at], starts[at]
+    return Paths(found, c, body.take(st), final.take(sel), np.where(found, start_turn[st], 0.0),
+                 np.where(found, off[sel], 0.0), np.where(found, wheel_mm[at], 0.0),
+                 np.where(found, s_front[sel], 0.0), d[sel])
 
 
-def _slide_options(body: Rect, target: Rect) -> list[float]:
-    """Oblique offsets (deg) tried: straight at the target's nearest point when within 45°,
-    straight ahead, and 45° either side."""
-    limit = OBLIQUE_MAX_DEG
-    line = shapely.shortest_line(body.front_edge, target.polygon)
-    (x0, y0), (x1, y1) = shapely.get_coordinates(line).tolist()
-    options = [0.0, -limit, limit]
-    if math.hypot(x1 - x0, y1 - y0) > 1e-9:
-        direct = math.degrees(math.atan2(y1 - y0, x1 - x0)) - body.heading_deg
-        direct = angle_diff(direct, 0.0)
-        if abs(direct) <= limit + 1e-9:
-            options.insert(0, direct)
-    return options
+@dataclass(frozen=True, eq=False)
+class _Options:
+    """Oblique options of some starts: the start each belongs to, its offset (deg), slide
+    direction, the front's slide into contact, the pose at contact, and whether the front
+    makes the first contact (nothing else sooner, no flank or rear along the target)."""
+
+    start: np.ndarray
+    off: np.ndarray
+    d: np.ndarray
+    s_front: np.ndarray
+    final: Poses
+    ok: np.ndarray
+
+    @staticmethod
+    def of(body: Poses, t: Poses, offsets: np.ndarray,
+           starts: np.ndarray | None = None) -> _Options:
+        """The options ``offsets[k]`` (deg from straight ahead; NaN: none) of each start ``k``
+        (numbered ``starts[k]``, or k)."""
+        at, o_at = np.nonzero(~np.isnan(offsets))
+        off = offsets[at, o_at]
+        b, target = body.take(at), t.take(at)
+        d = turned(b.front, off)
+        s_front = convex_slides(b.front_edges, target.corners, d)
+        ok = np.isfinite(s_front)
+        reach = np.nonzero(ok)[0]     # nothing else may touch sooner
+        ok[reach] = convex_slides(b.corners[reach], target.corners[reach], d[reach]) >= \
+            s_front[reach] - TOUCH_MM
+        final = b.moved(d * np.where(ok, s_front, 0.0)[:, None])
+        shared = edge_shares(final, target, TOUCH_MM)
+        ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left
+        return _Options(at if starts is None else starts[at], off, d, s_front, final, ok)
 
 
-def _slide_key(s: float, off: float) -> tuple[float, float, float]:
-    """Shortest; ties (to 0.01 mm, so that tracking noise cannot flip them) to the straighter
-    path."""
-    return round(s, 2), round(abs(off), 6), off
-
-
-def _paths(board: Board, c: Rect, t: Rect) -> list[_Path]:
-    """Straight/oblique from where it stands, and wheel-to-face-squarely then straight (A28)."""
-    out = []
-    zone = zone_of(t, c.front_centre[0], c.front_centre[1], board.settings.a1_zones)
-    edge = _EDGE_OF_ZONE[zone]
-    squarely = (t.heading_deg + _OUTWARD[edge] + 180.0) % 360.0
-    turn = angle_diff(squarely, c.heading_deg)
-    starts = [(c, 0.0)]
-    if abs(turn) > 0.5 and board.settings.a28_charge_path != "straight_distance":
-        starts.append((wheel(c, turn), turn))
-    for body, turn_deg in starts:
-        poses = wheel_poses(c, turn_deg) if turn_deg else None
-        hits, sweep = _wheel_hits(poses, t) if poses else (False, None)
-        if hits:
-            continue
-        found = _best_slide(board, body, t)
-        if found is None:
-            continue
-        s, off = found
-        d = rotate(body.front, off)
-        final = body.moved(d[0] * s, d[1] * s)
-        path = _Path(c, body, final, turn_deg, off,
-                     wheel_cost(c, turn_deg) if board.settings.a22_wheel_cost != "free" else 0.0,
-                     s, d)
-        if poses is not None:
-            path.__dict__["_poses"] = poses   # the same poses `wheel_poses` would build
-        if sweep is not None:
-            path.__dict__["_sweep"] = sweep   # the same area `wheel_sweep` would build
-        out.append(path)
+def _first_of(group: np.ndarray, keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:
+    """For each group 0..n-1, the position (into ``group``) of its least row by ``keys`` (the
+    first in order among equals), or -1 when the group has no row."""
+    out = np.full(n, -1, dtype=np.int64)
+    if not len(group):
+        return out
+    order = np.lexsort((np.arange(len(group)), *reversed(keys), group))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = group[order][1:] != group[order][:-1]
+    out[group[order][first]] = order[first]
     return out
 
 
-def _wheel_hits(poses: list[Rect], t: Rect) -> tuple[bool, Polygon | None]:
-    """Whether the wheel through ``poses`` sweeps over ``t``, and the swept area if it had to be
-    built (the compiled test and the boxes usually tell without it)."""
-    if not boxes_meet(box_of([q for r in poses for q in r.corners]), rect_box(t)):
-        return False, None
-    built: list[Polygon] = []
+def _wheel_hits(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
+    """Whether each wheel (``c[k]`` by ``turn[k]``, every 10°) sweeps over its target. A wheel
+    stays within a diagonal of its pivot (a front corner): farther targets are not asked."""
+    out = np.zeros(len(c), dtype=bool)
+    reach = np.hypot(c.width, c.depth)
+    near = np.nonzero(shapely.dwithin(shapely.points(c.front_edges.reshape(-1, 2)),
+                                      np.repeat(t_shapes, 2), np.repeat(reach, 2))
+                      .reshape(-1, 2).any(axis=1))[0] if len(c) else np.zeros(0, dtype=int)
+    if len(near):
+        out[near] = _swept_over(c.take(near), turn[near], t_shapes[near])
+    return out
 
-    def exact() -> bool:
-        built.append(swept_area(poses))
-        return bool(built[0].intersects(t.polygon))
 
-    return sweep_meets(poses_array(poses), corners_of(t), exact), (built[0] if built else None)
+def _swept_over(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
+    steps = wheel_steps(turn)
+    owner = np.repeat(np.arange(len(c)), steps + 1)
+    fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()])
+    poses = c.take(owner)
+    corners = poses.corners
+    pivots = np.where((turn[owner] > 0)[:, None], corners[:, 0], corners[:, 1])
+    swept = poses.pivoted(pivots, turn[owner] * fraction)
+    pieces, piece_owner = hull_pieces(swept.corners, owner)
+    hit = shapely.intersects(pieces, t_shapes[piece_owner])
+    return np.bincount(piece_owner[hit], minlength=len(c)) > 0

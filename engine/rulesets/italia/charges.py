@@ -2,36 +2,49 @@
 straight or oblique path, the 2" zone and interception, contact with the front, and the aspect
 struck (ISD §1 flank attack). Readings: ISD A27–A31, A20–A22.
 
-Every verdict carries its path (table mm) so the overlay can draw it, and a ``margin`` in inches
-(positive = spare movement, negative = how far short).
+Every charge asked is judged in one batch with the others asked with it (a base's candidates,
+or every base's): the certain refusals first, from cheap tests over all pairs at once (outside
+the 30° arc, or more than `NEAR_MISS_IN` beyond the most the charger could move on any
+ground); then the exact paths of the plausible ones (`charge_paths.best_paths`), and what lies
+on them. A boundary within the tracking's uncertainty (the arc, the reach, a zone entered
+about as soon as the target's) is too close to call (`engine.boundary.decide`): it says so
+and, live, keeps its last verdict.
+
+Every verdict with a path carries it (table mm) so the overlay can draw it, and a ``margin``
+in inches (positive = spare movement, negative = how far short).
 """
 
 from __future__ import annotations
 
-import math
+import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import Polygon
 
-from campo.engine.geometry.arcs import arc_polygon
-from campo.engine.geometry.boxes import box_gap, boxes_meet, rect_box
-from campo.engine.geometry.contact import edge_of_lengths, shared_lengths_compiled
-from campo.engine.geometry.motion import swept_area
-from campo.engine.geometry.rect import Point, Rect, angle_diff
-from campo.engine.geometry.zones import beyond_front_line
+from campo.engine.boundary import CLOSE_CALL, decide, key
+from campo.engine.geometry.contact import edge_shares, edges_of_lengths
+from campo.engine.geometry.motion import convex_slides
+from campo.engine.geometry.poses import Poses, xy
+from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.results import Aspect
-from campo.engine.rulesets.italia.board import NEAR_MM, Board
-from campo.engine.rulesets.italia.charge_fast import (Corridor, bases_near_box, holds_zone_against,
-                                               poses_array, sweep_meets, zone_around, zone_box)
-from campo.engine.rulesets.italia.charge_paths import _OUTWARD, TOUCH_MM, _Path, _paths
-from campo.engine.rulesets.italia.charge_terrain import (crest_line, crossed_by_hull, terrain_may_meet,
-                                                   terrain_meeting)
-from campo.engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG, ZONE_IN
-from campo.engine.rulesets.italia.relations_batch import columns
-from campo.engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance_in
+from campo.engine.rulesets.italia.board import Board
+from campo.engine.rulesets.italia.charge_paths import (EDGE_OUTWARD, SQUARE_DEG, TOUCH_MM,
+                                                       Paths, best_paths, signed_turn, turned)
+from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.tables_melee import (CHARGE_ARC_HALF_DEG, CHARGE_ARC_REACH_IN,
+                                                       ENEMY_ZONE_IN, FLANK_COVER_AREAS, GARRISONS,
+                                                       LINEAR_OBSTACLES)
+from campo.engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, movement_allowance
+
+_LEFT, _RIGHT, _REAR = (EDGE_NAMES.index(e) for e in ("left", "right", "rear"))
+
+NEAR_MISS_IN = 1.0
+"""A charge whose target may lie within this much beyond the charger's reach is measured
+exactly (its distance, path and margin shown); farther ones are refused unmeasured."""
 
 
 @dataclass
@@ -58,6 +71,7 @@ class Charge:
     terrain: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    close_calls: list[str] = field(default_factory=list)   # "charge_arc", "reach", "interception"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -72,422 +86,538 @@ class Charge:
             "within_half_move": self.within_half_move,
             "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
         }
-        for key in ("final_pose", "flush_pose"):
-            pose = getattr(self, key)
-            if pose:
-                d[key] = {k: round(v, 1) for k, v in pose.items()}
+        if self.final_pose:
+            d["final_pose"] = {k: round(v, 1) for k, v in self.final_pose.items()}
+        if self.flush_pose:
+            d["flush_pose"] = {k: round(v, 1) for k, v in self.flush_pose.items()}
         if self.intercepted_at:
             d["intercepted_at"] = [round(c, 1) for c in self.intercepted_at]
-        for key in ("intercepted_by", "hidden"):
-            if getattr(self, key):
-                d[key] = getattr(self, key)
+        if self.intercepted_by:
+            d["intercepted_by"] = self.intercepted_by
+        if self.hidden:
+            d["hidden"] = self.hidden
         if self.terrain:
             d["terrain"] = list(self.terrain)
         if self.notes:
             d["notes"] = list(self.notes)
+        if self.close_calls:
+            d["close_calls"] = list(self.close_calls)
         return d
 
 
-def charge_arc(board: Board, charger: str) -> Polygon:
-    """ISD §9 «entro 30° dal proprio fronte» with the fire-arc geometry (ISD A27)."""
-    cache = board.__dict__.setdefault("_charge_arcs", {})
-    if charger not in cache:
-        cache[charger] = _charge_arc(board, charger)
-    return cache[charger]
+# --- allowances (ISD §8 table, A19–A21) --------------------------------------------------------
+
+@functools.lru_cache(maxsize=4096)
+def _allowance(unit_type: str, arm: str | None, formation: str, horse: bool, rank: str | None,
+               kinds: tuple[str, ...], settings: ItaliaSettings) -> tuple[float, tuple[str, ...]]:
+    """`movement_allowance` (the move and what lowered it), once per kind of mover and ground."""
+    amount, limits = movement_allowance(unit_type, arm, formation, list(kinds) or "open",
+                                        horse=horse, rank=rank, settings=settings)
+    return amount, tuple(limits)
 
 
-def _charge_arc(board: Board, charger: str) -> Polygon:
-    r = board.rect(charger)
-    reach = board.mm(40.0)
-    if board.settings.a27_charge_arc_origin == "front_centre":
-        return arc_polygon(r.front_centre, r.front_centre, r.front, CHARGE_ARC_HALF_DEG, reach)
-    return arc_polygon(r.front_left, r.front_right, r.front, CHARGE_ARC_HALF_DEG, reach)
+def _mover(board: Board, base_id: str) -> tuple[str, str | None, str, bool, str | None]:
+    """(type, arm, formation, horse, rank) of a base as the movement table reads it (an E
+    without ``traits.arm`` reads as infantry, a warning from `problems`)."""
+    info = board.infos[base_id]
+    return (board.state.base(base_id).type, info.arm if info.kind == "unit" else None,
+            "march_column" if info.march_column else "line", info.moves_as_horse_artillery,
+            info.rank)
+
+
+def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:
+    """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; kinds the table does
+    not know do not change it)."""
+    known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
+    return _allowance(*_mover(board, base_id), known, board.settings)[0]
+
+
+def reach_cap_in(board: Board, base_id: str) -> float:
+    """The most a base can move on any ground: its open move, or the road rate in march
+    column (ISD §8)."""
+    open_move = full_move_in(board, base_id)
+    return max(open_move, full_move_in(board, base_id, ["road"])) \
+        if board.infos[base_id].march_column else open_move
+
+
+def _limits(board: Board, base_id: str, kinds: list[str]) -> list[str]:
+    """Why the base's move over ``kinds`` is less than its open move (`movement_allowance`)."""
+    known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
+    return list(_allowance(*_mover(board, base_id), known, board.settings)[1])
+
+
+# --- the book of charges of one board ----------------------------------------------------------
+
+@dataclass(eq=False)
+class ChargeBook:
+    """The charges judged on one board (``board.charge_book``), each once."""
+
+    board: Board
+    _candidates: dict[str, list[str]] = field(default_factory=dict)
+    _judged: dict[tuple[str, str], Charge] = field(default_factory=dict)
+    _cover: dict[str, str | None] = field(default_factory=dict)
+    _hidden: dict[tuple[str, str], str | None] = field(default_factory=dict)
+
+    def candidates(self, chargers: Sequence[str]) -> dict[str, list[str]]:
+        """Enemy units and guns within each charger's full move (+2") of it, sorted."""
+        missing = [c for c in dict.fromkeys(chargers) if c not in self._candidates]
+        if missing:
+            self._candidates.update(_candidates(self.board, missing))
+        return {c: self._candidates[c] for c in chargers}
+
+    def charges_of(self, chargers: Sequence[str]) -> dict[str, list[Charge]]:
+        """Every candidate charge of each charger, judged (one batch for all)."""
+        found = self.candidates(chargers)
+        self.judge([(c, t) for c in chargers for t in found[c]])
+        return {c: [self._judged[(c, t)] for t in found[c]] for c in chargers}
+
+    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[Charge]:
+        """The verdicts on (charger, target) pairs, those not yet judged in one batch."""
+        missing = [p for p in dict.fromkeys(pairs) if p not in self._judged]
+        if missing:
+            for charge in _judge(self.board, missing):
+                self._judged[(charge.charger, charge.target)] = charge
+        return [self._judged[p] for p in pairs]
 
 
 def candidates(board: Board, charger: str) -> list[str]:
-    """Enemy units and guns within the charger's full move (+2") of it (worked out for every
-    base at once and cached: the analysis and each melee entry ask; a copy, so callers may
-    keep or change it)."""
-    found = _all_candidates(board).get(charger)
-    if found is None:
-        found = _candidates(board, charger)
-    return list(found)
-
-
-def _all_candidates(board: Board) -> dict[str, list[str]]:
-    """`_candidates` of every base at once (cached): the gaps of the board's one bulk neighbour
-    query compared with each charger's reach in one numpy pass (`Board.near`'s own test);
-    a reach beyond the neighbourhood asks `_candidates`."""
-    found = board.__dict__.get("_all_candidates")
-    if found is not None:
-        return found
-    _, starts, others, gaps = board._neighbours
-    names = board.state.index.ids
-    infos = board.infos
-    reach = np.full(len(names), -1.0)        # -1: charges nobody (gaps are >= 0)
-    far = []
-    for k, i in enumerate(names):
-        if infos[i].can_charge:
-            r = board.mm(full_move_in(board, i) + ZONE_IN)
-            if r > NEAR_MM:
-                far.append(i)
-            else:
-                reach[k] = r
-    col = columns(board)   # each base's side (a number) and whether it is a general
-    side, general = col.side, col.general
-    rows = np.repeat(np.arange(len(names)), np.diff(starts))
-    keep = (gaps <= reach[rows]) & (side[others] != side[rows]) & ~general[others] \
-        if len(others) else np.zeros(0, dtype=bool)
-    found = {i: [] for i in names}
-    for k, b in zip(rows[keep].tolist(), others[keep].tolist()):
-        found[names[k]].append(names[b])
-    for targets in found.values():
-        targets.sort()
-    for i in far:
-        found[i] = _candidates(board, i)
-    board.__dict__["_all_candidates"] = found
-    return found
-
-
-def _candidates(board: Board, charger: str) -> list[str]:
-    info = board.infos[charger]
-    if not info.can_charge:
-        return []
-    reach = board.mm(full_move_in(board, charger) + ZONE_IN)
-    out = []
-    for other in board.near(charger, reach):
-        o = board.infos[other]
-        if o.side != info.side and not o.is_general:
-            out.append(other)
-    return sorted(out)
-
-
-def full_move_in(board: Board, base_id: str, kinds: list[str] | None = None) -> float:
-    """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; A19–A21 via the
-    tables module). Cached per base and kinds (asked by charges, movement, routs: every base
-    at least once per analysis)."""
-    per_base = board.__dict__.get("_full_moves_of")
-    if per_base is None:
-        per_base = board.__dict__["_full_moves_of"] = {}
-    key = (base_id, tuple(kinds)) if kinds else base_id
-    found = per_base.get(key)
-    if found is None:
-        found = per_base[key] = _full_move_in(board, base_id, kinds)
-    return found
-
-
-def _full_move_in(board: Board, base_id: str, kinds: list[str] | None) -> float:
-    base = board.state.base(base_id)
-    info = board.infos[base.id]
-    known = [k for k in kinds if k in TERRAIN_KIND_CLASS] if kinds else None
-    # info.arm is the arm as the engine reads it (E without traits.arm reads as infantry, a
-    # warning from `problems`), so the table lookup never fails on what validation allowed.
-    arm = info.arm if info.kind == "unit" else None
-    formation = "march_column" if info.march_column else "line"
-    # one table lookup per kind of troops and ground (the settings are the board's)
-    key = (base.type, arm, formation, tuple(known) if known else "open",
-           info.moves_as_horse_artillery, info.rank)
-    cache = board.__dict__.get("_full_moves")
-    if cache is None:
-        cache = board.__dict__["_full_moves"] = {}
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = movement_allowance_in(base.type, arm, formation, known or "open",
-                                                   horse=info.moves_as_horse_artillery, rank=info.rank,
-                                                   settings=board.settings)
-    return found
-
-
-def _contact(board: Board, p: _Path, t: Rect) -> tuple[str, float, tuple[Point, Point]]:
-    """At the pose of first contact: the edge of the target touched (`touched_edge`), its shared
-    length, and the shortest line from the charger's front to the target (asked by the aspect
-    and by the flush pivot: measured once, kept on the path)."""
-    found = p.__dict__.get("_contact")
-    if found is None:
-        touch = board.contact_tol + TOUCH_MM
-        lengths = shared_lengths_compiled(t, p.final, touch)   # = shared_lengths
-        edge = edge_of_lengths(lengths, touch)   # = touched_edge(t, p.final, touch)
-        a, b = map(tuple, shapely.get_coordinates(
-            shapely.shortest_line(p.final.front_edge, t.polygon)).tolist())
-        found = p.__dict__["_contact"] = (edge, lengths[edge], (a, b))
-    return found
-
-
-def _aspect_struck(board: Board, p: _Path, t: Rect) -> tuple[Aspect, bool, list[str]]:
-    """ISD §1 flank attack (A2, A3, A31) from the pose at first contact."""
-    f = p.final
-    touch = board.contact_tol + TOUCH_MM
-    edge, shared, line = _contact(board, p, t)
-    aspect = aspect_from_pose(board, f, t, edge, shared, touch, contact=line[1])
-    flank_attack = aspect is Aspect.FLANK or (aspect is Aspect.REAR
-                                              and board.settings.a3_rear_counts_as_flank)
-    return aspect, flank_attack, []
-
-
-def aspect_from_pose(board: Board, f: Rect, t: Rect, edge: str, shared_mm: float,
-                     touch: float, contact: Point | None = None) -> Aspect:
-    """The aspect of target ``t`` that attacker ``f``'s front strikes, ``edge`` being the edge of
-    ``t`` touched along ``shared_mm`` (ISD §1, A2, A31; the rear by its own edge).
-
-    Flank when the whole attacker front is beyond the target's front line, or when the centre of
-    its front is beyond it and the contact is on a side edge and not only at the front corner.
-    ``contact``: the target's end of the shortest line from ``f``'s front, if already measured."""
-    tol = board.beyond_tol
-    corner_only = shared_mm <= 2 * touch + 1e-6
-    if contact is None:
-        contact = shapely.shortest_line(f.front_edge, t.polygon).coords[1]
-    at_front_corner = corner_only and min(math.dist(contact, t.front_left),
-                                          math.dist(contact, t.front_right)) <= touch
-    whole_beyond = beyond_front_line(t, f.front_left, tol) and beyond_front_line(t, f.front_right, tol)
-    centre_beyond = beyond_front_line(t, f.front_centre, tol)
-    flank_edge = edge in ("left", "right") and not at_front_corner
-    if flank_edge and board.settings.a31_flank_contact == "whole_side":
-        lo, hi = sorted(t.to_local(*q)[1] for q in t.edge(edge))
-        span = sorted(t.to_local(*q)[1] for q in (f.front_left, f.front_right))
-        flank_edge = span[0] <= lo + touch and span[1] >= hi - touch
-    if not (whole_beyond or (centre_beyond and flank_edge)):
-        return Aspect.FRONT
-    return Aspect.REAR if edge == "rear" else Aspect.FLANK
-
-
-def _crossed_kinds(board: Board, p: _Path) -> list[str]:
-    """Terrain the front touches, enters or leaves on the way (ISD §8 «una parte del fronte»):
-    what meets the hull of the three front edges (start, wheeled, contact)."""
-    ends = [q for r in (p.start, p.wheeled, p.final) for q in (r.front_left, r.front_right)]
-    if not terrain_may_meet(board, ends):
-        return []   # the hull lies in the ends' box (GEOS keeps nodes in their segments' boxes)
-    found = crossed_by_hull(board, ends)
-    return sorted({t.kind for t, _ in found}) if found is not None else _crossed_kinds_plain(board, p)
-
-
-def _crossed_kinds_plain(board: Board, p: _Path) -> list[str]:
-    """`_crossed_kinds` by the hull of the noded front edges, as first written."""
-    sweep = shapely.convex_hull(shapely.union_all([p.start.front_edge, p.wheeled.front_edge,
-                                                   p.final.front_edge]))
-    return sorted({t.kind for t, _ in board.terrain_near(sweep)})
-
-
-def _zone_entry(board: Board, p: _Path, other: str, not_after: float | None = None) -> float | None:
-    """Distance along the path (mm) at which the charger first enters ``other``'s 2" zone.
-
-    With ``not_after``: None also when the entry surely comes later than that (the slide is at
-    least the gap to the zone, so a far zone costs one distance instead of a slide)."""
-    # `near`: a box holding the zone (the base's grown by 2"), so that shapes apart from it
-    # skip the GEOS tests and a far zone is not built at all
-    near = zone_box(board, other)
-    if boxes_meet(rect_box(p.start), near) and \
-            p.start.polygon.intersects(zone_around(board, other).polygon):
-        return 0.0
-    if p.wheel_deg and boxes_meet(p.wheel_box, near):
-        zone = zone_around(board, other)
-        if sweep_meets(poses_array(p.wheel_poses), zone.outline,
-                       lambda: bool(p.wheel_sweep.intersects(zone.polygon))):
-            return p.wheel_mm / 2
-    if not_after is not None:
-        if p.wheel_mm + box_gap(rect_box(p.wheeled), near) > not_after + 1e-3:
-            return None   # the distance to the zone is at least the gap between the boxes
-        gap = p.wheeled.polygon.distance(zone_around(board, other).polygon)
-        if p.wheel_mm + gap > not_after + 1e-3:
-            return None
-    s = zone_around(board, other).slide(p.wheeled, p.direction)
-    if not math.isfinite(s) or s > p.slide_mm + 1e-6:
-        return None
-    return p.wheel_mm + s
-
-
-def _corridor(p: _Path) -> Polygon:
-    """The area the charger covers on the path, and its pose at contact."""
-    return shapely.union(swept_area([p.start, p.wheeled, p.final]) if p.wheel_deg
-                         else swept_area([p.start, p.final]), p.final.polygon)
-
-
-def _interceptor(board: Board, charger: str, target: str, p: _Path
-                 ) -> tuple[str | None, str | None, float]:
-    """ISD §9 / A29: the first other enemy whose 2" zone the path enters before the target's.
-    Returns (interceptor, reason for a start-inside-zone violation, mm along the path where its
-    zone is entered)."""
-    own_side = board.infos[charger].side
-    t_entry: float | None = None    # the target's, measured once another zone is in the way
-    reach = board.mm(ZONE_IN)
-    corridor = Corridor(board, [p.start, p.wheeled, p.final] if p.wheel_deg else [p.start, p.final],
-                        reach, lambda: _corridor(p))
-    first: tuple[float, str] | None = None
-    for other, box in bases_near_box(board, corridor.box, reach + 1.0):
-        if other == target or not holds_zone_against(board, other, own_side) or \
-                not corridor.holds(other, box):
-            continue
-        if t_entry is None:
-            t_entry = _zone_entry(board, p, target)
-            t_entry = p.length_mm if t_entry is None else t_entry
-        entry = _zone_entry(board, p, other, t_entry if first is None else min(t_entry, first[0]))
-        if entry is None:
-            continue
-        if entry == 0.0:
-            before = p.start.polygon.distance(board.rect(other).polygon)
-            after = p.final.polygon.distance(board.rect(other).polygon)
-            if after < before - 0.5:
-                return None, (f"starts inside {other}'s 2\" zone and would move closer to it"), 0.0
-            continue
-        if entry < t_entry - 1e-6 and (first is None or entry < first[0]):
-            first = (entry, other)
-    return (first[1], None, first[0]) if first else (None, None, 0.0)
-
-
-def hidden_from(board: Board, charger: str, target: str) -> str | None:
-    """Whether ``target`` is hidden from ``charger`` (ISD §9 note 4, ISD A34): "wood" when wholly
-    inside a wood (-2), "crest" when wholly behind a crest (-1), else None. Cached per pair (the
-    charge, its melee entry and the melee facts ask)."""
-    cache = board.__dict__.setdefault("_hidden_from", {})
-    key = (charger, target)
-    if key not in cache:
-        cache[key] = _hidden_from(board, charger, target)
-    return cache[key]
-
-
-def _hidden_from(board: Board, charger: str, target: str) -> str | None:
-    t = board.rect(target)
-    for feat, poly in board.terrain_on(target):
-        if feat.kind == "wood" and feat.polygon_mm is not None and poly.covers(t.polygon):
-            return "wood"
-    c = board.rect(charger)
-    if not terrain_may_meet(board, [(c.cx, c.cy), (t.cx, t.cy)], crests_only=True):
-        return None
-    sight = shapely.linestrings([(c.cx, c.cy), (t.cx, t.cy)])
-    for feat, _ in terrain_meeting(board, lambda: sight, [(c.cx, c.cy), (t.cx, t.cy)],
-                                   crests_only=True):
-        if feat.crest_mm is not None:
-            crest = crest_line(board, feat)
-            if sight.intersects(crest) and not crest.intersects(t.polygon):
-                return "crest"
-    return None
-
-
-def flank_cover_of(board: Board, target: str) -> str | None:
-    """Area or linear terrain giving the target cover (no flank attack then, ISD §1); cached per
-    target (each charge at it and each melee entry ask)."""
-    cache = board.__dict__.setdefault("_flank_cover", {})
-    if target not in cache:
-        cache[target] = _flank_cover_of(board, target)
-    return cache[target]
-
-
-def _flank_cover_of(board: Board, target: str) -> str | None:
-    t = board.rect(target)
-    front = LineString([t.front_left, t.front_right])
-    for feat, geom in board.terrain_around(target):
-        if feat.polygon_mm is not None:
-            if feat.kind in ("wood", "town", "village", "farm", "fortification", "orchard") and \
-                    board.grown(geom, board.contact_tol).covers(t.polygon):
-                return feat.id
-        elif feat.kind in ("hedge", "wall", "stone_wall", "low_wall", "parapet",
-                           "fortification_line") and \
-                board.grown(geom, board.mm(0.5)).covers(front):
-            return feat.id
-    return None
+    """Enemy units and guns the charger could consider charging (a copy)."""
+    return list(board.charge_book.candidates([charger])[charger])
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
     """The full verdict on ``charger`` charging ``target``."""
-    cache = board.__dict__.setdefault("_charges", {})
-    key = (charger, target)
-    if key not in cache:
-        cache[key] = _judge(board, charger, target)
-    return cache[key]
+    return board.charge_book.judge([(charger, target)])[0]
 
 
-def _judge(board: Board, charger: str, target: str) -> Charge:
-    ci, ti = board.infos[charger], board.infos[target]
-    v = Charge(charger, target)
-    if not ci.can_charge:
-        v.reasons.append("artillery never charges" if ci.arm == "artillery"
-                         else "generals do not charge")
-        return v
-    if ti.side == ci.side:
-        v.reasons.append(f"{target} is a friend")
-        return v
-    if ti.is_general:
-        v.reasons.append(f"{target} is a general, not a unit")
-        return v
-    c, t = board.rect(charger), board.rect(target)
-    if ci.stale:
-        v.reasons.append(f"{charger} not seen (last known position)")
-    if ti.stale:
-        v.reasons.append(f"{target} not seen (last known position)")
-    if target in board.touching[charger]:
-        v.reasons.append(f"already in contact with {target}")
-        return v
-    if not charge_arc(board, charger).dwithin(t.polygon, 1e-6):
-        v.reasons.append(f"{target} is not within 30° of {charger}'s front")
-    if ci.arm == "cavalry" and ti.arm == "infantry":
-        for feat, poly in board.terrain_on(target):
-            if feat.kind in ("town", "village") and feat.polygon_mm is not None \
-                    and poly.covers(t.polygon):
-                v.reasons.append(f"cavalry may not attack {target} garrisoned in {feat.id}")
-    paths = _paths(board, c, t)
-    if not paths:
-        v.reasons.append(f"{charger} cannot reach {target} with its front "
-                         f"(a flank would touch first or the path is over 45° oblique)")
-        v.legal = False
-        return v
-    p = min(paths, key=lambda q: (round(q.length_mm, 2), abs(q.wheel_deg)))
-    v.wheel_deg, v.oblique_deg = p.wheel_deg, p.oblique_deg
-    v.distance = board.inches(p.length_mm)
-    v.terrain = _crossed_kinds(board, p)
-    v.allowance = full_move_in(board, charger, v.terrain)
-    v.margin = v.allowance - v.distance
-    v.within_half_move = v.distance <= v.allowance / 2 + 1e-6
-    if v.allowance <= 0:
-        v.reasons.append(f"{charger} cannot enter the terrain on the way ({', '.join(v.terrain)})")
-    elif v.margin < -1e-6:
-        v.reasons.append(f"out of reach: needs {v.distance:.1f} in, may move {v.allowance:.1f} in "
-                         f"({-v.margin:.1f} in short)")
-    v.path = _track(p)
-    v.final_pose = {"x_mm": p.final.cx, "y_mm": p.final.cy, "heading_deg": p.final.heading_deg}
-    v.contact_aspect, v.flank_attack, v.notes = _aspect_struck(board, p, t)
-    flush = _flush_pose(board, p, t) if board.settings.a30_close_flush_after_contact else None
-    if flush is not None:
-        v.flush_pose = {"x_mm": flush.cx, "y_mm": flush.cy, "heading_deg": flush.heading_deg}
-    if v.flank_attack and (cover := flank_cover_of(board, target)):
-        v.flank_attack = False
-        v.notes.append(f"no flank attack: {target} is in cover in {cover} (ISD §1)")
-    if board.settings.a29_interception != "off":
-        interceptor, why, entry = _interceptor(board, charger, target, p)
-        if why:
-            v.reasons.append(why)
-        if interceptor:
-            v.intercepted_by = interceptor
-            v.intercepted_at = _front_centre_after(p, entry)
-            v.reasons.append(f"the path enters {interceptor}'s 2\" zone before {target}'s: "
-                             f"{interceptor} must be charged instead")
-    v.hidden = hidden_from(board, charger, target)
-    v.legal = not v.reasons
-    return v
+def charges_of(board: Board, chargers: Sequence[str]) -> dict[str, list[Charge]]:
+    return board.charge_book.charges_of(chargers)
 
 
-def _front_centre_after(p: _Path, along_mm: float) -> list[float]:
-    """Where the front centre is after ``along_mm`` of the path (the wheel, then the slide)."""
-    if p.wheel_deg and p.wheel_mm > 0 and along_mm < p.wheel_mm:
-        pivot = p.start.front_left if p.wheel_deg > 0 else p.start.front_right
-        return list(p.start.pivoted(pivot, p.wheel_deg * along_mm / p.wheel_mm).front_centre)
-    s = along_mm - p.wheel_mm
-    return list(p.wheeled.moved(p.direction[0] * s, p.direction[1] * s).front_centre)
+def _candidates(board: Board, chargers: list[str]) -> dict[str, list[str]]:
+    infos, names = board.infos, board.state.index.ids
+    out: dict[str, list[str]] = {c: [] for c in chargers}
+    able = [c for c in chargers if infos[c].can_charge]
+    if not able:
+        return out
+    at = board.positions(able)
+    reach = board.mm(np.array([full_move_in(board, c) + ENEMY_ZONE_IN for c in able]))
+    rows, others = board.state.index.query_many(board.state.index.shapes[at], reach)
+    side, general = board.sides, board.generals
+    keep = (side[others] != side[at[rows]]) & ~general[others]
+    for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
+        out[able[k]].append(names[o])
+    for found in out.values():
+        found.sort()
+    return out
 
 
-def _flush_pose(board: Board, p: _Path, t: Rect) -> Rect | None:
+def charge_arcs(board: Board, chargers: Sequence[str]) -> np.ndarray:
+    """ISD §9 «entro 30° dal proprio fronte» with the fire-arc geometry (ISD A27), out to beyond
+    any charge's reach: one polygon per charger."""
+    p = board.poses.take(board.positions(chargers))
+    fronts = p.front_edges.copy()
+    if board.settings.a27_charge_arc_origin == "front_centre":
+        fronts[:, 0] = fronts[:, 1] = p.front_centres
+    half = CHARGE_ARC_HALF_DEG
+    length = board.mm(CHARGE_ARC_REACH_IN) / np.cos(np.radians(half))
+    left = fronts[:, 0] + turned(p.front, np.full(len(p), half)) * length
+    right = fronts[:, 1] + turned(p.front, np.full(len(p), -half)) * length
+    return shapely.polygons(np.stack([fronts[:, 0], fronts[:, 1], right, left], axis=1))
+
+
+def charge_arc(board: Board, charger: str) -> Polygon:
+    return charge_arcs(board, [charger])[0]
+
+
+def _judge(board: Board, pairs: list[tuple[str, str]]) -> list[Charge]:
+    """Every pair's verdict: refusals by who is who, then the certain geometric refusals
+    (`_screen`), then the exact paths of the plausible ones (`_judge_paths`)."""
+    infos = board.infos
+    out, live = [], []
+    for c, t in pairs:
+        ci, ti = infos[c], infos[t]
+        v = Charge(c, t)
+        out.append(v)
+        if not ci.can_charge:
+            v.reasons.append("artillery never charges" if ci.arm == "artillery"
+                             else "generals do not charge")
+        elif ti.side == ci.side:
+            v.reasons.append(f"{t} is a friend")
+        elif ti.is_general:
+            v.reasons.append(f"{t} is a general, not a unit")
+        else:
+            if ci.stale:
+                v.reasons.append(f"{c} not seen (last known position)")
+            if ti.stale:
+                v.reasons.append(f"{t} not seen (last known position)")
+            if t in board.touching[c]:
+                v.reasons.append(f"already in contact with {t}")
+            else:
+                live.append(v)
+    if live:
+        plausible = _screen(board, live)
+        if plausible:
+            _judge_paths(board, plausible)
+    for v in out:
+        v.legal = not v.reasons
+    return out
+
+
+def _screen(board: Board, charges: list[Charge]) -> list[Charge]:
+    """The arc, garrison and certain out-of-reach tests of every charge at once; the charges
+    that may still be legal (or are too close to call), to be measured exactly."""
+    s = board.settings
+    tol = s.close_call_mm
+    chargers = [v.charger for v in charges]
+    targets = [v.target for v in charges]
+    shapes = board.state.index.shapes
+    t_at = board.positions(targets)
+    t_shapes = shapes[t_at]
+    unique = list(dict.fromkeys(chargers))
+    index = {c: k for k, c in enumerate(unique)}
+    which = np.array([index[c] for c in chargers])
+    arcs = charge_arcs(board, unique)
+    outside = shapely.distance(arcs[which], t_shapes)
+    deep = shapely.intersects(shapely.buffer(arcs, -tol, join_style="mitre")[which], t_shapes) \
+        if tol > 0 else outside <= 0
+    # (1e-6 mm: the arc's edge as GEOS computes it, touching a target on it or not)
+    margins = np.where(outside > 1e-6, -outside, np.where(deep, 2 * tol + 1.0, 0.0))
+    in_arc, arc_close = decide(margins, tol, [key("charge_arc", c, t)
+                                              for c, t in zip(chargers, targets)],
+                               board.state.held)
+    # reach: the front moves at least its gap to the target (less a frontage for a free wheel)
+    c_at = board.positions(chargers)
+    gap = shapely.distance(board.poses.take(c_at).front_lines, t_shapes)
+    if s.a22_wheel_cost == "free" and s.a28_charge_path != "straight_distance":
+        gap = gap - board.poses.width[c_at]
+    cap = board.mm(np.array([reach_cap_in(board, c) for c in unique]))[which]
+    beyond = gap - cap > board.mm(NEAR_MISS_IN) + tol
+    garrisoned = _garrisoned(board, charges, t_shapes)
+    plausible = []
+    for k, v in enumerate(charges):
+        if not in_arc[k]:
+            v.reasons.append(f"{v.target} is not within {CHARGE_ARC_HALF_DEG:g}° of "
+                             f"{v.charger}'s front")
+        if arc_close[k]:
+            v.close_calls.append("charge_arc")
+            if not in_arc[k]:
+                v.reasons[-1] += f" ({CLOSE_CALL})"
+        if garrisoned[k]:
+            v.reasons.append(f"cavalry may not attack {v.target} garrisoned in {garrisoned[k]}")
+        if beyond[k]:
+            v.allowance = board.inches(float(cap[k]))
+            v.reasons.append(f"out of reach: at least {board.inches(float(gap[k])):.1f} in away, "
+                             f"may move at most {v.allowance:.1f} in")
+        if (in_arc[k] or arc_close[k]) and not beyond[k]:
+            plausible.append(v)
+    return plausible
+
+
+def _garrisoned(board: Board, charges: list[Charge], t_shapes: np.ndarray) -> list[str | None]:
+    """ISD §9: the town or village holding the target wholly, when cavalry charges infantry."""
+    infos = board.infos
+    rows = [k for k, v in enumerate(charges)
+            if infos[v.charger].arm == "cavalry" and infos[v.target].arm == "infantry"]
+    out: list[str | None] = [None] * len(charges)
+    if rows:
+        held = board.terrain_table.holding(t_shapes[rows], 0.0, GARRISONS)
+        for k, found in zip(rows, held):
+            out[k] = found[0].id if found else None
+    return out
+
+
+def _judge_paths(board: Board, charges: list[Charge]) -> None:
+    """The exact part of each verdict: the path, its terrain and allowance, the aspect struck,
+    the flush pivot, cover, interception and hidden targets."""
+    s = board.settings
+    chargers = [v.charger for v in charges]
+    targets = [v.target for v in charges]
+    c_at, t_at = board.positions(chargers), board.positions(targets)
+    c, t = board.poses.take(c_at), board.poses.take(t_at)
+    t_shapes = board.state.index.shapes[t_at]
+    paths = best_paths(c, t, t_shapes, s)
+    found = np.nonzero(paths.found)[0]
+    for k, v in enumerate(charges):
+        if not paths.found[k]:
+            v.reasons.append(f"{v.charger} cannot reach {v.target} with its front "
+                             f"(a flank would touch first or the path is over 45° oblique)")
+    if not len(found):
+        return
+    ends = np.concatenate([paths.start.front_edges, paths.wheeled.front_edges,
+                           paths.final.front_edges], axis=1)[found]
+    kinds = board.terrain_table.kinds_meeting(shapely.convex_hull(shapely.multipoints(ends)))
+    aspect, flank, edge, contact = aspects_struck(board, paths.final.take(found),
+                                                  t.take(found), t_shapes[found])
+    allowance = np.array([full_move_in(board, charges[k].charger, kinds[n])
+                          for n, k in enumerate(found.tolist())])
+    length = board.inches(paths.length_mm[found])
+    verdicts, close = decide(np.round(board.mm(allowance - length), 6), s.close_call_mm,
+                             [key("reach", charges[k].charger, charges[k].target)
+                              for k in found.tolist()], board.state.held)
+    flush = _flush_poses(board, paths.final.take(found), t.take(found), edge, contact) \
+        if s.a30_close_flush_after_contact else None
+    covered = flank_cover(board, [charges[k].target for k in found.tolist()])
+    intercepts = _interceptions(board, charges, paths) if s.a29_interception != "off" else {}
+    hidden = hidden_from(board, [charges[k].charger for k in found.tolist()],
+                         [charges[k].target for k in found.tolist()])
+    stopped = [k for k, zones in intercepts.items() if zones.by]
+    entered = dict(zip(stopped, paths.front_centres_after(
+        np.array(stopped, dtype=np.int64), np.array([intercepts[k].at_mm for k in stopped])
+    ).tolist())) if stopped else {}
+    final = paths.final
+    for n, k in enumerate(found.tolist()):
+        v = charges[k]
+        v.wheel_deg, v.oblique_deg = float(paths.wheel_deg[k]), float(paths.oblique_deg[k])
+        v.distance, v.terrain, v.allowance = float(length[n]), kinds[n], float(allowance[n])
+        v.margin = v.allowance - v.distance
+        v.within_half_move = v.distance <= v.allowance / 2 + 1e-6
+        if v.allowance <= 0:
+            v.reasons.append(f"{v.charger} cannot enter the terrain on the way "
+                             f"({', '.join(v.terrain)})")
+        elif not verdicts[n]:
+            why = [f"{-v.margin:.1f} in short"] if v.margin < 0 else []
+            why += _limits(board, v.charger, v.terrain)
+            v.reasons.append(f"out of reach: needs {v.distance:.1f} in, may move "
+                             f"{v.allowance:.1f} in" + (f" ({'; '.join(why)})" if why else ""))
+        if close[n]:
+            v.close_calls.append("reach")
+            if v.allowance > 0 and not verdicts[n]:
+                v.reasons[-1] += f" — {CLOSE_CALL}"
+            else:
+                v.notes.append(f"reach: {CLOSE_CALL}")
+        v.path = paths.tracks[k]
+        v.final_pose = {"x_mm": float(final.cx[k]), "y_mm": float(final.cy[k]),
+                        "heading_deg": float(final.heading[k])}
+        v.contact_aspect, v.flank_attack = aspect[n], bool(flank[n])
+        if flush is not None and flush[n] is not None:
+            v.flush_pose = flush[n]
+        if v.flank_attack and covered[n]:
+            v.flank_attack = False
+            v.notes.append(f"no flank attack: {v.target} is in cover in {covered[n]} (ISD §1)")
+        zones = intercepts.get(k, _Interception())
+        if zones.why_not:
+            v.reasons.append(zones.why_not)
+        if zones.by:
+            v.intercepted_by, v.intercepted_at = zones.by, entered[k]
+            v.reasons.append(f"the path enters {v.intercepted_by}'s {ENEMY_ZONE_IN:g}\" zone "
+                             f"before {v.target}'s: {v.intercepted_by} must be charged instead")
+        if zones.close:
+            v.close_calls.append("interception")
+            v.notes.append(f"another {ENEMY_ZONE_IN:g}\" zone is entered about as soon as "
+                           f"{v.target}'s: {CLOSE_CALL}")
+        v.hidden = hidden[n]
+
+
+# --- the aspect struck (ISD §1, A2, A3, A31) ---------------------------------------------------
+
+def aspects_struck(board: Board, f: Poses, t: Poses, t_shapes: np.ndarray,
+                   touch: float | None = None, edge: np.ndarray | None = None
+                   ) -> tuple[list[Aspect], np.ndarray, np.ndarray, np.ndarray]:
+    """The aspect of each target ``t[k]`` that attacker ``f[k]``'s front strikes (ISD §1, A2,
+    A31; the rear by its own edge), whether that is a flank attack (the rear too, ISD A3), the
+    edge of the target touched (indices into EDGE_NAMES; given, or the longest shared within
+    ``touch``: the contact tolerance and the charge's `TOUCH_MM` by default) and the contact
+    points on the attackers' fronts (n, 2).
+
+    Flank when the whole attacker front is beyond the target's front line, or when the centre
+    of its front is beyond it and the contact is on a side edge and not only at the front
+    corner."""
+    s = board.settings
+    touch = board.contact_tol + TOUCH_MM if touch is None else touch
+    lengths = edge_shares(t, f, touch)
+    if edge is None:
+        edge = edges_of_lengths(lengths, touch)
+    shared = lengths[np.arange(len(edge)), edge]
+    line = shapely.get_coordinates(shapely.shortest_line(f.front_lines, t_shapes)).reshape(-1, 2, 2)
+    hit = line[:, 1]
+    tc = t.corners
+    corner_only = shared <= 2 * touch + 1e-6
+    at_front_corner = corner_only & (np.minimum(np.hypot(*(hit - tc[:, 0]).T),
+                                                np.hypot(*(hit - tc[:, 1]).T)) <= touch)
+
+    def beyond(p: np.ndarray) -> np.ndarray:   # `zones.beyond_front_line`
+        ahead = (p[:, 0] - t.cx) * t.front[:, 0] + (p[:, 1] - t.cy) * t.front[:, 1] - t.depth / 2
+        return ahead < -board.beyond_tol
+
+    fc = f.corners
+    whole_beyond = beyond(fc[:, 0]) & beyond(fc[:, 1])
+    centre_beyond = beyond(f.front_centres)
+    flank_edge = ((edge == _LEFT) | (edge == _RIGHT)) & ~at_front_corner
+    if s.a31_flank_contact == "whole_side" and len(edge):
+        def along(p: np.ndarray) -> np.ndarray:   # the v of `Rect.to_local`
+            return (p[..., 0] - t.cx[:, None]) * t.front[:, 0, None] + \
+                (p[..., 1] - t.cy[:, None]) * t.front[:, 1, None]
+
+        ends = tc[np.arange(len(edge))[:, None], np.stack([edge, (edge + 1) % 4], axis=1)]
+        side = np.sort(along(ends), axis=1)
+        span = np.sort(along(fc[:, :2]), axis=1)
+        flank_edge &= (span[:, 0] <= side[:, 0] + touch) & (span[:, 1] >= side[:, 1] - touch)
+    struck = whole_beyond | (centre_beyond & flank_edge)
+    aspect = [Aspect.FRONT if not x else (Aspect.REAR if e == _REAR else Aspect.FLANK)
+              for x, e in zip(struck.tolist(), edge.tolist())]
+    flank = np.array([a is Aspect.FLANK or (a is Aspect.REAR and s.a3_rear_counts_as_flank)
+                      for a in aspect], dtype=bool)
+    return aspect, flank, edge, line[:, 0]
+
+
+def _flush_poses(board: Board, final: Poses, t: Poses, edge: np.ndarray, contact: np.ndarray
+                 ) -> list[dict[str, float] | None]:
     """ISD A30: after contact the charger may pivot on the point of contact to close flush
-    against the edge it touched; None when it already is (within 0.5°)."""
-    final = p.final
-    edge, _, line = _contact(board, p, t)
-    squarely = (t.heading_deg + _OUTWARD[edge] + 180.0) % 360.0
-    turn = angle_diff(squarely, final.heading_deg)
-    if abs(turn) <= 0.5:
-        return None
-    return final.pivoted(line[0], turn)
+    against the edge it touched; None where it already is (within 0.5°)."""
+    outward = np.array([EDGE_OUTWARD[EDGE_NAMES[e]] for e in edge.tolist()])
+    turn = signed_turn((t.heading + outward + 180.0) % 360.0, final.heading)
+    pivoted = final.pivoted(contact, turn)
+    return [{"x_mm": float(pivoted.cx[n]), "y_mm": float(pivoted.cy[n]),
+             "heading_deg": float(pivoted.heading[n])} if abs(turn[n]) > SQUARE_DEG else None
+            for n in range(len(final))]
 
 
-def _track(p: _Path) -> list[list[float]]:
-    """Front-centre positions: start, along the wheel, end of wheel, contact."""
-    pts = [list(q.front_centre) for q in p.wheel_poses] if p.wheel_deg \
-        else [list(p.start.front_centre)]
-    pts.append(list(p.final.front_centre))
-    return pts
+# --- cover, hidden, interception ---------------------------------------------------------------
+
+def flank_cover(board: Board, targets: Sequence[str]) -> list[str | None]:
+    """The terrain giving each target cover (no flank attack then, ISD §1): an area it lies
+    wholly in (within the contact tolerance), or a linear obstacle along its front (within
+    0.5"); the first in scenario order. Each target's once per board."""
+    known = board.charge_book._cover
+    missing = [t for t in dict.fromkeys(targets) if t not in known]
+    if missing:
+        table = board.terrain_table
+        at = board.positions(missing)
+        areas = table.holding(board.state.index.shapes[at], board.contact_tol, FLANK_COVER_AREAS)
+        lines = table.lines_along(board.poses.take(at).front_lines, board.mm(0.5),
+                                  LINEAR_OBSTACLES)
+        order = {id(t): k for k, t in enumerate(table.features)}
+        for t, a, b in zip(missing, areas, lines):
+            known[t] = min(a + b, key=lambda f: order[id(f)]).id if a or b else None
+    return [known[t] for t in targets]
+
+
+def hidden_from(board: Board, chargers: Sequence[str], targets: Sequence[str]
+                ) -> list[str | None]:
+    """Whether each target is hidden from its charger (ISD §9 note 4, ISD A34): "wood" when
+    wholly inside a wood (-2), "crest" when wholly behind a crest from it (-1), else None.
+    Each pair's once per board."""
+    known = board.charge_book._hidden
+    pairs = list(zip(chargers, targets))
+    missing = [p for p in dict.fromkeys(pairs) if p not in known]
+    if missing:
+        t_at = board.positions([t for _, t in missing])
+        t_shapes = board.state.index.shapes[t_at]
+        table = board.terrain_table
+        wood = table.holding(t_shapes, 0.0, frozenset({"wood"}))
+        found: list[str | None] = ["wood" if w else None for w in wood]
+        if table.crests:
+            c_at = board.positions([c for c, _ in missing])
+            p = board.poses
+            ends = np.empty((len(missing), 2, 2))
+            ends[:, 0], ends[:, 1] = xy(p.cx[c_at], p.cy[c_at]), xy(p.cx[t_at], p.cy[t_at])
+            lines = shapely.linestrings(ends)
+            behind = table.crossing_crest(lines, t_shapes)
+            found = [f or ("crest" if b else None) for f, b in zip(found, behind.tolist())]
+        known.update(zip(missing, found))
+    return [known[p] for p in pairs]
+
+
+class _Interception(NamedTuple):
+    """What the 2" zones on a charge's path decide (ISD §9, A29)."""
+
+    why_not: str | None = None           # starts inside a zone and would move closer to it
+    by: str | None = None                # the first other enemy whose zone is entered
+    at_mm: float = 0.0                   # how far along the path
+    close: bool = False                  # some zone entered too near the target's to call
+
+
+def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[int, _Interception]:
+    """ISD §9 / A29, per row with a path: the first other enemy whose 2" zone the path enters
+    before the target's. The zones that count are those of enemies, not generals, not already
+    in contact with the charger's side (in melee: its zone stops nobody). A zone entered
+    within ``close_call_mm`` of the target's is too close to call (key "interception"): the
+    bases of one enemy line, side by side, are reached together."""
+    names = board.state.index.ids
+    shapes = board.state.index.shapes
+    reach = board.mm(ENEMY_ZONE_IN)
+    pieces, piece_row = paths.pieces
+    hits, others = board.state.index.query_many(pieces, reach)
+    t_at = board.positions([v.target for v in charges])
+    c_side = board.sides[board.positions([v.charger for v in charges])]
+    row = piece_row[hits]
+    holds = (board.sides[others] != c_side[row]) & ~board.generals[others] & \
+        (others != t_at[row]) & ~board.touches_side[others, c_side[row]]
+    n = len(names)
+    pair = np.unique(row[holds] * n + others[holds])        # sorted by row, then index
+    if not len(pair):
+        return {}
+    rows = np.unique(pair // n)
+    # the entry into each row's target zone, then into each other's
+    k_all = np.concatenate([rows, pair // n])
+    o_all = np.concatenate([t_at[rows], pair % n])
+    c_at = board.positions([v.charger for v in charges])
+    entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach)
+    target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
+                            entry[:len(rows)])
+    at_target = np.zeros(len(charges))
+    at_target[rows] = target_entry
+    k, o = k_all[len(rows):], o_all[len(rows):]
+    e = entry[len(rows):]
+    entered = ~np.isnan(e) & (e > 0)
+    # (to 1e-6 mm: the float noise of turned tables does not break a tie of one line's bases)
+    margins = np.where(entered, np.round(at_target[k] - np.nan_to_num(e), 6), -np.inf)
+    keys = [key("interception", charges[a].charger, charges[a].target, names[b])
+            for a, b in zip(k.tolist(), o.tolist())]
+    sooner, close = (np.array(x, dtype=bool) for x in decide(
+        margins, board.settings.close_call_mm, keys, board.state.held, inclusive=False))
+    out: dict[int, _Interception] = {}
+    # a start inside a zone, moving closer to it: the first such zone (index order) forbids it
+    inside = np.nonzero(e == 0.0)[0]
+    if len(inside):
+        before = shapely.distance(shapes[c_at[k[inside]]], shapes[o[inside]])
+        after = shapely.distance(paths.final.take(k[inside]).polygons, shapes[o[inside]])
+        for a, b in zip(k[inside][after < before - 0.5].tolist(),
+                        o[inside][after < before - 0.5].tolist()):
+            out.setdefault(a, _Interception(f"starts inside {names[b]}'s {ENEMY_ZONE_IN:g}\" "
+                                            f"zone and would move closer to it"))
+    # else the zone entered first, sooner than the target's
+    stop = np.nonzero(entered & sooner)[0]
+    order = stop[np.lexsort((o[stop], e[stop], k[stop]))]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = k[order][1:] != k[order][:-1]
+    doubt = set(k[entered & close].tolist())
+    for a, b, at_mm in zip(k[order][first].tolist(), o[order][first].tolist(),
+                           e[order][first].tolist()):
+        if a not in out:
+            out[a] = _Interception(None, names[b], at_mm, a in doubt)
+    for a in doubt:
+        if a not in out:
+            out[a] = _Interception(close=True)
+    return out
+
+
+def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.ndarray,
+                  others: np.ndarray, reach: float) -> np.ndarray:
+    """mm along path ``rows[i]`` of charger ``chargers[i]`` (index positions) at which it first
+    comes within ``reach`` of base ``others[i]``: 0 when it starts there, half the wheel when
+    the wheel brings it there, else where the slide does; NaN when never."""
+    shapes = board.state.index.shapes
+    entry = np.full(len(rows), np.nan)
+    entry[shapely.dwithin(shapes[chargers], shapes[others], reach)] = 0.0
+    pieces, owner = paths.wheel_pieces
+    wheel = np.nonzero(np.isin(rows, owner) & np.isnan(entry))[0]
+    if len(wheel):
+        # each (row, other) against each piece of its row's wheel
+        order = np.argsort(owner, kind="stable")
+        first = np.searchsorted(owner[order], rows[wheel])
+        count = np.searchsorted(owner[order], rows[wheel], side="right") - first
+        at = order[np.repeat(first, count) + np.concatenate([np.arange(n) for n in count.tolist()])]
+        near = shapely.dwithin(pieces[at], np.repeat(shapes[others[wheel]], count), reach)
+        met = np.bincount(np.repeat(np.arange(len(wheel)), count)[near],
+                          minlength=len(wheel)) > 0
+        entry[wheel[met]] = paths.wheel_mm[rows[wheel[met]]] / 2
+    rest = np.nonzero(np.isnan(entry))[0]
+    if len(rest):
+        k = rows[rest]
+        slide = convex_slides(paths.wheeled.take(k).corners, board.poses.take(others[rest]).corners,
+                              paths.direction[k], reach)
+        ok = slide <= paths.slide_mm[k] + 1e-6
+        entry[rest[ok]] = paths.wheel_mm[k[ok]] + slide[ok]
+    return entry

@@ -2,297 +2,425 @@
 proximity modifiers (ISD A25), hidden units (ISD §9 note 4), fall-back, rout and pursuit paths
 (ISD A26, A38–A40).
 
-The analysis asks base by base. Movement and manoeuvre answers are worked out for every base in
-one pass; retreat and pursuit answers come from `conduct_batch` (every base at once, in numpy)
-when the state uses its spatial index, and from the per-base code here otherwise: the plain
-reference path, which also answers the settings the batch does not cover."""
+Each answer is worked out for the bases asked in one batch (every base, for the whole table),
+kept by `Conduct` (``board.conduct``), so a base's answer is the same asked alone or with all.
+"""
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from campo.engine.geometry.arcs import arc_vertices
-from campo.engine.geometry.rect import Rect
-from campo.engine.geometry.sight import sample_outline, sample_segment, sight_lines
-from campo.engine.rulesets.italia.board import NEAR_MM, Board
+from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.sight import SightQuery
+from campo.engine.rulesets.italia.board import GRAZE_MM, Board
+from campo.engine.rulesets.italia.charge_paths import turned
 from campo.engine.rulesets.italia.charges import full_move_in
-from campo.engine.rulesets.italia.conduct_batch import pursuits, retreats
-# ROUTER_GAP_IN, _inner_corners and _inner_rect stay importable from here (tests use them)
-from campo.engine.rulesets.italia.conduct_paths import (  # noqa: F401
-    FALL_BACK_IN, PURSUIT_IN, ROUTER_GAP_IN, _Band, _end_centre, _inner_corners, _inner_rect,
-    _inner_shapes, _polygons, _pursuit_direction, _retreat_direction, _straight, rout_captured)
-from campo.engine.rulesets.italia.pieces import CHARGE_ARC_HALF_DEG
-from campo.engine.rulesets.italia.relations_batch import columns
+from campo.engine.rulesets.italia.tables_manoeuvre import NEAR_ARTILLERY_IN, NEAR_INFANTRY_IN
+from campo.engine.rulesets.italia.tables_melee import (MELEE_FALL_BACK_IN, PURSUIT_DISTANCE_IN,
+                                                       PURSUIT_NEW_CONTACT_ARC_HALF_DEG,
+                                                       ROUT_PASSAGE_GAP_IN, may_pursue)
 
-NEAR_INFANTRY_IN = 6.0       # ISD ManTab «a 6" da fanteria»
-NEAR_ARTILLERY_IN = 3.0      # ISD ManTab «a 3" dall'artiglieria»
+OVERLAP_MM2 = 1.0
+"""A pursuit arc must overlap an enemy by more than this to reach it (more than a mere touch)."""
 
-
-def terrain_under(board: Board, base_id: str) -> list[str]:
-    """Ids of terrain the base stands on or touches."""
-    return sorted(t.id for t, _ in board.terrain_on(base_id))
+BLOCKED_OUTCOME = ("stays in place and becomes disordered (ISD §9 «rimane ferma, ma diventa "
+                   "disordinata»)")
+BLOCKED_DISORDERED = "stays in place; already disordered, it takes 1 loss (ISD §9)"
 
 
-def movement_of(board: Board, base_id: str) -> dict[str, Any]:
+@dataclass(eq=False)
+class Conduct:
+    """The movement answers of one board's bases, each base's worked out once."""
+
+    board: Board
+    _done: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def of(self, name: str, ids: Sequence[str]) -> dict[str, Any]:
+        """The ``name`` answer ("movement", "manoeuvre", "retreat", "pursuit", "hidden") of
+        each base."""
+        done = self._done.setdefault(name, {})
+        missing = [i for i in dict.fromkeys(ids) if i not in done]
+        if missing:
+            done.update(_ANSWERS[name](self.board, missing))
+        return {i: done[i] for i in ids}
+
+
+def _one(name: str) -> Callable[[Board, str], Any]:
+    """The ``name`` answer of one base (a copy: callers may keep or change it)."""
+    def answer(board: Board, base_id: str) -> Any:
+        return copy.deepcopy(board.conduct.of(name, [base_id])[base_id])
+    answer.__name__ = f"{name}_of"
+    return answer
+
+
+# --- movement and manoeuvre (ISD §8, ManTab, A25) ---------------------------------------------
+
+def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """Full move in the open and over the terrain the base stands on (ISD §8 table)."""
-    if board.infos[base_id].kind == "limber":
-        return {}
-    full, here, under = _movements(board)[base_id]
-    return {"full_move": full, "here": here, "terrain": list(under)}
-
-
-def _movements(board: Board) -> dict[str, tuple[float, float, list[str]]]:
-    """Base id -> (full move, full move over the terrain under it, that terrain's ids), limbers
-    left out: all bases in one pass (cached; the analysis asks base by base)."""
-    found = board.__dict__.get("_movements")
-    if found is None:
-        found = board.__dict__["_movements"] = {}
-        for i, info in board.infos.items():
-            if info.kind != "limber":
-                on = board.terrain_on(i)
-                full = full_move_in(board, i)
-                found[i] = (full, full, []) if not on else (   # most stand on open ground
-                    full, full_move_in(board, i, sorted({t.kind for t, _ in on})),
-                    sorted(t.id for t, _ in on))   # `terrain_under`
-    return found
-
-
-def _cavalry_sees(board: Board, cav: str, unit: str) -> bool:
-    cr, ur = board.rect(cav), board.rect(unit)
-    lines = sight_lines(sample_segment(cr.front_left, cr.front_right, 3),
-                        sample_outline(ur.polygon, per_edge=1))
-    return bool(board.sight_field.clear(lines, exclude={cav, unit},
-                                        ends=[cr.polygon, ur.polygon]).any())
-
-
-def _foes_near(board: Board, reach: float) -> dict[str, list[tuple[str, float | None]]]:
-    """Base id -> (enemy, gap mm) of the enemies (generals and unseen bases left out) within
-    ``reach`` (at most NEAR_MM), in index order: `Board.near_gaps` filtered for all bases in
-    one numpy pass (cached per reach)."""
-    cache = board.__dict__.setdefault("_foes_near", {})
-    found = cache.get(reach)
-    if found is None:
-        found = cache[reach] = {}
-        _, starts, others, gaps = board._neighbours
-        names = board.state.index.ids
-        infos = board.infos
-        col = columns(board)   # each base's side (a number) and whether it is a general
-        side = col.side
-        skip = col.general | np.array([infos[i].stale for i in names], dtype=bool)
-        rows = np.repeat(np.arange(len(names)), np.diff(starts))
-        keep = (gaps <= reach) & (side[others] != side[rows]) & ~skip[others] \
-            if len(others) else np.zeros(0, dtype=bool)
-        for k, b, gap in zip(rows[keep].tolist(), others[keep].tolist(), gaps[keep].tolist()):
-            found.setdefault(names[k], []).append((names[b], gap))
-    return found
-
-
-def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
-    """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
-    and, for infantry, enemy cavalry in sight within charge distance."""
-    if not board.infos[base_id].is_unit:
-        return None
-    inf, art, cav = _manoeuvres(board)[base_id]
-    modifier = -(bool(inf) + bool(art)) - (2 if cav else 0)
-    return {"near_infantry": list(inf), "near_artillery": list(art), "cavalry_in_sight": list(cav),
-            "proximity_modifier": modifier}
-
-
-def _manoeuvres(board: Board) -> dict[str, tuple[list[str], list[str], list[str]]]:
-    """Unit id -> (enemy infantry near, enemy artillery near, enemy cavalry in sight within
-    charge distance), in index order: all units in one pass (cached)."""
-    found = board.__dict__.get("_manoeuvres")
-    if found is not None:
-        return found
-    found = board.__dict__["_manoeuvres"] = {}
-    cav_in = board.settings.a25_cavalry_charge_distance_in
-    reach = board.mm(max(NEAR_INFANTRY_IN, cav_in))
-    foes = _foes_near(board, reach + 1e-6) if reach + 1e-6 <= NEAR_MM else None
-    infos = board.infos
-    for base_id, info in infos.items():
-        if not info.is_unit:
+    table = board.terrain_table
+    shapes = board.state.index.shapes[board.positions(ids)]
+    rows, feats = table.meeting(shapes)
+    under: list[list[int]] = [[] for _ in ids]
+    for k, f in zip(rows.tolist(), feats.tolist()):
+        under[k].append(f)
+    out: dict[str, dict[str, Any] | None] = {}
+    for i, found in zip(ids, under):
+        if board.infos[i].kind == "limber":
+            out[i] = None
             continue
-        poly = board.rect(base_id).polygon
-        if foes is not None:   # the gaps of the board's one bulk neighbour query
-            near = foes.get(base_id, [])
-        else:
-            near = [(o, None) for o in board.near(base_id, reach + 1e-6)]
-        inf, art, cav = [], [], []
-        for other, gap in near:
-            o = infos[other]
-            if o.side == info.side or o.is_general or o.stale:
-                continue
-            d = board.inches(float(shapely.distance(poly, board.rect(other).polygon))
-                             if gap is None else gap)
-            if o.is_unit and o.arm == "infantry" and d <= NEAR_INFANTRY_IN + 1e-6:
-                inf.append(other)
-            if o.arm == "artillery" and d <= NEAR_ARTILLERY_IN + 1e-6:
-                art.append(other)
-            if info.arm == "infantry" and o.is_unit and o.arm == "cavalry" \
-                    and d <= cav_in + 1e-6 and _cavalry_sees(board, other, base_id):
-                cav.append(other)
-        found[base_id] = (inf, art, cav)
-    return found
+        features = [table.features[f] for f in found]
+        full = full_move_in(board, i)
+        here = full_move_in(board, i, [t.kind for t in features]) if features else full
+        out[i] = {"full_move": full, "here": here, "terrain": sorted(t.id for t in features)}
+    return out
 
 
-def hidden_of(board: Board, base_id: str) -> str | None:
+def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
+    """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
+    and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
+    question one STRtree query (the cavalry's from the cavalry: fewer)."""
+    infos, names, index = board.infos, board.state.index.ids, board.state.index
+    units = [i for i in ids if infos[i].is_unit]
+    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
+    if not units:
+        return out
+    at = board.positions(units)
+    side = board.sides
+    foe = np.array([not (i.is_general or i.stale) for i in (infos[n] for n in names)])
+    arm = np.array([infos[n].arm if infos[n].is_unit or infos[n].is_gun or infos[n].kind == "limber"
+                    else "" for n in names], dtype=object)
+    unit = np.array([infos[n].is_unit for n in names], dtype=bool)
+
+    def near(reach_in: float, wanted: np.ndarray) -> list[list[str]]:
+        rows, others = index.query_many(index.shapes[at], board.mm(reach_in) + 1e-6)
+        keep = (side[others] != side[at[rows]]) & foe[others] & wanted[others]
+        found: list[list[str]] = [[] for _ in units]
+        for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
+            found[k].append(names[o])
+        return found
+
+    inf = near(NEAR_INFANTRY_IN, unit & (arm == "infantry"))
+    art = near(NEAR_ARTILLERY_IN, arm == "artillery")
+    # enemy cavalry within charge distance of infantry (queried from the cavalry)
+    row_of = {u: k for k, u in enumerate(units) if infos[u].arm == "infantry"}
+    riders = np.nonzero(unit & (arm == "cavalry") & foe)[0]
+    looks: list[tuple[int, str]] = []
+    if row_of and len(riders):
+        cav_in = board.settings.a25_cavalry_charge_distance_in
+        rows, others = index.query_many(index.shapes[riders], board.mm(cav_in) + 1e-6)
+        for r, o in zip(rows.tolist(), others.tolist()):
+            k = row_of.get(names[o])
+            if k is not None and side[riders[r]] != side[o]:
+                looks.append((k, names[riders[r]]))
+        looks.sort(key=lambda kc: (kc[0], board.position[kc[1]]))
+    cav: list[list[str]] = [[] for _ in units]
+    for (k, c), seen in zip(looks, _cavalry_sees(board, [(c, units[k]) for k, c in looks])):
+        if seen:
+            cav[k].append(c)
+    for i, a, b, c in zip(units, inf, art, cav):
+        out[i] = {"near_infantry": a, "near_artillery": b, "cavalry_in_sight": c,
+                  "proximity_modifier": -(bool(a) + bool(b)) - (2 if c else 0)}
+    return out
+
+
+def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
+    """Whether each cavalry sees its unit: any line from three points of its front (ends and
+    middle) to the unit's corners and edge middles is clear (ISD §6 obstacles), every line of
+    every pair in one query."""
+    if not pairs:
+        return []
+    p = board.poses
+    cav = p.take(board.positions([c for c, _ in pairs]))
+    unit = p.take(board.positions([u for _, u in pairs]))
+    fl, fr = cav.corners[:, 0], cav.corners[:, 1]
+    starts = np.stack([fl, (fl + fr) / 2, fr], axis=1)                     # (n, 3, 2)
+    c = unit.corners
+    ends = np.stack([c, (c + np.roll(c, -1, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
+    lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
+    owner = np.repeat(np.arange(len(pairs)), 24)
+    queries = [SightQuery(exclude=frozenset(pair), ends=(board.rect(pair[0]).polygon,
+                                                        board.rect(pair[1]).polygon))
+               for pair in pairs]
+    clear = board.sight_field.clear_many(shapely.linestrings(lines.reshape(-1, 2, 2)), owner,
+                                         queries)
+    return (np.bincount(owner[clear], minlength=len(pairs)) > 0).tolist()
+
+
+def _hidden(board: Board, ids: list[str]) -> dict[str, str | None]:
     """"wood" when wholly inside a wood (ISD §9 note 4); crest hiding depends on the enemy and is
     given per charge."""
-    poly = board.rect(base_id).polygon
-    for feat, area in board.terrain_on(base_id):
-        if feat.kind == "wood" and feat.polygon_mm is not None and area.covers(poly):
-            return "wood"
-    return None
+    shapes = board.state.index.shapes[board.positions(ids)]
+    woods = board.terrain_table.holding(shapes, 0.0, frozenset({"wood"}))
+    return {i: "wood" if w else None for i, w in zip(ids, woods)}
 
 
-def _bulk_hits(board: Board, key: str, build: Any) -> dict[str, list[str]]:
-    """For each base id -> the bases meeting its shape (``build()`` gives id -> shape): one
-    STRtree query for all, cached under ``key``."""
-    cache = board.__dict__.setdefault("_bulk_hits", {})
-    if key not in cache:
-        shapes: dict[str, Polygon] = build()
-        ids = list(shapes)
-        si, bi = board.state.index.query_many([shapes[i] for i in ids], 0.0)
-        hits: dict[str, list[str]] = {i: [] for i in ids}
-        names = board.state.index.ids
-        for a, b in zip(si.tolist(), bi.tolist()):
-            hits[ids[a]].append(names[b])
-        cache[key] = hits
-    return cache[key]
+# --- fall-back and rout (ISD §1, §9, A26, A38, A39) ---------------------------------------------
+
+def _retreat_directions(board: Board, ids: list[str], poses: Poses) -> np.ndarray:
+    """Where falling back and routing go (ISD A26, A38), unit vectors: straight back along the
+    base's axis; with "toward_own_edge", toward its side's table edge (side A's is y = 0)."""
+    if board.settings.a38_fall_back_direction != "toward_own_edge":
+        return -poses.front
+    south = np.array([board.infos[i].side == "A" for i in ids], dtype=bool)
+    return np.stack([np.zeros(len(ids)), np.where(south, -1.0, 1.0)], axis=1)
 
 
-def _rout_geometry(board: Board) -> dict[str, tuple[float, Rect, _Band | Polygon]]:
-    """Base id -> (rout distance, end pose, swept rectangle) for units and guns (cached)."""
-    cache = board.__dict__.setdefault("_rout_geometry", {})
-    if not cache:
-        for i, info in board.infos.items():
-            if info.is_unit or info.is_gun:
-                rout_in = full_move_in(board, i)
-                end, swept = _straight(board, i, rout_in, True, _retreat_direction(board, i))
-                cache[i] = (rout_in, end, swept)
-    return cache
+@dataclass(frozen=True, eq=False)
+class _Moves:
+    """Straight moves keeping facing (ISD §1, §9): from ``start`` by ``distance`` mm along
+    ``direction`` (unit vectors), to ``end``."""
+
+    start: Poses
+    direction: np.ndarray
+    distance: np.ndarray
+
+    @cached_property
+    def end(self) -> Poses:
+        return self.start.moved(self.direction * self.distance[:, None])
+
+    @cached_property
+    def _along_axis(self) -> np.ndarray:
+        """Moves straight ahead or back (the swept area is then a rectangle)."""
+        f = self.start.front
+        return np.abs(f[:, 0] * self.direction[:, 1] - f[:, 1] * self.direction[:, 0]) < 1e-12
+
+    def hulls(self) -> np.ndarray:
+        """The area each move sweeps (the hull of start and end)."""
+        return shapely.convex_hull(shapely.multipoints(
+            np.concatenate([self.start.corners, self.end.corners], axis=1)))
+
+    def inner(self, shrink: float, behind: bool = False) -> np.ndarray:
+        """The swept areas shrunk by ``shrink`` (bases merely touching them do not count);
+        ``behind``: only what the move newly covers (less where the base stood). Moves along
+        the base's axis are rectangles, worked out without GEOS."""
+        p = self.start
+        out = np.empty(len(p), dtype=object)
+        axis = self._along_axis
+        if axis.any():
+            q = p.take(axis)
+            d = self.distance[axis]
+            ahead = np.sign(np.sum(self.direction[axis] * q.front, axis=1))
+            length = d - shrink if behind else q.depth + d - 2 * shrink
+            # the middle of the band along the axis, from the start's centre: the whole band
+            # runs from the start's rear to the end's front; behind, from the start's rear on
+            mid = ahead * ((q.depth + d - shrink) / 2 if behind else d / 2)
+            band = Poses(q.cx + q.front[:, 0] * mid, q.cy + q.front[:, 1] * mid, q.heading,
+                         np.maximum(q.width - 2 * shrink, 0.1), np.maximum(length, 0.1))
+            out[axis] = band.polygons
+        other = ~axis
+        if other.any():
+            shrunk = shapely.buffer(self.hulls()[other], -shrink, join_style="mitre")
+            out[other] = shapely.difference(shrunk, p.polygons[other]) if behind else shrunk
+        return out
 
 
-def retreat_of(board: Board, base_id: str) -> dict[str, Any] | None:
-    """Fall back 3" and rout a full move straight back, keeping facing (ISD A26, A38), with what
-    the rout meets (ISD §1, A39)."""
-    info = board.infos[base_id]
-    if not (info.is_unit or info.is_gun):
-        return None
-    fast = retreats(board)   # every base at once (None: this per-base path answers)
-    if fast is not None:
-        return fast[base_id].to_dict()
-    r = board.rect(base_id)
-    direction = _retreat_direction(board, base_id)
-    fb_x, fb_y = _end_centre(board, base_id, FALL_BACK_IN, True, direction)
-    routs = _rout_geometry(board)
-    rout_in, rt_end, swept = routs[base_id]
-    hits = _bulk_hits(board, "rout", lambda: dict(zip(routs, _inner_shapes(
-        board, [sw for _, _, sw in routs.values()]))))
-    enemies, friends = [], []
-    for other in hits[base_id]:
-        if other == base_id or board.infos[other].is_general:
+def _meeting(board: Board, shapes: np.ndarray, ids: list[str]) -> list[tuple[list[str], list[str]]]:
+    """(friends, enemies) meeting each shape, generals and the base itself left out, sorted."""
+    names, infos = board.state.index.ids, board.infos
+    out: list[tuple[list[str], list[str]]] = [([], []) for _ in ids]
+    rows, others = board.state.index.meeting_many(shapes)
+    for k, o in zip(rows.tolist(), others.tolist()):
+        other = names[o]
+        if other == ids[k] or infos[other].is_general:
             continue
-        (friends if board.infos[other].side == info.side else enemies).append(other)
+        out[k][0 if infos[other].side == infos[ids[k]].side else 1].append(other)
+    for friends, enemies in out:
+        friends.sort()
+        enemies.sort()
+    return out
+
+
+def impassable_to(board: Board, base_id: str, feature: Any) -> bool:
+    """Ground the base may not enter (ISD §8 table «non può entrare», water and rivers), or
+    a feature the scenario marks impassable."""
+    if feature.impassable is not None:
+        return bool(feature.impassable)
+    return full_move_in(board, base_id, [feature.kind]) <= 0
+
+
+def _retreats(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
+    """Fall back 3" and rout a full move, keeping facing (ISD A26, A38), with what each meets:
+    a fall-back that enemies or impassable ground prevent stays put, disordered (ISD §9); a
+    rout passes through friends and is captured by enemies leaving no 2" gap (ISD §1, A39)."""
+    infos = board.infos
+    movers = [i for i in ids if infos[i].is_unit or infos[i].is_gun]
+    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
+    if not movers:
+        return out
+    p = board.poses.take(board.positions(movers))
+    direction = _retreat_directions(board, movers, p)
+    back = np.full(len(movers), board.mm(MELEE_FALL_BACK_IN))
+    shrink = board.contact_tol + GRAZE_MM
+    falls = _Moves(p, direction, back)
+    fall = falls.end
+    rout_in = np.array([full_move_in(board, i) for i in movers])
+    routs = _Moves(p, direction, board.mm(rout_in))
+    rout = routs.end
+    # what the fall-back newly covers: the band behind the base (the hull less where it stands)
+    fall_band = falls.inner(shrink, behind=True)
+    blocked_by = [enemies for _, enemies in _meeting(board, fall_band, movers)]
+    table = board.terrain_table
+    rows, feats = table.meeting(fall_band)
+    for k, f in zip(rows.tolist(), feats.tolist()):
+        if impassable_to(board, movers[k], table.features[f]):
+            blocked_by[k].append(table.features[f].id)
+    met = _meeting(board, routs.inner(shrink), movers)
+    w, d = board.state.scenario.table.width_mm, board.state.scenario.table.depth_mm
+    ends = rout.corners
+    on_table = ((ends[..., 0] >= -1.0) & (ends[..., 0] <= w + 1.0) & (ends[..., 1] >= -1.0)
+                & (ends[..., 1] <= d + 1.0)).all(axis=1)
+    heading = np.degrees(np.arctan2(direction[:, 1], direction[:, 0])) % 360.0
+    for k, i in enumerate(movers):
+        friends, enemies = met[k]
+        blocked = sorted(blocked_by[k])
+        start = [round(float(p.cx[k]), 1), round(float(p.cy[k]), 1)]
+        entry: dict[str, Any] = {
+            "direction_deg": round(float(heading[k]), 1),
+            "fall_back": [start, [round(float(fall.cx[k]), 1), round(float(fall.cy[k]), 1)]],
+            "fall_back_blocked": bool(blocked),
+            "fall_back_blocked_by": blocked,
+            "rout": [list(start), [round(float(rout.cx[k]), 1), round(float(rout.cy[k]), 1)]],
+            "rout_distance": float(rout_in[k]),
+            "rout_passes_through": friends,
+            "rout_meets": enemies,
+            "rout_captured": bool(enemies) and rout_captured(
+                board, i, enemies, routs.hulls()[k], rout.rect(k), bool(on_table[k])),
+            "rout_leaves_table": not bool(on_table[k]),
+        }
+        if blocked:
+            entry["fall_back_outcome"] = BLOCKED_DISORDERED if infos[i].disordered \
+                else BLOCKED_OUTCOME
+        out[i] = entry
+    return out
+
+
+def rout_captured(board: Board, base_id: str, enemies: list[str], corridor: Polygon,
+                  end: Any, on_table: bool) -> bool:
+    """Whether the enemies a rout meets catch the router (ISD A39): they do unless they leave a
+    2" wide way, between themselves and (by the default reading) the table edge and ground it
+    cannot enter, from where it stands to where it ends."""
+    half_gap = board.mm(ROUT_PASSAGE_GAP_IN) / 2
+    walls = list(shapely.buffer(board.state.index.shapes[board.positions(enemies)], half_gap,
+                                quad_segs=16))
+    if board.settings.a39_router_gap == "enemy_or_edge":
+        walls += _router_walls(board, base_id, corridor, half_gap, on_table)
+    way = shapely.difference(corridor, shapely.union_all(walls))
+    start = board.rect(base_id).polygon
+    inside_end = end.polygon.buffer(-1)
+    return not any(g.intersects(inside_end) and g.intersects(start)
+                   for g in getattr(way, "geoms", [way]) if not g.is_empty)
+
+
+def _router_walls(board: Board, base_id: str, corridor: Polygon, half_gap: float,
+                  on_table: bool) -> list[Polygon]:
+    """What narrows a router's way besides the enemies (ISD A39, "enemy_or_edge"): the table
+    edge (unless the rout leaves the table anyway: `rout_leaves_table` says so) and area terrain
+    it may not enter (ISD §8 table: no move there), each grown by half the 2" gap."""
     table = board.state.scenario.table
-    on_table = all(-1.0 <= x <= table.width_mm + 1.0 and -1.0 <= y <= table.depth_mm + 1.0
-                   for x, y in rt_end.corners)
-    captured = bool(enemies) and rout_captured(board, base_id, enemies, swept, rt_end, on_table)
-    return {
-        "direction_deg": round((r.heading_deg + 180.0) % 360.0 if direction is None
-                               else math.degrees(math.atan2(direction[1], direction[0])) % 360.0, 1),
-        "fall_back": [[round(r.cx, 1), round(r.cy, 1)], [round(fb_x, 1), round(fb_y, 1)]],
-        "rout": [[round(r.cx, 1), round(r.cy, 1)], [round(rt_end.cx, 1), round(rt_end.cy, 1)]],
-        "rout_distance": rout_in,
-        "rout_passes_through": sorted(friends),
-        "rout_meets": sorted(enemies),
-        "rout_captured": captured,
-        "rout_leaves_table": not on_table,
-    }
+    walls = []
+    if on_table:
+        inside = shapely.box(half_gap, half_gap, table.width_mm - half_gap,
+                             table.depth_mm - half_gap)
+        walls.append(shapely.difference(corridor, inside))
+    terrain = board.terrain_table
+    _, feats = terrain.meeting(np.array([corridor], dtype=object), half_gap)
+    for f in feats.tolist():
+        feature = terrain.features[f]
+        if feature.polygon_mm is not None and impassable_to(board, base_id, feature):
+            walls.append(terrain.shapes[f].buffer(half_gap))
+    return walls
 
 
-def _pursuit_shapes(board: Board) -> dict[str, tuple[float, Rect, Polygon, Polygon]]:
-    """Unit id -> (distance, end pose, shrunk corridor, 30° arc to that distance) (cached)."""
-    cache = board.__dict__.setdefault("_pursuit_shapes", {})
-    if not cache:
-        found = []
-        for i, info in board.infos.items():
-            if not info.is_unit:
-                continue
-            dist = PURSUIT_IN["cavalry" if info.arm == "cavalry" else "infantry"]
-            r = board.rect(i)
-            direction = _pursuit_direction(board, i)
-            end, swept = _straight(board, i, dist, False, direction)
-            # the 30° arc out to the pursuit distance (a trapezoid ahead of the front, ISD A27)
-            facing = r.front if direction is None else direction
-            reach = arc_vertices(r.front_left, r.front_right, facing, CHARGE_ARC_HALF_DEG,
-                                 board.mm(dist))
-            if direction is not None:
-                # turned off the front's normal, the trapezoid's sides may cross: its hull
-                reach = list(shapely.convex_hull(shapely.MultiPoint(reach)).exterior.coords)[:-1]
-            found.append((i, dist, end, swept, reach))
-        corridors = _inner_shapes(board, [f[3] for f in found])
-        if found and all(len(f[4]) == 4 for f in found):
-            reaches = _polygons([f[4] for f in found])
-        else:
-            reaches = [Polygon(f[4]) for f in found]
-        for (i, dist, end, _, _), corridor, reach in zip(found, corridors, reaches):
-            cache[i] = (dist, end, corridor, reach)
-    return cache
+# --- pursuit (ISD §9, A40) -------------------------------------------------------------------
+
+def _pursuit_directions(board: Board, ids: list[str], poses: Poses) -> np.ndarray:
+    """Where a pursuit goes (ISD A40): straight ahead; with "toward_enemy", toward the centre
+    of the enemy touching its front along the longest stretch (straight ahead if none)."""
+    out = poses.front.copy()
+    if board.settings.a40_pursuit_direction != "toward_enemy":
+        return out
+    for k, i in enumerate(ids):
+        foes = [(board.shared_lengths(i, o)["front"], o) for o in board.relations.foes[i]]
+        foes = [f for f in foes if f[0] > 0]
+        if foes:
+            r, t = board.rect(i), board.rect(max(foes)[1])
+            dx, dy = t.cx - r.cx, t.cy - r.cy
+            norm = math.hypot(dx, dy)
+            if norm > 0:
+                out[k] = (dx / norm, dy / norm)
+    return out
 
 
-def _pursuit_arc_hits(board: Board, in_corridor: dict[str, list[str]],
-                      in_reach: dict[str, list[str]]) -> dict[str, set[str]]:
-    """Unit -> the enemies (generals and those it touches left out) its pursuit arc overlaps by
-    more than 1 mm² (one vectorised intersection for every pair), those in its corridor left
-    out (cached)."""
-    cache = board.__dict__.setdefault("_pursuit_arc_hits", {})
-    if not cache:
-        shapes = _pursuit_shapes(board)
-        # only enemies (not generals) it does not touch yet: `pursuit_of` keeps no other
-        infos, touching = board.infos, board.touching
-        pairs = []
-        for u, hits in in_reach.items():
-            side, corridor, now = infos[u].side, set(in_corridor[u]), touching[u]
-            pairs += [(u, o) for o in hits if infos[o].side != side and not infos[o].is_general
-                      and o not in corridor and o not in now]
-        out: dict[str, set[str]] = {u: set() for u in in_reach}
-        if pairs:
-            areas = shapely.area(shapely.intersection(
-                np.array([shapes[u][3] for u, _ in pairs], dtype=object),
-                np.array([board.rect(o).polygon for _, o in pairs], dtype=object)))
-            for (u, o), area in zip(pairs, areas.tolist()):
-                if area > 1.0:
-                    out[u].add(o)
-        cache.update(out)
-        cache.setdefault("", set())   # built (even with no units)
-    return cache
-
-
-def pursuit_of(board: Board, base_id: str) -> dict[str, Any] | None:
-    """Straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
-    (ISD §9, ISD A40). Artillery never pursues."""
+def pursues(board: Board, base_id: str) -> bool:
+    """A unit may pursue (ISD §9): artillery never does, and infantry never pursues cavalry:
+    infantry whose enemies in contact are all cavalry has no pursuit."""
     info = board.infos[base_id]
     if not info.is_unit:
-        return None
-    fast = pursuits(board)   # every unit at once (None: this per-base path answers)
-    if fast is not None:
-        return fast[base_id].to_dict()
-    shapes = _pursuit_shapes(board)
-    dist, end, corridor, reach = shapes[base_id]
-    in_corridor = _bulk_hits(board, "pursuit", lambda: {i: c for i, (_, _, c, _) in shapes.items()})
-    in_reach = _bulk_hits(board, "pursuit-arc", lambda: {i: a for i, (_, _, _, a) in shapes.items()})
-    found = set(in_corridor[base_id])
-    found |= _pursuit_arc_hits(board, in_corridor, in_reach)[base_id]   # more than a mere touch
-    now = set(board.touching[base_id])
-    new = [o for o in found
-           if board.infos[o].side != info.side and not board.infos[o].is_general and o not in now]
-    r = board.rect(base_id)
-    return {"distance": dist, "path": [[round(r.cx, 1), round(r.cy, 1)],
-                                       [round(end.cx, 1), round(end.cy, 1)]],
-            "may_contact": sorted(new)}
+        return False
+    fought = [board.infos[o].arm for o in board.relations.foes[base_id]
+              if board.infos[o].is_unit or (board.infos[o].is_gun and not board.infos[o].limbered)]
+    return not fought or any(may_pursue(info.arm, arm) for arm in fought)
+
+
+def _pursuits(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
+    """Straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
+    (ISD §9, ISD A40): those in the way, and those the 30° arc from the front reaches into."""
+    infos = board.infos
+    units = [i for i in ids if pursues(board, i)]
+    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
+    if not units:
+        return out
+    p = board.poses.take(board.positions(units))
+    direction = _pursuit_directions(board, units, p)
+    dist = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry" else "infantry"]
+                     for i in units])
+    moves = _Moves(p, direction, board.mm(dist))
+    end = moves.end
+    in_way = _meeting(board, moves.inner(board.contact_tol + GRAZE_MM), units)
+    # the 30° arc (ISD A27) out to the pursuit distance, along the way it goes
+    half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
+    length = board.mm(dist) / math.cos(math.radians(half))
+    fronts = p.front_edges
+    arc = np.stack([fronts[:, 0], fronts[:, 1],
+                    fronts[:, 1] + turned(direction, np.full(len(units), -half)) * length[:, None],
+                    fronts[:, 0] + turned(direction, np.full(len(units), half)) * length[:, None]],
+                   axis=1)
+    arcs = shapely.convex_hull(shapely.multipoints(arc))
+    touched = _meeting(board, arcs, units)
+    pairs = [(k, o) for k, (_, enemies) in enumerate(touched) for o in enemies
+             if o not in in_way[k][1]]
+    deep: set[tuple[int, str]] = set()
+    if pairs:
+        at = board.positions([o for _, o in pairs])
+        area = shapely.area(shapely.intersection(arcs[[k for k, _ in pairs]],
+                                                 board.state.index.shapes[at]))
+        deep = {pair for pair, a in zip(pairs, area.tolist()) if a > OVERLAP_MM2}
+    for k, i in enumerate(units):
+        now = set(board.touching[i])
+        found = {o for o in in_way[k][1]} | {o for kk, o in deep if kk == k}
+        out[i] = {"distance": float(dist[k]),
+                  "path": [[round(float(p.cx[k]), 1), round(float(p.cy[k]), 1)],
+                           [round(float(end.cx[k]), 1), round(float(end.cy[k]), 1)]],
+                  "may_contact": sorted(o for o in found if o not in now)}
+    return out
+
+
+_ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
+    "movement": _movements, "manoeuvre": _manoeuvres, "retreat": _retreats,
+    "pursuit": _pursuits, "hidden": _hidden,
+}
+
+movement_of = _one("movement")
+manoeuvre_of = _one("manoeuvre")
+retreat_of = _one("retreat")
+pursuit_of = _one("pursuit")
+hidden_of = _one("hidden")

@@ -20,7 +20,7 @@ import numpy as np
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
 from campo.engine.rulesets.italia import tables_fire as tf
-from campo.engine.rulesets.italia.board import HOLD_BAND_MM, MM_PER_IN, Board
+from campo.engine.rulesets.italia.board import MM_PER_IN, WATCH_MM, Board
 from campo.engine.rulesets.italia.fire_clear import clear_blockers, clear_margins
 from campo.engine.rulesets.italia.fire_cover import cover_terrain_of, covers
 from campo.engine.rulesets.italia.fire_geometry import (
@@ -34,10 +34,10 @@ from campo.engine.rulesets.italia.fire_geometry import (
 from campo.engine.rulesets.italia.fire_sight import blocker_words
 from campo.engine.rulesets.italia.fire_sight import line_of_sight as trace_sight
 from campo.engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifiers
-from campo.engine.rulesets.italia.tables_fire import DIFFICULT_GROUND, MUSKETRY_COVER
+from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_GROUND, MUSKETRY_COVER
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
-__all__ = ["MUSKETRY_COVER", "Shots", "Target", "TargetLists", "cover_terrain_of", "fire_arc",
+__all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "TargetLists", "cover_terrain_of", "fire_arc",
            "line_of_sight", "measure_target", "probe", "shots", "targets_of"]
 
 EPS_IN = tf.EDGE_EPS_IN
@@ -163,7 +163,7 @@ def shots(board: Board, ids: Sequence[str] | None = None) -> Shots:
     if board.settings.a6_range_measure == "centre_to_centre":
         frames = board.rect_table.frames
         rough = np.hypot(*(frames[pairs.at, :2] - frames[arcs.at[pairs.row], :2]).T)
-    maybe = np.nonzero(in_arc | (rough <= arcs.range_mm[pairs.row] + HOLD_BAND_MM))[0]
+    maybe = np.nonzero(in_arc | (rough <= arcs.range_mm[pairs.row] + WATCH_MM))[0]
     row, at = pairs.row[maybe], pairs.at[maybe]
     parts = parts_in_arc(board, arcs, row, at, in_arc[maybe])
     dist_mm = part_distances(board, arcs, row, at, parts, pairs.nearest_mm[maybe])
@@ -184,11 +184,11 @@ def _settle(board: Board, question: str, arcs: Arcs, row: np.ndarray, at: np.nda
             margin_mm: np.ndarray, tol: float, inclusive: bool = True
             ) -> tuple[np.ndarray, np.ndarray]:
     """`boundary.decide` of many verdicts: measured, the close calls held (verdicts within
-    `HOLD_BAND_MM` of the boundary keyed, so the live memory has them next moment)."""
+    `WATCH_MM` of the boundary keyed, so the live memory has them next moment)."""
     tol = max(0.0, tol - ROUNDING_MM)
     verdict = margin_mm >= 0 if inclusive else margin_mm > 0
     close = np.abs(margin_mm) < tol
-    near = np.nonzero(np.abs(margin_mm) < max(HOLD_BAND_MM, tol))[0]
+    near = np.nonzero(np.abs(margin_mm) < max(WATCH_MM, tol))[0]
     if len(near):
         names = board.state.index.ids
         keys = [key(question, arcs.shooters[r], names[a])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from campo.engine.rulesets.italia.board import HOLD_BAND_MM, MM_PER_IN, Board
+from campo.engine.rulesets.italia.board import MM_PER_IN, WATCH_MM, Board
 from campo.engine.rulesets.italia.fire_geometry import (
     GRAZE_MM,
     Arcs,
@@ -44,10 +44,10 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
         pieces = [_arc_piece(arcs, row)]
     else:
         pieces = [_hull_piece(board, arcs, row, parts, prow), _strip_piece(arcs, row, dist_mm)]
-    # a friend's margin matters as far as verdicts are remembered (`board.HOLD_BAND_MM`) and
+    # a friend's margin matters as far as verdicts are remembered (`board.WATCH_MM`) and
     # named within the close-call tolerance
     tol = board.settings.close_call_mm
-    reach = max(tol, HOLD_BAND_MM)
+    reach = max(tol, WATCH_MM)
     shots, friends, margins = [], [], []
     for origin, normal, box in pieces:
         s, f = np.nonzero(friend & _boxes_meet(box, corners, reach - GRAZE_MM))

@@ -22,7 +22,7 @@ from campo.engine.geometry.polygons import centroids, clip_convex, segment_dista
 from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
-    HOLD_BAND_MM,
+    WATCH_MM,
     MM_PER_IN,
     REPORT_MARGIN_IN,
     Board,
@@ -159,8 +159,8 @@ class Pairs:
 def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     """Every present enemy (``enemy`` (shooters, bases) bool) with its arc depth and nearest
     distance, all shooters against all bases in numpy (a table's few hundred bases). Bases
-    surely far out of the arc and beyond the range (by `HOLD_BAND_MM`: neither listed nor
-    remembered) get bounds instead: a depth below -`HOLD_BAND_MM`, a distance beyond it."""
+    surely far out of the arc and beyond the range (by `WATCH_MM`: neither listed nor
+    remembered) get bounds instead: a depth below -`WATCH_MM`, a distance beyond it."""
     row, at = np.nonzero(enemy)
     px, py = corners_of(board, at)
     frames = board.rect_table.frames
@@ -169,19 +169,19 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
         centre = frames[at, :2]
         values = arc_values(arcs, row, centre[None, :, 0], centre[None, :, 1], None)
         depth = np.minimum.reduce(values)[0]
-        maybe_in = depth >= -HOLD_BAND_MM
+        maybe_in = depth >= -WATCH_MM
     else:
         values = arc_values(arcs, row, px, py, None)
         # no point of the base lies deeper than its corners' least deepest function
         depth = np.minimum.reduce([v.max(axis=0) for v in values])
-        maybe_in = depth >= -HOLD_BAND_MM
+        maybe_in = depth >= -WATCH_MM
     front = arcs.front[row]
     mid = (front[:, 0] + front[:, 1]) / 2
     half = np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2
     d = frames[at, :2] - mid
     radius = np.sqrt(frames[at, 6] ** 2 + frames[at, 7] ** 2)        # half width, half depth
     nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
-    need = np.nonzero(maybe_in | (nearest <= arcs.range_mm[row] + HOLD_BAND_MM))[0]
+    need = np.nonzero(maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM))[0]
     if mode == "whole_base":
         depth[need] = np.minimum.reduce([v[:, need] for v in values]).min(axis=0)
     elif mode != "centre":

@@ -21,108 +21,90 @@ Readings not in the digest (docs/rulesets/italia-se-desta.md section 10):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
-from campo.engine.geometry.rect import Rect
+import numpy as np
+
+from campo.engine.geometry.poses import Poses, xy
+from campo.engine.results import Aspect
 from campo.engine.rulesets.italia.board import Board
-from campo.engine.rulesets.italia.charge_fast import within_of
-from campo.engine.rulesets.italia.charge_terrain import area_terrain_holding, terrain_at_point
-from campo.engine.rulesets.italia.charges import (
-    Charge,
-    aspect_from_pose,
-    candidates,
-    flank_cover_of,
-    hidden_from,
-    judge_charge,
-)
-from campo.engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
-from campo.engine.rulesets.italia.fire import MUSKETRY_COVER, cover_terrain_of
+from campo.engine.rulesets.italia.charges import Charge, aspects_struck, flank_cover, hidden_from
+from campo.engine.rulesets.italia.fire import MUSKETRY_COVER
 from campo.engine.rulesets.italia.modifier import Modifier, score_total
 from campo.engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
-                                                    melee_modifiers)
-from campo.engine.rulesets.italia.relations import ARTILLERY_SUPPORT_RANGE_IN, artillery_fire_support, supports
-from campo.engine.rulesets.italia.relations_batch import contacts
-from campo.engine.rulesets.italia.troops import GeneralQuality, MANOEUVRE_VALUE
+                                                          melee_modifiers)
+from campo.engine.rulesets.italia.relations import supports
+from campo.engine.rulesets.italia.tables_melee import (ARTILLERY_SUPPORT_RANGE_IN,
+                                                       LINEAR_OBSTACLES, SOFT_GROUND)
+from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
 from campo.errors import CampoInputError
-
-LINEAR_OBSTACLES = frozenset({"hedge", "wall", "stone_wall", "low_wall", "parapet",
-                              "fortification_line"})
-"""Linear terrain a unit may defend (ISD §9 «Truppe che difendono ostacoli lineari»); the kinds
-that deny a flank attack in charges.py."""
-
-SOFT_GROUND = frozenset({"marsh", "rice", "wood"})
-"""ISD §9 «Cavalleria su terreno molle (paludi o risaie) o in boschi» (−2), read at the base's
-centre."""
 
 QUALITIES = ("veteran", "regular", "green")
 CAVALRY_CLASSES = ("heavy", "line", "light")
+_GENERAL_QUALITIES = {q.value for q in GeneralQuality}
+_MODIFIER_FIELDS = tuple(f.name for f in fields(Modifier))
 
 
-@dataclass(frozen=True)
-class _Probe:
-    """The few fields of a fire target that `artillery_fire_support` reads."""
+@dataclass(eq=False)
+class MeleeBook:
+    """What the melees of one board share, each worked out once: the units' grades, the
+    terrain holding and under each base, joined generals, modifier lists."""
 
-    id: str
-    in_arc: bool
-    line_of_sight: bool
-    distance: float
+    board: Board
+    _units: dict[str, tuple[MeleeUnit, list[str]]] = field(default_factory=dict)
+    _places: dict[str, tuple[str, list[Any]]] = field(default_factory=dict)
+    _generals: dict[tuple[str, ...], str | None] = field(default_factory=dict)
+    _modifiers: dict[MeleeFacts, tuple[list[dict[str, Any]], int]] = field(default_factory=dict)
+    _entries: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    _sides: dict[str, _ChargingSide] = field(default_factory=dict)
+    _guns: dict[str, list[str]] = field(default_factory=dict)
 
+    def unit(self, base_id: str, assumed: list[str]) -> MeleeUnit:
+        """A base's grade, class and state (traits); a missing grade reads as regular (listed
+        in ``assumed``). One object per base: `counted_supports` picks supports by identity."""
+        found = self._units.get(base_id)
+        if found is None:
+            notes: list[str] = []
+            found = self._units[base_id] = (_melee_unit(self.board, base_id, notes), notes)
+        assumed.extend(found[1])
+        return found[0]
 
-def fights(board: Board, base_id: str) -> bool:
-    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not."""
-    info = board.infos[base_id]
-    return info.is_unit or (info.is_gun and not info.limbered)
+    def places(self, ids: Sequence[str]) -> list[tuple[str, list[Any]]]:
+        """(protection class of the area terrain wholly holding it, the area features under
+        its centre) of each base as it stands."""
+        missing = [i for i in dict.fromkeys(ids) if i not in self._places]
+        if missing:
+            poses = self.board.poses.take(self.board.positions(missing))
+            self._places.update(zip(missing, _places(self.board, poses)))
+        return [self._places[i] for i in ids]
 
+    def joined_general(self, units: Sequence[str]) -> str | None:
+        """ISD §9 note (1): a general of the side joined to one of ``units``
+        (``traits.attached_to``, or its base in contact with the unit's); Division generals
+        before Corps/Army (those give nothing, ISD §8), then by quality, then id."""
+        k = tuple(units)
+        if k not in self._generals:
+            self._generals[k] = _joined_general(self.board, units)
+        return self._generals[k]
 
-def enemies_in_contact(board: Board, base_id: str) -> list[str]:
-    """The enemies touching this base that fight, sorted (on the fast path from every base's
-    foes found at once: most bases have none)."""
-    if board.state.use_index:
-        foes = contacts(board).foes[base_id]
-        return sorted(o for o in foes if fights(board, o)) if foes else []
-    return sorted(o for o in board.touching[base_id]
-                  if board.is_enemy(base_id, o) and fights(board, o))
+    def modifiers(self, facts: MeleeFacts) -> tuple[list[dict[str, Any]], int]:
+        """`melee_modifiers` under the board's settings as output rows, and their total (each
+        caller gets its own copies of the rows)."""
+        found = self._modifiers.get(facts)
+        if found is None:
+            mods = melee_modifiers(facts, self.board.settings)
+            found = self._modifiers[facts] = ([{name: getattr(m, name) for name in _MODIFIER_FIELDS}
+                                               for m in mods], score_total(mods))
+        rows, total = found
+        return [dict(row) for row in rows], total
 
-
-def principal_enemy(board: Board, base_id: str) -> str | None:
-    """The enemy this base fights (module docstring): its front's enemy, else its attacker."""
-    foes = enemies_in_contact(board, base_id)
-    if not foes:
-        return None
-
-    def key(o: str) -> tuple[int, float, str]:
-        if board.edge_touched(base_id, o) == "front":
-            return 0, -board.shared_lengths(base_id, o)["front"], o
-        if board.edge_touched(o, base_id) == "front":
-            return 1, -board.shared_lengths(o, base_id)["front"], o
-        return 2, -max(board.shared_lengths(base_id, o).values()), o
-
-    return min(foes, key=key)
-
-
-def aspect_struck(board: Board, attacker: str, target: str) -> str | None:
-    """The aspect of ``target`` that ``attacker``'s front strikes ("front", "flank", "rear"), or
-    None when the attacker's front is not the edge in contact. ISD §1 flank attack (A2, A31), the
-    same test as a charge's contact pose (charges.py), on the bases as they stand; the rear is
-    a flank attack by ISD A3."""
-    if board.edge_touched(attacker, target) != "front":
-        return None
-    edge = board.edge_touched(target, attacker)
-    return aspect_from_pose(board, board.rect(attacker), board.rect(target), edge,
-                            board.shared_lengths(target, attacker)[edge], board.contact_tol).value
-
-
-def melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
-    """A base's grade, class and state (traits); a missing grade reads as regular (assumed).
-    Cached per base (one object per base: `counted_supports` picks supports by identity)."""
-    cache = board.__dict__.setdefault("_melee_units", {})
-    found = cache.get(base_id)
-    if found is None:
-        notes: list[str] = []
-        found = cache[base_id] = (_melee_unit(board, base_id, notes), notes)
-    assumed.extend(found[1])
-    return found[0]
+    def entries(self, ids: Sequence[str]) -> dict[str, dict[str, Any] | None]:
+        missing = [i for i in dict.fromkeys(ids) if i not in self._entries]
+        if missing:
+            self._entries.update(_melees(self.board, missing))
+        return {i: self._entries[i] for i in ids}
 
 
 def _melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
@@ -138,73 +120,80 @@ def _melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
                      shaken=info.shaken, march_column=info.march_column, rockets=info.rockets)
 
 
-def _probe(board: Board, gun: str, foe: str) -> _Probe:
-    """Arc, distance and sight from a gun to one enemy, as bombardment measures them (cached:
-    a battery near a melee is asked about by every unit in it)."""
-    cache = board.__dict__.setdefault("_melee_probes", {})
-    found = cache.get((gun, foe))
-    if found is None:
-        in_arc, dist, part = measure_target(board, gun, foe, fire_arc(board, gun))
-        found = cache[(gun, foe)] = _Probe(foe, in_arc,
-                                           in_arc and line_of_sight(board, gun, foe, part), dist)
-    return found
+def _places(board: Board, poses: Poses) -> list[tuple[str, list[Any]]]:
+    """`MeleeBook.places` of rectangles (ISD §9, A35)."""
+    table = board.terrain_table
+    holding = table.holding(poses.polygons, board.contact_tol)
+    under = table.at_points(xy(poses.cx, poses.cy))
+    return [(_protection(h), u) for h, u in zip(holding, under)]
 
 
-def fire_supporters(board: Board, supported: str) -> list[str]:
-    """Batteries supporting ``supported`` by fire (ISD §1 first case): the enemy in melee with it
-    in arc, in sight, at 3" or less and not in contact — measured for these pairs only."""
-    foes = [o for o in board.touching[supported] if board.is_enemy(supported, o)]
-    side = board.infos[supported].side
-    reach = board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6
-    out: set[str] = set()
-    for foe in foes:
-        for gun in board.state.index.within(board.rect(foe).polygon, reach):
-            g = board.infos[gun]
-            if gun == supported or not g.is_gun or g.side != side or g.limbered or g.rockets \
-                    or g.stale or board.infos[foe].stale:
-                continue
-            if artillery_fire_support(board, gun, supported, [_probe(board, gun, foe)]):
-                out.add(gun)
-    return sorted(out)
+def _protection(features: list[Any]) -> str:
+    """ISD §9, A35: the best cover class (musketry classes; a terrain's ``cover`` overrides)
+    of the area terrain wholly holding a base."""
+    rank = {"none": 0, "soft": 1, "hard": 2}
+    classes = [t.cover if t.cover is not None else MUSKETRY_COVER.get(t.kind, "none")
+               for t in features]
+    return max(classes, key=rank.__getitem__, default="none")
 
 
-def joined_general(board: Board, units: list[str]) -> str | None:
-    """A general of the side joined to one of ``units`` (``traits.attached_to``, or its base in
-    contact with the unit's), ISD §9 note (1); the best one when several: Division generals
-    before Corps/Army (those give nothing, ISD §8), then by quality, then id. Cached per list
-    of units (each charge by one charger asks again)."""
-    cache = board.__dict__.setdefault("_joined_generals", {})
-    key = tuple(units)
-    if key not in cache:
-        cache[key] = _joined_general(board, units)
-    return cache[key]
+def fights(board: Board, base_id: str) -> bool:
+    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not."""
+    info = board.infos[base_id]
+    return info.is_unit or (info.is_gun and not info.limbered)
 
 
-def _joined_general(board: Board, units: list[str]) -> str | None:
+def enemies_in_contact(board: Board, base_id: str) -> list[str]:
+    """The enemies touching this base that fight, sorted."""
+    return [o for o in board.relations.foes[base_id] if fights(board, o)]
+
+
+def principal_enemy(board: Board, base_id: str) -> str | None:
+    """The enemy this base fights (module docstring): its front's enemy, else its attacker."""
+    foes = enemies_in_contact(board, base_id)
+    if not foes:
+        return None
+
+    def rank(o: str) -> tuple[int, float, str]:
+        if board.edge_touched(base_id, o) == "front":
+            return 0, -board.shared_lengths(base_id, o)["front"], o
+        if board.edge_touched(o, base_id) == "front":
+            return 1, -board.shared_lengths(o, base_id)["front"], o
+        return 2, -max(board.shared_lengths(base_id, o).values()), o
+
+    return min(foes, key=rank)
+
+
+def aspect_struck(board: Board, attacker: str, target: str) -> str | None:
+    """The aspect of ``target`` that ``attacker``'s front strikes ("front", "flank", "rear"), or
+    None when the attacker's front is not the edge in contact: the test of a charge's contact
+    pose (`charges.aspects_struck`) on the bases as they stand."""
+    if board.edge_touched(attacker, target) != "front":
+        return None
+    k = board.contact_row(target, attacker)
+    at = board.positions([attacker, target])
+    aspect, *_ = aspects_struck(board, board.poses.take(at[:1]), board.poses.take(at[1:]),
+                                board.state.index.shapes[at[1:]], board.contact_tol,
+                                board.contacts.edge[[k]])
+    return aspect[0].value
+
+
+def _joined_general(board: Board, units: Sequence[str]) -> str | None:
     side = board.infos[units[0]].side
-    found: set[str] = set()
-    for u in units:
-        for g in board.near(u, board.contact_tol):
-            gi = board.infos[g]
-            if gi.is_general and gi.side == side:
-                found.add(g)
-    generals = board.__dict__.get("_generals")
-    if generals is None:   # every general, in board order (cached)
-        generals = board.__dict__["_generals"] = [(g, gi) for g, gi in board.infos.items()
-                                                  if gi.is_general]
-    found |= {g for g, gi in generals if gi.side == side and gi.attached_to in units}
+    found = {g for u in units for g in board.near(u, board.contact_tol)
+             if board.infos[g].is_general and board.infos[g].side == side}
+    found |= {g for g, gi in board.infos.items()
+              if gi.is_general and gi.side == side and gi.attached_to in units}
     if not found:
         return None
 
-    def key(g: str) -> tuple[bool, int, str]:
+    def rank(g: str) -> tuple[bool, int, str]:
         gi = board.infos[g]
-        value = MANOEUVRE_VALUE[GeneralQuality(gi.quality)] if gi.quality in _GENERAL_QUALITIES else 1
+        value = MANOEUVRE_VALUE[GeneralQuality(gi.quality)] if gi.quality in _GENERAL_QUALITIES \
+            else 1
         return gi.rank in ("corps", "army"), -value, g
 
-    return min(found, key=key)
-
-
-_GENERAL_QUALITIES = {q.value for q in GeneralQuality}
+    return min(found, key=rank)
 
 
 def _general_facts(board: Board, general: str | None,
@@ -222,8 +211,8 @@ def _general_facts(board: Board, general: str | None,
 
 
 def _slope(board: Board, under_centre: list[Any], enemy: str, assumed: list[str]) -> str:
-    """ISD §9: uphill of the enemy by hill level (``under_centre``: the area terrain covering
-    this base's centre); gentle or steep from the hill's ``slope`` (not given: gentle, assumed)."""
+    """ISD §9: uphill of the enemy by hill level (``under_centre``: the area terrain under this
+    base's centre); gentle or steep from the hill's ``slope`` (not given: gentle, assumed)."""
     hills = [t for t in under_centre if t.kind == "hill"]
     level = max((t.level for t in hills), default=0)
     if level <= board.level(enemy):
@@ -236,69 +225,64 @@ def _slope(board: Board, under_centre: list[Any], enemy: str, assumed: list[str]
     return "gentle"
 
 
-def _protection(features: list[Any]) -> str:
-    """ISD §9, A35: the best cover class (musketry classes; a terrain's ``cover`` overrides)
-    of the area terrain wholly holding a base."""
-    rank = {"none": 0, "soft": 1, "hard": 2}
-    classes = [t.cover if t.cover is not None else MUSKETRY_COVER.get(t.kind, "none") for t in features]
-    return max(classes, key=rank.__getitem__, default="none")
-
-
 def _defends_obstacle(board: Board, base_id: str, enemy: str) -> str | None:
     """ISD §9: the id of a linear obstacle its whole front lies along (within 0.5", as cover,
     ISD §7) with the enemy at its front, so the obstacle is between them; else None."""
     if board.edge_touched(base_id, enemy) != "front":
         return None
-    return next((t.id for t, _ in cover_terrain_of(board, base_id)[1]
-                 if t.kind in LINEAR_OBSTACLES and t.cover != "none"), None)
+    front = board.poses.take(board.positions([base_id])).front_lines
+    along = board.terrain_table.lines_along(front, board.mm(0.5), LINEAR_OBSTACLES)[0]
+    return next((t.id for t in along if t.cover != "none"), None)
 
 
 def side_facts(board: Board, me: str, enemy: str) -> tuple[MeleeFacts, dict[str, Any], list[str]]:
     """(MeleeFacts of ``me``'s side against ``enemy``, the ids and geometry behind them for the
     output, the assumptions made). Situation facts take the neutral reading."""
+    book = board.melee_book
     assumed = ["attacker=false: who moved to attack is not on the table (no +1 attack bonus)",
                "first_round=true", "pursuit=false"]
     info = board.infos[me]
     side = info.side
-    others = sorted(o for o in board.touching[enemy]
-                    if o != me and board.infos[o].side == side and fights(board, o))
+    others = [o for o in board.touching[enemy]
+              if o != me and board.infos[o].side == side and fights(board, o)]
     in_melee = [me, *others]
     support_ids: set[str] = set()
     for u in in_melee:
         for s in board.touching[u]:
             if s in in_melee or s in support_ids or not supports(board, s, u):
                 continue
-            if any(board.is_enemy(s, o) for o in board.touching[s]):
+            if board.relations.foes[s]:
                 continue   # fighting its own enemy: not a support here
             support_ids.add(s)
-        support_ids.update(g for g in fire_supporters(board, u) if g not in in_melee)
-    unit = melee_unit(board, me, assumed)
-    enemy_unit = melee_unit(board, enemy, [])
-    other_units = [melee_unit(board, o, assumed) for o in others]
+        support_ids.update(g for g in board.relations.fire_supporters(u) if g not in in_melee)
+    unit = book.unit(me, assumed)
+    enemy_unit = book.unit(enemy, [])
+    other_units = [book.unit(o, assumed) for o in others]
     supp_ids = sorted(support_ids)
-    supp_units = [melee_unit(board, s, assumed) for s in supp_ids]
-    general = joined_general(board, [*in_melee, *supp_ids])
+    supp_units = [book.unit(s, assumed) for s in supp_ids]
+    general = book.joined_general([*in_melee, *supp_ids])
     g_quality, g_rank = _general_facts(board, general, assumed)
     aspect = aspect_struck(board, me, enemy)
-    cover = flank_cover_of(board, enemy)
-    here = _centre_in(board, board.rect(me))
-    inside = cover_terrain_of(board, me)[0]
+    cover = flank_cover(board, [enemy])[0]
+    protection, here = book.places([me])[0]
+    hidden = hidden_from(board, [me, enemy], [enemy, me])
     if info.arm == "cavalry" and board.infos[enemy].arm == "infantry":
         assumed.append("moved_half_or_less=false: how far the cavalry moved is not on the table")
     if info.arm == "cavalry" and board.infos[enemy].arm == "cavalry" and \
             None in (unit.cavalry_class, enemy_unit.cavalry_class):
         assumed.append("cavalry class not given (traits.cavalry): no class bonus")
+    obstacle = _defends_obstacle(board, me, enemy)
     facts = MeleeFacts(
         unit=unit, enemy=enemy_unit, other_in_contact=tuple(other_units), supports=tuple(supp_units),
         flank_attack=aspect == "flank" or (aspect == "rear" and board.settings.a3_rear_counts_as_flank),
         enemy_in_cover=cover is not None,
-        defending_linear_obstacle=(obstacle := _defends_obstacle(board, me, enemy)) is not None,
-        area_protection=_protection([t for t, _ in inside]),  # type: ignore[arg-type]
+        defending_linear_obstacle=obstacle is not None,
+        area_protection=protection,  # type: ignore[arg-type]
         general_quality=g_quality, general_rank=g_rank,
         slope=_slope(board, here, enemy, assumed),  # type: ignore[arg-type]
         in_marsh_or_wood=any(t.kind in SOFT_GROUND for t in here),
-        enemy_hidden=hidden_from(board, me, enemy) or "none",  # type: ignore[arg-type]
-        self_hidden=hidden_from(board, enemy, me) or "none",  # type: ignore[arg-type]
+        enemy_hidden=hidden[0] or "none",  # type: ignore[arg-type]
+        self_hidden=hidden[1] or "none",  # type: ignore[arg-type]
     )
     counted = counted_supports(unit, supp_units, snow=board.settings.weather == "snow")
     counted_ids = [s for s, u in zip(supp_ids, supp_units)
@@ -311,26 +295,8 @@ def side_facts(board: Board, me: str, enemy: str) -> tuple[MeleeFacts, dict[str,
     return facts, shown, assumed
 
 
-_MODIFIER_FIELDS = tuple(f.name for f in fields(Modifier))
-"""`Modifier.to_dict` without `dataclasses.asdict`'s deep copy (the fields are plain values)."""
-
-
-def _modifiers(facts: MeleeFacts, board: Board) -> tuple[list[dict[str, Any]], int]:
-    """`melee_modifiers` under the board's settings as output rows, and their total; cached per
-    facts (several charges by one charger, or at alike targets, share them): each caller gets
-    its own copies of the rows."""
-    cache = board.__dict__.setdefault("_melee_modifiers", {})
-    found = cache.get(facts)
-    if found is None:
-        mods = melee_modifiers(facts, board.settings)
-        found = cache[facts] = ([{name: getattr(m, name) for name in _MODIFIER_FIELDS}
-                                 for m in mods], score_total(mods))
-    rows, total = found
-    return [dict(row) for row in rows], total
-
-
 def _entry(facts: MeleeFacts, board: Board, shown: dict[str, Any], assumed: list[str]) -> dict[str, Any]:
-    rows, total = _modifiers(facts, board)
+    rows, total = board.melee_book.modifiers(facts)
     return {
         "modifiers": rows,
         "total": total,
@@ -351,78 +317,81 @@ def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
     ``{"against", "modifiers", "total", "assumed", "facts"}``, and under ``"charges"`` its
     modifiers if each legal charge goes in (docs/rulesets/italia-se-desta.md 7.1); None when it
     is in no melee and has no legal charge."""
-    if not fights(board, base_id):
-        return None
-    out: dict[str, Any] = {}
-    enemy = principal_enemy(board, base_id)
-    if enemy is not None:
-        try:
-            facts, shown, assumed = side_facts(board, base_id, enemy)
-            out = {"against": enemy, **_entry(facts, board, shown, assumed)}
-        except CampoInputError as err:   # a type/arm pair the combat-factor table lacks
-            out = {"against": enemy, "error": str(err)}
-    charges = {}
-    for target in candidates(board, base_id):
-        charge = judge_charge(board, base_id, target)
-        if charge.legal:
+    return board.melee_book.entries([base_id])[base_id]
+
+
+def _melees(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
+    """`melee_of` of several bases, their legal charges' places measured in one batch."""
+    fighters = [i for i in ids if fights(board, i)]
+    charges = board.charge_book.charges_of(fighters)
+    legal = [c for i in fighters for c in charges[i] if c.legal]
+    places = _charge_places(board, legal)
+    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
+    for i in fighters:
+        entry: dict[str, Any] = {}
+        enemy = principal_enemy(board, i)
+        if enemy is not None:
             try:
-                charges[target] = charge_melee(board, charge)
-            except CampoInputError as err:
-                charges[target] = {"error": str(err)}
-    if charges:
-        out["charges"] = charges
-    return out or None
+                facts, shown, assumed = side_facts(board, i, enemy)
+                entry = {"against": enemy, **_entry(facts, board, shown, assumed)}
+            except CampoInputError as err:   # a type/arm pair the combat-factor table lacks
+                entry = {"against": enemy, "error": str(err)}
+        found = {}
+        for c in charges[i]:
+            if c.legal:
+                try:
+                    found[c.target] = charge_melee(board, c, places[id(c)])
+                except CampoInputError as err:
+                    found[c.target] = {"error": str(err)}
+        if found:
+            entry["charges"] = found
+        out[i] = entry or None
+    return out
 
 
-def _area_terrain_at(board: Board, rect: Rect) -> list[Any]:
-    """Area terrain features holding ``rect`` wholly (within the contact tolerance)."""
-    return area_terrain_holding(board, rect, board.contact_tol)
+def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, list[Any]]]:
+    """`MeleeBook.places` of each charge's charger at its contact pose, in one batch."""
+    if not charges:
+        return {}
+    at = board.positions([c.charger for c in charges])
+    p = board.poses.take(at)
+    poses = Poses(np.array([c.final_pose["x_mm"] for c in charges]),
+                  np.array([c.final_pose["y_mm"] for c in charges]),
+                  np.array([c.final_pose["heading_deg"] for c in charges]), p.width, p.depth)
+    return {id(c): place for c, place in zip(charges, _places(board, poses))}
 
 
-def _area_terrain_at_plain(board: Board, rect: Rect) -> list[Any]:
-    """`_area_terrain_at` by the STRtree query, as first written (the tests' reference)."""
-    return [t for t, g in board.terrain_near(rect.polygon)
-            if t.polygon_mm is not None
-            and board.grown(g, board.contact_tol).covers(rect.polygon)]
-
-
-def _centre_in(board: Board, rect: Rect) -> list[Any]:
-    """Area terrain features covering the rectangle's centre."""
-    return [t for t, _ in terrain_at_point(board, rect.cx, rect.cy) if t.polygon_mm is not None]
-
-
-def charge_melee(board: Board, charge: Charge) -> dict[str, Any]:
+def charge_melee(board: Board, charge: Charge,
+                 place: tuple[str, list[Any]] | None = None) -> dict[str, Any]:
     """The charger's side if this legal charge goes in (attacker, first round): its facts at the
     contact pose (flank attack, half move and hidden from the charge verdict; protection, slope
-    and soft ground where it stops), its supports and general as they stand now."""
+    and soft ground where it stops, ``place`` when already measured), its supports and general
+    as they stand now."""
     me, enemy = charge.charger, charge.target
+    book = board.melee_book
     assumed = ["supports and general as they stand (moving with it as a Group)",
                "only the charger contacts the target", "first_round=true", "pursuit=false"]
-    pose = charge.final_pose or {}
-    r = board.rect(me)
-    final = Rect(pose.get("x_mm", r.cx), pose.get("y_mm", r.cy), pose.get("heading_deg", r.heading_deg),
-                 r.width, r.depth)
+    if place is None:
+        place = _charge_places(board, [charge])[id(charge)]
+    protection, here = place
     own = _charging_side(board, me)
-    unit = own.unit
     assumed.extend(own.notes)
     guns = sorted(g for g in _guns_near(board, enemy) if _covers_target(board, g, me, enemy))
-    supp_units = [*own.supports, *(melee_unit(board, g, assumed) for g in guns)]
-    general, g_quality, g_rank = own.general, own.general_quality, own.general_rank
+    supp_units = [*own.supports, *(book.unit(g, assumed) for g in guns)]
     assumed.extend(own.general_notes)
-    here = _centre_in(board, final)
     facts = MeleeFacts(
-        unit=unit, enemy=melee_unit(board, enemy, []), supports=tuple(supp_units),
+        unit=own.unit, enemy=book.unit(enemy, []), supports=tuple(supp_units),
         attacker=True, flank_attack=charge.flank_attack,
-        enemy_in_cover=flank_cover_of(board, enemy) is not None,
-        area_protection=_protection(_area_terrain_at(board, final)),  # type: ignore[arg-type]
-        general_quality=g_quality, general_rank=g_rank,
+        enemy_in_cover=flank_cover(board, [enemy])[0] is not None,
+        area_protection=protection,  # type: ignore[arg-type]
+        general_quality=own.general_quality, general_rank=own.general_rank,
         slope=_slope(board, here, enemy, assumed),  # type: ignore[arg-type]
         in_marsh_or_wood=any(t.kind in SOFT_GROUND for t in here),
         moved_half_or_less=charge.within_half_move,
         enemy_hidden=charge.hidden or "none",  # type: ignore[arg-type]
-        self_hidden=hidden_from(board, enemy, me) or "none",  # type: ignore[arg-type]
+        self_hidden=hidden_from(board, [enemy], [me])[0] or "none",  # type: ignore[arg-type]
     )
-    shown = {"supports": own.counted_ids + guns, "general": general,
+    shown = {"supports": own.counted_ids + guns, "general": own.general,
              "moved_half_or_less": charge.within_half_move}
     entry = _entry(facts, board, shown, assumed)
     entry["facts"].pop("defending_linear_obstacle")
@@ -445,48 +414,49 @@ class _ChargingSide(NamedTuple):
 
 
 def _charging_side(board: Board, me: str) -> _ChargingSide:
-    """The `_ChargingSide` of charger ``me`` (cached: a charger with several legal charges is
-    asked once per charge)."""
-    cache = board.__dict__.setdefault("_charging_sides", {})
-    found = cache.get(me)
+    """The `_ChargingSide` of charger ``me`` (once per charger: each legal charge asks)."""
+    book = board.melee_book
+    found = book._sides.get(me)
     if found is None:
-        notes: list[str] = []
-        unit = melee_unit(board, me, notes)
-        support_ids = sorted(s for s in board.touching[me] if supports(board, s, me)
-                             and board.infos[s].is_unit
-                             and not any(board.is_enemy(s, o) for o in board.touching[s]))
-        supp_units = [melee_unit(board, s, notes) for s in support_ids]
-        general = joined_general(board, [me, *support_ids])
-        general_notes: list[str] = []
-        g_quality, g_rank = _general_facts(board, general, general_notes)
-        counted = counted_supports(unit, supp_units, snow=board.settings.weather == "snow")
-        counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)]
-        found = cache[me] = _ChargingSide(unit, supp_units, counted_ids, general, g_quality,
-                                          g_rank, notes, general_notes)
+        found = book._sides[me] = _charging_side_of(board, me)
     return found
+
+
+def _charging_side_of(board: Board, me: str) -> _ChargingSide:
+    book = board.melee_book
+    notes: list[str] = []
+    unit = book.unit(me, notes)
+    support_ids = sorted(s for s in board.touching[me] if supports(board, s, me)
+                         and board.infos[s].is_unit and not board.relations.foes[s])
+    supp_units = [book.unit(s, notes) for s in support_ids]
+    general = book.joined_general([me, *support_ids])
+    general_notes: list[str] = []
+    g_quality, g_rank = _general_facts(board, general, general_notes)
+    counted = counted_supports(unit, supp_units, snow=board.settings.weather == "snow")
+    counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)]
+    return _ChargingSide(unit, supp_units, counted_ids, general, g_quality, g_rank, notes,
+                         general_notes)
 
 
 def _guns_near(board: Board, target: str) -> list[str]:
-    """Guns within 3" of ``target`` (`within_of`, in index order; cached per target)."""
-    cache = board.__dict__.setdefault("_guns_near", {})
-    found = cache.get(target)
-    if found is None:
-        found = cache[target] = within_of(board, target,
-                                          board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6,
-                                          lambda g: board.infos[g].is_gun)
-    return found
+    """Guns within 3" of ``target``, in index order (once per target)."""
+    known = board.melee_book._guns
+    if target not in known:
+        known[target] = [g for g in board.near(target, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6)
+                         if board.infos[g].is_gun]
+    return known[target]
 
 
 def _covers_target(board: Board, gun: str, charger: str, target: str) -> bool:
     """A battery of the charger's side that will support by fire (ISD §1): the target in its
     arc, in sight, at 3" or less and not in contact with it."""
+    from campo.engine.rulesets.italia.relations import gun_sees
+
     g = board.infos[gun]
     if not g.is_gun or g.limbered or g.rockets or g.stale or g.side != board.infos[charger].side \
             or target in board.touching[gun]:
         return False
-    p = _probe(board, gun, target)
-    return p.in_arc and p.line_of_sight and p.distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6
+    return gun_sees(board, gun, target)
 
 
-__all__ = ["aspect_struck", "charge_melee", "fire_supporters", "joined_general", "melee_of",
-           "principal_enemy", "side_facts"]
+__all__ = ["Aspect", "aspect_struck", "charge_melee", "melee_of", "principal_enemy", "side_facts"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
 from campo.engine.rulesets.italia.settings import ItaliaSettings
+from campo.engine.rulesets.italia.tables_manoeuvre import NEAR_ARTILLERY_IN, NEAR_INFANTRY_IN
 from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
 
 
@@ -60,9 +61,11 @@ def manoeuvre_modifiers(facts: ManoeuvreFacts, settings: ItaliaSettings | None =
     if f.losses >= 3:
         out.append(Modifier("at least 3 losses: -1", "ISD ManTab", score_delta=-1))
     if f.enemy_infantry_within_6:
-        out.append(Modifier('enemy infantry within 6": -1', "ISD ManTab, ISD A25", score_delta=-1))
+        out.append(Modifier(f'enemy infantry within {NEAR_INFANTRY_IN:g}": -1', "ISD ManTab, ISD A25",
+                            score_delta=-1))
     if f.enemy_artillery_within_3:
-        out.append(Modifier('enemy artillery within 3": -1', "ISD ManTab, ISD A25", score_delta=-1))
+        out.append(Modifier(f'enemy artillery within {NEAR_ARTILLERY_IN:g}": -1', "ISD ManTab, ISD A25",
+                            score_delta=-1))
     if s.twilight if f.twilight is None else f.twilight:
         out.append(Modifier("twilight/darkness: -1", "ISD ManTab", score_delta=-1))
     if f.arm == "infantry" and f.enemy_cavalry_in_sight:

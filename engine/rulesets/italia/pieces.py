@@ -11,14 +11,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from campo.engine.rulesets.italia import tables_fire
-from campo.engine.rulesets.italia.tables_melee import CHARGE_ARC_HALF_DEG, ENEMY_ZONE_IN
-from campo.engine.rulesets.italia.troops import COMMAND_RADIUS_IN, SIZE_RANK, UNIT_LETTERS
+from campo.engine.rulesets.italia.troops import UNIT_LETTERS
 from campo.engine.scenario import BaseState
-
-# the rulebook's numbers live in the tables modules; these names are what the rules read
-ZONE_IN = ENEMY_ZONE_IN
-__all__ = ["CHARGE_ARC_HALF_DEG", "COMMAND_RADIUS_IN", "UNIT_LETTERS", "ZONE_IN", "UnitInfo",
-           "classify"]
 
 
 @dataclass(frozen=True)
@@ -94,10 +88,6 @@ class UnitInfo:
     def blocks_sight_always(self) -> bool:
         """Artillery and infantry block sight (ISD §6); cavalry is ISD A17's setting."""
         return self.arm in ("infantry", "artillery")
-
-    @property
-    def size_rank(self) -> int:
-        return SIZE_RANK.get(self.letter or "", 0)
 
 
 def _arm(base: BaseState) -> str:

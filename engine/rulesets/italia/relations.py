@@ -1,160 +1,268 @@
-"""Contacts, support, artillery in support, Groups and command radius (ISD §1, §3, §8, §9, §13)."""
+"""Contacts, support, artillery in support, Groups and command radius (ISD §1, §3, §8, §9, §13),
+for every base at once from the board's contact pairs (one array pass) and, for command, one
+STRtree query from the generals.
+
+`Relations` (``board.relations``) holds the table-wide facts; the functions below read one
+base's entry from them.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from campo.engine.geometry.contact import edge_aspect
-from campo.engine.geometry.rect import angle_diff
-from campo.engine.rulesets.italia.board import Board
-from campo.engine.rulesets.italia.pieces import COMMAND_RADIUS_IN
-from campo.engine.rulesets.italia.relations_batch import commanders, contacts, general_pairs
+import numpy as np
 
-ARTILLERY_SUPPORT_RANGE_IN = 3.0  # ISD §1 «a 3" o meno (ma non a contatto)»
+from campo.engine.boundary import decide, key
+from campo.engine.geometry.contact import edge_aspect
+from campo.engine.geometry.poses import xy
+from campo.engine.geometry.rect import EDGE_NAMES
+from campo.engine.rulesets.italia.board import WATCH_MM, Board
+from campo.engine.rulesets.italia.tables_melee import ARTILLERY_SUPPORT_RANGE_IN
+from campo.engine.rulesets.italia.troops import SIZE_RANK, command_radius_in
+
+_FRONT, _REAR, _LEFT, _RIGHT = (EDGE_NAMES.index(e) for e in ("front", "rear", "left", "right"))
+
+
+def components(nodes: list[str], links: list[tuple[str, str]]) -> list[list[str]]:
+    """The connected sets of ``nodes`` by ``links`` (pairs of nodes), each in ``nodes``' order,
+    in the order of their first node (union-find)."""
+    parent = {n: n for n in nodes}
+
+    def find(n: str) -> str:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for a, b in links:
+        parent[find(a)] = find(b)
+    out: dict[str, list[str]] = {}
+    for n in nodes:
+        out.setdefault(find(n), []).append(n)
+    return list(out.values())
+
+
+@dataclass(eq=False)
+class Relations:
+    """Who touches, supports and commands whom on one board (built on first use)."""
+
+    board: Board
+    _fire_support: dict[str, list[str]] = field(default_factory=dict)
+    _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+    # --- contacts and support (ISD §1, A24) -------------------------------------------------
+    @cached_property
+    def foes(self) -> dict[str, list[str]]:
+        """Every base -> the enemies touching it, sorted by id."""
+        infos = self.board.infos
+        return {i: [o for o in others if infos[o].side != infos[i].side]
+                for i, others in self.board.touching.items()}
+
+    @cached_property
+    def _support_rows(self) -> np.ndarray:
+        """The contact rows where ``b`` supports ``a`` (ISD §1 SUPPORTO): a friend at the rear
+        or flank, along a segment of that edge, facing the same way (ISD A24's tolerance); both
+        units or guns in battery; a gun supports only on the flank, never rockets."""
+        board = self.board
+        c, p = board.contacts, board.poses
+        names = board.state.index.ids
+        infos = [board.infos[n] for n in names]
+        side = np.array([i.side for i in infos], dtype=object)
+        fights = np.array([i.is_unit or i.is_gun for i in infos], dtype=bool)
+        gun = np.array([i.is_gun for i in infos], dtype=bool)
+        unfit = gun & np.array([i.limbered or i.rockets for i in infos], dtype=bool)
+        a, b = c.a, c.b
+        turn = (p.heading[b] - p.heading[a] + 180.0) % 360.0 - 180.0
+        along = c.lengths[np.arange(len(a)), c.edge] > 2 * board.contact_tol + 1e-6
+        ok = (side[a] == side[b]) & fights[a] & fights[b] & ~unfit[b] & \
+            (np.abs(turn) <= board.settings.support_heading_tolerance_deg) & \
+            (c.edge != _FRONT) & along & ~(gun[b] & (c.edge == _REAR))
+        return np.nonzero(ok)[0]
+
+    @cached_property
+    def supporters(self) -> dict[str, list[str]]:
+        """Every base -> the friends supporting it in contact, sorted by id."""
+        names = self.board.state.index.ids
+        out: dict[str, list[str]] = {i: [] for i in names}
+        c = self.board.contacts
+        for k in self._support_rows.tolist():
+            out[names[int(c.a[k])]].append(names[int(c.b[k])])
+        for found in out.values():
+            found.sort()
+        return out
+
+    @cached_property
+    def support_pairs(self) -> frozenset[tuple[str, str]]:
+        """(supporter, supported) of every support in contact."""
+        return frozenset((s, x) for x, found in self.supporters.items() for s in found)
+
+    def fire_supporters(self, supported: str) -> list[str]:
+        """ISD §1 artillery in support, first case: batteries of the side with an enemy in melee
+        with ``supported`` in their arc, in sight, at 3" or less but not in contact."""
+        found = self._fire_support.get(supported)
+        if found is None:
+            found = self._fire_support[supported] = _fire_supporters(self.board, supported,
+                                                                     self.foes[supported])
+        return found
+
+    def supported_by(self, base_id: str) -> list[str]:
+        """ISD §1: the friends supporting this base, and the batteries supporting it by fire in
+        a melee."""
+        return sorted({*self.supporters[base_id], *self.fire_supporters(base_id)})
+
+    # --- Groups (ISD §1, §8, A24) ----------------------------------------------------------
+    @cached_property
+    def groups(self) -> list[list[str]]:
+        """Connected sets of units of one Division in mutual support; disordered or shaken units
+        move alone. Sorted, singletons included."""
+        infos = self.board.infos
+        units = [i for i in self.board.state.index.ids if infos[i].is_unit]
+
+        def free(u: str) -> bool:
+            return infos[u].is_unit and not (infos[u].disordered or infos[u].shaken)
+
+        links = [(s, x) for s, x in self.support_pairs
+                 if free(s) and free(x) and infos[s].division == infos[x].division]
+        return sorted(sorted(g) for g in components(units, links))
+
+    @cached_property
+    def batteries(self) -> dict[str, tuple[str, ...]]:
+        """Gun id -> the guns side by side with it (itself included), sorted (ISD §6, A4): guns
+        in battery touching flank to flank, facing alike (ISD A24's tolerance), fronts level."""
+        board = self.board
+        names = board.state.index.ids
+        guns = [i for i in names if board.infos[i].is_gun and not board.infos[i].limbered]
+        c, p = board.contacts, board.poses
+        gun = np.isin(np.arange(len(names)), board.positions(guns))
+        a, b = c.a, c.b
+        turn = (p.heading[b] - p.heading[a] + 180.0) % 360.0 - 180.0
+        # the other's front centre level with this front line (`Rect.ahead_of_front`)
+        centre = p.front_centres[b] - xy(p.cx[a], p.cy[a])
+        ahead = np.sum(centre * p.front[a], axis=1) - p.depth[a] / 2
+        linked = gun[a] & gun[b] & (board.sides[a] == board.sides[b]) & \
+            ((c.edge == _LEFT) | (c.edge == _RIGHT)) & \
+            (np.abs(turn) <= board.settings.support_heading_tolerance_deg) & \
+            (np.abs(ahead) <= np.maximum(board.contact_tol, 0.25 * p.depth[a]))
+        links = [(names[x], names[y]) for x, y in zip(a[linked].tolist(), b[linked].tolist())]
+        return {g: tuple(sorted(group)) for group in components(guns, links) for g in group}
+
+    @cached_property
+    def group_of(self) -> dict[str, list[str]]:
+        return {m: g for g in self.groups for m in g}
+
+    # --- command (ISD §3, §8, §13) ---------------------------------------------------------
+    @cached_property
+    def commanders(self) -> dict[str, list[dict[str, Any]]]:
+        """Base id -> the generals commanding it (`command_of`'s entries), generals left out.
+
+        A general joined to a unit commands it and has no radius (ISD §8). Otherwise the
+        nearest points of the two bases within the general's radius (ISD §3: 9" Division,
+        6" Corps, halved in fog, ISD §13), if he commands the unit's division; a gap within
+        ``close_call_mm`` of the radius is too close to call (key "command")."""
+        board = self.board
+        infos, names = board.infos, board.state.index.ids
+        out: dict[str, list[dict[str, Any]]] = {i: [] for i in names if not infos[i].is_general}
+        for g in names:
+            gi = infos[g]
+            host = infos.get(gi.attached_to) if gi.is_general and gi.attached_to else None
+            if host is not None and not host.is_general and host.side == gi.side:
+                out[gi.attached_to].append({"id": g, "distance": 0.0, "margin": None,
+                                            "attached": True})
+        free = [g for g in names if infos[g].is_general and not infos[g].attached_to]
+        if free:
+            radius = np.array([_radius(board, g) for g in free])
+            at = board.positions(free)
+            tol = board.settings.close_call_mm
+            rows, others, gaps = board.gaps_within(at, board.mm(radius) + tol + WATCH_MM)
+            mine = np.array([names[o] in out and commands_unit(board, free[k], names[o])
+                             for k, o in zip(rows.tolist(), others.tolist())], dtype=bool)
+            rows, others, gaps = rows[mine], others[mine], gaps[mine]
+            keys = [key("command", free[g], names[b])
+                    for g, b in zip(rows.tolist(), others.tolist())]
+            verdicts, close = decide(board.mm(radius[rows]) - gaps, tol, keys, board.state.held)
+            for g, b, ok, near, d in zip(rows.tolist(), others.tolist(), verdicts, close,
+                                         board.inches(gaps).tolist()):
+                if ok:
+                    entry = {"id": free[g], "distance": round(d, 2),
+                             "margin": round(float(radius[g]) - d, 2)}
+                    if near:
+                        entry["close_calls"] = ["command"]
+                    out[names[b]].append(entry)
+        for entries in out.values():
+            entries.sort(key=lambda e: e["id"])
+        return out
+
+
+def _radius(board: Board, general: str) -> float:
+    """ISD §3 radius of a general not joined to a unit (Army read as Corps), halved in fog."""
+    rank = board.infos[general].rank or "division"
+    return command_radius_in(rank, weather=board.settings.weather)
+
+
+def _fire_supporters(board: Board, supported: str, foes: list[str]) -> list[str]:
+    info = board.infos[supported]
+    if not foes or not (info.is_unit or info.is_gun):
+        return []
+    reach = board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6
+    found: set[str] = set()
+    for foe in foes:
+        if board.infos[foe].stale:
+            continue
+        for gun in board.near(foe, reach):
+            g = board.infos[gun]
+            if gun == supported or gun in found or not g.is_gun or g.side != info.side or \
+                    g.limbered or g.rockets or g.stale or foe in board.touching[gun]:
+                continue
+            if gun_sees(board, gun, foe):
+                found.add(gun)
+    return sorted(found)
+
+
+def gun_sees(board: Board, gun: str, foe: str) -> bool:
+    """ISD §1: the enemy is on the battery's front as it would bombard it: in its arc, at 3"
+    or less, in sight (the fire rules' own measures, ISD A4–A6, A14); once per pair."""
+    from campo.engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
+
+    known = board.relations._sees
+    found = known.get((gun, foe))
+    if found is None:
+        in_arc, distance, part = measure_target(board, gun, foe, fire_arc(board, gun))
+        found = known[(gun, foe)] = in_arc and distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 \
+            and line_of_sight(board, gun, foe, part)
+    return found
 
 
 def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:
     """Enemy bases touching this one, with the aspect of THIS base they touch (ISD A33)."""
     out = []
-    fast = board.state.use_index   # the enemies touching each base, found for all at once
-    for other in contacts(board).foes[base_id] if fast else board.touching[base_id]:
-        if not fast and not board.is_enemy(base_id, other):
-            continue
-        edge = board.edge_touched(base_id, other)
-        out.append({"id": other, "aspect": edge_aspect(edge), "edge": edge})
+    for other in board.relations.foes[base_id]:
+        k = board.contact_row(base_id, other)
+        edge = EDGE_NAMES[int(board.contacts.edge[k])]
+        entry: dict[str, Any] = {"id": other, "aspect": edge_aspect(edge), "edge": edge}
+        if board.contacts.close[k]:
+            entry["close_calls"] = ["contact"]
+        out.append(entry)
     return out
 
 
-def _same_facing(board: Board, a: str, b: str) -> bool:
-    """ISD §1 «con il fronte rivolto esattamente nella stessa direzione» (ISD A24 tolerance)."""
-    return abs(angle_diff(board.rect(a).heading_deg, board.rect(b).heading_deg)) <= \
-        board.settings.support_heading_tolerance_deg
-
-
-def _edge_overlap(board: Board, a: str, b: str, edge: str) -> bool:
-    """The contact along ``edge`` of ``a`` is a shared segment, not a corner touch (ISD A24)."""
-    return board.shared_lengths(a, b)[edge] > 2 * board.contact_tol + 1e-6
-
-
 def supports(board: Board, supporter: str, supported: str) -> bool:
-    """ISD §1 SUPPORTO: a friend in contact at the rear or flank, facing the same way.
-    Artillery: only on the flank, unlimbered, not rockets (ISD §1, §9 note [*]). Cached per
-    pair (Groups and `supported_by` both ask); on the fast path every touching pair at once."""
-    if board.state.use_index:
-        return (supporter, supported) in contacts(board).pairs
-    cache = board.__dict__.setdefault("_supports", {})
-    key = (supporter, supported)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _supports(board, supporter, supported)
-    return found
+    """ISD §1 SUPPORTO: ``supporter`` supports ``supported`` in contact."""
+    return (supporter, supported) in board.relations.support_pairs
 
 
-def _supports(board: Board, supporter: str, supported: str) -> bool:
-    s, x = board.infos[supporter], board.infos[supported]
-    if s.side != x.side or supporter == supported or x.is_general or s.is_general:
-        return False
-    if not (x.is_unit or x.is_gun) or not (s.is_unit or s.is_gun):
-        return False
-    if s.is_gun and (s.limbered or s.rockets):
-        return False
-    if supporter not in board.touching[supported] or not _same_facing(board, supporter, supported):
-        return False
-    edge = board.edge_touched(supported, supporter)
-    if edge == "front" or not _edge_overlap(board, supported, supporter, edge):
-        return False
-    if s.is_gun and edge == "rear":
-        return False   # «l'artiglieria può supportare solo se si trova sul fianco, non sul retro»
-    return True
-
-
-def artillery_fire_support(board: Board, gun: str, supported: str,
-                           gun_targets: list[Any]) -> bool:
-    """ISD §1 artillery in support, first case: the enemy in melee with ``supported`` is on the
-    battery's front, in arc, at 3" or less but not in contact, and the battery could fire at it."""
-    g = board.infos[gun]
-    if not g.is_gun or g.limbered or g.rockets or g.side != board.infos[supported].side:
-        return False
-    foes = {o for o in board.touching[supported] if board.is_enemy(supported, o)}
-    for t in gun_targets:
-        if t.id in foes and t.in_arc and t.line_of_sight and \
-                t.distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 and t.id not in board.touching[gun]:
-            return True
-    return False
-
-
-def supported_by(board: Board, base_id: str, targets_by_base: dict[str, list[Any]]) -> list[str]:
-    """ISD §1 the friends supporting this base, and the batteries supporting it by fire in a
-    melee."""
-    if board.state.use_index:   # from the table of every base's supporters and foes
-        found = contacts(board)
-        out = set(found.supporters[base_id])
-        in_melee = bool(found.foes[base_id])
-    else:
-        out = {s for s in board.touching[base_id] if supports(board, s, base_id)}
-        in_melee = board.in_melee(base_id)
-    if in_melee:
-        radius = board.mm(ARTILLERY_SUPPORT_RANGE_IN) + board.mm(24.0)
-        for gun in board.state.index.within(board.rect(base_id).polygon, radius):
-            if gun != base_id and board.infos[gun].is_gun and \
-                    artillery_fire_support(board, gun, base_id, targets_by_base.get(gun, [])):
-                out.add(gun)
-    return sorted(out)
+def supported_by(board: Board, base_id: str) -> list[str]:
+    return board.relations.supported_by(base_id)
 
 
 def groups(board: Board) -> list[list[str]]:
-    """ISD §1/§8 Groups: connected sets of units of one Division in mutual support (ISD A24);
-    disordered or shaken units move alone. Sorted, singletons included."""
-    units = [i for i, u in board.infos.items() if u.is_unit]
-    parent = {u: u for u in units}
-
-    def find(u: str) -> str:
-        while parent[u] != u:
-            parent[u] = parent[parent[u]]
-            u = parent[u]
-        return u
-
-    # a link needs a support one way or the other: on the fast path only the supporting pairs
-    # are looked at (the same links, so the same Groups)
-    fast = board.state.use_index
-    supporters = contacts(board).supporters if fast else {}
-    for u in units:
-        iu = board.infos[u]
-        if iu.disordered or iu.shaken:
-            continue
-        for o in supporters[u] if fast else board.touching[u]:
-            io = board.infos[o]
-            if o not in parent or io.disordered or io.shaken or io.division != iu.division:
-                continue
-            if fast or supports(board, o, u) or supports(board, u, o):
-                parent[find(u)] = find(o)
-    by_root: dict[str, list[str]] = {}
-    for u in units:
-        by_root.setdefault(find(u), []).append(u)
-    return sorted(sorted(g) for g in by_root.values())
+    return board.relations.groups
 
 
 def group_leader(board: Board, members: list[str]) -> str:
-    """ISD §8 the largest unit tests for the Group (A > B > C/D > E; ties: first id). Cached per
-    Group: the analysis asks once for each member."""
-    cache = board.__dict__.setdefault("_group_leaders", {})
-    key = tuple(members)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = min(members, key=lambda m: (-board.infos[m].size_rank, m))
-    return found
-
-
-def command_radius_in(board: Board, general: str) -> float | None:
-    """ISD §3 radius (9" Division, 6" Corps; Army read as Corps), halved in fog (ISD §13);
-    an attached general has none (ISD §8)."""
-    g = board.infos[general]
-    if g.attached_to:
-        return None
-    radius = COMMAND_RADIUS_IN["division" if g.rank == "division" else "corps"]
-    if board.settings.weather == "fog":
-        radius /= 2
-    return radius
+    """ISD §8 the largest unit tests for the Group (A > B > C/D > E; ties: first id)."""
+    return min(members, key=lambda m: (-SIZE_RANK.get(board.infos[m].letter or "", 0), m))
 
 
 def commands_unit(board: Board, general: str, unit: str) -> bool:
@@ -162,60 +270,16 @@ def commands_unit(board: Board, general: str, unit: str) -> bool:
     g, u = board.infos[general], board.infos[unit]
     if g.side != u.side:
         return False
-    if not g.commands or u.division is None:
-        return True
-    return u.division in g.commands
-
-
-def _generals_near(board: Board) -> dict[str, list[tuple[str, float]]]:
-    """Base id -> (general, gap mm) of the generals within the widest command radius, in index
-    order (`relations_batch.general_pairs`). Cached."""
-    cache = board.__dict__.get("_generals_near")
-    if cache is None:
-        cache = board.__dict__["_generals_near"] = {}
-        names = board.state.index.ids
-        rows, found, measured = general_pairs(board)
-        for k, b, gap in zip(rows.tolist(), found.tolist(), measured.tolist()):
-            cache.setdefault(names[k], []).append((names[b], gap))
-    return cache
+    return not g.commands or u.division is None or u.division in g.commands
 
 
 def command_of(board: Board, base_id: str) -> list[dict[str, Any]]:
     """Generals whose command radius reaches this base, with distance and margin (inches); an
-    attached general commands its unit (margin None). On the fast path, read from every base's
-    commanders found at once (`relations_batch.commanders`)."""
-    if board.state.use_index:
-        if board.infos[base_id].is_general:
-            return []
-        return [{"id": gid, "distance": d, "margin": m} if m is not None else
-                {"id": gid, "distance": d, "margin": None, "attached": True}
-                for gid, d, m in commanders(board).get(base_id, ())]
-    return _command_of_plain(board, base_id)
+    attached general commands its unit (margin None)."""
+    return [dict(e) for e in board.relations.commanders.get(base_id, ())]
 
 
-def _command_of_plain(board: Board, base_id: str) -> list[dict[str, Any]]:
-    """`command_of` base by base, general by general (the plain reference path)."""
-    info = board.infos[base_id]
-    if info.is_general:
-        return []
-    attached = board.__dict__.setdefault("_attached", {})
-    if not attached and "_attached_built" not in board.__dict__:
-        for gid, g in board.infos.items():
-            if g.is_general and g.attached_to:
-                attached.setdefault(g.attached_to, []).append(gid)
-        board.__dict__["_attached_built"] = True
-    out = [{"id": gid, "distance": 0.0, "margin": None, "attached": True}
-           for gid in attached.get(base_id, []) if board.infos[gid].side == info.side]
-    for gid, gap in _generals_near(board).get(base_id, ()):
-        g = board.infos[gid]
-        if g.side != info.side:
-            continue
-        if g.attached_to:
-            continue   # joined to a unit: no command radius (ISD §8)
-        radius = command_radius_in(board, gid)
-        if radius is None or not commands_unit(board, gid, base_id):
-            continue
-        d = board.inches(gap)
-        if d <= radius + 1e-6:
-            out.append({"id": gid, "distance": round(d, 2), "margin": round(radius - d, 2)})
-    return sorted(out, key=lambda e: e["id"])
+def out_of_command(board: Board, base_id: str) -> bool:
+    """A unit no general's command radius reaches, nor a general joined to it (ISD §3)."""
+    return board.infos[base_id].is_unit and not board.relations.commanders.get(base_id)
+

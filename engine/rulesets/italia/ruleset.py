@@ -10,10 +10,11 @@ from campo.engine.geometry.arcs import arc_to_range, band_rings
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
-from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, judge_charge
+from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, charges_of, judge_charge
 from campo.engine.rulesets.italia.fire import fire_arc
-from campo.engine.rulesets.italia.tables_fire import bands
 from campo.engine.rulesets.italia.settings import ItaliaSettings, load_settings
+from campo.engine.rulesets.italia.tables_fire import bands
+from campo.engine.rulesets.italia.terrain_effects import terrain_kinds
 from campo.engine.state import GameState
 from campo.engine.rulesets.italia.vocabulary import VOCABULARY
 from campo.engine.rulesets.italia.warmup import WARMUP_SCENARIO
@@ -29,7 +30,7 @@ class ItaliaRuleset:
     mm_per_unit = MM_PER_IN
     title = "L'Italia s'è desta!"
     vocabulary = VOCABULARY
-    terrain_kinds: dict[str, str] = {}  # TODO(engine redesign): what each kind does here
+    terrain_kinds = terrain_kinds()
     page_module = None
     warmup_scenario = WARMUP_SCENARIO
 
@@ -71,8 +72,7 @@ class ItaliaRuleset:
         if info.can_charge:
             out["charge_arc"] = ring_coords(charge_arc(board, base_id))
             out["charges"] = [_charge_drawing(state, base_id, c)
-                              for c in (judge_charge(board, base_id, t)
-                                        for t in candidates(board, base_id)) if c.path]
+                              for c in charges_of(board, [base_id])[base_id] if c.path]
         return out
 
     def movement_allowance(self, state: GameState, base_id: str,
@@ -119,8 +119,6 @@ class ItaliaRuleset:
         return Allowance(amount, self.unit, text, tuple(dict.fromkeys(cites)))
 
 
-    # --- TODO(engine redesign): interim protocol members, correct but whole-table; the
-    # ruleset's own summaries, reach and per-base analysis replace them ----------------------
     def describe_settings(self) -> list[dict[str, Any]]:
         from campo.engine.rulesets.italia.settings import describe_settings
 
@@ -134,22 +132,34 @@ class ItaliaRuleset:
     def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
         from campo.engine.rulesets.italia.analysis import analyze_board
 
-        if ids is None:   # the whole table, kept for the summaries built from it
-            return state.cached("italia.analysis", lambda: analyze_board(Board.of(state)))
-        return analyze_board(Board.of(state), asked=list(ids))
+        board = Board.of(state)
+        if ids is None:
+            return state.cached("italia.analysis", lambda: analyze_board(board))
+        return analyze_board(board, ids)
 
+    # --- the live board: cheap local facts (isd-rest) ----------------------------------------
     def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        from campo.engine.summary import summary_of_entry
+        """Contacts (the aspect of this base touched), the generals commanding it, its
+        supports, and the badges "disordered", "shaken", "out of command" (a unit no general's
+        radius reaches, ISD §3): no targets, no charge paths."""
+        from campo.engine.rulesets.italia.summaries import summaries
 
-        full = self.analyze(state)
-        return {i: summary_of_entry(full["bases"][i]) for i in ids}
+        return summaries(Board.of(state), ids)
 
     def summary_reach_mm(self, state: GameState) -> float:
-        return state.reach_all_mm
+        """The widest command radius (ISD §3, under the weather), or an artillery support by
+        fire (ISD §1: 3" from the enemy in contact, the enemy and the battery between), each
+        with the contact tolerance and the close-call margin: farther bases change nothing in
+        a base's summary."""
+        from campo.engine.rulesets.italia.summaries import summary_reach_mm
+
+        return summary_reach_mm(Board.of(state))
 
     def board_summary(self, state: GameState) -> dict[str, Any]:
-        full = self.analyze(state)
-        return {k: full[k] for k in ("groups", "batteries") if k in full}
+        """Groups of more than one unit and batteries of more than one gun (ISD §1, §6, §8)."""
+        from campo.engine.rulesets.italia.analysis import table_facts
+
+        return table_facts(Board.of(state))
 
     def memory(self) -> Any:
         return None

@@ -10,6 +10,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 
+NEAR_INFANTRY_IN = 6.0
+"""ISD ManTab: «a 6" da fanteria» nemica, -1 (nearest points, ISD A25)."""
+
+NEAR_ARTILLERY_IN = 3.0
+"""ISD ManTab: «a 3" dall'artiglieria» nemica, -1 (ISD A25)."""
+
+
 class ManoeuvreOutcome(str, Enum):
     """Rows of the Manoeuvre Table (ISD ManTab)."""
 

@@ -14,6 +14,23 @@ CHARGE_ARC_HALF_DEG = 30.0
 ENEMY_ZONE_IN = 2.0
 """ISD §9: no move brings a unit closer than 2" to an enemy unless charging it (ISD A29)."""
 
+CHARGE_ARC_REACH_IN = 40.0
+"""How far the charge arc is drawn: beyond any charge's reach (18" in road column + 2")."""
+
+FLANK_COVER_AREAS = frozenset({"wood", "town", "village", "farm", "fortification", "orchard"})
+"""ISD §1: a unit wholly in these areas cannot be attacked in the flank (it is in cover)."""
+
+LINEAR_OBSTACLES = frozenset({"hedge", "wall", "stone_wall", "low_wall", "parapet",
+                              "fortification_line"})
+"""ISD §1, §9: linear terrain a unit defends («Truppe che difendono ostacoli lineari»); one
+along a unit's front denies a flank attack on it."""
+
+SOFT_GROUND = frozenset({"marsh", "rice", "wood"})
+"""ISD §9 «Cavalleria su terreno molle (paludi o risaie) o in boschi» (−2)."""
+
+GARRISONS = frozenset({"town", "village"})
+"""ISD §9: cavalry may not attack infantry garrisoned in a town or village."""
+
 SUPPORT_ENEMY_WITHIN_FRONT_IN = 2.0
 """ISD §1: an enemy within 2" of the front does not remove support."""
 

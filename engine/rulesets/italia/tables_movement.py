@@ -188,14 +188,36 @@ def movement_allowance_in(
     >>> movement_allowance_in("E", "cavalry", terrain=["hedge", "stream"])
     9.0
     """
+    return movement_allowance(unit_type, arm, formation, terrain, horse=horse, rank=rank,
+                              settings=settings)[0]
+
+
+def movement_allowance(
+    unit_type: str,
+    arm: str | None = None,
+    formation: str = "line",
+    terrain: str | Iterable[str] = "open",
+    *,
+    horse: bool = False,
+    rank: str | None = None,
+    settings: ItaliaSettings | None = None,
+) -> tuple[float, list[str]]:
+    """(`movement_allowance_in`, why it is less than the open move in the table's words): the
+    area-terrain or marsh cap, the linear obstacles' deduction, the weather (ISD §8, §13).
+
+    >>> movement_allowance("C", terrain=["rough"])
+    (6.0, ['6" area-terrain cap (rough)'])
+    >>> movement_allowance("B", terrain=["wall", "wood"])
+    (3.0, ['-2" linear obstacle (wall)', '3" area-terrain cap (wood)'])
+    """
     s = settings or ItaliaSettings()
     mover = mover_for(unit_type, arm, horse=horse, rank=rank, settings=s)
     row = movement_row(mover, s)
     kinds = [terrain] if isinstance(terrain, str) else list(terrain)
     classes = [terrain_class(k) for k in kinds] or [TerrainClass.OPEN]
-
-    if any(not can_enter(mover, k, s) for k in kinds):
-        return 0.0
+    blocked = [k for k in kinds if not can_enter(mover, k, s)]
+    if blocked:
+        return 0.0, [f"cannot enter {', '.join(blocked)}"]
     non_open = [c for c in classes if c is not TerrainClass.OPEN]
     on_road_only = bool(non_open) and all(c is TerrainClass.ROAD for c in non_open)
     allowance = (
@@ -203,16 +225,25 @@ def movement_allowance_in(
         if formation == "march_column" and on_road_only and unit_type != "general"
         else row.move_in
     )
-    n_linear = sum(1 for c in classes if c is TerrainClass.LINEAR)
-    if n_linear:
-        times = 1 if s.a20_linear_deduction == "once_per_move" else n_linear
-        allowance -= row.linear_deduction_in * times
-    if TerrainClass.AREA in classes and row.area_cap_in is not None:
-        allowance = min(allowance, row.area_cap_in)
-    if TerrainClass.MARSH in classes and row.marsh_cap_in is not None:
-        allowance = min(allowance, row.marsh_cap_in)
-    allowance -= weather_deduction_in(mover, s.weather, on_hill="hill" in kinds, settings=s)
-    return max(0.0, allowance)
+    limits = []
+    linear = [k for k, c in zip(kinds, classes) if c is TerrainClass.LINEAR]
+    if linear:
+        cut = row.linear_deduction_in * (1 if s.a20_linear_deduction == "once_per_move"
+                                         else len(linear))
+        allowance -= cut
+        limits.append(f'-{cut:g}" linear obstacle ({", ".join(linear)})')
+    for cls, cap, name in ((TerrainClass.AREA, row.area_cap_in, "area-terrain"),
+                           (TerrainClass.MARSH, row.marsh_cap_in, "marsh")):
+        within = [k for k, c in zip(kinds, classes) if c is cls]
+        if within and cap is not None:
+            allowance = min(allowance, cap)
+            if cap < row.move_in:
+                limits.append(f'{cap:g}" {name} cap ({", ".join(within)})')
+    cut = weather_deduction_in(mover, s.weather, on_hill="hill" in kinds, settings=s)
+    if cut:
+        allowance -= cut
+        limits.append(f'-{cut:g}" {s.weather}')
+    return max(0.0, allowance), limits
 
 
 LIMBERED_ABOUT_FACE_COST_IN = 3.0

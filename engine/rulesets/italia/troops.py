@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Literal
 
 from campo.engine.rulesets.italia.vocabulary import VOCABULARY
+from campo.engine.rulesets.italia.weather import weather_effects
 from campo.errors import CampoInputError
 
 MM_PER_INCH = 25.0
@@ -330,8 +331,7 @@ def command_radius_in(rank: str, *, weather: str = "clear", attached: bool = Fal
     """Command radius in inches: halved in fog/darkness (ISD §13); 0 when attached (ISD §8)."""
     if attached:
         return 0.0
-    radius = COMMAND_RADIUS_IN[GeneralRank(rank)]
-    return radius / 2.0 if weather == "fog" else radius
+    return COMMAND_RADIUS_IN[GeneralRank(rank)] * weather_effects(weather).command_radius_factor
 
 
 GENERAL_QUALITY_TABLE: dict[str, dict[GeneralQuality, tuple[int, ...]]] = {
