@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -291,7 +291,12 @@ class Board:
 
     @cached_property
     def shooter_targets(self) -> dict[str, list]:
-        """Shooter -> its targets, for rules asking about single shots (`fire.probe`)."""
+        """Shooter -> its targets, for rules reading a few shooters' (`fire.TargetLists`)."""
+        return {}
+
+    @cached_property
+    def probes(self) -> dict[tuple[str, str], Any]:
+        """(shooter, target) -> that one shot measured alone (`fire.probe`)."""
         return {}
 
     def _front(self, base_id: str) -> Front:
@@ -341,7 +346,7 @@ class Board:
     def grown(self, geom: object, distance: float) -> object:
         """``geom.buffer(distance)`` of a terrain shape from `terrain_near`/`terrain_on` (the
         board keeps them), cached: charges and melees test the same few features again."""
-        cache = self.__dict__.setdefault("_grown", {})
+        cache = self._grown
         key = (id(geom), distance)
         found = cache.get(key)
         if found is None:
@@ -357,8 +362,16 @@ class Board:
         """`terrain_near` of the base's rectangle within 0.5" (cover, ISD §6, §7)."""
         return self._terrain_bulk("around", self.mm(0.5))[base_id]
 
+    @cached_property
+    def _grown(self) -> dict[tuple[int, float], tuple[object, object]]:
+        return {}
+
+    @cached_property
+    def _terrain_bulk_cache(self) -> dict[str, dict[str, list]]:
+        return {}
+
     def _terrain_bulk(self, key: str, distance: float) -> dict[str, list]:
-        cache = self.__dict__.setdefault("_terrain_bulk_cache", {})
+        cache = self._terrain_bulk_cache
         if key not in cache:
             feats, tree = self._terrain
             ids = self.state.index.ids

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -101,14 +102,12 @@ class Shots:
     def dicts(self, shooter: str) -> list[dict[str, Any]]:
         """``campo analyze``'s target entries of one shooter (shared/interfaces.md)."""
         first, end = self.spans.get(shooter, (0, 0))
-        return self._dicts[first:end]
+        return self.entries[first:end]
 
-    @property
-    def _dicts(self) -> list[dict[str, Any]]:
-        found = self.__dict__.get("_rows")
-        if found is None:
-            found = self._rows = _entries(self)
-        return found
+    @cached_property
+    def entries(self) -> list[dict[str, Any]]:
+        """Every row's entry, made in one pass."""
+        return _entries(self)
 
     def of(self, shooter: str) -> list[Target]:
         """The shooter's shots as `Target` records (rules reading a few shooters' targets)."""
@@ -138,20 +137,27 @@ def shooters_of(board: Board, ids: Sequence[str] | None = None) -> list[str]:
     return sorted(i for i in pool if infos[i].can_fire and not infos[i].stale)
 
 
-def shots(board: Board, ids: Sequence[str] | None = None) -> Shots:
+def shots(board: Board, ids: Sequence[str] | None = None,
+          among: Sequence[str] | None = None) -> Shots:
     """Every present enemy base in the arc (at any distance) or within range of each shooter
-    among ``ids`` (every base when None), judged."""
+    among ``ids`` (every base when None), judged; only the targets ``among`` these when given
+    (a rule asking about a few shots: their compulsory target is then not marked)."""
     shooters = shooters_of(board, ids)
     if not shooters:
         return Shots.empty(ids if ids is not None else sorted(board.infos))
-    for table in board.shot_tables:     # measured already (the whole table, say)
-        if all(s in table.spans for s in shooters):
-            return table
+    if among is None:
+        for table in board.shot_tables:     # measured already (the whole table, say)
+            if all(s in table.spans for s in shooters):
+                return table
     arcs = Arcs.of(board, shooters)
     names = board.state.index.ids
     infos = [board.infos[i] for i in names]
     side = np.array([i.side for i in infos])
     present = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
+    if among is not None:
+        asked = np.zeros(len(names), dtype=bool)
+        asked[board.positions(among)] = True
+        present &= asked
     enemy = (side[None, :] != side[arcs.at][:, None]) & present[None, :]
     pairs = candidate_pairs(board, arcs, enemy)
     tol = board.settings.close_call_mm
@@ -176,7 +182,8 @@ def shots(board: Board, ids: Sequence[str] | None = None) -> Shots:
     out = _judge(board, arcs, row[listed], at[listed], parts, listed, dist_mm[listed],
                   in_arc[maybe][listed], arc_close[maybe][listed], pairs.arc_mm[maybe][listed],
                   in_range[listed], range_close[listed])
-    board.shot_tables.append(out)      # rules asking about single shots read it (`probe`)
+    if among is None:
+        board.shot_tables.append(out)      # rules asking about single shots read it (`probe`)
     return out
 
 
@@ -484,8 +491,16 @@ class TargetLists:
 
 def probe(board: Board, shooter: str, target: str) -> Target | None:
     """One shot as the shooter's target list judges it (None: the target is neither in its arc
-    nor in range); the shooter's list is measured once per board."""
-    return next((t for t in TargetLists(board).get(shooter) if t.id == target), None)
+    nor in range): read from a table measured on the board, else measured alone (arrays of
+    length one) and kept."""
+    table = next((t for t in board.shot_tables if shooter in t.spans), None)
+    if table is not None:
+        return next((t for t in table.of(shooter) if t.id == target), None)
+    found = board.probes.get((shooter, target), False)
+    if found is False:
+        one = shots(board, [shooter], among=[target]).of(shooter)
+        found = board.probes[(shooter, target)] = one[0] if one else None
+    return found
 
 
 def measure_target(board: Board, shooter: str, target: str, arc: Any = None
