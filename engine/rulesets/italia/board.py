@@ -290,11 +290,6 @@ class Board:
         return []
 
     @cached_property
-    def shooter_targets(self) -> dict[str, list]:
-        """Shooter -> its targets, for rules reading a few shooters' (`fire.TargetLists`)."""
-        return {}
-
-    @cached_property
     def probes(self) -> dict[tuple[str, str], Any]:
         """(shooter, target) -> that one shot measured alone (`fire.probe`)."""
         return {}

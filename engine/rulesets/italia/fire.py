@@ -38,8 +38,8 @@ from campo.engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifier
 from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_GROUND, MUSKETRY_COVER
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
-__all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "TargetLists", "cover_terrain_of", "fire_arc",
-           "line_of_sight", "measure_target", "probe", "shots", "targets_of"]
+__all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "cover_terrain_of", "fire_arc",
+           "line_of_sight", "measure_target", "probe", "shots"]
 
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
@@ -110,7 +110,7 @@ class Shots:
         return _entries(self)
 
     def of(self, shooter: str) -> list[Target]:
-        """The shooter's shots as `Target` records (rules reading a few shooters' targets)."""
+        """The shooter's shots as `Target` records (rules asking about single shots)."""
         first, end = self.spans.get(shooter, (0, 0))
         return [Target(self.ids[k], float(self.distance[k]), bool(self.in_arc[k]),
                        bool(self.in_range[k]), self.band[k], bool(self.seen[k]),
@@ -119,10 +119,6 @@ class Shots:
                        bool(self.priority[k]), list(self.reasons[k]), self.modifiers[k],
                        float(self.arc_margin[k]), list(self.close_calls.get(k, ())))
                 for k in range(first, end)]
-
-    def get(self, shooter: str, default: list[Target] | None = None) -> list[Target]:
-        """`of`, as a mapping's ``get`` (rules helpers take ``{shooter: targets}``)."""
-        return self.of(shooter) if shooter in self.spans else (default or [])
 
     def priority_ids(self, shooter: str) -> list[str]:
         """ISD §6, §7: the compulsory targets (ties all listed)."""
@@ -454,39 +450,12 @@ def _entries(shots_: Shots) -> list[dict[str, Any]]:
 
 # --- one shooter, one target: the same code with arrays of length one ---------------------------
 
-def targets_of(board: Board, shooter: str) -> list[Target]:
-    """Every present enemy base in the shooter's arc or range, judged (`shots` of one)."""
-    return shots(board, [shooter]).of(shooter)
-
-
 def fire_arc(board: Board, shooter: str, reach_in: float | None = None) -> Any:
     """The shooter's arc as a polygon (for drawing), out to ``reach_in`` (default: 3" beyond
     its range)."""
     arcs = Arcs.of(board, [shooter])
     reach = arcs.reach_mm if reach_in is None else np.array([reach_in * MM_PER_IN])
     return arcs.polygons(np.zeros(1, dtype=np.int64), reach)[0]
-
-
-class TargetLists:
-    """``{shooter: [Target, ...]}`` for rules reading a few shooters' targets (artillery
-    support, ISD §1): read from a measured table, or measured on first request (one shooter:
-    arrays of length one) and kept on the board."""
-
-    def __init__(self, board: Board, table: Shots | None = None) -> None:
-        self.board, self.table = board, table
-
-    def get(self, shooter: str, default: list[Target] | None = None) -> list[Target]:
-        known = self.board.shooter_targets
-        found = known.get(shooter)
-        if found is None:
-            table = self.table if self.table is not None and shooter in self.table.spans else \
-                next((t for t in self.board.shot_tables if shooter in t.spans), None)
-            found = known[shooter] = (table.of(shooter) if table is not None
-                                      else targets_of(self.board, shooter))
-        return found
-
-    def __getitem__(self, shooter: str) -> list[Target]:
-        return self.get(shooter)
 
 
 def probe(board: Board, shooter: str, target: str) -> Target | None:
@@ -505,15 +474,15 @@ def probe(board: Board, shooter: str, target: str) -> Target | None:
 
 def measure_target(board: Board, shooter: str, target: str, arc: Any = None
                    ) -> tuple[bool, float, None]:
-    """(in arc, distance in inches, None) of one shot (`probe`; ``arc`` is not read): kept for
-    the melee's artillery support until it asks `probe` itself."""
+    """(in arc, distance in inches, None) of one shot (`probe`; ``arc`` is not read): what
+    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
     t = probe(board, shooter, target)
     return (False, float("inf"), None) if t is None else (t.in_arc, t.distance, None)
 
 
 def line_of_sight(board: Board, shooter: str, target: str, part: Any = None) -> bool:
-    """Whether the shooter sees the target (`probe`; ``part`` is not read): kept for the
-    melee's artillery support until it asks `probe` itself."""
+    """Whether the shooter sees the target (`probe`; ``part`` is not read): what
+    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
     t = probe(board, shooter, target)
     return t is not None and t.line_of_sight
 
