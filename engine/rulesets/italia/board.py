@@ -49,6 +49,20 @@ WATCH_MM = MM_PER_IN   # verdicts this far past a close call are decided too, so
 # memory learns that a pair held touching (or in command) is now clearly apart
 
 
+@dataclass
+class FireMemo:
+    """What the fire verdicts (fire*.py) remember on one board: per gun, the friends its
+    rockets fire over and whether a friend stands within 2" (``fire_over``); per target, the
+    terrain covering it (``cover``); per kind of shot, its modifiers (``modifiers``); the tables
+    of shots measured (``tables``) and single shots measured alone (``probes``)."""
+
+    fire_over: dict[str, tuple[list[str], bool]] = field(default_factory=dict)
+    cover: dict[str, tuple[list, list]] = field(default_factory=dict)
+    modifiers: dict[tuple, list[dict]] = field(default_factory=dict)
+    tables: list[Any] = field(default_factory=list)
+    probes: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Front:
     """A firing front: the segment the arc and the range start from (a battery's is shared)."""
@@ -268,31 +282,10 @@ class Board:
     def _fronts(self) -> dict[str, Front]:
         return {}
 
-    # --- facts the fire verdicts remember per board (fire.py, fire_sight.py, fire_cover.py) --
     @cached_property
-    def fire_over(self) -> dict[str, tuple[list[str], bool]]:
-        """Gun -> (friends its rockets fire over, whether a friend stands within 2")."""
-        return {}
-
-    @cached_property
-    def cover_terrain(self) -> dict[str, tuple[list, list]]:
-        """Target -> (terrain wholly holding it, linear terrain along its whole front)."""
-        return {}
-
-    @cached_property
-    def shot_modifiers(self) -> dict[tuple, list[dict]]:
-        """Kind of shot (firer's and target's facts, flank, cover, band) -> its modifiers."""
-        return {}
-
-    @cached_property
-    def shot_tables(self) -> list:
-        """Every table of shots measured on this board (`fire.shots`), for single questions."""
-        return []
-
-    @cached_property
-    def probes(self) -> dict[tuple[str, str], Any]:
-        """(shooter, target) -> that one shot measured alone (`fire.probe`)."""
-        return {}
+    def fire_memo(self) -> FireMemo:
+        """What the fire verdicts remember on this board (`FireMemo`)."""
+        return FireMemo()
 
     def _front(self, base_id: str) -> Front:
         r = self.rect(base_id)

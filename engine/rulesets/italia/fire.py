@@ -142,7 +142,7 @@ def shots(board: Board, ids: Sequence[str] | None = None,
     if not shooters:
         return Shots.empty(ids if ids is not None else sorted(board.infos))
     if among is None:
-        for table in board.shot_tables:     # measured already (the whole table, say)
+        for table in board.fire_memo.tables:     # measured already (the whole table, say)
             if all(s in table.spans for s in shooters):
                 return table
     arcs = Arcs.of(board, shooters)
@@ -179,7 +179,7 @@ def shots(board: Board, ids: Sequence[str] | None = None,
                   in_arc[maybe][listed], arc_close[maybe][listed], pairs.arc_mm[maybe][listed],
                   in_range[listed], range_close[listed])
     if among is None:
-        board.shot_tables.append(out)      # rules asking about single shots read it (`probe`)
+        board.fire_memo.tables.append(out)      # rules asking about single shots read it (`probe`)
     return out
 
 
@@ -243,7 +243,7 @@ def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any
     reasons = _reasons(board, n, in_arc, arc_close, in_range, range_close, max_in - dist_in,
                        sight, clear, clear_close, friends)
     modifiers: list[list[dict[str, Any]] | None] = [None] * n
-    memo: dict[tuple, list[dict[str, Any]]] = board.shot_modifiers
+    memo: dict[tuple, list[dict[str, Any]]] = board.fire_memo.modifiers
     for k in np.nonzero(legal)[0].tolist():
         modifiers[k] = shot_modifiers(board, shooter_ids[k], target_ids[k], float(dist_in[k]),
                                       band[k], bool(flank[k]), cover[k] or "none", memo)
@@ -462,13 +462,13 @@ def probe(board: Board, shooter: str, target: str) -> Target | None:
     """One shot as the shooter's target list judges it (None: the target is neither in its arc
     nor in range): read from a table measured on the board, else measured alone (arrays of
     length one) and kept."""
-    table = next((t for t in board.shot_tables if shooter in t.spans), None)
+    table = next((t for t in board.fire_memo.tables if shooter in t.spans), None)
     if table is not None:
         return next((t for t in table.of(shooter) if t.id == target), None)
-    found = board.probes.get((shooter, target), False)
+    found = board.fire_memo.probes.get((shooter, target), False)
     if found is False:
         one = shots(board, [shooter], among=[target]).of(shooter)
-        found = board.probes[(shooter, target)] = one[0] if one else None
+        found = board.fire_memo.probes[(shooter, target)] = one[0] if one else None
     return found
 
 

@@ -15,7 +15,7 @@ RANK = {None: 0, "soft": 1, "hard": 2}
 def cover_terrain_of(board: Board, target: str) -> tuple[list, list]:
     """(terrain wholly holding the target, linear terrain along its whole front), each as
     (feature, shape) pairs; cached per target."""
-    cache = board.cover_terrain
+    cache = board.fire_memo.cover
     found = cache.get(target)
     if found is None:
         tr = board.rect(target)

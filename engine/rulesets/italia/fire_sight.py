@@ -298,7 +298,7 @@ def blocker_words(board: Board, kind: int, index: int) -> str:
 def fire_over_facts(board: Board, gun: str) -> tuple[list[str], bool]:
     """(friends at least 2" from the battery front (rockets fire over them), whether any friend
     stands within 2" of the gun (no firing over units then)), ISD §6, A18; cached per gun."""
-    cache = board.fire_over
+    cache = board.fire_memo.fire_over
     found = cache.get(gun)
     if found is None:
         found = cache[gun] = _fire_over(board, gun)
