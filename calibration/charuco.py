@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from campo.errors import CampoInputError
+from campo.vision.image_files import read_image
 from campo.vision.tabletop import dictionary_size
 
 _SQUARES = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
@@ -107,12 +108,7 @@ def _read_grey(item: ImageInput) -> tuple[str, np.ndarray]:
         name, image = item
     else:
         name = str(item)
-        path = Path(item)
-        if not path.is_file():
-            raise CampoInputError("image not found", path=path)
-        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-        if image is None:
-            raise CampoInputError("cannot read this image (not a PNG/JPEG/TIFF... OpenCV can decode)", path=path)
+        image = read_image(item, cv2.IMREAD_UNCHANGED)   # size checked from the header first
     image = np.asarray(image)
     if image.ndim == 3:
         code = cv2.COLOR_BGRA2GRAY if image.shape[2] == 4 else cv2.COLOR_BGR2GRAY

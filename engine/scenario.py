@@ -7,26 +7,47 @@ rulesets: ``stale``/``marker``/``name`` on bases; ``settings``, ``armies``, ``tu
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from campo.engine.terrain import AREA_KINDS, LINEAR_KINDS
 from campo.errors import ScenarioError
+from campo.safe_input import parse_json, read_bounded, unsound_value
 
-XY = tuple[float, float]
+# What a tabletop can hold. Beyond these a number is a typo or an attack, and the engine's
+# geometry (compiled kernels, GEOS) would overflow or run for minutes: refused, naming the key.
+MAX_TABLE_MM = 100_000.0
+"""A table side: 100 m (a club table is 1.8 m; a convention's long table 10 m)."""
+MAX_COORD_MM = 1_000_000.0
+"""A position on or off the table: 1 km from the origin either way."""
+MAX_BASE_MM = 10_000.0
+"""A base's frontage or depth: 10 m (an ATTILA camp is 20 cm)."""
+MAX_BASES = 1000
+"""Bases in one scenario: a 6' x 4' table packed edge to edge holds about 700 of 80 x 40 mm, and
+the largest predefined marker dictionary has 1000 markers."""
+MAX_TERRAIN = 500
+"""Terrain features in one scenario."""
+MAX_POINTS = 2000
+"""Points in one polygon, line or crest."""
+MAX_SCENARIO_BYTES = 32 * 1024 * 1024
+"""Largest scenario file read (1000 bases with their traits and 500 detailed features fit in a
+few MB)."""
+
+Coordinate = Annotated[float, Field(ge=-MAX_COORD_MM, le=MAX_COORD_MM)]
+XY = tuple[Coordinate, Coordinate]
+Points = Annotated[list[XY], Field(max_length=MAX_POINTS)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # NaN and infinities are refused on every float field ("must be a finite number")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class TableSize(_Strict):
-    width_mm: float = Field(gt=0)
-    depth_mm: float = Field(gt=0)
+    width_mm: float = Field(gt=0, le=MAX_TABLE_MM)
+    depth_mm: float = Field(gt=0, le=MAX_TABLE_MM)
 
 
 class TerrainFeature(_Strict):
@@ -34,10 +55,10 @@ class TerrainFeature(_Strict):
 
     id: str = Field(min_length=1)
     kind: str
-    polygon_mm: list[XY] | None = None
-    line_mm: list[XY] | None = None
-    crest_mm: list[XY] | None = None
-    level: int = Field(1, description="hill level (1 = one level above the table)")
+    polygon_mm: Points | None = None
+    line_mm: Points | None = None
+    crest_mm: Points | None = None
+    level: int = Field(1, ge=-100, le=100, description="hill level (1 = one level above the table)")
     cover: Literal["none", "soft", "hard"] | None = Field(
         None, description="override of the ruleset's cover class for this kind")
     slope: Literal["gentle", "steep"] | None = None
@@ -81,22 +102,15 @@ class BaseState(_Strict):
     id: str = Field(min_length=1)
     side: Literal["A", "B"]
     type: str
-    x_mm: float
-    y_mm: float
-    heading_deg: float
-    width_mm: float = Field(gt=0)
-    depth_mm: float = Field(gt=0)
+    x_mm: Coordinate
+    y_mm: Coordinate
+    heading_deg: float = Field(ge=-MAX_COORD_MM, le=MAX_COORD_MM)
+    width_mm: float = Field(gt=0, le=MAX_BASE_MM)
+    depth_mm: float = Field(gt=0, le=MAX_BASE_MM)
     traits: dict[str, Any] = Field(default_factory=dict)
     stale: bool = False
     marker: int | None = None
     name: str | None = None
-
-    @field_validator("x_mm", "y_mm", "heading_deg")
-    @classmethod
-    def _finite(cls, v: float) -> float:
-        if not math.isfinite(v):
-            raise ValueError("must be a finite number")
-        return v
 
     @field_validator("heading_deg")
     @classmethod
@@ -109,8 +123,8 @@ class Scenario(_Strict):
 
     ruleset: str
     table: TableSize
-    terrain: list[TerrainFeature] = Field(default_factory=list)
-    bases: list[BaseState] = Field(default_factory=list)
+    terrain: list[TerrainFeature] = Field(default_factory=list, max_length=MAX_TERRAIN)
+    bases: list[BaseState] = Field(default_factory=list, max_length=MAX_BASES)
     settings: dict[str, Any] | None = None
     armies: dict[str, Any] | None = None
     turn: int | None = None
@@ -154,9 +168,15 @@ def _loc(loc: tuple[Any, ...], data: Any) -> str:
 
 
 def parse_scenario(data: Any, *, path: str | Path | None = None) -> Scenario:
-    """A `Scenario` from decoded JSON; every problem is reported at once, by key."""
+    """A `Scenario` from decoded JSON; every problem is reported at once, by key.
+
+    Traits and settings hold free-form values: a non-finite or absurd number or too deep a
+    nesting anywhere is refused first (`campo.safe_input`), naming its key."""
     if isinstance(data, Scenario):
         return data
+    problem = unsound_value(data)
+    if problem is not None:
+        raise ScenarioError(problem[1], path=path, key=_loc(problem[0], data) or None)
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
@@ -171,15 +191,11 @@ def parse_scenario(data: Any, *, path: str | Path | None = None) -> Scenario:
 
 
 def load_scenario_file(path: str | Path) -> Scenario:
-    """Read and check a scenario JSON file; errors name the file, the line and the key."""
+    """Read and check a scenario JSON file; errors name the file, the line and the key.
+
+    The file is read in bounded time and memory: at most `MAX_SCENARIO_BYTES`, UTF-8, nesting,
+    numbers and duplicate keys checked while decoding (`campo.safe_input.parse_json`)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read scenario: {exc.strerror or exc}", path=p) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"not valid JSON: {exc.msg} (column {exc.colno})", path=p,
-                            line=exc.lineno) from None
-    return parse_scenario(data, path=p)
+    raw = read_bounded(p, MAX_SCENARIO_BYTES, what="a scenario", error=ScenarioError)
+    return parse_scenario(parse_json(raw, path=p, error=ScenarioError, check_values=False,
+                                         invalid="not valid JSON"), path=p)

@@ -51,7 +51,8 @@ def page_module_path(ruleset: str) -> Path:
 
 
 def add_analysis_routes(app: FastAPI, moment: Moment) -> None:
-    """`/api/state`, `/api/bases/{id}/analysis`, `/api/geometry/{id}`, `/rulesets/{name}.js`."""
+    """`/api/state`, `/api/bases/{id}/analysis`, `/api/bases/{id}/detail`, `/api/geometry/{id}`,
+    `/rulesets/{name}.js`."""
 
     def judged(base_id: str) -> Snapshot:
         _, snapshot = moment()
@@ -75,6 +76,19 @@ def add_analysis_routes(app: FastAPI, moment: Moment) -> None:
         snapshot = judged(base_id)
         try:
             return snapshot.base_analysis(base_id)
+        except UnknownBaseError:
+            raise HTTPException(404, f"no base {base_id!r} on the table now") from None
+        except CampoInputError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    @app.get("/api/bases/{base_id}/detail")
+    def api_base_detail(base_id: str) -> dict[str, Any]:
+        """What the page shows for a tapped base, in one read: ``analysis`` (as
+        /api/bases/{id}/analysis) and ``geometry`` (as /api/geometry/{id})."""
+        snapshot = judged(base_id)
+        try:
+            return {"analysis": snapshot.base_analysis(base_id),
+                    "geometry": snapshot.geometry(base_id)}
         except UnknownBaseError:
             raise HTTPException(404, f"no base {base_id!r} on the table now") from None
         except CampoInputError as exc:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from campo.server.camera_view import CameraRenderer
 from campo.server.capture import Capture
 from campo.server.controller import handle_message, refused
 from campo.server.game_state import GameSetup
+from campo.server.guard import RequestLimits, allowed, client_keys, install_guard
 from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
@@ -43,6 +43,7 @@ from campo.server.security import (
     same_origin,
 )
 from campo.errors import CampoInputError
+from campo.safe_input import parse_json
 
 STATIC = Path(__file__).parent / "static"
 
@@ -60,11 +61,13 @@ class Services:
     policy: AccessPolicy
     camera: CameraRenderer
     tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
-    # per WebSocket connection, every message (a page sends a few a minute; a runaway script
-    # sending in a loop is refused, the others are unaffected)
+    setup_url: str | None = None  # the game's setup page, when a setup host runs this game
+    # per client address and per token across all their connections, every WebSocket message (a
+    # page sends a few a minute; a runaway script sending in a loop is refused, the others are
+    # unaffected)
     ws_messages: RateLimit = field(default_factory=lambda: RateLimit(rate=20, burst=40))
-    # per client address, HTTP writes (terrain, settings, events, deck)
-    http_writes: RateLimit = field(default_factory=lambda: RateLimit(rate=10, burst=20))
+    # per client address and per token, HTTP pages, reads and writes (server/guard.py)
+    limits: RequestLimits = field(default_factory=RequestLimits)
 
 
 def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services:
@@ -138,6 +141,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
 
     app = FastAPI(title="Campo live tracker", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.services = services
+    install_guard(app, bind=settings.host, allow_hosts=settings.allow_hosts, limits=services.limits,
+                  max_body=MAX_MESSAGE_BYTES)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -185,14 +190,11 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         can_write = s.policy.allows_write(presented_token(request))
         if not can_write:
             return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"), status_code=403)
-        if not s.http_writes.allow(request.client.host if request.client else "?"):
-            return JSONResponse(refused(f"too many changes: {s.http_writes.describe()}, slow down"),
-                                status_code=429)
-        body = await read_limited_json_body(request)
+        body = await read_limited_json_body(request)   # the rate was checked by the guard
         try:
-            data = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return JSONResponse(refused("body is not JSON"), status_code=400)
+            data = parse_json(body)
+        except CampoInputError as exc:
+            return JSONResponse(refused(f"body is not JSON: {exc}"), status_code=400)
         if not isinstance(data, dict):
             return JSONResponse(refused("body must be a JSON object"), status_code=400)
         reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub, tool=s.tool)
@@ -257,7 +259,8 @@ def hello_payload(s: Services, client: Client) -> dict[str, Any]:
             "tool": None if s.tool is None else {"topic": s.tool.topic, "actions": list(s.tool.actions)},
             "page_module": page_module_url(s.rig.roster.ruleset),
             "token_required": s.policy.token is not None,
-            "setup_file": None if s.setup.path is None else s.setup.path.name}
+            "setup_file": None if s.setup.path is None else s.setup.path.name,
+            "setup_url": s.setup_url}
 
 
 async def _send_loop(websocket: WebSocket, client: Client) -> None:
@@ -269,6 +272,7 @@ async def _send_loop(websocket: WebSocket, client: Client) -> None:
 
 
 async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> None:
+    keys = client_keys(websocket.scope)   # this client's address and token, over all connections
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -276,7 +280,7 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
-        if not s.ws_messages.allow(client.id):
+        if not allowed(s.ws_messages, keys):
             s.hub.send_to(client, "reply", refused(f"too many messages: {s.ws_messages.describe()}, "
                                                    "slow down (this one was ignored)"))
             continue

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from campo.server.sources import Frame, FrameSource
+from campo.server.sources import Frame, FrameSource, ReportsSkipped
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +60,13 @@ class CaptureStatus:
     rejected: int  # zero or non-monotonic timestamps
     reconnects: int
     error: str
+    skipped: dict[str, str] = field(default_factory=dict)  # input the source skipped: name -> why
 
     def to_json(self) -> dict[str, object]:
         return {"source": self.source, "signal": self.signal, "frames": self.frames,
                 "dropped": self.dropped, "rejected": self.rejected,
-                "reconnects": self.reconnects, "error": self.error}
+                "reconnects": self.reconnects, "error": self.error,
+                "skipped": [{"name": name, "error": why} for name, why in self.skipped.items()]}
 
 
 class Capture:
@@ -97,9 +99,10 @@ class Capture:
         self.source.close()
 
     def status(self) -> CaptureStatus:
+        skipped = self.source.skipped() if isinstance(self.source, ReportsSkipped) else {}
         with self._lock:
             return CaptureStatus(self.source.name, self._signal, self._frames, self.slot.dropped,
-                                 self._rejected, self._reconnects, self._error)
+                                 self._rejected, self._reconnects, self._error, skipped)
 
     # -- the thread ---------------------------------------------------------------------------
 

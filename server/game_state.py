@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from campo.engine.scenario import TerrainFeature
+from campo.engine.scenario import MAX_TERRAIN, TerrainFeature
 from campo.errors import CampoInputError, FileFormatError
+from campo.safe_input import format_loc, parse_json, read_bounded, unsound_value
 from campo.vision.tabletop import Roster
 
 SETUP_FILE_VERSION = 1
+MAX_SETUP_BYTES = 8 * 1024 * 1024
+"""Largest terrain.json read (500 detailed features fit in a few hundred KB)."""
 
 
 class PoseLike(Protocol):
@@ -126,6 +129,11 @@ def check_terrain(features: Any, *, path: str | Path | None = None) -> list[dict
     """Validated terrain features (the scenario's shape); errors name the feature and key."""
     if not isinstance(features, list):
         raise CampoInputError("terrain must be a list of features", path=path, key="terrain")
+    if len(features) > MAX_TERRAIN:
+        raise CampoInputError(f"{len(features)} features; at most {MAX_TERRAIN}", path=path, key="terrain")
+    problem = unsound_value(features)
+    if problem is not None:
+        raise CampoInputError(problem[1], path=path, key=format_loc(("terrain", *problem[0])))
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for i, item in enumerate(features):
@@ -149,6 +157,9 @@ def check_settings(ruleset: str, values: Any, *, path: str | Path | None = None)
     """The umpire's setting overrides, validated by the ruleset (only the keys given are kept)."""
     if not isinstance(values, dict):
         raise CampoInputError("settings must be an object of name: value", path=path, key="settings")
+    problem = unsound_value(values)
+    if problem is not None:
+        raise CampoInputError(problem[1], path=path, key=format_loc(problem[0]))
     from campo.engine.rulesets import get_ruleset
 
     get_ruleset(ruleset).load_settings(values)  # raises CampoInputError naming the key
@@ -157,8 +168,12 @@ def check_settings(ruleset: str, values: Any, *, path: str | Path | None = None)
 
 def _write_atomically(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise CampoInputError(f"cannot save: {exc.strerror or exc}; nothing changed", path=path) from None
 
 
 class GameSetup:
@@ -178,12 +193,7 @@ class GameSetup:
         """From the setup file when it exists, else `default_terrain` (saved on the first edit)."""
         if not path.exists():
             return cls(ruleset, default_terrain, None, path=path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise FileFormatError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno) from None
-        except OSError as exc:
-            raise FileFormatError(f"cannot read: {exc.strerror or exc}", path=path) from None
+        data = parse_json(read_bounded(path, MAX_SETUP_BYTES, what="a terrain file"), path=path)
         if not isinstance(data, dict):
             raise FileFormatError("must be a JSON object", path=path)
         unknown = sorted(set(data) - {"version", "terrain", "settings"})
@@ -203,21 +213,23 @@ class GameSetup:
     def set_terrain(self, features: Any) -> list[dict[str, Any]]:
         terrain = check_terrain(features)
         with self._lock:
+            self._save(terrain, self._settings)
             self._terrain = terrain
             self.version += 1
-            self._save()
         return terrain
 
     def set_settings(self, values: Any) -> dict[str, Any]:
         settings = check_settings(self.ruleset, values)
         with self._lock:
+            self._save(self._terrain, settings)
             self._settings = settings
             self.version += 1
-            self._save()
         return settings
 
-    def _save(self) -> None:
+    def _save(self, terrain: list[dict[str, Any]], settings: dict[str, Any]) -> None:
+        """Write the setup file first: a change that cannot be saved is not applied either."""
         if self.path is None:
             return
-        data = {"version": SETUP_FILE_VERSION, "terrain": self._terrain, "settings": self._settings}
-        _write_atomically(self.path, json.dumps(data, indent=2) + "\n")
+        data = {"version": SETUP_FILE_VERSION, "terrain": terrain, "settings": settings}
+        # allow_nan=False: a non-finite number is refused before this; never written as Infinity
+        _write_atomically(self.path, json.dumps(data, indent=2, allow_nan=False) + "\n")

@@ -122,6 +122,8 @@ class LiveTracker:
         # what the rulebook remembers across moments (ATTILA: groups that split stay split)
         self.memory = get_ruleset(roster.ruleset).memory()
         self.frames = 0
+        # more members of status(), each a callable giving {name: value} (the recorder's "recording")
+        self.status_parts: list[Callable[[], dict[str, Any]]] = []
         self.view: CameraView | None = None
         self.state: dict[str, Any] | None = None   # the latest `state` message's payload
         self.snapshot: Snapshot | None = None      # its analyses, computed when asked
@@ -237,7 +239,10 @@ class LiveTracker:
         result = self._last_result if cap.signal else None
         located = bool(result is not None and result.location.located)
         report = None if result is None else result.report
-        return {
+        parts: dict[str, Any] = {}
+        for part in self.status_parts:
+            parts.update(part())
+        return parts | {
             "mode": self.mode,
             "fps": round(self._fps.fps(time.monotonic()), 2),
             "frames": self.frames,

@@ -17,10 +17,12 @@ Client -> server, on `/ws` (JSON text):
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from campo.errors import CampoInputError
+from campo.safe_input import format_loc, parse_json, unsound_value
 
 MAX_MESSAGE_BYTES = 256 * 1024
 """Largest message accepted (a detailed terrain of 200 features fits comfortably)."""
@@ -34,7 +36,7 @@ class MessageError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Ping(_Message):
@@ -111,11 +113,14 @@ def parse_client_message(raw: str | bytes | dict[str, Any]) -> Ping | UmpireEven
         if size > MAX_MESSAGE_BYTES:
             raise MessageError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
         try:
-            data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            data = parse_json(raw)   # depth, finite numbers, duplicate keys, UTF-8: one line
+        except CampoInputError as exc:
             raise MessageError(f"not JSON: {exc}") from None
     else:
         data = raw
+        problem = unsound_value(data)
+        if problem is not None:
+            raise MessageError(f"{format_loc(problem[0])}: {problem[1]}")
     if not isinstance(data, dict):
         raise MessageError("a message must be a JSON object with a 'type'")
     try:

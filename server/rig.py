@@ -31,6 +31,8 @@ class ServerSettings:
     camera: Path | None = None
     setup_file: Path | None = None  # default: terrain.json beside the table file
     host: str = "127.0.0.1"
+    allow_hosts: tuple[str, ...] = ()  # more names the server answers to (`--allow-host`)
+    proxy: str | None = None  # a reverse proxy's address: its X-Forwarded-For is believed
     port: int = 8000
     token: str | None = None  # default on a non-loopback host: a fresh random token
     fps: float | None = None  # pacing of demo / folder / video sources

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import socket
 import sys
 import threading
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import uvicorn
 
+from campo.errors import CampoInputError
 from campo.server.app import build_services, create_app
 from campo.server.rig import ServerSettings
 from campo.server.security import access_urls
@@ -19,39 +22,64 @@ WS_MAX_BYTES = 1024 * 1024
 """Frames above this close that one WebSocket (uvicorn); the app refuses anything above 256 KiB."""
 
 
-def uvicorn_config(app: object, host: str, port: int) -> uvicorn.Config:
+def uvicorn_config(app: object, host: str, port: int, proxy: str | None = None) -> uvicorn.Config:
+    """The server's settings. ``proxy``: the address of a reverse proxy whose X-Forwarded-For is
+    believed; without one the client address is the TCP peer's, whatever the headers say (so a
+    rotating header cannot dodge the per-address rate limits)."""
     return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES,
                           ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2,
-                          lifespan="on")
+                          lifespan="on", proxy_headers=proxy is not None,
+                          forwarded_allow_ips=proxy or "")
+
+
+def listening_socket(host: str, port: int, command: str = "serve") -> socket.socket:
+    """`bind_socket`, with a bad or unavailable address as one clear `CampoInputError`."""
+    try:
+        return bind_socket(host, port)
+    except OSError as exc:   # socket.gaierror included: "999.1.1.1" is no address at all
+        reason = exc.strerror or str(exc)
+        key = "--port" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        raise CampoInputError(f"cannot listen on {host}:{port}: {reason}", key=key) from None
 
 
 def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
-    """Load everything (errors before anything starts), print the URL, serve until Ctrl-C."""
+    """Load everything and bind the port (errors before anything starts), print the URL, serve
+    until Ctrl-C or SIGTERM."""
     services = build_services(settings)
     app = create_app(settings, services=services)
-    if record is not None:
-        recording = importlib.import_module("campo.server.recording")
-        recording.attach(app, services, record)
+    sock = listening_socket(settings.host, settings.port)  # before any thread: one line, exit 2
+    try:
+        if record is not None:
+            recording = importlib.import_module("campo.server.recording")
+            recording.attach(app, services, record)
+    except BaseException:
+        sock.close()
+        raise
     for url in access_urls(settings.host, settings.port, services.policy):
         print(f"campo serve: open {url}", flush=True)
     if services.policy.token is not None:
         print("campo serve: the page is read-only without the token in its URL", flush=True)
     print(f"campo serve: source {services.rig.source.name}; Ctrl-C to stop", flush=True)
-    threading.Thread(target=_prepare_engine, name="engine-warmup", daemon=True).start()
-    config = uvicorn_config(app, settings.host, settings.port)
-    try:
-        sock = bind_socket(settings.host, settings.port)  # here, so "port in use" is one clear line
-    except OSError as exc:
-        print(f"campo serve: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}",
-              file=sys.stderr)
-        return 2
-    server = uvicorn.Server(config)
+    warmup = threading.Thread(target=_prepare_engine, name="engine-warmup", daemon=True)
+    warmup.start()
+    server = uvicorn.Server(uvicorn_config(app, settings.host, settings.port, settings.proxy))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its clean shutdown: that is the normal stop
-        print("campo serve: stopped", flush=True)
-        return 0
+        pass
+    print("campo serve: stopped", flush=True)
+    _exit_if_compiling(warmup)
     return 0
+
+
+def _exit_if_compiling(warmup: threading.Thread) -> None:
+    """Stopped while the engine's first compile is still running (the first run after
+    installing): end the process now. Finalising Python under a compiling thread aborts it
+    ("FATAL: exception not rethrown", exit 134); everything of ours is closed by now."""
+    if warmup.is_alive():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def _prepare_engine() -> None:
@@ -89,22 +117,21 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-class ServerThread:
-    """A real uvicorn server on a loopback port in a background thread (tests, benchmarks)."""
+class AppThread:
+    """Any ASGI app under a real uvicorn server on a port, in a background thread (tests, benchmarks)."""
 
-    def __init__(self, settings: ServerSettings, *, services: object | None = None) -> None:
-        self.settings = settings
-        self.services = services or build_services(settings)
-        self.app = create_app(settings, services=self.services)  # type: ignore[arg-type]
-        self.server = uvicorn.Server(uvicorn_config(self.app, settings.host, settings.port))
+    def __init__(self, app: object, host: str, port: int, proxy: str | None = None) -> None:
+        self.host, self.port = host, port
+        self.app = app
+        self.server = uvicorn.Server(uvicorn_config(app, host, port, proxy))
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self.thread = threading.Thread(target=self.server.run, name="campo-uvicorn", daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://{self.settings.host}:{self.settings.port}"
+        return f"http://{self.host}:{self.port}"
 
-    def __enter__(self) -> ServerThread:
+    def __enter__(self) -> AppThread:
         self.thread.start()
         end = time.monotonic() + 20
         while not self.server.started:
@@ -116,3 +143,17 @@ class ServerThread:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+
+
+class ServerThread(AppThread):
+    """The live server (`create_app`) under a real uvicorn server on a loopback port."""
+
+    def __init__(self, settings: ServerSettings, *, services: object | None = None) -> None:
+        self.settings = settings
+        self.services = services or build_services(settings)
+        super().__init__(create_app(settings, services=self.services),  # type: ignore[arg-type]
+                         settings.host, settings.port, settings.proxy)
+
+    def __enter__(self) -> ServerThread:
+        super().__enter__()
+        return self

@@ -7,8 +7,9 @@ is read-only. The token travels as `?token=` (page URL, WebSocket URL) or the `X
 header (HTTP writes) and is compared in constant time.
 
 Whatever the host, a write or a WebSocket coming from another web site (an `Origin` that is not
-this server) is refused, so a page open in the umpire's browser cannot drive the server; on
-loopback the `Host` header must name loopback too, which defeats DNS rebinding.
+this server) is refused, so a page open in the umpire's browser cannot drive the server; and every
+request, reads included, must be addressed to this server (`HostPolicy`, applied to every route
+by server/guard.py), which defeats DNS rebinding.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -72,20 +73,80 @@ def same_origin(origin: str | None, host_header: str | None) -> bool:
     return urlsplit(origin).netloc.lower() == host_header.lower()
 
 
+WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
+
+
+def host_name(host_header: str) -> str:
+    """The name or address of a Host header, lower case, without port, brackets or final dot.
+
+    >>> host_name("Evil.Example.:8123"), host_name("[::1]:8000"), host_name("127.0.0.1")
+    ('evil.example', '::1', '127.0.0.1')
+    """
+    try:
+        name = urlsplit(f"//{host_header.strip()}").hostname or ""
+    except ValueError:   # e.g. an unclosed bracket or a port that is not a number
+        return ""
+    return name.lower().rstrip(".")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """Which `Host` headers address this server.
+
+    >>> p = HostPolicy.for_bind("127.0.0.1")
+    >>> [p.allows(h) for h in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000", "evil.example:8000", None)]
+    [True, True, True, False, False]
+    >>> p = HostPolicy.for_bind("0.0.0.0", ["campo.club"])
+    >>> [p.allows(h) for h in ("192.168.1.5:8000", "campo.club:8000", "evil.example:8000")]
+    [True, True, False]
+    """
+
+    names: frozenset[str]
+    any_ip: bool = False      # bound to every interface: any IP literal is this machine
+    any_name: bool = False    # `--allow-host '*'`: no check (behind a proxy that checks)
+
+    @classmethod
+    def for_bind(cls, bind: str, allow: Iterable[str] = ()) -> HostPolicy:
+        """The policy for a server bound to ``bind`` that also answers to the ``allow`` names."""
+        extra = [host_name(a) or a.strip().lower() for a in allow]
+        names = {"localhost", host_name(bind) or bind.strip().lower(), *extra}
+        wildcard = bind.strip() in WILDCARD_BINDS
+        if wildcard:   # this machine's own name, as tablets may use it (mDNS: NAME.local)
+            me = socket.gethostname().lower()
+            names |= {me, f"{me}.local"}
+        return cls(frozenset(n for n in names if n), any_ip=wildcard, any_name="*" in extra)
+
+    def allows(self, host_header: str | None) -> bool:
+        if self.any_name:
+            return True
+        if not host_header:
+            return False
+        name = host_name(host_header)
+        if not name:
+            return False
+        if name in self.names or name.endswith(".localhost") or is_loopback(name):
+            return True
+        return self.any_ip and _is_ip(name)
+
+
 def host_header_allowed(host_header: str | None, bind_host: str) -> bool:
-    """On a loopback bind, only requests addressed to a loopback name (DNS rebinding defence).
+    """Whether a request with this Host addresses a server bound to ``bind_host`` (DNS rebinding
+    defence; `HostPolicy` with no `--allow-host`).
 
     >>> host_header_allowed("127.0.0.1:8000", "127.0.0.1"), host_header_allowed("evil.example:8000", "127.0.0.1")
     (True, False)
     >>> host_header_allowed("192.168.1.5:8000", "0.0.0.0")
     True
     """
-    if not is_loopback(bind_host):
-        return True  # writes need the token there anyway
-    if not host_header:
-        return False
-    name = urlsplit(f"//{host_header}").hostname or ""
-    return is_loopback(name)
+    return HostPolicy.for_bind(bind_host).allows(host_header)
 
 
 def access_urls(host: str, port: int, policy: AccessPolicy) -> list[str]:
@@ -129,30 +190,43 @@ class RateLimit:
     (True, True)
     """
 
-    MAX_KEYS = 1024   # idle buckets beyond this are forgotten (they would be full anyway)
+    MAX_KEYS = 1024   # beyond this many clients, idle buckets are forgotten (they would be full anyway)
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst, self._clock = rate, burst, clock
         self._buckets: dict[Hashable, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def allow(self, key: Hashable) -> bool:
-        """Take one message from ``key``'s bucket; False when it is empty (refuse the message)."""
+    def allow(self, key: Hashable, cost: float = 1.0) -> bool:
+        """Take ``cost`` messages from ``key``'s bucket; False when it holds fewer (refuse it)."""
         now = self._clock()
         with self._lock:
             tokens, then = self._buckets.get(key, (self.burst, now))
             tokens = min(self.burst, tokens + (now - then) * self.rate)
-            allowed = tokens >= 1.0
-            self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+            allowed = tokens >= cost
+            self._buckets[key] = (tokens - cost if allowed else tokens, now)
             if len(self._buckets) > self.MAX_KEYS:
-                self._forget_idle(now)
+                self._forget(now)
             return allowed
 
-    def _forget_idle(self, now: float) -> None:
+    def _forget(self, now: float) -> None:
+        """Drop the buckets idle long enough to be full again; if that is not enough (many
+        clients at once), keep only the most recently used half, so memory stays bounded and
+        each request costs O(1) on average."""
         full_after = self.burst / self.rate
-        for key, (_, then) in list(self._buckets.items()):
-            if now - then > full_after:
-                del self._buckets[key]
+        self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] <= full_after}
+        if len(self._buckets) > self.MAX_KEYS // 2:
+            recent = sorted(self._buckets.items(), key=lambda item: item[1][1])
+            self._buckets = dict(recent[-(self.MAX_KEYS // 2):])
+
+    def __len__(self) -> int:
+        """How many clients' buckets are kept."""
+        return len(self._buckets)
+
+    def reset(self) -> None:
+        """Forget every bucket (all full again)."""
+        with self._lock:
+            self._buckets.clear()
 
     def describe(self) -> str:
         return f"at most {self.rate:g} a second"

@@ -2,8 +2,10 @@
 
 All four share one small `FrameSource` interface (open / read / close), so tests, benchmarks and
 a club evening with a real webcam all go through the same capture thread and per-frame loop.
-`read()` returns the next frame or `None` when the signal is lost (a camera unplugged, a file
+`read()` returns the next frame or `None` when the signal is lost (a camera unplugged, a video
 that cannot be decoded); the capture thread then closes and reopens the source with back-off.
+A folder skips an image it cannot read (damaged, too large) and says so in `skipped`; the others
+play on.
 
 Files and folders are paced at their own frame rate and loop at the end, so a recorded clip
 behaves like a camera watching the table.
@@ -21,6 +23,7 @@ import cv2
 import numpy as np
 
 from campo.errors import CampoInputError
+from campo.vision.image_files import ImageError, read_image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg")
@@ -44,6 +47,14 @@ class Frame:
     wall: float
     index: int
     truth: Any = field(default=None, repr=False)
+
+
+@runtime_checkable
+class ReportsSkipped(Protocol):
+    """A source that can skip some of its input (a folder's unreadable images) and go on."""
+
+    def skipped(self) -> dict[str, str]:
+        """What was skipped lately and why (file name -> reason)."""
 
 
 @runtime_checkable
@@ -164,7 +175,15 @@ class VideoSource:
 
 
 class FolderSource:
-    """The images of a folder in name order, `fps` a second, looping (stills of a game)."""
+    """The images of a folder in name order, `fps` a second, looping (stills of a game).
+
+    An image that cannot be read (damaged, not an image, too large, deleted) is skipped and
+    listed in `skipped()` until it reads again; the folder is listed afresh at each loop, so
+    images added or removed during a game are noticed. Only when no image at all can be read is
+    the signal lost.
+    """
+
+    MAX_SKIPPED = 50   # reasons kept (a folder of thousands of bad files lists the first 50)
 
     def __init__(self, path: str | Path, *, fps: float = 2.0, loop: bool = True) -> None:
         self.path = Path(path)
@@ -173,31 +192,48 @@ class FolderSource:
         self.loop = loop
         self._files: list[Path] = []
         self._next = 0
+        self._skipped: dict[str, str] = {}
         self._pacer = _Pacer(fps)
         self._count = _Counter()
+
+    def _scan(self) -> list[Path]:
+        try:
+            return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        except OSError:
+            return []
 
     def open(self) -> None:
         if not self.path.is_dir():
             raise SourceError("image folder not found", path=self.path)
-        self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self._files = self._scan()
         if not self._files:
             raise SourceError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in this folder", path=self.path)
         self._next = 0
 
+    def skipped(self) -> dict[str, str]:
+        return dict(self._skipped)
+
     def read(self) -> Frame | None:
-        if not self._files:
-            return None
-        if self._next >= len(self._files):
-            if not self.loop:
-                return None
-            self._next = 0
-        path = self._files[self._next]
-        self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:  # deleted or unreadable since open(): lost signal, reopen rescans
-            return None
-        self._pacer.tick()
-        return self._count.frame(image)
+        tried = 0
+        while self._files and tried < len(self._files):
+            if self._next >= len(self._files):
+                if not self.loop:
+                    return None
+                self._files, self._next = self._scan(), 0   # images added or removed meanwhile
+                continue
+            path = self._files[self._next]
+            self._next += 1
+            tried += 1
+            try:
+                image = read_image(path)
+            except ImageError as exc:
+                if path.name in self._skipped or len(self._skipped) < self.MAX_SKIPPED:
+                    self._skipped[path.name] = exc.message
+                continue
+            self._skipped.pop(path.name, None)
+            self._pacer.tick()
+            return self._count.frame(image)
+        return None   # nothing in the folder can be read: no signal (reopening rescans)
 
     def close(self) -> None:
         self._files = []

@@ -97,7 +97,7 @@ def test_moves_drawn_at_a_moment(recorded) -> None:
 
 def test_review_app_api(recorded) -> None:
     path, played = recorded
-    with TestClient(create_replay_app(path)) as client:
+    with TestClient(create_replay_app(path), base_url="http://127.0.0.1") as client:
         page = client.get("/").text
         assert "/static/replay.js" in page and 'data-mode="replay"' in page
         assert client.get("/static/replay.js").status_code == 200
@@ -111,7 +111,7 @@ def test_review_app_api(recorded) -> None:
         got = client.get("/api/replay/state", params={"t": t}).json()
         assert _scenario(got) == expected and "bases" in got["summary"]
 
-        with client.websocket_connect("/ws") as ws:
+        with client.websocket_connect("ws://127.0.0.1/ws") as ws:
             first = [ws.receive_json(), ws.receive_json(), ws.receive_json()]
             assert {m["topic"] for m in first} == {"hello", "status", "state"}
             status = next(m for m in first if m["topic"] == "status")["payload"]

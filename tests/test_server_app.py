@@ -18,7 +18,6 @@ from campo.server.app import Services, build_services, create_app
 from campo.server.hub import HubRecord
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.rig import ServerSettings
-from campo.server.security import RateLimit
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
 
 BASE = "http://127.0.0.1"  # the Host header a loopback server accepts (see server/security.py)
@@ -142,28 +141,35 @@ def test_bad_messages_are_answered_and_the_connection_survives(live: tuple[TestC
     assert client.get("/api/status").status_code == 200
 
 
-def test_a_flooding_client_is_slowed_down_and_the_others_are_not(live: tuple[TestClient, Services]) -> None:
-    """A script sending in a loop gets refusals past the burst; another page is unaffected, and
-    HTTP writes from one address are limited the same way (429)."""
+def test_a_flooding_client_is_slowed_down_on_all_its_connections(live: tuple[TestClient, Services]) -> None:
+    """A script sending in a loop gets refusals past the burst, and opening another connection
+    from the same address does not reset its allowance; HTTP writes from one address are limited
+    the same way (429). (Other addresses are unaffected: tests/test_hardening_limits.py.)"""
     client, services = live
+    services.ws_messages.reset()
     burst = int(services.ws_messages.burst)
-    with client.websocket_connect(WS) as flood, client.websocket_connect(WS) as calm:
-        for _ in range(burst + 10):
-            flood.send_text('{"type": "ping"}')
-        replies = [receive_until(flood, "reply")["payload"] for _ in range(burst + 10)]
-        refused = [r for r in replies if not r["ok"]]
-        assert len(replies) - len(refused) >= burst and refused
-        assert all("too many messages" in r["error"] for r in refused)
-        calm.send_text('{"type": "ping"}')
-        assert receive_until(calm, "reply")["payload"]["ok"] is True
-    limits = services.http_writes
+    try:
+        with client.websocket_connect(WS) as flood, client.websocket_connect(WS) as second:
+            for _ in range(burst + 10):
+                flood.send_text('{"type": "ping"}')
+            replies = [receive_until(flood, "reply")["payload"] for _ in range(burst + 10)]
+            refused = [r for r in replies if not r["ok"]]
+            assert len(replies) - len(refused) >= burst and refused
+            assert all("too many messages" in r["error"] for r in refused)
+            for _ in range(burst):   # a fresh connection would have its whole burst: this one has not
+                second.send_text('{"type": "ping"}')
+            again = [receive_until(second, "reply")["payload"] for _ in range(burst)]
+            assert any("too many messages" in r.get("error", "") for r in again)
+    finally:
+        services.ws_messages.reset()
+    limits = services.limits.writes
     try:
         codes = [client.post("/api/events", json={"kind": "note", "text": f"n{i}"}).status_code
                  for i in range(int(limits.burst) + 5)]
         assert codes[0] == 200 and codes[-1] == 429
         assert client.get("/api/status").status_code == 200
     finally:   # the other tests of this module write from the same address
-        services.http_writes = RateLimit(limits.rate, limits.burst)
+        limits.reset()
 
 
 def test_umpire_events_reach_other_clients_and_subscribers(live: tuple[TestClient, Services]) -> None:

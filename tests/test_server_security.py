@@ -72,3 +72,33 @@ def test_rate_limit_doctest() -> None:
     import campo.server.security as security
 
     assert doctest.testmod(security).failed == 0
+
+
+def test_rate_limit_memory_is_bounded_however_many_clients() -> None:
+    """Rotating addresses (an IPv6 block) or tokens cannot grow the buckets without bound, and
+    each request stays cheap."""
+    import time
+
+    from campo.server.security import RateLimit
+
+    limit = RateLimit(rate=10, burst=20)
+    started = time.process_time()
+    for i in range(100_000):
+        limit.allow(("address", f"2001:db8::{i:x}"))
+    assert len(limit) <= RateLimit.MAX_KEYS
+    assert time.process_time() - started < 5.0
+
+
+@pytest.mark.parametrize("host, allow, ok", [
+    ("campo.club.lan:8000", ["campo.club.lan"], True),
+    ("CAMPO.club.lan.:8000", ["campo.club.lan"], True),
+    ("other.lan:8000", ["campo.club.lan"], False),
+    ("anything.example", ["*"], True),
+    ("app.localhost:8000", [], True),
+    ("192.168.1.5:8000", [], False),           # bound to loopback: a LAN address is not us
+    ("10.1.2.3:8000", [], False),
+])
+def test_host_policy_names(host: str, allow: list[str], ok: bool) -> None:
+    from campo.server.security import HostPolicy
+
+    assert HostPolicy.for_bind("127.0.0.1", allow).allows(host) is ok

@@ -38,10 +38,11 @@ def test_bad_arguments_give_one_clear_line(run_campo: Run, args: list[str], mess
     assert message in err and "Traceback" not in err
 
 
-def test_a_folder_needs_table_and_roster(run_campo: Run, tmp_path: Path) -> None:
+def test_a_table_needs_its_roster(run_campo: Run, tmp_path: Path) -> None:
+    # (with neither, the page opens the setup: tests/test_browser_setup.py)
     render_frames(tmp_path / "shots", [LAYOUT])
-    code, _, err = run_campo("serve", "--source", str(tmp_path / "shots"))
-    assert code == 2 and "--table is required" in err
+    code, _, err = run_campo("serve", "--source", str(tmp_path / "shots"), "--table", str(TABLE))
+    assert code == 2 and "--roster is required" in err
     code, _, err = run_campo("serve", "--source", str(tmp_path / "shots"), "--table", str(TABLE),
                              "--roster", str(tmp_path / "missing.toml"))
     assert code == 2 and "missing.toml" in err

@@ -16,13 +16,28 @@ import cv2
 from annotated_types import Len
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from campo.vision.toml_files import Problem, find_line, load_toml_model, raise_problems, toml_value
+from campo.vision.toml_files import LineFinder, Problem, load_toml_model, raise_problems, toml_value
 
-Pair = Annotated[list[float], Len(2, 2)]
+# Bounds that keep every later computation finite and fast: beyond them a value is a typo.
+MAX_TABLE_MM = 100_000.0
+"""A table side: 100 m."""
+MAX_POSITION_MM = 1_000_000.0
+"""An anchor's position, 1 km either way."""
+MAX_SIZE_MM = 10_000.0
+"""A base's frontage or depth, a marker's side: 10 m."""
+MAX_ANGLE_DEG = 36_000.0
+"""An angle in degrees (any turn is accepted up to a hundred times round)."""
+MAX_BASES = 1000
+"""Bases in a roster: the largest predefined marker dictionary has 1000 markers."""
+MAX_ANCHORS = 1000
+
+Pair = Annotated[list[Annotated[float, Field(ge=-MAX_SIZE_MM, le=MAX_SIZE_MM)]], Len(2, 2)]
+Angle = Annotated[float, Field(ge=-MAX_ANGLE_DEG, le=MAX_ANGLE_DEG)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    # NaN and infinities (valid TOML: nan, inf) are refused: "must be a finite number"
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 def dictionary_size(name: str) -> int:
@@ -36,19 +51,19 @@ def dictionary_size(name: str) -> int:
 class Anchor(_Strict):
     """A fixed marker glued flat on the table (z = 0); anchors locate the table in each frame."""
 
-    marker: int = Field(ge=0)
-    x_mm: float
-    y_mm: float
-    size_mm: float = Field(gt=0)
-    up_deg: float = 90.0
+    marker: int = Field(ge=0, le=100_000)
+    x_mm: float = Field(ge=-MAX_POSITION_MM, le=MAX_POSITION_MM)
+    y_mm: float = Field(ge=-MAX_POSITION_MM, le=MAX_POSITION_MM)
+    size_mm: float = Field(gt=0, le=MAX_SIZE_MM)
+    up_deg: Angle = 90.0
 
 
 class TableSpec(_Strict):
     """The `[table]` section."""
 
-    width_mm: float = Field(gt=0)
-    depth_mm: float = Field(gt=0)
-    dictionary: str = "DICT_4X4_250"
+    width_mm: float = Field(gt=0, le=MAX_TABLE_MM)
+    depth_mm: float = Field(gt=0, le=MAX_TABLE_MM)
+    dictionary: str = Field("DICT_4X4_250", max_length=64)
 
     @field_validator("dictionary")
     @classmethod
@@ -61,7 +76,7 @@ class TableConfig(_Strict):
     """Everything in `table.toml`."""
 
     table: TableSpec
-    anchors: list[Anchor] = Field(min_length=2)
+    anchors: list[Anchor] = Field(min_length=2, max_length=MAX_ANCHORS)
 
     @property
     def anchor_ids(self) -> set[int]:
@@ -71,16 +86,16 @@ class TableConfig(_Strict):
 class RosterBase(_Strict):
     """One unit base: its marker, identity, size, and how the marker sits on it."""
 
-    marker: int = Field(ge=0)
+    marker: int = Field(ge=0, le=100_000)
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", max_length=64)
     side: Literal["A", "B"]
-    name: str = ""
-    type: str = Field(min_length=1)
-    width_mm: float = Field(gt=0)
-    depth_mm: float = Field(gt=0)
-    marker_size_mm: float = Field(gt=0)
+    name: str = Field("", max_length=200)
+    type: str = Field(min_length=1, max_length=64)
+    width_mm: float = Field(gt=0, le=MAX_SIZE_MM)
+    depth_mm: float = Field(gt=0, le=MAX_SIZE_MM)
+    marker_size_mm: float = Field(gt=0, le=MAX_SIZE_MM)
     marker_offset_mm: Pair = Field(default_factory=lambda: [0.0, 0.0])
-    marker_rotation_deg: float = 0.0
+    marker_rotation_deg: Angle = 0.0
     height_mm: float = Field(default=0.0, ge=0, le=200)
     traits: dict[str, Any] = Field(default_factory=dict)
 
@@ -93,8 +108,8 @@ class RosterBase(_Strict):
 class Roster(_Strict):
     """Everything in `roster.toml`."""
 
-    ruleset: str
-    bases: list[RosterBase] = Field(min_length=1)
+    ruleset: str = Field(max_length=64)
+    bases: list[RosterBase] = Field(min_length=1, max_length=MAX_BASES)
 
     def by_marker(self) -> dict[int, RosterBase]:
         return {b.marker: b for b in self.bases}
@@ -134,10 +149,11 @@ def table_problems(table: TableConfig) -> list[Problem]:
 def roster_problems(roster: Roster, text: str | None = None) -> list[Problem]:
     """Checks across bases: unique markers and ids (the first place named by line when known)."""
     problems = []
+    finder = LineFinder(text) if text else None
     for field in ("marker", "id"):
         values = [getattr(b, field) for b in roster.bases]
         for i, j in _duplicates(values).items():
-            where = f"line {find_line(text, ('bases', j, field))}" if text else f"bases[{j}]"
+            where = f"line {finder.line(('bases', j, field))}" if finder else f"bases[{j}]"
             problems.append(Problem(("bases", i, field), f"duplicated {field} {values[i]!r} (first used at {where})"))
     return problems
 
@@ -145,9 +161,10 @@ def roster_problems(roster: Roster, text: str | None = None) -> list[Problem]:
 def anchor_clash_problems(roster: Roster, table: TableConfig) -> list[Problem]:
     """A base marker that is also an anchor, or outside the table's dictionary."""
     size = dictionary_size(table.table.dictionary)
+    anchors = table.anchor_ids
     problems = []
     for i, b in enumerate(roster.bases):
-        if b.marker in table.anchor_ids:
+        if b.marker in anchors:
             problems.append(Problem(("bases", i, "marker"), f"marker {b.marker} is an anchor in table.toml; bases need their own markers"))
         elif b.marker >= size:
             problems.append(Problem(("bases", i, "marker"), f"marker {b.marker} is not in {table.table.dictionary} (0..{size - 1})"))

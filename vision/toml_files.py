@@ -7,6 +7,7 @@ That is enough for the hand-written files Campo reads (`table.toml`, `roster.tom
 
 from __future__ import annotations
 
+import bisect
 import re
 import tomllib
 from dataclasses import dataclass
@@ -16,11 +17,20 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from campo.errors import FileFormatError
+from campo.safe_input import Loc, format_loc, read_bounded, unsound_value
 
-Loc = tuple[str | int, ...]
+__all__ = ["LineFinder", "Loc", "Problem", "find_line", "format_loc", "load_toml_model", "parse_toml",
+           "pydantic_problems", "raise_problems", "toml_value"]
+
+MAX_TOML_BYTES = 4 * 1024 * 1024
+"""Largest table or roster file read (a 1000-base roster is about 300 KB)."""
+MAX_PROBLEMS_SHOWN = 20
+"""Problems listed in one error; the rest are counted."""
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*[\"']?([A-Za-z0-9_-]+)[\"']?\s*[=.]")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -32,15 +42,58 @@ class Problem:
     message: str
 
 
-def format_loc(loc: Loc) -> str:
-    """``("bases", 2, "marker")`` -> ``"bases[2].marker"``."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
+class LineFinder:
+    """Where keys are written in one TOML text, indexed once, so locating N problems costs
+    O(text + N) instead of N scans of the text.
+
+    `tomllib` gives no positions for values: a key is found under its table header (or the
+    nearest enclosing header when the key itself is not written there).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.headers: dict[str, list[int]] = {}
+        starts = []
+        for i, line in enumerate(self.lines):
+            if m := _HEADER.match(line):
+                self.headers.setdefault(m.group(2).strip("\"' "), []).append(i)
+                starts.append(i)
+        self._starts = starts
+        self._keys: dict[int, dict[str, int]] = {}   # section start -> key -> first line
+
+    def _section_end(self, start: int) -> int:
+        i = bisect.bisect_right(self._starts, start)
+        return self._starts[i] if i < len(self._starts) else len(self.lines)
+
+    def _key_line(self, start: int, end: int, key: str) -> int | None:
+        keys = self._keys.get(start)
+        if keys is None:
+            keys = {}
+            for i in range(start, end):
+                if m := _KEY.match(self.lines[i]):
+                    keys.setdefault(m.group(1), i)
+            self._keys[start] = keys
+        return keys.get(key)
+
+    def line(self, loc: Loc) -> int | None:
+        """The 1-based line where `loc` is written, or the nearest enclosing header."""
+        keys = [p for p in loc if isinstance(p, str)]
+        if not keys:
+            return None
+        head = loc[0]
+        index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else None
+        headers = self.headers.get(str(head), [])
+        if headers:
+            start = headers[index] if index is not None and index < len(headers) else headers[0]
+            end, key_index = self._section_end(start), 1
         else:
-            text += ("." if text else "") + str(part)
-    return text
+            start, end, key_index = 0, (self._starts[0] if self._starts else len(self.lines)), 0
+        if key_index >= len(keys):
+            return start + 1
+        found = self._key_line(start, end, keys[key_index])
+        if found is not None:
+            return found + 1
+        return start + 1 if key_index else None
 
 
 def find_line(text: str, loc: Loc) -> int | None:
@@ -51,47 +104,20 @@ def find_line(text: str, loc: Loc) -> int | None:
     >>> find_line('[table]\\nwidth_mm = 1\\n', ("table", "depth_mm"))
     1
     """
-    lines = text.splitlines()
-    keys = [p for p in loc if isinstance(p, str)]
-    if not keys:
-        return None
-    # Find the header line of the table or array-of-tables entry that holds the key.
-    start, end, key_index = 0, len(lines), 0
-    first_header = next((i for i, l in enumerate(lines) if _HEADER.match(l)), len(lines))
-    if len(loc) >= 1:
-        head = loc[0]
-        index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else None
-        headers = [
-            i for i, l in enumerate(lines)
-            if (m := _HEADER.match(l)) and m.group(2).strip("\"' ") == head
-        ]
-        if headers:
-            pick = headers[index] if index is not None and index < len(headers) else headers[0]
-            start = pick
-            end = next((i for i in range(pick + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
-            key_index = 1
-        else:
-            end = first_header
-    wanted = keys[key_index] if key_index < len(keys) else None
-    if wanted is None:
-        return start + 1
-    pattern = re.compile(rf"^\s*[\"']?{re.escape(wanted)}[\"']?\s*[=.]")
-    for i in range(start, end):
-        if pattern.match(lines[i]):
-            return i + 1
-    return start + 1 if key_index else None
+    return LineFinder(text).line(loc)
 
 
 def parse_toml(path: Path) -> tuple[str, dict[str, Any]]:
-    """Read and parse a TOML file, turning every failure into a `FileFormatError`."""
+    """Read and parse a TOML file, turning every failure into a `FileFormatError`.
+
+    Bounded: at most `MAX_TOML_BYTES`, nesting and numbers checked (TOML allows ``nan`` and
+    ``inf``, which no length or angle of Campo's may be)."""
+    raw = read_bounded(path, MAX_TOML_BYTES, what="a Campo file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileFormatError("file not found", path=path) from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FileFormatError(f"not UTF-8 text ({exc.reason})", path=path) from None
-    except OSError as exc:
-        raise FileFormatError(f"cannot read: {exc.strerror}", path=path) from None
+        raise FileFormatError(f"not UTF-8 text ({exc.reason})", path=path,
+                              line=raw.count(b"\n", 0, exc.start) + 1) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -101,6 +127,11 @@ def parse_toml(path: Path) -> tuple[str, dict[str, Any]]:
             line = int(m.group(1))
             message = _TOML_POSITION.sub("", message).strip()
         raise FileFormatError(f"invalid TOML: {message}", path=path, line=line) from None
+    except RecursionError:
+        raise FileFormatError("invalid TOML: arrays or tables nested too deeply", path=path) from None
+    problem = unsound_value(data)
+    if problem is not None:
+        raise_problems(path, text, [Problem(*problem)])
     return text, data
 
 
@@ -124,18 +155,22 @@ def pydantic_problems(error: ValidationError) -> list[Problem]:
 
 
 def raise_problems(path: Path, text: str, problems: list[Problem]) -> None:
-    """Raise one `FileFormatError` listing every problem; the first is the headline."""
+    """Raise one `FileFormatError` listing the problems (the first is the headline; beyond
+    `MAX_PROBLEMS_SHOWN` they are counted, not listed)."""
     if not problems:
         return
+    finder = LineFinder(text)
+    shown = problems[:MAX_PROBLEMS_SHOWN]
     errors = [
-        FileFormatError(p.message, path=path, line=find_line(text, p.loc), key=format_loc(p.loc) or None)
-        for p in problems
+        FileFormatError(p.message, path=path, line=finder.line(p.loc), key=format_loc(p.loc) or None)
+        for p in shown
     ]
     first = errors[0]
     if len(errors) > 1:
         rest = "\n".join(f"  also {e}" for e in errors[1:])
+        if len(problems) > len(shown):
+            rest += f"\n  and {len(problems) - len(shown)} more problems"
         first = FileFormatError(f"{first.message}\n{rest}", path=first.path, line=first.line, key=first.key)
-    first.problems = problems  # type: ignore[attr-defined]
     raise first
 
 

@@ -14,17 +14,40 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from campo.errors import CampoInputError
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
+MAX_SETTING = 1_000_000
+"""Largest magnitude of any number in a setting (a distance in inches or cm, a count, an angle):
+beyond it a value is a typo or an attack, and would overflow the engine's geometry."""
+
+
+def _absurd(value: Any) -> Any:
+    """The first number in ``value`` (a scalar, or a list/tuple/map of them) beyond `MAX_SETTING`."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value if abs(value) > MAX_SETTING else None
+    items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+    return next((bad for v in items if (bad := _absurd(v)) is not None), None)
+
 
 class RulesetSettings(BaseModel):
-    """Base of every ruleset's settings: a typo'd key is an error, and a game's settings never change."""
+    """Base of every ruleset's settings: a typo'd key is an error, and a game's settings never change.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Every number is finite (``allow_inf_nan=False``: Infinity or NaN would poison every verdict)
+    and within ±`MAX_SETTING`, whatever the ruleset's own bounds say."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _not_absurd(cls, value: Any) -> Any:
+        bad = _absurd(value)
+        if bad is not None:
+            raise ValueError(f"{bad:g} is beyond ±{MAX_SETTING:g}: not a playable value")
+        return value
 
     close_call_mm: float = Field(
         1.0, ge=0.0, le=25.0,
@@ -138,9 +161,8 @@ def load_settings(
     except ValidationError as exc:
         errs = exc.errors()
         keys = [key_prefix + ".".join(str(p) for p in e["loc"]) for e in errs]
-        msg = "; ".join(
-            f"{k}: {e['msg']}" if i else e["msg"] for i, (k, e) in enumerate(zip(keys, errs))
-        )
+        texts = [e["msg"].removeprefix("Value error, ") for e in errs]
+        msg = "; ".join(f"{k}: {t}" if i else t for i, (k, t) in enumerate(zip(keys, texts)))
         raise CampoInputError(msg, path=path, key=keys[0] or None) from None
     if key is not None:
         if len(_LOADED) >= 64:

@@ -14,13 +14,12 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
-import numpy as np
 
 from campo.calibration.camera_file import load_camera
 from campo.calibration.pipeline import FrameResult, analyse_image
 from campo.server.roster import load_checked_roster
 from campo.errors import CampoInputError
+from campo.vision.image_files import read_image
 from campo.vision.tabletop import load_table
 
 
@@ -30,20 +29,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--roster", required=True, type=Path, help="roster.toml (which marker is which base)")
     parser.add_argument("--camera", type=Path, help="camera.json from `campo calibrate-camera` (strongly advised)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image on stdout")
-
-
-def read_image(path: Path) -> np.ndarray:
-    """A colour image from disk, or a `CampoInputError` naming the file."""
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except FileNotFoundError:
-        raise CampoInputError("image not found", path=path) from None
-    except OSError as exc:
-        raise CampoInputError(f"cannot read image: {exc.strerror}", path=path) from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise CampoInputError("not an image OpenCV can read (corrupt or unsupported format)", path=path)
-    return image
 
 
 def _table_text(name: str, result: FrameResult) -> str:

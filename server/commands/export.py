@@ -8,9 +8,11 @@ scenario JSON in `state`. `--csv` prints the events only. `-o FILE` writes to a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
+from campo.errors import CampoInputError
 from campo.server.recording import open_recording
 from campo.server.recording.export import json_lines, write_csv
 
@@ -25,14 +27,17 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     with open_recording(args.recording) as rec:
-        out = args.output.open("w", encoding="utf-8", newline="") if args.output else sys.stdout
+        where = args.output or "standard output"
         try:
-            if args.json:
-                for line in json_lines(rec):
-                    out.write(line + "\n")
-            else:
-                write_csv(rec, out)
-        finally:
-            if args.output:
-                out.close()
+            with (args.output.open("w", encoding="utf-8", newline="") if args.output
+                  else contextlib.nullcontext(sys.stdout)) as out:
+                if args.json:
+                    for line in json_lines(rec):
+                        out.write(line + "\n")
+                else:
+                    write_csv(rec, out)
+        except BrokenPipeError:   # `campo export ... | head`: the CLI's business
+            raise
+        except OSError as exc:    # a missing or read-only folder, a full disk
+            raise CampoInputError(f"cannot write: {exc.strerror or exc}", path=where) from None
     return 0

@@ -53,10 +53,13 @@ def deck_event(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 def attach(app: Any, services: Any, path: Any) -> Recorder:
     """`campo serve --record`: record ``services.hub`` into ``path`` while ``app`` runs.
 
-    The file is opened now (a foreign or newer file fails before the server starts) and closed
-    when the app shuts down, after the last state and any move in progress are written.
+    The file is opened now (a foreign or newer file, one another server records, a read-only
+    folder: each fails before the server starts) and closed when the app shuts down, after the
+    last state and any move in progress are written. While it records, the status bar and
+    `/api/status` carry its `Recorder.status()` as ``recording``.
     """
     recorder = attach_recorder(services.hub, path)
+    services.tracker.status_parts.append(lambda: {"recording": recorder.status()})
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager

@@ -13,19 +13,35 @@ import json
 import zlib
 from typing import Any
 
+from campo.safe_input import parse_json
+
 SNAPSHOT_EVERY = 200
 """A snapshot at least every this many states bounds the work of `state_at` (deltas applied)."""
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+"""Largest decompressed entry read back (a 1000-base state with detailed terrain is a few MB): a
+damaged or hostile body that inflates beyond this (a "zlib bomb") is refused, not inflated."""
 
 State = dict[str, Any]
 
 
 def pack(value: Any) -> bytes:
-    return zlib.compress(json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
                          .encode("utf-8"), 6)
 
 
-def unpack(body: bytes) -> Any:
-    return json.loads(zlib.decompress(body).decode("utf-8"))
+def unpack(body: bytes, max_bytes: int = MAX_ENTRY_BYTES) -> Any:
+    """The value `pack` stored; `ValueError` (or `zlib.error`) for a damaged body, one that
+    inflates beyond ``max_bytes``, or JSON that `campo.safe_input.parse_json` refuses."""
+    if not isinstance(body, bytes):
+        raise ValueError(f"body is {type(body).__name__}, not compressed bytes")
+    inflate = zlib.decompressobj()
+    raw = inflate.decompress(body, max_bytes + 1)
+    if len(raw) > max_bytes or inflate.unconsumed_tail:
+        raise ValueError(f"body inflates beyond {max_bytes // 2**20} MB")
+    if not inflate.eof:
+        raise ValueError("body is cut short")
+    return parse_json(raw)
 
 
 def _bases(state: State) -> dict[str, dict[str, Any]]:

@@ -8,6 +8,7 @@ deltas applied), so callers never see the storage format.
 from __future__ import annotations
 
 import copy
+import math
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -15,8 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from campo.server.recording import codec, schema
 from campo.errors import RecordingError
+from campo.server.recording import codec, schema
+
+ENCODINGS = frozenset({"snapshot", "delta", "json"})
 
 
 @dataclass(frozen=True)
@@ -62,11 +65,38 @@ class Recording:
         except sqlite3.DatabaseError as exc:
             raise RecordingError(f"recording is damaged: {exc}", path=self.path) from None
 
+    def _damaged(self, seq: Any, why: str) -> RecordingError:
+        return RecordingError(f"entry seq {seq} is damaged: {why}", path=self.path)
+
+    def _entries(self, sql: str, args: tuple[Any, ...] = ()) -> Iterator[tuple[int, float, str, str, bytes]]:
+        """Rows of (seq, t, kind, encoding, body), each checked for what the writer always
+        stores: a damaged file is one clear error, never a TypeError halfway through."""
+        for seq, t, kind, encoding, body in self._rows(sql, args):
+            if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
+                raise self._damaged(seq, f"its time t is {t!r}, not a number of seconds")
+            if not isinstance(kind, str) or encoding not in ENCODINGS or not isinstance(body, bytes):
+                raise self._damaged(seq, "not an entry Campo writes (kind, encoding or body)")
+            yield int(seq), float(t), kind, encoding, body
+
     def _unpack(self, seq: int, body: bytes) -> Any:
         try:
             return codec.unpack(body)
         except (zlib.error, ValueError, UnicodeDecodeError) as exc:
-            raise RecordingError(f"entry seq {seq} is damaged: {exc}", path=self.path) from None
+            raise self._damaged(seq, str(exc)) from None
+
+    def _state(self, seq: int, encoding: str, body: bytes, prev: dict[str, Any] | None) -> dict[str, Any]:
+        """The state an entry stores: its snapshot, or its delta applied to ``prev``."""
+        data = self._unpack(seq, body)
+        if not isinstance(data, dict):
+            raise self._damaged(seq, "a state that is not a JSON object")
+        if encoding == "snapshot":
+            return data
+        if prev is None:
+            raise RecordingError(f"entry seq {seq} is a delta with no snapshot before it", path=self.path)
+        try:
+            return codec.apply_delta(prev, data)
+        except (TypeError, KeyError, AttributeError, ValueError) as exc:   # not a delta we write
+            raise self._damaged(seq, f"its delta does not apply ({type(exc).__name__}: {exc})") from None
 
     @property
     def meta(self) -> dict[str, str]:
@@ -80,21 +110,14 @@ class Recording:
         dicts with the states before and after (that is what makes walking a long game fast):
         copy a base before changing it."""
         state: dict[str, Any] | None = None
-        for seq, t, kind, encoding, body in self._rows(
+        for seq, t, kind, encoding, body in self._entries(
                 "SELECT seq, t, kind, encoding, body FROM entries ORDER BY seq"):
             if kind == "state":
-                data = self._unpack(seq, body)
-                if encoding == "snapshot":
-                    state = data
-                elif state is None:
-                    raise RecordingError(f"entry seq {seq} is a delta with no snapshot before it",
-                                         path=self.path)
-                else:
-                    state = codec.apply_delta(state, data)
+                state = self._state(seq, encoding, body, state)
                 if kinds is None or "state" in kinds:
-                    yield Entry(seq, float(t), kind, dict(state))
+                    yield Entry(seq, t, kind, dict(state))
             elif kinds is None or kind in kinds:
-                yield Entry(seq, float(t), kind, self._unpack(seq, body))
+                yield Entry(seq, t, kind, self._event(seq, body))
 
     def states(self) -> Iterator[Entry]:
         return self.entries({"state"})
@@ -102,11 +125,17 @@ class Recording:
     def events(self, kinds: set[str] | None = None) -> list[Entry]:
         """Events only (not states), oldest first, without rebuilding any state."""
         out = []
-        for seq, t, kind, body in self._rows(
-                "SELECT seq, t, kind, body FROM entries WHERE kind != 'state' ORDER BY seq"):
+        for seq, t, kind, _, body in self._entries(
+                "SELECT seq, t, kind, encoding, body FROM entries WHERE kind != 'state' ORDER BY seq"):
             if kinds is None or kind in kinds:
-                out.append(Entry(seq, float(t), kind, self._unpack(seq, body)))
+                out.append(Entry(seq, t, kind, self._event(seq, body)))
         return out
+
+    def _event(self, seq: int, body: bytes) -> dict[str, Any]:
+        data = self._unpack(seq, body)
+        if not isinstance(data, dict):
+            raise self._damaged(seq, "an event that is not a JSON object")
+        return data
 
     # --- seeking ----------------------------------------------------------------------------
     def _state_through(self, last_seq: int) -> Entry | None:
@@ -117,12 +146,11 @@ class Recording:
             return None
         state: dict[str, Any] | None = None
         found: tuple[int, float] | None = None
-        for seq, t, encoding, body in self._rows(
-                "SELECT seq, t, encoding, body FROM entries WHERE kind = 'state' "
+        for seq, t, _, encoding, body in self._entries(
+                "SELECT seq, t, kind, encoding, body FROM entries WHERE kind = 'state' "
                 "AND seq >= ? AND seq <= ? ORDER BY seq", (snap[0], last_seq)):
-            data = self._unpack(seq, body)
-            state = data if encoding == "snapshot" else codec.apply_delta(state or {}, data)
-            found = (seq, float(t))
+            state = self._state(seq, encoding, body, state or {})
+            found = (seq, t)
         assert found is not None and state is not None
         return Entry(found[0], found[1], "state", copy.deepcopy(state))
 
@@ -152,7 +180,11 @@ class Recording:
     @property
     def duration(self) -> float:
         row = next(self._rows("SELECT max(t) FROM entries"))
-        return float(row[0] or 0.0)
+        last = row[0] or 0.0
+        if not isinstance(last, (int, float)) or not math.isfinite(last):
+            raise RecordingError(f"damaged: an entry's time t is {last!r}, not a number of seconds",
+                                 path=self.path)
+        return float(last)
 
     def count(self, kind: str | None = None) -> int:
         if kind is None:
@@ -161,16 +193,20 @@ class Recording:
 
 
 def open_recording(path: str | Path) -> Recording:
-    """Open a recording for reading; a foreign, damaged or newer file is a `RecordingError`."""
+    """Open a recording for reading; a foreign, damaged or newer file is a `RecordingError`.
+
+    An older schema is upgraded in place, except in a folder this process may not write: that
+    file is read as it is (every schema reads the same; the upgrades only add indexes)."""
     p = Path(path)
     schema.check_file(p)
     if p.stat().st_size == 0:
         raise RecordingError("empty file, not a Campo recording", path=p)
-    conn = schema.connect(p)
+    read_only = not schema.writable(p)
+    conn = schema.connect_read_only(p) if read_only else schema.connect(p)
     try:
         version = schema.check_ours(conn, p, allow_empty=False)
-        if version < schema.SCHEMA_VERSION:
-            schema.migrate(conn, p, version)
+        if version < schema.SCHEMA_VERSION and not read_only:
+            version = schema.migrate(conn, p, version)
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not {"meta", "entries"} <= tables:
             raise RecordingError("recording is missing its tables (damaged)", path=p)
@@ -180,4 +216,4 @@ def open_recording(path: str | Path) -> Recording:
     except BaseException:
         conn.close()
         raise
-    return Recording(p, conn, schema.SCHEMA_VERSION)
+    return Recording(p, conn, version)

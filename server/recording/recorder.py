@@ -6,10 +6,27 @@ stores states compactly (see `codec`), derives events from consecutive states (s
 and commits at least every `commit_interval` seconds. The file is in WAL mode with
 ``synchronous=NORMAL``: a committed transaction survives the process being killed (``kill -9``),
 so a crash loses at most the last ``commit_interval`` seconds, and the file always opens.
+
+States recorded in real time are written as they arrive; the events derived from them (which
+may ask the engine, and so take a while) follow: a slow analysis never holds a state back from
+its commit. When the writer lags, a derived event's `t` is when it was written (never before
+the states already written), its own times (`t_start`, `t_end` of a move) unchanged; an umpire's
+event waits for the events of the states before it, and keeps its time. States given with their
+times (`record_state(state, t=...)`: tests, simulations) are written strictly in order.
+
+One file has one writer (`lock.WriterLock`): a second recorder is refused, naming the first.
+
+A write that fails (a full disk, an I/O error, a folder turned read-only) never stops the
+recording: the rows wait in memory, `status()` says why (the live page and `/api/status` show
+it), and the writer tries again every `RETRY_S` seconds; when the disk has room again, the rows
+are written in order and recording carries on. Should an outage outlast `MAX_PENDING_BYTES` of
+waiting rows, the waiting states are dropped (events are kept), the next state is stored whole,
+and a ``recording_gap`` event says when and how many were lost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -17,15 +34,24 @@ import queue
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from campo.server.recording import codec, schema
 from campo.errors import RecordingError
+from campo.server.recording import codec, schema
+from campo.server.recording.lock import WriterLock
 
 log = logging.getLogger(__name__)
+
+RETRY_S = 1.0
+"""While writes fail, how often the writer tries again."""
+MAX_PENDING_BYTES = 64 * 1024 * 1024
+"""Rows kept in memory while the disk refuses them (hours of a busy game)."""
+
+Row = tuple[float, str, str, bytes]   # (t, kind, encoding, body), as stored
 
 LIVE_ONLY_KEYS = frozenset({"analysis", "summary", "live"})
 """Members of the live state that are not stored: the engine's verdicts are recomputed on replay
@@ -53,6 +79,9 @@ def create_empty(path: Path) -> None:
     reader (or a crash) never meets a half-made file."""
     if not path.parent.is_dir():
         raise RecordingError(f"cannot create recording: no folder {path.parent}", path=path)
+    if not os.access(path.parent, os.W_OK):
+        raise RecordingError(f"cannot create recording: the folder {path.parent} is read-only",
+                             path=path)
     partial = path.with_name(f".{path.name}.partial")
     partial.unlink(missing_ok=True)
     try:
@@ -107,13 +136,33 @@ class Recorder:
         self.commit_interval = commit_interval
         self.snapshot_every = max(1, snapshot_every)
         self._clock = clock
-        self._conn, _ = open_for_writing(self.path)
+        self._lock = WriterLock(self.path).acquire()   # before touching the file
+        try:
+            self._conn, _ = open_for_writing(self.path)
+        except BaseException:
+            self._lock.release()
+            raise
         self._last_state: dict[str, Any] | None = None
         self._states_since_snapshot = 0
         self._t0, self._last_t = self._clock(), 0.0
-        self._in_tx = False
         self._last_commit = self._clock()
-        self._resume_existing()
+        # rows not yet committed, and why writing fails now ("" while it works)
+        self._pending: list[Row] = []
+        self._pending_bytes = 0
+        self._problem = ""
+        self._problem_since = 0.0
+        self._lost_states = 0
+        self._next_try = 0.0
+        self._written = 0
+        self._whole_next = False   # waiting states were dropped: store the next one whole
+        # states written whose events are not derived yet: (t, state, summary)
+        self._to_derive: deque[tuple[float, dict[str, Any], Any]] = deque()
+        try:
+            self._resume_existing()
+        except BaseException:
+            self._conn.close()
+            self._lock.release()
+            raise
         self._deriver = None
         if derive_events:
             from campo.server.recording.events import EventDeriver
@@ -152,19 +201,38 @@ class Recorder:
         self._put("event", t, kind, body)
 
     def flush(self, timeout: float = 10.0) -> None:
-        """Wait until everything queued so far is written and committed."""
+        """Wait until everything queued so far is written and committed (`RecordingError` when
+        the disk refuses it: it stays queued and is retried)."""
         done = threading.Event()
         self._put("flush", None, done, None)
         if not done.wait(timeout):
             raise TimeoutError(f"recorder {self.path} did not flush within {timeout} s")
         self._raise_failure()
+        problem = self._problem
+        if problem:
+            raise RecordingError(f"not written yet: {problem}", path=self.path)
+
+    def status(self) -> dict[str, Any]:
+        """What the page and `/api/status` say about the recording (member ``recording``):
+        ``ok`` false with ``error`` while writes fail, the entries ``waiting`` in memory, the
+        states ``lost`` in this outage, the entries ``written`` so far."""
+        problem, failure = self._problem, self._failure
+        error = f"recording stopped: {failure}" if failure is not None else problem
+        out: dict[str, Any] = {"file": self.path.name, "ok": not error, "error": error,
+                               "written": self._written, "waiting": len(self._pending)}
+        if problem:
+            out["failing_for_s"] = round(max(0.0, self.now() - self._problem_since), 1)
+            out["lost"] = self._lost_states
+        return out
 
     def on_close(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` first thing in `close` (e.g. to unsubscribe from the hub)."""
         self._close_hooks.append(callback)
 
     def close(self) -> None:
-        """Finish pending moves, write everything, commit and close the file."""
+        """Finish pending moves, write everything, commit and close the file. Rows the disk
+        still refuses are lost, and a warning says how many and why (no exception: this runs
+        at shutdown)."""
         if self._closed:
             return
         for hook in self._close_hooks:
@@ -172,7 +240,11 @@ class Recorder:
         self._put("close", None, None, None)
         self._thread.join()
         self._closed = True
+        if self._pending:
+            log.warning("recording %s: %d entries could not be written (%s) and are lost",
+                        self.path, len(self._pending), self._problem)
         self._conn.close()
+        self._lock.release()
         self._raise_failure()
 
     def __enter__(self) -> Recorder:
@@ -217,22 +289,34 @@ class Recorder:
                 self._states_since_snapshot = rec.states_since_snapshot()
             self._insert(self._last_t, "resumed", "json", codec.pack({}))
             self._commit()
+            if self._problem:
+                raise RecordingError(f"cannot write: {self._problem}", path=self.path)
 
     def _run(self) -> None:
         try:
             while True:
-                try:
-                    what, t, a, b = self._queue.get(timeout=min(0.2, self.commit_interval))
+                try:   # with events still to derive, take what has arrived without waiting
+                    what, t, a, b = (self._queue.get_nowait() if self._to_derive else
+                                     self._queue.get(timeout=min(0.2, self.commit_interval)))
                 except queue.Empty:
+                    if self._to_derive:
+                        self._derive_next()
+                        if self._commit_due():
+                            self._commit()
+                        continue
                     what = "tick"
                     t, a, b = self.now(), None, None
                 if what == "state":
                     self._write_state(t, a, b)
-                elif what == "event":
+                elif what == "event":   # after the events of the states before it
+                    while self._to_derive:
+                        self._derive_next()
                     self._write_event(t, a, b)
                 elif what == "tick" and not self._explicit_t:
                     self._derive(t, None, None)
                 elif what in ("flush", "close"):
+                    while self._to_derive:
+                        self._derive_next()
                     if what == "close" and self._deriver is not None:
                         self._write_events(t, self._deriver.finish(max(t, self._last_t)))
                     self._commit()
@@ -240,16 +324,13 @@ class Recorder:
                         a.set()
                     else:
                         return
-                if self._in_tx and self._clock() - self._last_commit >= self.commit_interval:
+                if self._commit_due():
                     self._commit()
-        except BaseException as exc:  # keep the reason; callers see it on their next call
+        except BaseException as exc:  # a bug: keep the reason; callers see it on their next call
             self._failure = exc
             log.error("recording to %s stopped: %s", self.path, exc)
-            try:
-                if self._in_tx:
-                    self._conn.execute("COMMIT")
-            except sqlite3.Error:
-                pass
+            with contextlib.suppress(sqlite3.Error):
+                self._commit()
             while True:  # release anybody waiting on a flush
                 try:
                     what, _, a, _ = self._queue.get_nowait()
@@ -258,26 +339,84 @@ class Recorder:
                 if what == "flush":
                     a.set()
 
+    def _later(self, t: float, state: dict[str, Any], summary: Any) -> None:
+        """Derive the events of a state just written: at once when nothing else waits (and always
+        when the caller gives the times), else after the states queued behind it are written."""
+        self._to_derive.append((t, state, summary))
+        if self._explicit_t or (len(self._to_derive) == 1 and self._queue.empty()):
+            self._derive_next()
+
+    def _derive_next(self) -> None:
+        self._derive(*self._to_derive.popleft())
+
     def _insert(self, t: float, kind: str, encoding: str, body: bytes) -> None:
-        if not self._in_tx:
-            self._conn.execute("BEGIN")
-            self._in_tx = True
+        """Queue one row for the next commit (in order; ``t`` in ms, never going back)."""
         t = max(math.floor(t * 1000.0 + 1e-6) / 1000.0, self._last_t)  # ms, never rounded up
         self._last_t = t
-        self._conn.execute("INSERT INTO entries(t, kind, encoding, body) VALUES (?, ?, ?, ?)",
-                           (t, kind, encoding, body))
+        self._pending.append((t, kind, encoding, body))
+        self._pending_bytes += len(body) + 64
+        if self._pending_bytes > MAX_PENDING_BYTES:
+            self._shed()
+
+    def _commit_due(self) -> bool:
+        """Rows wait, the commit interval has passed, and (while writes fail) it is time to retry."""
+        now = self._clock()
+        return bool(self._pending) and now - self._last_commit >= self.commit_interval \
+            and (not self._problem or now >= self._next_try)
 
     def _commit(self) -> None:
-        if self._in_tx:
-            self._conn.execute("COMMIT")
-            self._in_tx = False
+        """Write the waiting rows in one transaction; on failure keep them and say why."""
         self._last_commit = self._clock()
+        if not self._pending:
+            return
+        try:
+            self._conn.execute("BEGIN")
+            self._conn.executemany("INSERT INTO entries(t, kind, encoding, body) VALUES (?, ?, ?, ?)",
+                                   self._pending)
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:   # a full disk, an I/O error, a folder turned read-only
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+            self._failed(exc)
+            return
+        self._written += len(self._pending)
+        self._pending.clear()
+        self._pending_bytes = 0
+        if self._problem:
+            self._recovered()
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        problem = str(exc)
+        if not self._problem:
+            self._problem_since = self.now()
+            log.warning("recording to %s paused: %s; trying again every %g s", self.path, problem, RETRY_S)
+        self._problem = problem
+        self._next_try = self._clock() + RETRY_S
+
+    def _recovered(self) -> None:
+        lost, since = self._lost_states, self._problem_since
+        log.warning("recording to %s resumed after %.0f s%s", self.path, self.now() - since,
+                    f" ({lost} states lost)" if lost else "")
+        if lost:
+            self._insert(self.now(), "recording_gap", "json", codec.pack(
+                {"from": round(since, 3), "states_lost": lost, "error": self._problem}))
+        self._problem, self._lost_states = "", 0
+
+    def _shed(self) -> None:
+        """Too many rows wait for a disk that refuses them: drop the waiting states (the events
+        stay); the next state is stored whole, so the ones after it need nothing dropped."""
+        kept = [row for row in self._pending if row[1] != "state"]
+        self._lost_states += len(self._pending) - len(kept)
+        self._pending = kept
+        self._pending_bytes = sum(len(row[3]) + 64 for row in kept)
+        self._whole_next = True
 
     def _write_state(self, t: float, state: dict[str, Any], summary: Any) -> None:
         prev = self._last_state
         if prev == state:
             return  # not a real change
-        snapshot = prev is None or self._states_since_snapshot + 1 >= self.snapshot_every
+        snapshot = prev is None or self._whole_next or self._states_since_snapshot + 1 >= self.snapshot_every
+        self._whole_next = False
         body = b""
         if not snapshot:
             body = codec.pack(codec.encode_delta(prev, state))
@@ -291,11 +430,12 @@ class Recorder:
             self._states_since_snapshot += 1
         self._insert(t, "state", "snapshot" if snapshot else "delta", body)
         self._last_state = state
-        # the state is on disk before the engine is asked about it: a slow first analysis (or a
-        # large table) never holds a state back from the next commit
-        if self._clock() - self._last_commit >= self.commit_interval:
+        # the state goes to disk before the engine is asked about it, and states that arrive
+        # meanwhile are written before their events are derived: a slow analysis (the first one,
+        # a large table, a loaded machine) never holds states back from the next commit
+        if self._commit_due():
             self._commit()
-        self._derive(t, state, summary)
+        self._later(t, state, summary)
 
     def _derive(self, t: float, state: dict[str, Any] | None, summary: Any) -> None:
         if self._deriver is None:

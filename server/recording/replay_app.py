@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from campo.engine.live import Snapshot
+from campo.errors import CampoInputError
+from campo.safe_input import parse_json
 from campo.server.analysis_routes import add_analysis_routes, page_module_url
+from campo.server.guard import RequestLimits, install_guard
 from campo.server.hub import StateHub
 from campo.server.recording.replay import ReplaySession
-from campo.server.security import same_origin
+from campo.server.security import RateLimit, same_origin
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 REPLAY_TAGS = ('<link rel="stylesheet" href="/static/replay.css">'
@@ -39,13 +42,43 @@ def replay_page(index_html: str) -> str:
     return html.replace("<body", '<body data-mode="replay"', 1)
 
 
+MAX_CURSOR_BODY = 1024
+"""A cursor move is `{"t": 12.5}` or `{"seq": 40}`; anything longer is refused unread."""
+
+
+class CursorMove(BaseModel):
+    """The body of `POST /api/replay/cursor`: a time in seconds or an entry's seq, finite and sane."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    t: float | None = Field(None, ge=-1e9, le=1e9)
+    seq: int | None = Field(None, ge=0, le=2**62)
+
+
+def cursor_move(raw: bytes) -> CursorMove:
+    """The parsed cursor body; `HTTPException` 400 naming what is wrong."""
+    try:
+        move = CursorMove.model_validate(parse_json(raw or b"{}"))
+    except CampoInputError as exc:
+        raise HTTPException(400, f"body is not acceptable JSON: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise HTTPException(400, f"{where + ': ' if where else ''}{first['msg']}") from None
+    if move.t is None and move.seq is None:
+        raise HTTPException(400, 'give {"t": seconds} or {"seq": event seq}')
+    return move
+
+
 def read_only(what: str) -> JSONResponse:
     return JSONResponse({"ok": False, "error": f"read-only: this is a replay ({what} refused)"},
                         status_code=403)
 
 
-def create_replay_app(path: str | Path) -> FastAPI:
-    """The review app for one recording (opened now: a bad file fails here, naming it)."""
+def create_replay_app(path: str | Path, *, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
+                      limits: RequestLimits | None = None) -> FastAPI:
+    """The review app for one recording (opened now: a bad file fails here, naming it), bound to
+    ``host`` and also answering to ``allow_hosts`` (server/guard.py: Host, body size, rates)."""
     session = ReplaySession(path)
     hub = StateHub()
     shown: list[tuple[dict[str, Any], Snapshot]] = [session.moment_at(0.0)]  # the cursor's moment
@@ -67,6 +100,10 @@ def create_replay_app(path: str | Path) -> FastAPI:
 
     app = FastAPI(title="Campo replay", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.replay = session
+    # cursor moves follow the scrubber (one in flight at a time): more than live writes
+    limits = limits or RequestLimits(writes=RateLimit(rate=20, burst=40))
+    app.state.limits = limits
+    install_guard(app, bind=host, allow_hosts=allow_hosts, limits=limits, max_body=MAX_CURSOR_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def current() -> dict[str, Any]:
@@ -113,6 +150,8 @@ def create_replay_app(path: str | Path) -> FastAPI:
 
     @app.get("/api/replay/state")
     def api_replay_state(t: float) -> JSONResponse:
+        if not -1e9 <= t <= 1e9:   # also NaN
+            raise HTTPException(422, "t must be a number of seconds")
         return JSONResponse(session.state_at(t))
 
     @app.post("/api/replay/cursor")
@@ -120,19 +159,14 @@ def create_replay_app(path: str | Path) -> FastAPI:
         if not same_origin(request.headers.get("origin"), request.headers.get("host")):
             return JSONResponse({"ok": False, "error": "cross-site request refused"},
                                 status_code=403)
+        move = cursor_move(await request.body())   # the guard has bounded the body already
         try:
-            body = json.loads(await request.body() or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise HTTPException(400, "body is not JSON") from None
-        if not isinstance(body, dict) or not ({"t", "seq"} & body.keys()):
-            raise HTTPException(400, 'give {"t": seconds} or {"seq": event seq}')
-        try:
-            if "seq" in body:
-                moment = await asyncio.to_thread(session.moment_at_event, int(body["seq"]))
+            if move.seq is not None:
+                moment = await asyncio.to_thread(session.moment_at_event, move.seq)
             else:
-                moment = await asyncio.to_thread(session.moment_at, float(body["t"]))
-        except (KeyError, ValueError, TypeError):
-            raise HTTPException(404, f"no such moment: {body}") from None
+                moment = await asyncio.to_thread(session.moment_at, float(move.t or 0.0))
+        except KeyError:
+            raise HTTPException(404, f"no such moment: {move.model_dump(exclude_none=True)}") from None
         return JSONResponse(show(moment))
 
     @app.put("/api/terrain")
@@ -177,8 +211,8 @@ def create_replay_app(path: str | Path) -> FastAPI:
 def _reply(text: str | None) -> dict[str, Any]:
     """Pings are answered; everything else would change the game and is refused."""
     try:
-        kind = json.loads(text or "null").get("type")
-    except (json.JSONDecodeError, AttributeError):
+        kind = parse_json(text or "null").get("type")
+    except (CampoInputError, AttributeError):
         kind = None
     if kind == "ping":
         return {"ok": True, "type": "pong"}

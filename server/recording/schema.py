@@ -8,8 +8,12 @@ a consistent version. A file with a newer version than `SCHEMA_VERSION` is refus
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
+import struct
 from pathlib import Path
+from urllib.parse import quote
 
 from campo.errors import RecordingError
 
@@ -47,13 +51,43 @@ def _is_sqlite_file(path: Path) -> bool:
 
 
 def check_file(path: Path) -> None:
-    """Refuse, naming the file, anything that is not a SQLite database (before sqlite opens it)."""
+    """Refuse, naming the file, anything that is not a SQLite database (before sqlite opens it),
+    and a database cut short (a copy interrupted, a truncated download): its header says how
+    many pages it has, so a missing tail is seen at once instead of as missing moves."""
     if not path.exists():
         raise RecordingError("no such recording", path=path)
     if path.is_dir():
         raise RecordingError("is a directory, not a Campo recording", path=path)
-    if path.stat().st_size and not _is_sqlite_file(path):
+    size = path.stat().st_size
+    if size and not _is_sqlite_file(path):
         raise RecordingError("not a Campo recording (not an SQLite database)", path=path)
+    wal = path.with_name(path.name + "-wal")
+    live = wal.exists() and wal.stat().st_size > 0   # a writer may be checkpointing right now
+    expected = None if live else _declared_size(path)
+    if expected is not None and size < expected:
+        raise RecordingError(f"damaged: the file is cut short ({size} of {expected} bytes)", path=path)
+
+
+def _declared_size(path: Path) -> int | None:
+    """Page size x page count from the database header, when the header vouches for it."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(100)
+    except OSError:
+        return None
+    if len(head) < 100:
+        return None
+    (page,) = struct.unpack(">H", head[16:18])
+    counter, pages = struct.unpack(">II", head[24:32])
+    (valid_for,) = struct.unpack(">I", head[92:96])
+    if pages == 0 or counter != valid_for:
+        return None
+    return (65536 if page == 1 else page) * pages
+
+
+def writable(path: Path) -> bool:
+    """Whether this process may write the recording and make its WAL files beside it."""
+    return os.access(path.parent, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
 
 
 def versions(conn: sqlite3.Connection, path: Path) -> tuple[int, int]:
@@ -99,7 +133,8 @@ def migrate(conn: sqlite3.Connection, path: Path, current: int) -> int:
             conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):   # e.g. the file could not be opened at all
+                conn.execute("ROLLBACK")
             raise RecordingError(f"cannot upgrade recording to schema {number}: {exc}",
                                  path=path) from None
     return SCHEMA_VERSION
@@ -113,3 +148,20 @@ def connect(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise RecordingError(f"cannot open recording: {exc}", path=path) from None
     return conn
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A reading connection to a recording in a folder we may not write (a CD, a read-only
+    share, another user's folder), where SQLite cannot make the WAL's index file.
+
+    Nobody can be writing such a file, so it is opened as immutable; unless a WAL file with the
+    last changes lies beside it, which only a writable copy can fold in: refused, saying so."""
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise RecordingError(f"its last changes are in {wal.name} and the folder is read-only: copy "
+                             f"both files to a folder you can write and read the copy", path=path)
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
+    try:
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise RecordingError(f"cannot open recording: {exc}", path=path) from None

@@ -80,6 +80,9 @@ function onHello(p) {
   const ro = !p.can_write;
   setPill("st-access", ro ? "read-only (no token)" : (p.token_required ? "umpire (token)" : "umpire"), ro ? "warn" : "ok");
   terrain.setWritable(p.can_write);
+  // the game's setup (table, roster, camera), when this server has one (not the demo, not a replay)
+  $("st-setup").hidden = !p.setup_url;
+  if (p.setup_url) $("st-setup").href = p.setup_url + (token ? `?token=${encodeURIComponent(token)}` : "");
   for (const id of ["ev-turn", "ev-phase-btn", "ev-note-btn"]) $(id).disabled = ro;
   if (rulesInfo) renderRules();
 }
@@ -123,6 +126,12 @@ function onStatus(s) {
   if (s.frame_error) setPill("st-table", `frames unusable: ${s.frame_error}`, "bad");
   const unknown = s.unknown_markers || [];
   setPill("st-unknown", unknown.length ? `unknown markers: ${unknown.join(", ")}` : "", "warn");
+  const skipped = (s.camera && s.camera.skipped) || [];
+  setPill("st-skipped", skipped.length ? `images skipped: ${skipped.map((k) => `${k.name} (${k.error})`).join("; ")}` : "", "warn");
+  const rec = s.recording;
+  if (!rec) setPill("st-recording", "");
+  else if (rec.ok) setPill("st-recording", `recording ${rec.file}`, "ok");
+  else setPill("st-recording", `recording paused: ${rec.error}` + (rec.waiting ? ` (${rec.waiting} entries waiting)` : ""), "bad");
 }
 
 function onReply(r) {
@@ -212,8 +221,8 @@ function select(id) {
   render();
 }
 
-// The tapped base's full analysis and arcs, one request pair at a time: states may arrive faster
-// than the engine judges a base; the newest state is asked about when the answer comes.
+// The tapped base's full analysis and arcs, one request at a time: states may arrive faster than
+// the engine judges a base; the newest state is asked about when the answer comes.
 let detailInFlight = false;
 let detailStale = false;
 async function fetchDetail() {
@@ -223,11 +232,11 @@ async function fetchDetail() {
   detailInFlight = true;
   detailStale = false;
   try {
-    const path = encodeURIComponent(id);
-    const [detail, geometry] = await Promise.all([fetch(`/api/bases/${path}/analysis`), fetch(`/api/geometry/${path}`)]);
+    const res = await fetch(`/api/bases/${encodeURIComponent(id)}/detail`);
     if (ticket === geometryRequest && campo.selected === id) {
-      campo.detail = detail.ok ? await detail.json() : null;
-      campo.geometry = geometry.ok ? await geometry.json() : null;
+      const both = res.ok ? await res.json() : { analysis: null, geometry: null };
+      campo.detail = both.analysis;
+      campo.geometry = both.geometry;
       render();
     }
   } catch (e) { /* the next state retries */ }

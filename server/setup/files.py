@@ -1,0 +1,88 @@
+"""The game's files in one folder, written whole or not at all.
+
+A save from the page writes a temporary file beside the target, flushes it to disk and renames
+it over the target (`os.replace` is atomic on one file system), so a crash or a full disk never
+leaves half a roster. Each file's content hash is its version: the page sends the version it
+edited, and a save over a file changed meanwhile (by hand, in an editor) is refused instead of
+silently undoing that edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from campo.errors import CampoInputError
+
+TABLE_FILE = "table.toml"
+ROSTER_FILE = "roster.toml"
+CAMERA_FILE = "camera.json"
+TERRAIN_FILE = "terrain.json"
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    """Where a game's files are (by default all in one folder, under their usual names)."""
+
+    folder: Path
+    table: Path
+    roster: Path
+    camera: Path
+    terrain: Path
+
+    @classmethod
+    def in_folder(cls, folder: str | Path, *, table: Path | None = None, roster: Path | None = None,
+                  camera: Path | None = None, terrain: Path | None = None) -> GameFiles:
+        """The folder's files; any one given explicitly (a `campo serve` option) replaces its default."""
+        folder = Path(folder)
+        return cls(folder, table or folder / TABLE_FILE, roster or folder / ROSTER_FILE,
+                   camera or folder / CAMERA_FILE, terrain or folder / TERRAIN_FILE)
+
+    def named(self) -> dict[str, Path]:
+        return {"table": self.table, "roster": self.roster, "camera": self.camera, "terrain": self.terrain}
+
+
+def version_of(path: Path) -> str | None:
+    """A short hash of the file's bytes (None when there is no file): what a save must match."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CampoInputError(f"cannot read: {exc.strerror or exc}", path=path) from None
+
+
+def write_atomic(path: Path, data: str | bytes) -> str:
+    """Write ``data`` to ``path`` whole or not at all; returns the new version."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise CampoInputError(f"cannot write in {path.parent}: {exc.strerror or exc}", path=path) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise CampoInputError(f"cannot write: {exc.strerror or exc}", path=path) from None
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def check_version(path: Path, expected: str | None) -> None:
+    """Refuse a save made from an older reading of the file (someone else changed it since)."""
+    current = version_of(path)
+    if current != expected:
+        what = "was created" if expected is None else ("was deleted" if current is None else "changed")
+        raise FileChangedError(f"{what} on disk since the page read it: reload to see it, "
+                               "or save again to replace it", path=path)
+
+
+class FileChangedError(CampoInputError):
+    """The file on disk is not the one the page edited."""
