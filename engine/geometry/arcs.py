@@ -20,7 +20,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from campo.engine.geometry.rect import Point, rotate
+from campo.engine.geometry.rect import Point
 
 
 def arc_polygon(left: Point, right: Point, facing: Point, half_angle_deg: float,
@@ -35,62 +35,31 @@ def arc_polygon(left: Point, right: Point, facing: Point, half_angle_deg: float,
 
 def arc_vertices(left: Point, right: Point, facing: Point, half_angle_deg: float,
                  reach: float) -> list[Point]:
-    """The outline of `arc_polygon` (4 points; 3 when the front is a point), for building many
-    arcs with one vectorised ``shapely.polygons`` call."""
-    if not 0.0 <= half_angle_deg < 90.0:
-        raise ValueError(f"arc half-angle must be in [0, 90) degrees, got {half_angle_deg}")
-    length = reach / math.cos(math.radians(half_angle_deg))
-    dl = rotate(facing, half_angle_deg)
-    dr = rotate(facing, -half_angle_deg)
-    far_left = (left[0] + dl[0] * length, left[1] + dl[1] * length)
-    far_right = (right[0] + dr[0] * length, right[1] + dr[1] * length)
-    if math.dist(left, right) < 1e-9:
-        return [left, far_right, far_left]
-    return [left, right, far_right, far_left]
+    """The outline of `arc_polygon` (4 points; 3 when the front is a point): `arc_vertices_many`
+    of one arc."""
+    ring = arc_vertices_many(np.array([left], dtype=float), np.array([right], dtype=float),
+                             np.array([facing], dtype=float), np.array([half_angle_deg], dtype=float),
+                             np.array([reach], dtype=float))[0]
+    points = [(float(x), float(y)) for x, y in ring.tolist()]
+    return points[1:] if math.dist(left, right) < 1e-9 else points
 
 
 def arc_vertices_many(lefts: np.ndarray, rights: np.ndarray, facings: np.ndarray,
-                      half_angles_deg: np.ndarray, reaches: np.ndarray) -> np.ndarray | None:
-    """`arc_vertices` of many fronts ((n, 2) arrays; angles and reaches (n,)) as (n, 4, 2), or
-    None when some front is a point (3 vertices). The same float operations: the cosines and
-    sines come from `math`, once per distinct angle, and numpy does the products and sums."""
-    n = len(lefts)
-    if any(math.dist(a, b) < 1e-9 for a, b in zip(lefts.tolist(), rights.tolist())):
-        return None
-    if n and not ((half_angles_deg >= 0.0) & (half_angles_deg < 90.0)).all():
+                      half_angles_deg: np.ndarray, reaches: np.ndarray) -> np.ndarray:
+    """The outlines of many arcs ((n, 2) fronts and facings; half-angles and reaches (n,)) as
+    (n, 4, 2): the front's left and right ends, then the far ends of the right and left rays
+    (a point front repeats its point)."""
+    if len(half_angles_deg) and not ((half_angles_deg >= 0.0) & (half_angles_deg < 90.0)).all():
         bad = half_angles_deg[~((half_angles_deg >= 0.0) & (half_angles_deg < 90.0))][0]
         raise ValueError(f"arc half-angle must be in [0, 90) degrees, got {bad}")
-    cos_h = np.empty(n)
-    turns = {}   # signed angle -> (cos, sin), as `rect.rotate` computes them
-    for h in set(half_angles_deg.tolist()):
-        cos_h[half_angles_deg == h] = math.cos(math.radians(h))
-        for a in (h, -h):
-            r = math.radians(a)
-            turns[a] = (math.cos(r), math.sin(r))
-    length = reaches / cos_h
-    out = np.empty((n, 4, 2))
-    out[:, 0], out[:, 1] = lefts, rights
+    a = np.radians(half_angles_deg)
+    c, s = np.cos(a), np.sin(a)
+    length = (reaches / c)[:, None]
     fx, fy = facings[:, 0], facings[:, 1]
-    for corner, origin, sign in ((3, lefts, 1.0), (2, rights, -1.0)):
-        c = np.array([turns[sign * h][0] for h in half_angles_deg.tolist()])
-        s = np.array([turns[sign * h][1] for h in half_angles_deg.tolist()])
-        dx, dy = fx * c - fy * s, fx * s + fy * c          # rect.rotate(facing, ±h)
-        out[:, corner, 0] = origin[:, 0] + dx * length
-        out[:, corner, 1] = origin[:, 1] + dy * length
-    return out
-
-
-def rotate_many(vectors: np.ndarray, degrees: np.ndarray) -> np.ndarray:
-    """`rect.rotate` of many vectors ((n, 2); angles (n,)) with the same float operations: the
-    cosine and sine from `math`, once per distinct angle, and numpy for the products and sums."""
-    c, s = np.empty(len(degrees)), np.empty(len(degrees))
-    negative = np.signbit(degrees)      # 0.0 and -0.0 apart: their sines differ in sign
-    for d, neg in set(zip(degrees.tolist(), negative.tolist())):
-        a = math.radians(d)
-        at = (degrees == d) & (negative == neg)
-        c[at], s[at] = math.cos(a), math.sin(a)
-    x, y = vectors[:, 0], vectors[:, 1]
-    return np.column_stack([x * c - y * s, x * s + y * c])
+    turned_left = np.stack([fx * c - fy * s, fx * s + fy * c], axis=1)
+    turned_right = np.stack([fx * c + fy * s, -fx * s + fy * c], axis=1)
+    return np.stack([lefts, rights, rights + turned_right * length, lefts + turned_left * length],
+                    axis=1)
 
 
 def within_range_of_segment(left: Point, right: Point, reach: float, quad_segs: int = 16) -> Polygon:

@@ -1,8 +1,6 @@
-"""Vectorised segment-versus-quadrilateral tests (numpy), for testing thousands of sight lines.
-
-``segments_near_quads(p0, p1, quads, reach)`` is True where segment p0-p1 comes within ``reach``
-of the convex quadrilateral (touching counts). Same answers as shapely's ``intersects`` /
-``dwithin`` for convex quads, without a Python call per pair.
+"""Row-wise segment tests in numpy, for testing thousands of sight lines at once: a segment
+against a convex quadrilateral, against another segment, its length inside a box or a convex
+polygon. Touching counts as meeting, as in shapely's ``intersects``.
 
 >>> import numpy as np
 >>> quad = np.array([[[40, -10], [60, -10], [60, 10], [40, 10]]], dtype=float)
@@ -11,15 +9,15 @@ of the convex quadrilateral (touching counts). Same answers as shapely's ``inter
 [True, False]
 >>> segments_near_quads(p0, p1, np.repeat(quad, 2, axis=0), 10.0).tolist()
 [True, True]
+>>> segments_within(p0, p1, np.array([[50.0, -5], [50, 5]]), np.array([[50.0, 15], [50, 25]]),
+...                 0.0).tolist()
+[True, True]
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import shapely
-
 
 CHUNK = 8192   # rows per numpy pass: temporaries stay in cache (2x faster on 100k lines)
 
@@ -31,33 +29,23 @@ def _cross(ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np
 def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray,
                            bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """Row-wise distance from points (px, py) to segments a-b."""
-    n = len(px)
-    if n <= CHUNK or px.ndim != 1:
-        return _point_segment_distance(px, py, ax, ay, bx, by)
-    out = np.empty(n)
-    for s in range(0, n, CHUNK):
-        e = s + CHUNK
-        out[s:e] = _point_segment_distance(px[s:e], py[s:e], ax[s:e], ay[s:e], bx[s:e], by[s:e])
-    return out
-
-
-def _point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray,
-                            bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     with np.errstate(invalid="ignore", divide="ignore"):
         t = np.where(length2 > 0, ((px - ax) * dx + (py - ay) * dy) / length2, 0.0)
     t = np.clip(t, 0.0, 1.0)
-    return np.hypot(px - (ax + t * dx), py - (ay + t * dy))
+    ex, ey = px - (ax + t * dx), py - (ay + t * dy)
+    return np.sqrt(ex * ex + ey * ey)
 
 
 def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
                         reach: float | np.ndarray = 0.0) -> np.ndarray:
-    """Row-wise: does segment ``p0[i]``-``p1[i]`` come within ``reach`` of ``quads[i]`` (4 x 2)?"""
+    """Row-wise: does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
+    quadrilateral ``quads[i]`` (4 x 2)?"""
     n = len(p0)
+    reach = np.broadcast_to(np.asarray(reach, dtype=float), (n,))
     if n <= CHUNK:
         return _segments_near_quads(p0, p1, quads, reach)
-    reach = np.broadcast_to(np.asarray(reach, dtype=float), (n,))
     out = np.empty(n, dtype=bool)
     for s in range(0, n, CHUNK):
         e = s + CHUNK
@@ -66,41 +54,75 @@ def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
 
 
 def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
-                         reach: float | np.ndarray) -> np.ndarray:
-    x0, y0, x1, y1 = p0[:, 0:1], p0[:, 1:2], p1[:, 0:1], p1[:, 1:2]
-    ax, ay = quads[:, :, 0], quads[:, :, 1]
-    bx, by = np.roll(ax, -1, axis=1), np.roll(ay, -1, axis=1)
+                         reach: np.ndarray) -> np.ndarray:
+    # corner-major arrays (4, n): numpy reduces the short axis of such arrays fastest
+    x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
+    ax, ay = quads[:, :, 0].T, quads[:, :, 1].T
+    bx, by = np.roll(ax, -1, axis=0), np.roll(ay, -1, axis=0)
     ex, ey = bx - ax, by - ay
     # an end inside (or on) the quad: the same side of every edge
     s0 = _cross(ex, ey, x0 - ax, y0 - ay)
     s1 = _cross(ex, ey, x1 - ax, y1 - ay)
-    inside0 = (s0 >= 0).all(axis=1) | (s0 <= 0).all(axis=1)
-    inside1 = (s1 >= 0).all(axis=1) | (s1 <= 0).all(axis=1)
+    inside0 = (s0 >= 0).all(axis=0) | (s0 <= 0).all(axis=0)
+    inside1 = (s1 >= 0).all(axis=0) | (s1 <= 0).all(axis=0)
     # the segment crosses or touches an edge
     dx, dy = x1 - x0, y1 - y0
     o1 = _cross(dx, dy, ax - x0, ay - y0)
     o2 = _cross(dx, dy, bx - x0, by - y0)
     crossing = (o1 * o2 <= 0) & (s0 * s1 <= 0)
     collinear = (o1 == 0) & (o2 == 0)
+    point = (dx == 0) & (dy == 0)       # a segment of no length meets only what holds it
+    crossing &= ~point
+    collinear &= ~point
     if collinear.any():   # on the same line: the extents must overlap
-        lo_x, hi_x = np.minimum(ax, bx), np.maximum(ax, bx)
-        lo_y, hi_y = np.minimum(ay, by), np.maximum(ay, by)
-        overlap = ((np.maximum(x0, x1) >= lo_x) & (np.minimum(x0, x1) <= hi_x)
-                   & (np.maximum(y0, y1) >= lo_y) & (np.minimum(y0, y1) <= hi_y))
-        crossing = np.where(collinear, overlap, crossing)
-    hit = inside0 | inside1 | crossing.any(axis=1)
-    reach = np.broadcast_to(np.asarray(reach, dtype=float), hit.shape)
+        crossing = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), crossing)
+    hit = inside0 | inside1 | crossing.any(axis=0)
     near = ~hit & (reach > 0)
+    if near.any():
+        r = np.nonzero(near)[0]
+        d = np.minimum.reduce([
+            point_segment_distance(x0[r], y0[r], ax[:, r], ay[:, r], bx[:, r], by[:, r]),
+            point_segment_distance(x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r]),
+            point_segment_distance(ax[:, r], ay[:, r], x0[r], y0[r], x1[r], y1[r]),
+            point_segment_distance(bx[:, r], by[:, r], x0[r], y0[r], x1[r], y1[r]),
+        ]).min(axis=0)
+        hit[r] = d <= reach[r]
+    return hit
+
+
+def _boxes_overlap(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
+                   ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """Whether the boxes of segments 0-1 and a-b overlap (collinear segments: they meet)."""
+    return ((np.maximum(x0, x1) >= np.minimum(ax, bx)) & (np.minimum(x0, x1) <= np.maximum(ax, bx))
+            & (np.maximum(y0, y1) >= np.minimum(ay, by))
+            & (np.minimum(y0, y1) <= np.maximum(ay, by)))
+
+
+def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarray,
+                    reach: float | np.ndarray = 0.0) -> np.ndarray:
+    """Row-wise: do segments ``p0``-``p1`` and ``q0``-``q1`` come within ``reach`` of each
+    other (0: they meet)?"""
+    x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
+    ax, ay, bx, by = q0[:, 0], q0[:, 1], q1[:, 0], q1[:, 1]
+    dx, dy, ex, ey = x1 - x0, y1 - y0, bx - ax, by - ay
+    o1, o2 = _cross(dx, dy, ax - x0, ay - y0), _cross(dx, dy, bx - x0, by - y0)
+    o3, o4 = _cross(ex, ey, x0 - ax, y0 - ay), _cross(ex, ey, x1 - ax, y1 - ay)
+    meet = (o1 * o2 <= 0) & (o3 * o4 <= 0)
+    collinear = (o1 == 0) & (o2 == 0)
+    meet = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), meet)
+    point = (dx == 0) & (dy == 0)       # a point meets the other segment only on it
+    meet = np.where(point, point_segment_distance(x0, y0, ax, ay, bx, by) == 0, meet)
+    reach = np.broadcast_to(np.asarray(reach, dtype=float), meet.shape)
+    near = ~meet & (reach > 0)
     if near.any():
         r = np.nonzero(near)[0]
         d = np.minimum.reduce([
             point_segment_distance(x0[r], y0[r], ax[r], ay[r], bx[r], by[r]),
             point_segment_distance(x1[r], y1[r], ax[r], ay[r], bx[r], by[r]),
             point_segment_distance(ax[r], ay[r], x0[r], y0[r], x1[r], y1[r]),
-            point_segment_distance(bx[r], by[r], x0[r], y0[r], x1[r], y1[r]),
-        ]).min(axis=1)
-        hit[r] = d <= reach[r]
-    return hit
+            point_segment_distance(bx[r], by[r], x0[r], y0[r], x1[r], y1[r])])
+        meet[r] = d <= reach[r]
+    return meet
 
 
 def clipped_lengths(p0: np.ndarray, p1: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -151,7 +173,7 @@ def convex_chords(p0: np.ndarray, p1: np.ndarray, edges: np.ndarray) -> np.ndarr
     num = ((v - p0[:, None, :]) * nrm).sum(axis=2)
     den = (d[:, None, :] * nrm).sum(axis=2)
     # A segment parallel to an edge (to rounding) is cut by that edge only if it lies outside
-    # it; one lying along the edge counts as inside, as GEOS counts the boundary.
+    # it; one lying along the edge counts as inside, as the polygon's boundary does.
     parallel = np.abs(den) <= _PARALLEL_EPS * length[:, None] * scale
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = num / np.where(parallel, 1.0, den)
@@ -163,82 +185,18 @@ def convex_chords(p0: np.ndarray, p1: np.ndarray, edges: np.ndarray) -> np.ndarr
 
 def convex_edges(polygons: np.ndarray) -> list[np.ndarray | None]:
     """Per polygon: its (vertex, outward normal) rows (k, 4) for `convex_chords` when it is
-    convex without holes, else None. Convex means equal to its convex hull (GEOS); a ring
-    that surely turns one way once around is, without asking GEOS."""
+    convex without holes (equal to its convex hull), else None."""
     found: list[np.ndarray | None] = [None] * len(polygons)
+    if not len(polygons):
+        return found
     simple = np.nonzero((shapely.get_type_id(polygons) == 3)
                         & (shapely.get_num_interior_rings(polygons) == 0)
                         & ~shapely.is_empty(polygons))[0]
-    rings = shapely.get_exterior_ring(polygons[simple])
-    stops = np.cumsum(shapely.get_num_coordinates(rings))
-    coords = shapely.get_coordinates(rings)
-    for k, ring, stop, count in zip(simple.tolist(), rings, stops.tolist(),
-                                    shapely.get_num_coordinates(rings).tolist()):
-        v = coords[stop - count:stop - 1]          # without the closing vertex
-        turn = _certain_turn(v.tolist())
-        if turn == 0 and not shapely.equals(polygons[k], shapely.convex_hull(polygons[k])):
-            continue
-        e = np.concatenate([v[1:], v[:1]]) - v
-        ccw = turn > 0 if turn != 0 else ring.is_ccw
-        found[k] = np.concatenate([v, np.stack([e[:, 1], -e[:, 0]], axis=1)
-                                   * (1.0 if ccw else -1.0)], axis=1)
+    simple = simple[shapely.equals(polygons[simple], shapely.convex_hull(polygons[simple]))]
+    for k in simple.tolist():
+        ring = shapely.get_exterior_ring(polygons[k])
+        v = shapely.get_coordinates(ring)[:-1]        # without the closing vertex
+        e = np.roll(v, -1, axis=0) - v
+        sign = 1.0 if shapely.is_ccw(ring) else -1.0
+        found[k] = np.concatenate([v, np.stack([e[:, 1], -e[:, 0]], axis=1) * sign], axis=1)
     return found
-
-
-def _certain_turn(v: list[list[float]]) -> int:
-    """+1 (-1) when the ring of vertices ``v`` (not closed) turns left (right) at every vertex
-    by far more than rounding, once around: a strictly convex polygon, its own convex hull and
-    counter-clockwise (clockwise) for GEOS too; 0 when not certain of that. (Plain Python:
-    rings are short.)"""
-    n = len(v)
-    if n < 3:
-        return 0
-    sign = 0
-    turning = 0.0
-    for i in range(n):
-        (px, py), (x, y), (nx, ny) = v[i - 1], v[i], v[(i + 1) % n]
-        ax, ay, bx, by = x - px, y - py, nx - x, ny - y
-        left, right = ax * by, ay * bx
-        cross = left - right
-        if not abs(cross) > 1e-12 * (abs(left) + abs(right)):
-            return 0
-        s = 1 if cross > 0 else -1
-        if sign not in (0, s):
-            return 0
-        sign = s
-        turning += math.atan2(cross, ax * bx + ay * by)
-    return sign if abs(turning) < 3 * math.pi else 0   # once around: 2 pi
-
-
-class Segments:
-    """Sight lines as coordinates (n, 2, 2), with their GEOS linestrings made only for the rows
-    a GEOS test needs (most lines meet no terrain at all)."""
-
-    def __init__(self, xy: np.ndarray, geoms: np.ndarray | None = None) -> None:
-        self.xy = xy
-        self._geoms = geoms
-
-    @staticmethod
-    def of(lines: np.ndarray) -> Segments:
-        """From two-point linestrings, or from their coordinates (n, 2, 2)."""
-        if isinstance(lines, Segments):
-            return lines
-        if lines.dtype != object:
-            return Segments(np.asarray(lines, dtype=float).reshape(-1, 2, 2))
-        if len(lines) and not (shapely.get_num_coordinates(lines) == 2).all():
-            raise ValueError("sight lines are straight segments of two points")
-        return Segments(shapely.get_coordinates(lines).reshape(-1, 2, 2), lines)
-
-    def __len__(self) -> int:
-        return len(self.xy)
-
-    def geoms(self, rows: np.ndarray) -> np.ndarray:
-        """The linestrings of ``rows`` (the same geometries whichever way they were given)."""
-        if self._geoms is not None:
-            return self._geoms[rows]
-        return shapely.linestrings(self.xy[rows])
-
-    def bounds(self, rows: np.ndarray) -> np.ndarray:
-        """(xmin, ymin, xmax, ymax) of ``rows`` (`shapely.bounds` of the lines)."""
-        xy = self.xy[rows]
-        return np.concatenate([xy.min(axis=1), xy.max(axis=1)], axis=1)

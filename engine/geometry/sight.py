@@ -1,4 +1,4 @@
-"""Line of sight by sampling straight lines between two shapes and testing them against obstacles.
+"""Line of sight: straight lines between two shapes tested against the obstacles of a moment.
 
 A target is seen when at least one sampled line from the firer's front to the target is clear
 (the rulebooks ask to "trace a line"). Obstacles are of three kinds:
@@ -8,7 +8,9 @@ A target is seen when at least one sampled line from the firer's front to the ta
 * blocking lines (hill crests, tree rows) that a line may not cross strictly between the ends;
 * deep areas (woods, towns) inside any one of which a line may run at most ``max_depth`` mm.
 
-Bodies and lines sit in STRtrees so that one query tests every sampled line at once.
+Every question is arrays (`Sightlines`: the lines, their corridors, what each leaves out) and
+its answer is arrays too (`Trace`: per line, what blocks it). Bodies are swept per origin
+(`sight_bodies.blocked`), terrain tested on the lines the bodies leave clear (`sight_terrain`).
 
 >>> from shapely.geometry import Polygon, LineString
 >>> wall = Polygon([(40, -10), (60, -10), (60, 10), (40, 10)])
@@ -16,22 +18,27 @@ Bodies and lines sit in STRtrees so that one query tests every sampled line at o
 >>> lines = sight_lines([(0, 0)], [(100, 0), (100, 50)])
 >>> field.clear(lines).tolist()
 [False, True]
+>>> field.name(field.trace(Sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2)))
+...            .blocker[0])
+'x'
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.strtree import STRtree
 
 from campo.engine.geometry.rect import Point
-from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
-from campo.engine.geometry.sight_terrain import TerrainTests
+from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, blocked, surely_crosses
+from campo.engine.geometry.sight_terrain import Areas, TerrainRules, Walls
+
+__all__ = ["Keyed", "SightField", "SightQuery", "Sightlines", "Trace", "sample_outline",
+           "sample_segment", "sight_lines"]
 
 
 def sample_segment(p: Point, q: Point, n: int) -> list[Point]:
@@ -69,9 +76,67 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
     return shapely.linestrings(coords)
 
 
-class SightField(TerrainTests):
-    """The obstacles of one moment of a game, indexed for many sight-line tests (the terrain
-    tests are `sight_terrain.TerrainTests`)."""
+# what blocks a line (`Trace.kind`)
+CLEAR, BODY, CORRIDOR, WALL, DEPTH = 0, 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Sightlines:
+    """Many sight questions as arrays: ``xy`` (n, 2, 2) each line's start and end; ``width``
+    its corridor's half-width; ``never`` / ``thin`` the bodies that do not block it / block only
+    the line itself (`Keyed` tables); ``bodies_off`` lines no body blocks (fired over);
+    ``ends`` / ``end_shapes`` its firer's and target's shapes (a wall inside them is not
+    between); ``uncounted`` the deep areas whose depth does not count for it; ``origin``
+    numbers the points lines start from, when the caller knows them (default: found)."""
+
+    xy: np.ndarray
+    width: np.ndarray | float = 0.0
+    never: Sequence[Keyed] = ()
+    thin: Sequence[Keyed] = ()
+    bodies_off: np.ndarray | None = None
+    ends: np.ndarray | None = None
+    end_shapes: np.ndarray | None = None
+    uncounted: Sequence[Keyed] = ()
+    origin: np.ndarray | None = None
+
+    @property
+    def widths(self) -> np.ndarray:
+        return np.broadcast_to(np.asarray(self.width, dtype=float), (len(self.xy),))
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Per line what blocks it: ``kind`` (CLEAR, BODY: the line crosses a body, CORRIDOR: a
+    body lies within its corridor, WALL, DEPTH: too deep inside an area) and ``index`` (the
+    body, wall or area; -1 when clear)."""
+
+    kind: np.ndarray
+    index: np.ndarray
+
+    @property
+    def clear(self) -> np.ndarray:
+        return self.kind == CLEAR
+
+    @property
+    def blocker(self) -> np.ndarray:
+        """(kind, index) per line as one array of pairs."""
+        return np.stack([self.kind, self.index], axis=1)
+
+
+@dataclass(frozen=True)
+class SightQuery:
+    """What one sight question ignores and needs (see `SightField.clear`)."""
+
+    exclude: frozenset[str] = frozenset()
+    corridor: float = 0.0
+    corridor_exclude: frozenset[str] = frozenset()
+    ends: tuple[Polygon, ...] = ()
+    ignore_bodies: frozenset[str] = frozenset()
+    uncounted_areas: frozenset[str] = frozenset()
+
+
+class SightField:
+    """The obstacles of one moment of a game, indexed for many sight-line tests."""
 
     def __init__(self, bodies: Sequence[Polygon] = (), body_ids: Sequence[str] = (),
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
@@ -79,54 +144,94 @@ class SightField(TerrainTests):
                  max_depth: float = float("inf"), graze: float = 0.0) -> None:
         # A line grazing a body's outline (within ``graze``) is not blocked by it: bodies are
         # shrunk by that much, so that measurement noise cannot flip a touching line.
-        self._bodies: np.ndarray | None = np.empty(len(bodies), dtype=object)
-        self._bodies[:] = list(bodies)
-        if graze > 0 and len(self._bodies):
-            self._bodies = self._shrunk(self._bodies, graze)
+        shapes = np.empty(len(bodies), dtype=object)
+        shapes[:] = list(bodies)
+        if graze > 0 and len(shapes):
+            shapes = shapely.buffer(shapes, -graze, join_style="mitre")
+        self.bodies = shapes
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
         self.deep_areas = np.array(list(deep_areas), dtype=object)
         self.deep_area_ids = list(deep_area_ids) or [f"area-{i}" for i in range(len(self.deep_areas))]
         self.max_depth = max_depth
-        self._walls_tree = STRtree(self.walls) if len(self.walls) else None
-        self._areas_tree = STRtree(self.deep_areas) if len(self.deep_areas) else None
-
-    @property
-    def bodies(self) -> np.ndarray:
-        """The bodies as polygons (shrunk by the graze). When the compiled shrink was sure of
-        every body, they are made from the ``quads`` on first use: the sight walk needs
-        only those."""
-        if self._bodies is None:
-            quads = self._quads_cache
-            self._bodies = shapely.polygons(np.concatenate([quads, quads[:, :1]], axis=1))
-        return self._bodies
-
-    def _shrunk(self, bodies: np.ndarray, graze: float) -> np.ndarray | None:
-        """``bodies`` buffered by -``graze`` (mitre joins), as GEOS does it: compiled
-        (`erode_kernel.eroded_quads`, GEOS's coordinates) for the quadrilaterals it is sure
-        of, GEOS for the others. When all are sure, their corners become the ``quads`` and
-        the polygons wait for `bodies` (None)."""
-        from campo.engine.geometry.erode_kernel import VERIFIED_GEOS, eroded_quads
-
-        corners = _quads_of(bodies)
-        if corners is None or shapely.geos_version[:2] != VERIFIED_GEOS:
-            return shapely.buffer(bodies, -graze, join_style="mitre")
-
-        quads, sure = eroded_quads(corners, float(graze))
-        if sure.all():
-            self._quads_cache = quads
-            return None
-        shrunk = np.empty(len(quads), dtype=object)
-        shrunk[sure] = shapely.polygons(np.concatenate([quads[sure], quads[sure][:, :1]], axis=1))
-        shrunk[~sure] = shapely.buffer(bodies[~sure], -graze, join_style="mitre")
-        return shrunk
 
     @cached_property
-    def _bodies_tree(self) -> STRtree | None:
-        """The bodies' index (built on first use: the compiled sight walk has its own grid)."""
-        return STRtree(self.bodies) if len(self.bodies) else None
+    def body_index(self) -> dict[str, int]:
+        """Body id -> its position in ``bodies``."""
+        return {bid: i for i, bid in enumerate(self.body_ids)}
 
+    @cached_property
+    def _bodies(self) -> tuple[Bodies, np.ndarray]:
+        """The bodies that can block (a body shrunk away by the graze cannot), and their
+        positions in ``bodies``."""
+        live = np.nonzero(~shapely.is_empty(self.bodies))[0] if len(self.bodies) else \
+            np.zeros(0, dtype=np.int64)
+        return Bodies.of(self.bodies[live]), live
+
+    @cached_property
+    def _walls(self) -> Walls:
+        return Walls(self.walls)
+
+    @cached_property
+    def _areas(self) -> Areas:
+        return Areas(self.deep_areas, self.max_depth)
+
+    def name(self, blocker: np.ndarray | Sequence[int]) -> str:
+        """The id of the obstacle a `Trace.blocker` row names ("" when clear)."""
+        kind, index = int(blocker[0]), int(blocker[1])
+        if kind in (BODY, CORRIDOR):
+            return self.body_ids[index]
+        if kind == WALL:
+            return self.wall_ids[index]
+        if kind == DEPTH:
+            return self.deep_area_ids[index]
+        return ""
+
+    def crosses(self, starts: np.ndarray, body: np.ndarray, ends: np.ndarray,
+                group: np.ndarray) -> np.ndarray:
+        """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
+        body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
+        (`sight_bodies.surely_crosses`); False means "not sure"."""
+        bodies, live = self._bodies
+        at = np.full(len(self.bodies), -1, dtype=np.int64)
+        at[live] = np.arange(len(live))
+        return surely_crosses(np.asarray(starts, dtype=float), at[body], bodies,
+                              np.asarray(ends, dtype=float), group)
+
+    def trace(self, lines: Sightlines, todo: np.ndarray | None = None) -> Trace:
+        """What blocks each line (of ``todo``, default all: the others come back CLEAR)."""
+        n = len(lines.xy)
+        kind = np.zeros(n, dtype=np.int8)
+        index = np.full(n, -1, dtype=np.int64)
+        todo = np.arange(n) if todo is None else np.asarray(todo, dtype=np.int64)
+        if not len(todo):
+            return Trace(kind, index)
+        xy = np.asarray(lines.xy, dtype=float)
+        widths = lines.widths
+        bodies, live = self._bodies
+        if len(bodies.geoms):
+            never = [Keyed(k.rows, k.table[:, live]) for k in lines.never]
+            thin = [Keyed(k.rows, k.table[:, live]) for k in lines.thin]
+            hit, crossed = blocked(xy, widths, bodies, Rules(never, thin, lines.bodies_off),
+                                   todo, lines.origin)
+            on = np.nonzero(hit >= 0)[0]
+            kind[on] = np.where(crossed[on], BODY, CORRIDOR)
+            index[on] = live[hit[on]]
+        rest = todo[kind[todo] == CLEAR]
+        rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
+        if len(rest) and len(self.walls):
+            wall = self._walls.blocking(xy[rest], widths[rest], _rows(rules, rest))
+            on = wall >= 0
+            kind[rest[on]], index[rest[on]] = WALL, wall[on]
+            rest = rest[~on]
+        if len(rest) and len(self.deep_areas):
+            area = self._areas.blocking(xy[rest], _rows(rules, rest))
+            on = area >= 0
+            kind[rest[on]], index[rest[on]] = DEPTH, area[on]
+        return Trace(kind, index)
+
+    # --- questions as SightQuery objects (Federico, ATTILA) --------------------------------
     def clear(self, lines: np.ndarray, *, exclude: Collection[str] = (),
               corridor: float = 0.0, corridor_exclude: Collection[str] = (),
               ends: Sequence[Polygon] = (), ignore_bodies: Collection[str] | None = None,
@@ -146,196 +251,54 @@ class SightField(TerrainTests):
 
     def clear_many(self, lines: np.ndarray, owners: np.ndarray,
                    queries: Sequence[SightQuery]) -> np.ndarray:
-        """Many sight questions at once: line ``i`` belongs to question ``queries[owners[i]]``.
+        """Many sight questions at once: line ``i`` (a two-point linestring) belongs to question
+        ``queries[owners[i]]``."""
+        if not len(lines):
+            return np.ones(0, dtype=bool)
+        if not (shapely.get_num_coordinates(lines) == 2).all():
+            raise ValueError("sight lines are straight segments of two points")
+        return self.trace(self.sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2),
+                                          np.asarray(owners), queries)).clear
 
-        Every obstacle kind is one STRtree query over all the lines (the work is in C); Python
-        only looks at the hits.
-        """
-        return self._clear_many(lines, owners, queries)
+    def sightlines(self, xy: np.ndarray, owners: np.ndarray,
+                   queries: Sequence[SightQuery]) -> Sightlines:
+        """`SightQuery` objects as the arrays of `Sightlines` (rows of the tables: questions)."""
+        nq = len(queries)
 
-    def _clear_many(self, lines: np.ndarray, owners: np.ndarray,
-                    queries: Sequence[SightQuery]) -> np.ndarray:
-        n = len(lines)
-        ok = np.ones(n, dtype=bool)
-        if n == 0:
-            return ok
-        owners = np.asarray(owners)
-        if self._bodies_tree is not None:
-            nb = len(self.bodies)
-            index_of = self.body_index
-            widths = np.array([q.corridor for q in queries])
-            # (owner, body) pairs that never block, and those that only block the line itself
-            skip, thin_only = self._skip_codes(queries, nb, index_of)
-            if self.quads is not None:
-                self._block_by_bodies_once(lines, owners, ok, widths, skip, thin_only)
-                widths = np.zeros(0)
-            else:
-                self._block_by_bodies(lines, owners, ok, np.zeros(len(queries)), skip)
-            if (widths > 0).any() and ok.any():
-                skip_wide = self._codes(queries, nb, index_of, lambda q: (
-                    q.exclude | q.ignore_bodies | q.corridor_exclude))
-                self._block_by_bodies(lines, owners, ok, widths, skip_wide)
-        if self._walls_tree is not None and ok.any():
-            self._block_walls(lines, owners, queries, ok)
-        if self._areas_tree is not None and np.isfinite(self.max_depth) and ok.any():
-            self._block_depth(lines, owners, queries, ok)
-        return ok
+        def table(names: Sequence[Collection[str]], index: dict[str, int], width: int
+                  ) -> np.ndarray | None:
+            rows = [k for k, ids in enumerate(names) for i in ids if i in index]
+            if not rows:
+                return None
+            out = np.zeros((nq, width), dtype=bool)
+            out[rows, [index[i] for ids in names for i in ids if i in index]] = True
+            return out
 
-    def _block_by_bodies(self, lines: np.ndarray, owners: np.ndarray, ok: np.ndarray,
-                         widths: np.ndarray, skip: np.ndarray) -> None:
-        """Clear lines (``ok``) coming within ``widths[owner]`` of a body their owner does not
-        skip become blocked. Candidates: one STRtree envelope query over all lines (grown by
-        their width); the exact test is vectorised numpy against the bodies' rectangles (GEOS
-        when some body is not a rectangle)."""
-        wide = widths.max() > 0
-        live = np.nonzero(ok & (widths[owners] > 0))[0] if wide else np.nonzero(ok)[0]
-        if not len(live):
-            return
-        nb = len(self.bodies)
-        reach = widths[owners[live]]
-        quads = self.quads
-        if quads is None:
-            if wide:
-                li, bi = self._bodies_tree.query(lines[live], predicate="dwithin", distance=reach)
-            else:
-                li, bi = self._bodies_tree.query(lines[live], predicate="intersects")
-            blocking = ~np.isin(owners[live[li]] * nb + bi, skip)
-            ok[live[np.unique(li[blocking])]] = False
-            return
-        xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
-        lo, hi = xy.min(axis=1) - reach[:, None], xy.max(axis=1) + reach[:, None]
-        boxes = shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1])
-        li, bi = self._bodies_tree.query(boxes)                 # envelopes only: fast
-        keep = ~np.isin(owners[live[li]] * nb + bi, skip)
-        li, bi = li[keep], bi[keep]
-        p0, p1 = xy[li, 0], xy[li, 1]
-        centre, radius = self.quad_circles
-        c = centre[bi]
-        r = reach[li]
-        near = point_segment_distance(c[:, 0], c[:, 1], p0[:, 0], p0[:, 1], p1[:, 0],
-                                      p1[:, 1]) <= radius[bi] + r + 1e-9
-        li, bi = li[near], bi[near]
-        r = r[near]
-        hit = segments_near_quads(p0[near], p1[near], quads[bi], r)
-        ok[live[np.unique(li[hit])]] = False
+        never = table([q.exclude | q.ignore_bodies if q.ignore_bodies else q.exclude
+                       for q in queries], self.body_index, len(self.bodies))
+        thin = table([q.corridor_exclude for q in queries], self.body_index, len(self.bodies))
+        uncounted = table([q.uncounted_areas for q in queries],
+                          {a: k for k, a in enumerate(self.deep_area_ids)}, len(self.deep_areas))
+        ends = shapes = None
+        if len(self.walls) and any(q.ends for q in queries):
+            # every distinct end shape once; each question's ends as rows of them
+            at: dict[int, int] = {}
+            found: list[Polygon] = []
+            width = max(len(q.ends) for q in queries)
+            rows = np.full((nq, width), -1, dtype=np.int64)
+            for k, q in enumerate(queries):
+                for j, shape in enumerate(q.ends):
+                    if id(shape) not in at:
+                        at[id(shape)] = len(found)
+                        found.append(shape)
+                    rows[k, j] = at[id(shape)]
+            ends, shapes = rows[owners], np.array(found, dtype=object)
+        width_mm = np.array([q.corridor for q in queries], dtype=float)[owners]
+        return Sightlines(xy, width_mm, [Keyed(owners, never)] if never is not None else [],
+                          [Keyed(owners, thin)] if thin is not None else [], None, ends, shapes,
+                          [Keyed(owners, uncounted)] if uncounted is not None else [])
 
-    def _skip_codes(self, queries: Sequence[SightQuery], nb: int,
-                    index_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-        """(codes of the (owner, body) pairs that never block, codes of those that only block
-        the line itself), sorted; kept for the next call with the same list of questions (the
-        batch callers ask twice: middle lines, then the rest)."""
-        cached = getattr(self, "_skip_cache", None)
-        if cached is not None and cached[0] is queries and cached[1] == len(queries):
-            return cached[2], cached[3]
-        skip = np.unique(self._codes(queries, nb, index_of,
-                                     lambda q: q.exclude | q.ignore_bodies))
-        thin = np.unique(self._codes(queries, nb, index_of, lambda q: q.corridor_exclude))
-        self._skip_cache = (queries, len(queries), skip, thin)
-        return skip, thin
-
-    def _skip_tables(self, skip: np.ndarray, thin_only: np.ndarray, n_queries: int,
-                     nb: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The skip codes as (question, body) boolean tables, for lookups instead of
-        ``np.isin`` (None when the tables would be large); kept with the codes."""
-        cached = getattr(self, "_skip_table_cache", None)
-        if cached is not None and cached[0] is skip and cached[1] is thin_only:
-            return cached[2]
-        tables = None
-        if n_queries * nb <= 4_000_000:
-            never = np.zeros(n_queries * nb, dtype=bool)
-            never[skip] = True
-            thin = np.zeros(n_queries * nb, dtype=bool)
-            thin[thin_only] = True
-            tables = (never.reshape(n_queries, nb), thin.reshape(n_queries, nb))
-        self._skip_table_cache = (skip, thin_only, tables)
-        return tables
-
-    def _block_by_bodies_once(self, lines: np.ndarray, owners: np.ndarray, ok: np.ndarray,
-                              widths: np.ndarray, skip: np.ndarray, thin_only: np.ndarray) -> None:
-        """Both body tests of `clear_many` in one pass (rectangular bodies): a clear line is
-        blocked by a body its owner does not skip that it touches, or comes within the
-        owner's corridor of (unless the body only blocks the line itself). The same answers as
-        testing the line itself and then the corridor, since a corridor test includes the line."""
-        live = np.nonzero(ok)[0]
-        if not len(live):
-            return
-        nb = len(self.bodies)
-        reach = widths[owners[live]]
-        xy = shapely.get_coordinates(lines[live]).reshape(-1, 2, 2)
-        lo, hi = xy.min(axis=1) - reach[:, None], xy.max(axis=1) + reach[:, None]
-        boxes = shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1])
-        li, bi = self._bodies_tree.query(boxes)                 # envelopes only: fast
-        code = owners[live[li]] * nb + bi
-        tables = self._skip_tables(skip, thin_only, len(widths), nb)
-        keep = ~(tables[0].ravel()[code] if tables is not None else np.isin(code, skip))
-        li, bi, code = li[keep], bi[keep], code[keep]
-        r = reach[li]
-        if len(thin_only) and r.any():
-            thin = tables[1].ravel()[code] if tables is not None else np.isin(code, thin_only)
-            r = np.where(thin, 0.0, r)
-        p0, p1 = xy[li, 0], xy[li, 1]
-        centre, radius = self.quad_circles
-        c = centre[bi]
-        near = point_segment_distance(c[:, 0], c[:, 1], p0[:, 0], p0[:, 1], p1[:, 0],
-                                      p1[:, 1]) <= radius[bi] + r + 1e-9
-        li, bi, r = li[near], bi[near], r[near]
-        hit = segments_near_quads(p0[near], p1[near], self.quads[bi], r)
-        ok[live[np.unique(li[hit])]] = False
-
-    @property
-    def quad_circles(self) -> tuple[np.ndarray, np.ndarray]:
-        """(centre, radius) of a circle holding each rectangular body (a cheap first test)."""
-        if not hasattr(self, "_circles_cache"):
-            q = self.quads
-            centre = (q[:, 0] + q[:, 1] + q[:, 2] + q[:, 3]) / 4   # the mean, in its order
-            d = q - centre[:, None, :]
-            radius = np.sqrt(d[:, :, 0] * d[:, :, 0] + d[:, :, 1] * d[:, :, 1]).max(axis=1)
-            self._circles_cache = (centre, radius)
-        return self._circles_cache
-
-    @property
-    def quads(self) -> np.ndarray | None:
-        """Every body as 4 vertices (bases are rectangles), or None if some body is not."""
-        if not hasattr(self, "_quads_cache"):
-            self._quads_cache = _quads_of(self.bodies)
-        return self._quads_cache
-
-    @property
-    def body_index(self) -> dict[str, int]:
-        """Body id -> its position in ``bodies``."""
-        if not hasattr(self, "_body_index_cache"):
-            self._body_index_cache = {bid: i for i, bid in enumerate(self.body_ids)}
-        return self._body_index_cache
-
-    @staticmethod
-    def _codes(queries: Sequence[SightQuery], nb: int, index_of: dict[str, int],
-               ids_of: object) -> np.ndarray:
-        """owner * nb + body for every body id each query names (numbers, so numpy can test
-        thousands of hits at once)."""
-        codes = [k * nb + index_of[i] for k, q in enumerate(queries) for i in ids_of(q)
-                 if i in index_of]
-        return np.array(codes, dtype=np.int64)
-
-
-def _quads_of(shapes: np.ndarray) -> np.ndarray | None:
-    """The polygons' 4 corners each (n, 4, 2), or None if some shape is not a polygon of 4
-    corners without holes."""
-    n = len(shapes)
-    if n and (shapely.get_type_id(shapes) == 3).all() \
-            and (shapely.get_num_interior_rings(shapes) == 0).all():
-        ring = shapely.get_exterior_ring(shapes)
-        if (shapely.get_num_coordinates(ring) == 5).all():   # 4 corners, closed
-            return shapely.get_coordinates(ring).reshape(n, 5, 2)[:, :4].copy()
-    return None
-
-
-@dataclass(frozen=True)
-class SightQuery:
-    """What one sight question ignores and needs (see `SightField.clear`)."""
-
-    exclude: frozenset[str] = frozenset()
-    corridor: float = 0.0
-    corridor_exclude: frozenset[str] = frozenset()
-    ends: tuple[Polygon, ...] = ()
-    ignore_bodies: frozenset[str] = frozenset()
-    uncounted_areas: frozenset[str] = frozenset()
+def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:
+    """The terrain rules of lines ``rows`` only (their own numbering from 0)."""
+    return TerrainRules(None if rules.ends is None else rules.ends[rows], rules.end_shapes,
+                        [Keyed(k.rows[rows], k.table) for k in rules.uncounted])

@@ -7,10 +7,8 @@ from typing import Any
 
 from campo.engine.rulesets.italia.board import Board
 from campo.engine.rulesets.italia.charges import charges_of
-from campo.engine.rulesets.italia.fire import targets_of
-from campo.engine.rulesets.italia.fire_batch import all_targets
+from campo.engine.rulesets.italia.fire import shots
 from campo.engine.rulesets.italia.relations import command_of, contacts_of, group_leader
-from campo.engine.rulesets.italia.target_table import TargetTable
 
 CONDUCT = ("manoeuvre", "movement", "retreat", "pursuit", "hidden")
 
@@ -21,10 +19,7 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
     two analyses of the same state are identical (the server diffs them)."""
     whole = ids is None
     asked = sorted(board.infos) if ids is None else list(ids)
-    if whole:
-        targets = all_targets(board)
-    else:
-        targets = TargetTable.from_lists(asked, {i: targets_of(board, i) for i in asked})
+    targets = shots(board, None if whole else asked)   # the shots of the bases asked, together
     charges = charges_of(board, asked)
     conduct = {name: board.conduct.of(name, asked) for name in CONDUCT}
     melees = board.melee_book.entries(asked)

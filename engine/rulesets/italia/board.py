@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -18,13 +18,17 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from campo.engine.boundary import decide, key
-from campo.engine.geometry.arcs import arc_polygon
 from campo.engine.geometry.contact import ContactPairs, RectTable, find_contacts, midpoint_edges
 from campo.engine.geometry.poses import Poses
 from campo.engine.geometry.rect import EDGE_NAMES, Point, Rect
 from campo.engine.geometry.sight import SightField
 from campo.engine.rulesets.italia.charge_terrain import TerrainTable
 from campo.engine.rulesets.italia.pieces import UnitInfo, classify
+from campo.engine.rulesets.italia.tables_fire import (
+    LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN,
+    SIGHT_BLOCKING_LINES,
+    SIGHT_DEEP_AREAS,
+)
 from campo.engine.scenario import TerrainFeature
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.troops import MM_PER_INCH
@@ -39,11 +43,24 @@ if TYPE_CHECKING:
 
 MM_PER_IN = MM_PER_INCH     # ISD Intro «POLLICI (2,5 cm.)»
 REPORT_MARGIN_IN = 3.0      # in-arc targets are measured (part in arc, sight) out to 3" beyond the range
-SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})   # ISD §6 «cresta», «filare di alberi»
-DEEP_AREAS = frozenset({"wood", "town", "village"})        # ISD §6 «bosco o ... città»
+DEEP_AREAS = SIGHT_DEEP_AREAS   # ISD §6 «bosco o ... città» (the tables' name for it)
 GRAZE_MM = 0.5   # a sight line merely grazing a base (tracking noise) is not blocked by it
 WATCH_MM = MM_PER_IN   # verdicts this far past a close call are decided too, so a live game's
 # memory learns that a pair held touching (or in command) is now clearly apart
+
+
+@dataclass
+class FireMemo:
+    """What the fire verdicts (fire*.py) remember on one board: per gun, the friends its
+    rockets fire over and whether a friend stands within 2" (``fire_over``); per target, the
+    terrain covering it (``cover``); per kind of shot, its modifiers (``modifiers``); the tables
+    of shots measured (``tables``) and single shots measured alone (``probes``)."""
+
+    fire_over: dict[str, tuple[list[str], bool]] = field(default_factory=dict)
+    cover: dict[str, tuple[list, list]] = field(default_factory=dict)
+    modifiers: dict[tuple, list[dict]] = field(default_factory=dict)
+    tables: list[Any] = field(default_factory=list)
+    probes: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -256,10 +273,19 @@ class Board:
 
     def front(self, base_id: str) -> Front:
         """The firing front of a base: its own front edge, or its battery's combined front."""
-        cache = self.__dict__.setdefault("_fronts", {})
-        if base_id not in cache:
-            cache[base_id] = self._front(base_id)
-        return cache[base_id]
+        found = self._fronts.get(base_id)
+        if found is None:
+            found = self._fronts[base_id] = self._front(base_id)
+        return found
+
+    @cached_property
+    def _fronts(self) -> dict[str, Front]:
+        return {}
+
+    @cached_property
+    def fire_memo(self) -> FireMemo:
+        """What the fire verdicts remember on this board (`FireMemo`)."""
+        return FireMemo()
 
     def _front(self, base_id: str) -> Front:
         r = self.rect(base_id)
@@ -274,14 +300,6 @@ class Board:
         vl, vr = r.to_local(*left), r.to_local(*right)
         return Front(r.from_local(vl[0], r.depth / 2), r.from_local(vr[0], r.depth / 2),
                      r.front, members)
-
-    def arc(self, base_id: str, half_angle: float, reach_in: float) -> Polygon:
-        """Arc of ``half_angle`` from the base's firing front, out to ``reach_in`` inches."""
-        f = self.front(base_id)
-        if self.settings.a4_arc_origin == "front_centre":
-            mid = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
-            return arc_polygon(mid, mid, f.facing, half_angle, self.mm(reach_in))
-        return arc_polygon(f.left, f.right, f.facing, half_angle, self.mm(reach_in))
 
     # --- terrain ---------------------------------------------------------------------------
     @cached_property
@@ -316,7 +334,7 @@ class Board:
     def grown(self, geom: object, distance: float) -> object:
         """``geom.buffer(distance)`` of a terrain shape from `terrain_near`/`terrain_on` (the
         board keeps them), cached: charges and melees test the same few features again."""
-        cache = self.__dict__.setdefault("_grown", {})
+        cache = self._grown
         key = (id(geom), distance)
         found = cache.get(key)
         if found is None:
@@ -332,8 +350,16 @@ class Board:
         """`terrain_near` of the base's rectangle within 0.5" (cover, ISD §6, §7)."""
         return self._terrain_bulk("around", self.mm(0.5))[base_id]
 
+    @cached_property
+    def _grown(self) -> dict[tuple[int, float], tuple[object, object]]:
+        return {}
+
+    @cached_property
+    def _terrain_bulk_cache(self) -> dict[str, dict[str, list]]:
+        return {}
+
     def _terrain_bulk(self, key: str, distance: float) -> dict[str, list]:
-        cache = self.__dict__.setdefault("_terrain_bulk_cache", {})
+        cache = self._terrain_bulk_cache
         if key not in cache:
             feats, tree = self._terrain
             ids = self.state.index.ids
@@ -376,7 +402,8 @@ class Board:
 
     @cached_property
     def sight_field(self) -> SightField:
-        """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods."""
+        """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods
+        and towns."""
         bodies, ids = [], []
         for i, info in self.infos.items():
             if info.is_general:
@@ -387,7 +414,7 @@ class Board:
             ids.append(i)
         walls = [(tid, line) for tid, line in self.crests]
         walls += [(tid, line) for tid, kind, line in self.linears if kind in SIGHT_BLOCKING_LINES]
-        deep = [(tid, poly) for tid, kind, poly in self.areas if kind in DEEP_AREAS]
+        deep = [(tid, poly) for tid, kind, poly in self.areas if kind in SIGHT_DEEP_AREAS]
         return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
-                          [p for _, p in deep], [i for i, _ in deep], max_depth=self.mm(2.0),
-                          graze=GRAZE_MM)
+                          [p for _, p in deep], [i for i, _ in deep],
+                          max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN), graze=GRAZE_MM)

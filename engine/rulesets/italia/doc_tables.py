@@ -46,6 +46,24 @@ def movement_markdown() -> str:
     return "\n".join(lines)
 
 
+def artillery_bands_markdown() -> str:
+    """ISD §6 range bands and their modifiers as held (edges by the default reading of ISD A7)."""
+    from campo.engine.rulesets.italia.tables_fire import ARTILLERY_BANDS, RANGE_MODIFIER
+
+    spans, lower = [], None
+    for r in ARTILLERY_BANDS:
+        spans.append(f'up to {r.upper_in:g}"' if lower is None else f'over {lower:g}" to {r.upper_in:g}"')
+        lower = r.upper_in
+
+    def row(name: str, battery: str) -> str:
+        cells = [f"{RANGE_MODIFIER[battery][r.table]:+d}".replace("+0", "0").replace("-", "−")
+                 for r in ARTILLERY_BANDS]
+        return f"| {name} | " + " | ".join(cells) + " |"
+
+    return "\n".join([f"| range | {' | '.join(spans)} |", "|---" * (len(spans) + 1) + "|",
+                      row("divisional (and rockets)", "divisional"), row("reserve", "reserve")])
+
+
 def army_lists_markdown() -> str:
     """ISD Lists as held; *italic* = carried down from the row above, (blank) = empty in source."""
     lines = ["| army | troop type | size | weapon | grade | cost | flags |", "|---|---|---|---|---|---|---|"]
@@ -69,6 +87,7 @@ def army_lists_markdown() -> str:
 GENERATORS: dict[str, Callable[[], str]] = {
     "settings": settings_markdown,
     "movement": movement_markdown,
+    "artillery-bands": artillery_bands_markdown,
     "army-lists": army_lists_markdown,
 }
 

@@ -1,45 +1,54 @@
 """Who can shoot at whom (ISD §6 bombardment, §7 musketry): arcs, ranges, bands, sight, flank
-fire, cover and the compulsory target.
+fire, cover, a clear arc and the compulsory target, for any set of shooters at once.
 
-Distances are inches. ``margin`` is positive when inside (``in range by 1.8``) and negative when
-short (``0.6 short``).
+One implementation for every reading of the settings, array-first: `shots` measures the shots of
+the shooters asked (one shooter: arrays of length one) and judges them as columns; `Shots.dicts`
+gives ``campo analyze``'s target entries. Distances are inches. ``margin`` is positive when
+inside (``in range by 1.8``) and negative when short (``0.6 short``). Verdicts at a boundary
+(range, arc, clear arc) are decided by `engine.boundary.decide`: within ``close_call_mm`` of it
+they are "too close to call: measure", listed in the entry's ``close_calls`` and, live, held.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
-import shapely
-from shapely.geometry import LineString, Polygon
 
-from campo.engine.geometry.sight import SightQuery
-from campo.engine.geometry.rect import rotate
-from campo.engine.geometry.zones import whole_front_beyond
+from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
-from campo.engine.rulesets.italia.board import GRAZE_MM, REPORT_MARGIN_IN, Board
+from campo.engine.rulesets.italia import tables_fire as tf
+from campo.engine.rulesets.italia.board import MM_PER_IN, WATCH_MM, Board
+from campo.engine.rulesets.italia.fire_clear import clear_blockers, clear_margins
+from campo.engine.rulesets.italia.fire_cover import cover_terrain_of, covers
+from campo.engine.rulesets.italia.fire_geometry import (
+    ARC_EPS_MM,
+    Arcs,
+    candidate_pairs,
+    part_distances,
+    parts_in_arc,
+    sight_ends,
+)
+from campo.engine.rulesets.italia.fire_sight import blocker_words
+from campo.engine.rulesets.italia.fire_sight import line_of_sight as trace_sight
+from campo.engine.rulesets.italia.modifiers_fire import FireFacts, fire_modifiers
+from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_GROUND, MUSKETRY_COVER
+from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
-ARTILLERY_BANDS = ((3.0, Band.CLOSE), (12.0, Band.SHORT), (18.0, Band.MEDIUM), (24.0, Band.LONG))
-MUSKETRY_BANDS = ((6.0, Band.SHORT),)
-EPS_IN = 1e-6
-DIFFICULT_GROUND = frozenset({"wood", "marsh", "rice", "rough", "cultivated", "town", "village"})  # ISD §6
+__all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "cover_terrain_of", "fire_arc",
+           "line_of_sight", "measure_target", "probe", "shots"]
 
-# Cover classes by terrain kind (ISD §6 and §7 modifier rows; ISD A35 for melee protection).
-ARTILLERY_COVER = {"low_wall": "soft", "hedge": "soft", "cultivated": "soft", "rough": "soft",
-                   "rice": "soft", "village": "soft", "farm": "soft", "tree_row": "soft",
-                   "stone_wall": "hard", "wall": "hard", "fortification": "hard",
-                   "fortification_line": "hard", "town": "hard"}
-MUSKETRY_COVER = {"wood": "soft", "parapet": "soft", "tree_lined_road": "soft", "hedge": "soft",
-                  "low_wall": "soft", "orchard": "soft", "village": "soft", "farm": "soft",
-                  "wall": "hard", "stone_wall": "hard", "fortification": "hard",
-                  "fortification_line": "hard", "town": "hard"}
+EPS_IN = tf.EDGE_EPS_IN
+ROUNDING_MM = 1e-6
+"""A measurement exactly ``close_call_mm`` from its boundary, to rounding, is not a close call."""
 
 
 @dataclass
 class Target:
-    """One enemy base in a shooter's arc or range."""
+    """One enemy base in a shooter's arc or range (the fields of ``campo analyze``'s entry)."""
 
     id: str
     distance: float
@@ -57,511 +66,423 @@ class Target:
     reasons: list[str] = field(default_factory=list)
     modifiers: list[dict[str, Any]] | None = None
     arc_margin: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        d = {"id": self.id, "distance": round(self.distance, 2), "in_arc": self.in_arc,
-             "in_range": self.in_range, "band": self.band.value if self.band else None,
-             "line_of_sight": self.line_of_sight, "margin": round(self.margin, 2),
-             "arc_margin": round(self.arc_margin, 2),
-             "legal": self.legal, "priority": self.priority, "flank_fire": self.flank_fire,
-             "cover": self.cover}
-        if self.cover_terrain:
-            d["cover_terrain"] = self.cover_terrain
-        if not self.arc_clear:
-            d["arc_clear"] = False
-        if self.reasons:
-            d["reasons"] = list(self.reasons)
-        if self.modifiers is not None:
-            d["fire_modifiers"] = self.modifiers
-        return d
+    close_calls: list[str] = field(default_factory=list)
 
 
-def band_of(board: Board, distance_in: float, artillery: bool) -> Band | None:
-    """Range band (ISD §6 table; ISD A7 for the edges)."""
-    inclusive = board.settings.a7_band_edges == "upper_inclusive"
-    for upper, band in (ARTILLERY_BANDS if artillery else MUSKETRY_BANDS):
-        if distance_in <= upper + EPS_IN if inclusive else distance_in < upper - EPS_IN:
-            return band
-    return None
+@dataclass
+class Shots:
+    """Every shot of some shooters as columns: row k is ``shooters[row[k]]`` at ``ids[k]``,
+    rows grouped by shooter (``spans``) and sorted by target id."""
+
+    spans: dict[str, tuple[int, int]]
+    ids: list[str]
+    distance: np.ndarray
+    margin: np.ndarray
+    arc_margin: np.ndarray
+    in_arc: np.ndarray
+    in_range: np.ndarray
+    band: list[Band | None]
+    seen: np.ndarray
+    legal: np.ndarray
+    priority: np.ndarray
+    flank: np.ndarray
+    clear: np.ndarray
+    cover: list[str | None]
+    cover_terrain: list[str | None]
+    reasons: list[list[str]]
+    modifiers: list[list[dict[str, Any]] | None]
+    close_calls: dict[int, list[str]]
+
+    @staticmethod
+    def empty(shooters: Sequence[str]) -> Shots:
+        z, b = np.zeros(0), np.zeros(0, dtype=bool)
+        return Shots({s: (0, 0) for s in shooters}, [], z, z, z, b, b, [], b, b, b, b, b, [],
+                     [], [], [], {})
+
+    def dicts(self, shooter: str) -> list[dict[str, Any]]:
+        """``campo analyze``'s target entries of one shooter (shared/interfaces.md)."""
+        first, end = self.spans.get(shooter, (0, 0))
+        return self.entries[first:end]
+
+    @cached_property
+    def entries(self) -> list[dict[str, Any]]:
+        """Every row's entry, made in one pass."""
+        return _entries(self)
+
+    def of(self, shooter: str) -> list[Target]:
+        """The shooter's shots as `Target` records (rules asking about single shots)."""
+        first, end = self.spans.get(shooter, (0, 0))
+        return [Target(self.ids[k], float(self.distance[k]), bool(self.in_arc[k]),
+                       bool(self.in_range[k]), self.band[k], bool(self.seen[k]),
+                       float(self.margin[k]), bool(self.flank[k]), self.cover[k],
+                       self.cover_terrain[k], bool(self.clear[k]), bool(self.legal[k]),
+                       bool(self.priority[k]), list(self.reasons[k]), self.modifiers[k],
+                       float(self.arc_margin[k]), list(self.close_calls.get(k, ())))
+                for k in range(first, end)]
+
+    def priority_ids(self, shooter: str) -> list[str]:
+        """ISD §6, §7: the compulsory targets (ties all listed)."""
+        first, end = self.spans.get(shooter, (0, 0))
+        return [self.ids[k] for k in range(first, end) if self.priority[k]]
 
 
-def fire_arc(board: Board, shooter: str, reach_in: float | None = None) -> Polygon:
-    info = board.infos[shooter]
-    reach = reach_in if reach_in is not None else info.fire_range_in + REPORT_MARGIN_IN
-    return board.arc(shooter, info.arc_half_deg, reach)
+def shooters_of(board: Board, ids: Sequence[str] | None = None) -> list[str]:
+    """The bases among ``ids`` (all when None) that can fire (ISD §6, §7) and are present."""
+    infos = board.infos
+    pool = infos if ids is None else ids
+    return sorted(i for i in pool if infos[i].can_fire and not infos[i].stale)
 
 
-def measure_target(board: Board, shooter: str, target: str, arc: Polygon) -> tuple[bool, float, Polygon]:
-    """(in arc, distance in inches, the part of the target measured to) per ISD A5, A6."""
-    tr = board.rect(target)
-    front = board.front(shooter)
-    seg = LineString([front.left, front.right])
-    poly = tr.polygon
-    mode = board.settings.a5_in_arc_test
-    if mode == "centre":
-        in_arc = bool(arc.covers(shapely.Point(tr.cx, tr.cy)))
-    elif mode == "whole_base":
-        in_arc = bool(arc.buffer(1e-6).covers(poly))
-    else:
-        in_arc = bool(shapely.dwithin(arc, poly, 1e-6))
-    part = poly
-    if in_arc and board.settings.a6_range_measure == "front_edge_to_part_in_arc":
-        part = part_in_arc(arc, poly)
+def shots(board: Board, ids: Sequence[str] | None = None,
+          among: Sequence[str] | None = None) -> Shots:
+    """Every present enemy base in the arc (at any distance) or within range of each shooter
+    among ``ids`` (every base when None), judged; only the targets ``among`` these when given
+    (a rule asking about a few shots: their compulsory target is then not marked)."""
+    shooters = shooters_of(board, ids)
+    if not shooters:
+        return Shots.empty(ids if ids is not None else sorted(board.infos))
+    if among is None:
+        for table in board.fire_memo.tables:     # measured already (the whole table, say)
+            if all(s in table.spans for s in shooters):
+                return table
+    arcs = Arcs.of(board, shooters)
+    names = board.state.index.ids
+    infos = [board.infos[i] for i in names]
+    side = np.array([i.side for i in infos])
+    present = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
+    if among is not None:
+        asked = np.zeros(len(names), dtype=bool)
+        asked[board.positions(among)] = True
+        present &= asked
+    enemy = (side[None, :] != side[arcs.at][:, None]) & present[None, :]
+    pairs = candidate_pairs(board, arcs, enemy)
+    tol = board.settings.close_call_mm
+    in_arc, arc_close = _settle(board, "arc", arcs, pairs.row, pairs.at,
+                                pairs.arc_mm + ARC_EPS_MM, tol)
+    # the range measured to the whole target (its nearest point, or centre to centre) for those
+    # out of the arc; the part in arc for those in it (never nearer)
+    rough = pairs.nearest_mm
     if board.settings.a6_range_measure == "centre_to_centre":
-        sr = board.rect(shooter)
-        d = ((sr.cx - tr.cx) ** 2 + (sr.cy - tr.cy) ** 2) ** 0.5
-    else:
-        d = float(shapely.distance(seg, part))
-    return in_arc, board.inches(d), part
-
-
-def sight_origins(board: Board, shooter: str) -> np.ndarray:
-    """Where sight lines start (ISD A14): the middle of the front and both ends, each end set
-    in by 1 mm so that a line exactly along the side of a base as wide as the firer is blocked by
-    it rather than grazing it (see GRAZE_MM)."""
-    sr = board.rect(shooter)
-    inset = 2 * GRAZE_MM
-    return np.array([sr.front_centre, sr.from_local(-sr.width / 2 + inset, sr.depth / 2),
-                     sr.from_local(sr.width / 2 - inset, sr.depth / 2)], dtype=float)
-
-
-def sight_ends(parts: np.ndarray) -> list[np.ndarray]:
-    """Where sight lines end, per target part: its middle first, then its corners set in by
-    1 mm toward the middle (`sight_ends_flat`, split by part)."""
-    points, owner = sight_ends_flat(parts)
-    bounds = np.searchsorted(owner, np.arange(len(parts) + 1)).tolist()
-    return [points[bounds[i]:bounds[i + 1]] for i in range(len(parts))]
-
-
-def sight_ends_flat(parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`sight_ends` of every part as one array: (points (m, 2), the part each belongs to),
-    grouped by part in order, each group the middle first then the corners set in."""
-    inset = 2 * GRAZE_MM
-    coords, owner = shapely.get_coordinates(parts, return_index=True)
-    first = np.searchsorted(owner, owner)
-    repeat = (np.arange(len(owner)) != first) & (coords == coords[first]).all(axis=1)
-    coords, owner = coords[~repeat], owner[~repeat]
-    centres = shapely.get_coordinates(shapely.centroid(parts))
-    c = centres[owner]
-    d = np.hypot(coords[:, 0] - c[:, 0], coords[:, 1] - c[:, 1])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        k = np.where(d > 0, np.minimum(1.0, inset / d), 0.0)
-    moved = coords + (c - coords) * k[:, None]
-    # interleave: each part's centre, then its moved corners (a stable sort on the part index)
-    points = np.concatenate([centres, moved])
-    belongs = np.concatenate([np.arange(len(parts)), owner])
-    order = np.argsort(belongs, kind="stable")
-    return points[order], belongs[order]
-
-
-def sight_query(board: Board, shooter: str, target: str) -> SightQuery:
-    """What one shot's sight lines ignore and need (ISD §6, ISD A15–A18)."""
-    own, corridor, near_own = shooter_sight(board, shooter)
-    sr, tr = board.rect(shooter), board.rect(target)
-    corridor_exclude: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
-    if corridor > 0:
-        corridor_exclude = near_own | _touching_set(board, target)
-        ignore = frozenset(_fired_over(board, shooter, target) or ())
-    uncounted: frozenset[str] = frozenset()
-    if not board.settings.a15_area_depth_counts_own:
-        uncounted = areas_holding_centre(board, shooter) | areas_holding_centre(board, target)
-    ends_shapes = (sr.polygon, tr.polygon) if board.settings.a16_crest_blocks == "strictly_between" else ()
-    return SightQuery(own | {target}, corridor, corridor_exclude, ends_shapes, ignore, uncounted)
-
-
-def _touching_set(board: Board, base_id: str) -> frozenset[str]:
-    cache = board.__dict__.setdefault("_touching_sets", {})
-    found = cache.get(base_id)
-    if found is None:
-        found = cache[base_id] = frozenset(board.touching[base_id])
-    return found
-
-
-def areas_holding_centre(board: Board, base_id: str) -> frozenset[str]:
-    """Ids of the area terrain covering the base's centre (ISD A15), cached per base."""
-    cache = board.__dict__.setdefault("_areas_holding_centre", {})
-    found = cache.get(base_id)
-    if found is None:
-        r = board.rect(base_id)
-        centre = shapely.Point(r.cx, r.cy)
-        found = cache[base_id] = frozenset(tid for tid, _, poly in board.areas
-                                           if poly.covers(centre))
-    return found
-
-
-def shooter_sight(board: Board, shooter: str) -> tuple[frozenset[str], float, frozenset[str]]:
-    """(the firer and its battery, corridor half-width, bases touching the battery), cached."""
-    cache = board.__dict__.setdefault("_shooter_sight", {})
-    if shooter not in cache:
-        members = board.front(shooter).members
-        corridor = 0.0
-        touching: set[str] = set()
-        if board.infos[shooter].is_gun:
-            corridor = board.mm(board.settings.a18_artillery_corridor_in) / 2
-            for m in {shooter, *members}:
-                touching |= set(board.touching[m])
-        cache[shooter] = (frozenset({shooter, *members}), corridor, frozenset(touching))
-    return cache[shooter]
-
-
-def pair_lines(origins: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Every origin-to-end line as a (n, 2, 2) coordinate array, end by end."""
-    starts = np.repeat(origins[None, :, :], len(ends), axis=0).reshape(-1, 2)
-    stops = np.repeat(ends, len(origins), axis=0)
-    return np.stack([starts, stops], axis=1)
-
-
-def part_in_arc(arc: Polygon, poly: Polygon) -> Polygon:
-    """The part of a target inside an arc (ISD A6); a target only touching the arc's edge is
-    measured to the touching point or segment."""
-    inter = shapely.intersection(arc, poly)
-    if inter.is_empty:   # within 1e-6 mm but not touching in floating point
-        inter = shapely.intersection(arc.buffer(1e-5), poly)
-    return inter if not inter.is_empty else poly
-
-
-def line_of_sight(board: Board, shooter: str, target: str, part: Polygon) -> bool:
-    """ISD §6 line of sight (ISD A14–A18): any sampled line clear (A14), or all of them."""
-    query = sight_query(board, shooter, target)
-    field = board.sight_field
-    one = np.zeros(1, dtype=int)
-    if board.settings.a14_line_of_sight == "centre_to_centre":
-        sr, tr = board.rect(shooter), board.rect(target)
-        line = shapely.linestrings([[sr.front_centre, (tr.cx, tr.cy)]])
-        return bool(field.clear_many(line, one, [query])[0])
-    origins = sight_origins(board, shooter)
-    ends = sight_ends(np.array([part], dtype=object))[0]
-    if board.settings.a14_line_of_sight == "any_line":
-        # fast path: the line from the middle of the front to the middle of the target part
-        first = shapely.linestrings([[origins[0], ends[0]]])
-        if field.clear_many(first, one, [query])[0]:
-            return True
-    lines = shapely.linestrings(pair_lines(origins, ends))
-    ok = field.clear_many(lines, np.zeros(len(lines), dtype=int), [query])
-    if board.settings.a14_line_of_sight == "all_lines":
-        return bool(ok.all())
-    return bool(ok.any())
-
-
-class FiredOver:
-    """What a battery's shot passes over (`fired_over_kind`)."""
-
-    NONE = 0          # nothing: every base in the way blocks
-    FRIENDS = 1       # rockets: the friends at least 2" from the battery front
-    EVERYTHING = 2    # one hill level of difference, no friend within 2" of the battery
-
-
-def fired_over_kind(board: Board, gun: str, target: str) -> int:
-    """Which bases a battery may fire over at this target (ISD §6, ISD A18): a `FiredOver`."""
-    info = board.infos[gun]
-    if info.rockets:
-        return FiredOver.FRIENDS
-    if board.level(gun) == board.level(target):
-        return FiredOver.NONE
-    return FiredOver.NONE if fire_over_facts(board, gun)[1] else FiredOver.EVERYTHING
-
-
-def fire_over_facts(board: Board, gun: str) -> tuple[set[str], bool]:
-    """(friends at least 2" from the battery front (rockets), whether any friend is within 2"
-    of the battery), cached per gun."""
-    cache = board.__dict__.setdefault("_fire_over", {})
-    if gun not in cache:
-        cache[gun] = _over_for_gun(board, gun)
-    return cache[gun]
-
-
-def _fired_over(board: Board, gun: str, target: str) -> set[str] | None:
-    """Bases a battery may fire over (ISD §6, ISD A18), or None."""
-    kind = fired_over_kind(board, gun, target)
-    if kind == FiredOver.FRIENDS:
-        return fire_over_facts(board, gun)[0]
-    return set(board.infos) if kind == FiredOver.EVERYTHING else None
-
-
-def _over_for_gun(board: Board, gun: str) -> tuple[set[str], bool]:
-    """(friends at least 2" from the battery front, whether any friend is within 2")."""
-    info = board.infos[gun]
-    members = board.front(gun).members
-
-    def friend(i: str) -> bool:
-        o = board.infos[i]
-        return o.side == info.side and not o.is_general and i not in members
-
-    friend_near = any(friend(i) for i in board.near(gun, board.mm(2.0)))
-    far_from_front: set[str] = set()
-    if info.rockets:
-        gr = board.rect(gun)
-        front = shapely.LineString([gr.front_left, gr.front_right])
-        close = set(board.state.index.within(front, board.mm(2.0) - 1e-6))
-        far_from_front = {i for i in board.infos if friend(i) and i not in close}
-    return far_from_front, friend_near
-
-
-def cover_of(board: Board, shooter: str, target: str) -> tuple[str | None, str | None]:
-    """(cover class, terrain id) the target enjoys against this shooter (ISD §6, §7, §8):
-    wholly inside area terrain, or its whole front along a linear obstacle the shot crosses."""
-    inside, along = cover_terrain_of(board, target)
-    if not inside and not along:
-        return None, None
-    table = ARTILLERY_COVER if board.infos[shooter].is_gun else MUSKETRY_COVER
-    sr, tr = board.rect(shooter), board.rect(target)
-    rank = {None: 0, "soft": 1, "hard": 2}
-    best: tuple[str | None, str | None] = (None, None)
-    shot = None
-    for t, geom in inside + along:
-        cls = t.cover if t.cover is not None else table.get(t.kind)
-        if cls in (None, "none") or rank[cls] <= rank[best[0]]:
-            continue
-        if t.line_mm is not None:
-            shot = shot or LineString([(sr.cx, sr.cy), (tr.cx, tr.cy)])
-            if not shot.intersects(geom):
-                continue
-        best = (cls, t.id)
-    return best
-
-
-def cover_terrain_of(board: Board, target: str) -> tuple[list, list]:
-    """Terrain wholly holding the target, and linear terrain along its whole front (cached)."""
-    cache = board.__dict__.setdefault("_cover_terrain", {})
-    if target not in cache:
-        tr = board.rect(target)
-        inside, along = [], []
-        for t, geom in board.terrain_around(target):
-            if t.polygon_mm is not None:
-                if board.grown(geom, board.contact_tol).covers(tr.polygon):
-                    inside.append((t, geom))
-            elif board.grown(geom, board.mm(0.5)).covers(LineString([tr.front_left,
-                                                                     tr.front_right])):
-                along.append((t, geom))
-        cache[target] = (inside, along)
-    return cache[target]
-
-
-def arc_clear(board: Board, shooter: str, target: str, part: Polygon) -> bool:
-    """ISD §7 the musketry arc must be clear of friends (ISD A10)."""
-    sr = board.rect(shooter)
-    side = board.infos[shooter].side
-    if board.settings.a10_clear_arc == "whole_arc":
-        region = fire_arc(board, shooter, board.infos[shooter].fire_range_in)
-    else:
-        region = shapely.convex_hull(shapely.union(sr.front_edge, part))
-        ahead = shapely.Polygon([sr.front_left, sr.front_right,
-                                 sr.from_local(sr.width / 2, sr.depth / 2 + board.mm(6.0)),
-                                 sr.from_local(-sr.width / 2, sr.depth / 2 + board.mm(6.0))])
-        region = shapely.union(region, shapely.intersection(
-            ahead, shapely.buffer(sr.front_edge, float(shapely.distance(sr.front_edge, part)))))
-    shrunk = region.buffer(-0.5) if region.area > 1 else region
-    for other in board.state.index.within(region, 0.0):
-        o = board.infos[other]
-        if other == shooter or o.side != side or o.is_general:
-            continue
-        if shapely.intersects(shrunk, board.rect(other).polygon):
-            return False
-    return True
-
-
-def far_arc(board: Board, shooter: str) -> Polygon:
-    """The shooter's arc cut at a reach holding the whole table and every base: the unbounded
-    arc for every purpose ("every enemy base inside its arc of fire", shared/interfaces.md)."""
-    return fire_arc(board, shooter, board.inches(board.state.reach_all_mm))
-
-
-def is_candidate(board: Board, shooter: str, other: str) -> bool:
-    """An enemy unit that is present: generals are never targets, and a base not seen by the
-    camera (``stale``) is absent, so neither in arc nor in range (shared/interfaces.md)."""
-    o = board.infos[other]
-    return o.side != board.infos[shooter].side and not o.is_general and not o.stale
-
-
-def targets_of(board: Board, shooter: str) -> list[Target]:
-    """Every present enemy base in the shooter's arc (at any distance) or within its range.
-
-    The part of a target measured to, and the lines of sight traced to, is its part within the
-    arc cut 3" beyond the maximum range (REPORT_MARGIN_IN); a target wholly beyond that is
-    measured to its part in the whole arc. The plain path (the reference for `fire_batch`)."""
-    info = board.infos[shooter]
-    if not info.can_fire or info.stale:
-        return []
-    max_in = info.fire_range_in
-    arc = fire_arc(board, shooter)
-    whole = far_arc(board, shooter)
-    front = board.front(shooter)
-    seg = LineString([front.left, front.right])
-    near = set(board.state.index.meeting(whole)) | set(
-        board.state.index.within(seg, board.mm(max_in) + 1e-6))
-    out: list[Target] = []
-    for other in sorted(near):
-        if not is_candidate(board, shooter, other):
-            continue
-        in_arc, dist, part = measure_target(board, shooter, other, arc)
-        if not in_arc:
-            far_in, far_dist, far_part = measure_target(board, shooter, other, whole)
-            if far_in:
-                in_arc, dist, part = far_in, far_dist, far_part
-        if not in_arc and dist > max_in + EPS_IN:
-            continue
-        out.append(verdict(board, shooter, other, in_arc, dist, part,
-                           line_of_sight(board, shooter, other, part)))
-    mark_priority(board, shooter, out)
+        frames = board.rect_table.frames
+        rough = np.hypot(*(frames[pairs.at, :2] - frames[arcs.at[pairs.row], :2]).T)
+    maybe = np.nonzero(in_arc | (rough <= arcs.range_mm[pairs.row] + WATCH_MM))[0]
+    row, at = pairs.row[maybe], pairs.at[maybe]
+    parts = parts_in_arc(board, arcs, row, at, in_arc[maybe])
+    dist_mm = part_distances(board, arcs, row, at, parts, pairs.nearest_mm[maybe])
+    in_range, range_close = _settle_range(board, arcs, row, at, dist_mm)
+    listed = np.nonzero(in_arc[maybe] | in_range)[0]
+    # rows grouped by shooter, by target id within
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[np.argsort(np.array(names, dtype=str), kind="stable")] = np.arange(len(names))
+    listed = listed[np.lexsort((rank[at[listed]], row[listed]))]
+    out = _judge(board, arcs, row[listed], at[listed], parts, listed, dist_mm[listed],
+                  in_arc[maybe][listed], arc_close[maybe][listed], pairs.arc_mm[maybe][listed],
+                  in_range[listed], range_close[listed])
+    if among is None:
+        board.fire_memo.tables.append(out)      # rules asking about single shots read it (`probe`)
     return out
 
 
-def verdict(board: Board, shooter: str, other: str, in_arc: bool, dist: float, part: Polygon,
-            sight: bool, margin_of_arc: float | None = None, flank: bool | None = None) -> Target:
-    """The Target record once arc, distance and sight (and perhaps the arc margin and the
-    flank-fire test, measured in bulk) are known."""
-    info = board.infos[shooter]
-    max_in = info.fire_range_in
-    in_range = dist <= max_in + EPS_IN
-    t = Target(id=other, distance=dist, in_arc=in_arc, in_range=in_range,
-               band=band_of(board, dist, info.is_gun) if in_range else None,
-               line_of_sight=sight, margin=max_in - dist)
-    t.arc_margin = margin_of_arc if margin_of_arc is not None else \
-        arc_margin(board, shooter, part if in_arc else board.rect(other).polygon)
-    t.flank_fire = flank if flank is not None else _flank_fire(board, shooter, other)
-    t.cover, t.cover_terrain = cover_of(board, shooter, other)
-    if not info.is_gun and in_arc and in_range:
-        t.arc_clear = arc_clear(board, shooter, other, part)
-    _judge(board, shooter, t)
-    if t.legal:
-        t.modifiers = [m.to_dict() for m in shot_modifiers(board, shooter, other, t)]
-    return t
+def _settle(board: Board, question: str, arcs: Arcs, row: np.ndarray, at: np.ndarray,
+            margin_mm: np.ndarray, tol: float, inclusive: bool = True
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """`boundary.decide` of many verdicts: measured, the close calls held (verdicts within
+    `WATCH_MM` of the boundary keyed, so the live memory has them next moment)."""
+    tol = max(0.0, tol - ROUNDING_MM)
+    verdict = margin_mm >= 0 if inclusive else margin_mm > 0
+    close = np.abs(margin_mm) < tol
+    near = np.nonzero(np.abs(margin_mm) < max(WATCH_MM, tol))[0]
+    if len(near):
+        names = board.state.index.ids
+        keys = [key(question, arcs.shooters[r], names[a])
+                for r, a in zip(row[near].tolist(), at[near].tolist())]
+        held, _ = decide(margin_mm[near], tol, keys, board.state.held, inclusive=inclusive)
+        verdict[near] = held
+    return verdict, close
 
 
-def arc_margin(board: Board, shooter: str, shape: Polygon) -> float:
-    """How far (inches) the deepest point of ``shape`` lies inside the arc's side rays; negative:
-    how far the nearest point lies outside them ("0.4 in outside the arc")."""
-    return float(arc_margins(board, [shooter], np.array([shape], dtype=object))[0])
+def _settle_range(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
+                  dist_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """In range (ISD §6, §7; edges ISD A7): the range table's last edge, read as
+    `tables_fire.within` reads every band's."""
+    inclusive = tf.inclusive_edges(board.settings)
+    margin = arcs.range_mm[row] - dist_mm + (1 if inclusive else -1) * EPS_IN * MM_PER_IN
+    return _settle(board, "range", arcs, row, at, margin, board.settings.close_call_mm,
+                   inclusive)
 
 
-def arc_margins(board: Board, shooters: list[str], shapes: np.ndarray) -> np.ndarray:
-    """`arc_margin` of many (shooter, shape) pairs at once (numpy over all their vertices).
-
-    min(depth inside either ray) is concave, so its maximum over a convex shape lies at a vertex
-    or where the outline crosses the arc's axis (where both depths are equal)."""
-    unique = sorted(set(shooters))
-    row = {s: k for k, s in enumerate(unique)}
-    par = arc_params(board, unique)[[row[s] for s in shooters]].reshape(-1, 10)
-    xy, owner = shapely.get_coordinates(shapes, return_index=True)
-    return arc_margins_mm(xy, owner, par, len(shapes)) / board.mm(1.0)
-
-
-def arc_margins_mm(xy: np.ndarray, owner: np.ndarray, par: np.ndarray, n: int) -> np.ndarray:
-    """`arc_margins` in mm from the outlines' vertices ``xy`` (``owner``: the shape each belongs
-    to, grouped) and each shape's arc as `arc_params` numbers (``par``, one row per shape)."""
-    p = par[owner]
-    mid = (p[:, 0:2] + p[:, 2:4]) / 2
-    side = (xy[:, 0] - mid[:, 0]) * p[:, 9] - (xy[:, 1] - mid[:, 1]) * p[:, 8]
-    a, b = side[:-1], side[1:]
-    cross = np.nonzero((owner[:-1] == owner[1:]) & (a * b < 0))[0]
-    t = (a[cross] / (a[cross] - b[cross]))[:, None]
-    xy = np.vstack([xy, xy[cross] + (xy[cross + 1] - xy[cross]) * t])
-    owner = np.concatenate([owner, owner[cross]])
-    p = par[owner]
-    depth_l = (xy[:, 0] - p[:, 0]) * p[:, 4] + (xy[:, 1] - p[:, 1]) * p[:, 5]
-    depth_r = (xy[:, 0] - p[:, 2]) * p[:, 6] + (xy[:, 1] - p[:, 3]) * p[:, 7]
-    out = np.full(n, -np.inf)
-    np.maximum.at(out, owner, np.minimum(depth_l, depth_r))
+def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any,
+           prow: np.ndarray, dist_mm: np.ndarray, in_arc: np.ndarray, arc_close: np.ndarray,
+           arc_mm: np.ndarray, in_range: np.ndarray, range_close: np.ndarray) -> Shots:
+    """The verdicts of the listed shots (``prow``: their rows of ``parts``)."""
+    s = board.settings
+    names = board.state.index.ids
+    n = len(row)
+    dist_in = dist_mm / MM_PER_IN
+    max_in = arcs.range_mm[row] / MM_PER_IN
+    gun = arcs.gun[row]
+    band = _bands(board, dist_in, gun, in_range)
+    sight = trace_sight(board, arcs, row, at, sight_ends(parts, prow))
+    flank = flank_fire(board, arcs.at[row], at)
+    shooter_ids = [arcs.shooters[r] for r in row.tolist()]
+    target_ids = [names[a] for a in at.tolist()]
+    cover, cover_terrain = covers(board, shooter_ids, target_ids)
+    clear = np.ones(n, dtype=bool)
+    clear_close = np.zeros(n, dtype=bool)
+    friends: dict[int, list[str]] = {}
+    musket = np.nonzero(~gun & in_arc & in_range)[0]
+    if len(musket):
+        margin, c_shot, c_friend, c_margin = clear_margins(
+            board, arcs, row[musket], at[musket], parts, prow[musket], dist_mm[musket])
+        clear[musket], clear_close[musket] = _settle(board, "clear", arcs, row[musket],
+                                                     at[musket], margin, s.close_call_mm)
+        spoilt = ~clear[musket[c_shot]]
+        friends = {int(musket[k]): v for k, v in clear_blockers(
+            board, c_shot[spoilt], c_friend[spoilt], c_margin[spoilt]).items()}
+    legal = in_arc & in_range & sight.seen & clear
+    reasons = _reasons(board, n, in_arc, arc_close, in_range, range_close, max_in - dist_in,
+                       sight, clear, clear_close, friends)
+    modifiers: list[list[dict[str, Any]] | None] = [None] * n
+    memo: dict[tuple, list[dict[str, Any]]] = board.fire_memo.modifiers
+    for k in np.nonzero(legal)[0].tolist():
+        modifiers[k] = shot_modifiers(board, shooter_ids[k], target_ids[k], float(dist_in[k]),
+                                      band[k], bool(flank[k]), cover[k] or "none", memo)
+    close_calls: dict[int, list[str]] = {}
+    for name, flags in (("range", range_close), ("arc", arc_close), ("clear", clear_close)):
+        for k in np.nonzero(flags)[0].tolist():
+            close_calls.setdefault(k, []).append(name)
+    bounds = np.searchsorted(row, np.arange(len(arcs.shooters) + 1)).tolist()
+    spans = {sh: (bounds[p], bounds[p + 1]) for p, sh in enumerate(arcs.shooters)}
+    out = Shots(spans, target_ids, dist_in, max_in - dist_in, arc_mm / MM_PER_IN, in_arc,
+                in_range, band, sight.seen, legal, np.zeros(n, dtype=bool), flank, clear, cover,
+                cover_terrain, reasons, modifiers, close_calls)
+    _mark_priority(board, arcs, row, at, out)
     return out
 
 
-def arc_params(board: Board, shooters: Sequence[str]) -> np.ndarray:
-    """Per shooter, its arc as numbers (n, 10): the left and right origins, the inward normals
-    of the left and right side rays, and the facing (cached per shooter)."""
-    cache = board.__dict__.setdefault("_arc_params", {})
-    for shooter in shooters:
-        if shooter in cache:
-            continue
-        f = board.front(shooter)
-        half = board.infos[shooter].arc_half_deg
-        left, right = f.left, f.right
-        if board.settings.a4_arc_origin == "front_centre":
-            left = right = ((f.left[0] + f.right[0]) / 2, (f.left[1] + f.right[1]) / 2)
-        dl, dr = rotate(f.facing, half), rotate(f.facing, -half)
-        cache[shooter] = (*left, *right, dl[1], -dl[0], -dr[1], dr[0], *f.facing)
-    return np.array([cache[s] for s in shooters], dtype=float).reshape(-1, 10)
+def _bands(board: Board, dist_in: np.ndarray, gun: np.ndarray, in_range: np.ndarray
+           ) -> list[Band | None]:
+    """Each shot's band, read off the range table (`tables_fire.band_indices`) like its
+    range: a shot in range has a band (held in range just beyond the edge: the last band)."""
+    k = tf.band_indices(dist_in, gun, board.settings)
+    out: list[Band | None] = [None] * len(k)
+    for weapon in (True, False):
+        rows = tf.bands(weapon)
+        names = [r.band for r in rows]
+        pick = np.nonzero(in_range & (gun == weapon))[0]
+        at = np.where(k[pick] < 0, len(rows) - 1, k[pick])
+        for i, b in zip(pick.tolist(), at.tolist()):
+            out[i] = names[b]
+    return out
 
 
-def shot_modifiers(board: Board, shooter: str, target: str, t: Target) -> list[Any]:
-    """The modifiers of this shot: the tables' `fire_modifiers` on the facts measured here
-    (`shot_facts`: built once per kind of shot)."""
-    from campo.engine.rulesets.italia.shot_facts import memo_modifiers
+def _reasons(board: Board, n: int, in_arc: np.ndarray, arc_close: np.ndarray,
+             in_range: np.ndarray, range_close: np.ndarray, margin_in: np.ndarray, sight: Any,
+             clear: np.ndarray, clear_close: np.ndarray, friends: dict[int, list[str]]
+             ) -> list[list[str]]:
+    """Why each shot is not allowed (empty: it is), the close calls said so."""
+    maybe = " (" + CLOSE_CALL + ")"
+    arc: list[str | None] = [None] * n
+    for k, close in zip(np.nonzero(~in_arc)[0].tolist(), arc_close[~in_arc].tolist()):
+        arc[k] = "not in arc of fire" + (maybe if close else "")
+    rng: list[str | None] = [None] * n
+    out_of = np.nonzero(~in_range)[0]
+    # (a shot held out of range while measured a hair inside is 0.0 short)
+    for k, short, close in zip(out_of.tolist(), np.maximum(-margin_in[out_of], 0.0).tolist(),
+                               range_close[out_of].tolist()):
+        rng[k] = f"out of range: {short:.1f} in short" + (maybe if close else "")
+    unseen: list[str | None] = [None] * n
+    for k in np.nonzero(~sight.seen)[0].tolist():
+        unseen[k] = "no line of sight"
+    words: dict[tuple[int, int], str] = {}
+    named: dict[int, list[str]] = {}
+    for shot, kind, index in zip(sight.blocker_shot.tolist(), sight.blockers[:, 0].tolist(),
+                                 sight.blockers[:, 1].tolist()):
+        text = words.get((kind, index))
+        if text is None:
+            text = words[(kind, index)] = blocker_words(board, kind, index)
+        named.setdefault(shot, []).append(text)
+    for k, texts in named.items():
+        unseen[k] = "no line of sight: " + ", ".join(texts)
+    spoilt: list[str | None] = [None] * n
+    for k, close in zip(np.nonzero(~clear)[0].tolist(), clear_close[~clear].tolist()):
+        who = friends.get(k)
+        in_way = f": {', '.join(who)} in the way" if who else ""
+        spoilt[k] = "arc of fire not clear of friends" + in_way + (maybe if close else "")
+    return [[t for t in texts if t is not None] for texts in zip(arc, rng, unseen, spoilt)]
 
-    return memo_modifiers(board, shooter, target, round(t.distance, 6), t.flank_fire,
-                          t.cover or "none")
 
+def flank_fire(board: Board, shooter_at: np.ndarray, target_at: np.ndarray) -> np.ndarray:
+    """ISD §1 flank fire of (shooter, target) pairs (index positions): the firer's front
+    completely beyond the target's front line (ISD A2: by more than the tolerance; ISD A3: a
+    firer wholly behind the target's rear counts unless the setting says otherwise)."""
+    table = board.rect_table
+    fl, fr = table.corners[shooter_at, 0], table.corners[shooter_at, 1]
+    cx, cy = table.frames[target_at, 0], table.frames[target_at, 1]
+    f, half = table.frames[target_at, 4:6], table.frames[target_at, 7]
 
-def _flank_fire(board: Board, shooter: str, target: str) -> bool:
-    """ISD §1 flank fire: the firer's front completely beyond the target's front line (A2, A3)."""
-    sr, tr = board.rect(shooter), board.rect(target)
-    if not whole_front_beyond(sr, tr, board.beyond_tol):
-        return False
+    def ahead(p: np.ndarray) -> np.ndarray:     # `Rect.to_local(...)[1]`
+        return (p[:, 0] - cx) * f[:, 0] + (p[:, 1] - cy) * f[:, 1]
+
+    v_left, v_right = ahead(fl), ahead(fr)
+    tol = board.beyond_tol
+    out = ((v_left - half) < -tol) & ((v_right - half) < -tol)
     if not board.settings.a3_rear_counts_as_flank:
-        # a firer wholly behind the target's rear edge is not on its flank
-        return not all(tr.to_local(*p)[1] < -tr.depth / 2 for p in (sr.front_left, sr.front_right))
-    return True
+        out &= ~((v_left < -half) & (v_right < -half))
+    return out
 
 
-def _judge(board: Board, shooter: str, t: Target) -> None:
-    t.reasons = fire_reasons(t.in_arc, t.in_range, t.margin, t.line_of_sight, t.arc_clear)
-    t.legal = not t.reasons
+def _mark_priority(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, out: Shots) -> None:
+    """ISD §7 nearest legal target (A8); ISD §6 artillery fires first at units within their own
+    full move of it (A9). Ties within ``equal_distance_tolerance_in`` are all marked."""
+    s = board.settings
+    tie = s.equal_distance_tolerance_in
+    for p, shooter in enumerate(arcs.shooters):
+        first, end = out.spans[shooter]
+        legal = out.legal[first:end]
+        if not legal.any():
+            continue
+        dist = out.distance[first:end]
+        pool = legal.copy()
+        if arcs.gun[p] and s.a9_artillery_priority == "within_enemy_full_move":
+            threat = _threats(board, shooter, at[first:end]) & legal
+            if not threat.any():
+                out.priority[first:end] = legal      # free choice on its front
+                continue
+            pool = threat
+        elif s.a8_nearest_target == "nearest_enemy" and not arcs.gun[p]:
+            pool = np.ones(end - first, dtype=bool)
+        nearest = dist[pool].min()
+        out.priority[first:end] = pool & legal & (dist <= nearest + tie)
 
 
-def fire_reasons(in_arc: bool, in_range: bool, margin: float, sight: bool,
-                 clear: bool) -> list[str]:
-    """Why a shot is not allowed (empty: it is)."""
-    reasons = []
-    if not in_arc:
-        reasons.append("not in arc of fire")
-    if not in_range:
-        reasons.append(f"out of range: {-margin:.1f} in short")
-    if not sight:
-        reasons.append("no line of sight")
-    if not clear:
-        reasons.append("arc of fire not clear of friends")
-    return reasons
+def _threats(board: Board, gun: str, targets: np.ndarray) -> np.ndarray:
+    """ISD A9: the units no farther from the battery than their own full move (ISD §8)."""
+    import shapely
+
+    names = board.state.index.ids
+    infos = [board.infos[names[t]] for t in targets.tolist()]
+    unit = np.array([i.is_unit for i in infos], dtype=bool)
+    full = np.array([MOVEMENT_TABLE[Mover.CAVALRY if i.arm == "cavalry" else Mover.INFANTRY]
+                     .move_in for i in infos])
+    gap = np.full(len(targets), np.inf)
+    ask = np.nonzero(unit)[0]
+    if len(ask):
+        shapes = board.state.index.shapes
+        gap[ask] = shapely.distance(board.rect(gun).polygon, shapes[targets[ask]]) / MM_PER_IN
+    return unit & (gap <= full + EPS_IN)
 
 
-def mark_priority(board: Board, shooter: str, targets: list[Target]) -> None:
-    """ISD §7 nearest legal target (A8); ISD §6 artillery fires first at units within charge
-    distance (A9). Ties within ``equal_distance_tolerance_in`` are all marked."""
-    flags = priority_flags(board, shooter, [t.id for t in targets],
-                           [t.distance for t in targets], [t.legal for t in targets])
-    for t, flag in zip(targets, flags):
-        if flag:
-            t.priority = True
+def shot_modifiers(board: Board, shooter: str, target: str, distance_in: float,
+                   band: Band | None, flank: bool, cover: str,
+                   memo: dict[tuple, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    """The tables' `fire_modifiers` of one shot, as dicts; remembered per kind of shot (the
+    firer's and target's facts, flank, cover and band: all of the shot a modifier reads)."""
+    firer, target_facts = _firer_facts(board, shooter), _target_facts(board, target)
+    table_band = None
+    if board.infos[shooter].is_gun and band is not None:
+        table_band = next(r.table for r in tf.ARTILLERY_BANDS if r.band == band)
+    key_ = (tuple(firer.items()), tuple(target_facts.items()), flank, cover, table_band)
+    try:
+        found = memo.get(key_) if memo is not None else None
+    except TypeError:        # a trait value that cannot be hashed
+        found, memo = None, None
+    if found is None:
+        facts = FireFacts(distance_in=distance_in, flank_fire=flank, target_cover=cover,
+                          band=table_band, **firer, **target_facts)
+        found = [m.to_dict() for m in fire_modifiers(facts, board.settings)]
+        if memo is not None:
+            memo[key_] = found
+    return [dict(m) for m in found]
 
 
-def priority_flags(board: Board, shooter: str, ids: Sequence[str], distances: Sequence[float],
-                   legal: Sequence[bool]) -> list[bool]:
-    """Which of a shooter's targets (as columns) `mark_priority` marks."""
-    flags = [False] * len(ids)
-    rows = [k for k, ok in enumerate(legal) if ok]
-    if not rows:
-        return flags
-    tie = board.settings.equal_distance_tolerance_in
-    info = board.infos[shooter]
-    pool = rows
-    if info.is_gun and board.settings.a9_artillery_priority == "within_enemy_full_move":
-        threats = []
-        for k in rows:
-            o = board.infos[ids[k]]
-            if o.is_unit:
-                full = 12.0 if o.arm == "cavalry" else 6.0
-                gap = board.inches(float(shapely.distance(board.rect(shooter).polygon,
-                                                           board.rect(ids[k]).polygon)))
-                if gap <= full + EPS_IN:
-                    threats.append(k)
-        if not threats:
-            for k in rows:
-                flags[k] = True   # free choice on its front
-            return flags
-        pool = threats
-    elif board.settings.a8_nearest_target == "nearest_enemy" and not info.is_gun:
-        pool = list(range(len(ids)))
-    nearest = min(distances[k] for k in pool)
-    for k in pool:
-        if distances[k] <= nearest + tie and legal[k]:
-            flags[k] = True
-    return flags
+def _firer_facts(board: Board, shooter: str) -> dict[str, Any]:
+    """The firer's part of `FireFacts` (its type and traits; a gun's ground)."""
+    fb, fi = board.state.base(shooter), board.infos[shooter]
+    ft = fb.traits
+    under = {feat.kind for feat, _ in board.terrain_on(shooter)} if fi.is_gun else set()
+    return dict(firer_type=fb.type, firer_arm=fi.arm, weapon=ft.get("weapon"),
+                marksmen=bool(ft.get("marksmen", False)),
+                french_guard=bool(ft.get("french_guard", False)), firer_shaken=fi.shaken,
+                firer_disordered=fi.disordered, battery=fi.battery, rockets=fi.rockets,
+                reduced_ammunition=bool(ft.get("reduced_ammunition", False)),
+                gun_on_difficult_terrain=fi.is_gun and bool(under & DIFFICULT_GROUND))
+
+
+def _target_facts(board: Board, target: str) -> dict[str, Any]:
+    """The target's part of `FireFacts` (its traits)."""
+    ti = board.infos[target]
+    return dict(target_arm=ti.arm, target_in_battery=ti.is_gun and not ti.limbered,
+                target_limbered=ti.kind == "limber" or (ti.is_gun and ti.limbered),
+                target_single_rank=bool(board.state.base(target).traits.get("single_rank", False)),
+                target_march_column=ti.march_column)
+
+
+def _entries(shots_: Shots) -> list[dict[str, Any]]:
+    """``campo analyze``'s target entries of every row."""
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for (id_, dist, in_arc, in_range, band, seen, marg, arc_marg, legal, priority, flank,
+         cover, terrain, clear, reasons, modifiers, close) in zip(
+            shots_.ids, np.round(shots_.distance, 2).tolist(), shots_.in_arc.tolist(),
+            shots_.in_range.tolist(), [None if b is None else b.value for b in shots_.band],
+            shots_.seen.tolist(), np.round(shots_.margin, 2).tolist(),
+            np.round(shots_.arc_margin, 2).tolist(), shots_.legal.tolist(),
+            shots_.priority.tolist(), shots_.flank.tolist(), shots_.cover,
+            shots_.cover_terrain, shots_.clear.tolist(), shots_.reasons, shots_.modifiers,
+            [shots_.close_calls.get(k) for k in range(len(shots_.ids))]):
+        d = {"id": id_, "distance": dist, "in_arc": in_arc, "in_range": in_range, "band": band,
+             "line_of_sight": seen, "margin": marg, "arc_margin": arc_marg, "legal": legal,
+             "priority": priority, "flank_fire": flank, "cover": cover}
+        if terrain:
+            d["cover_terrain"] = terrain
+        if not clear:
+            d["arc_clear"] = False
+        if reasons:
+            d["reasons"] = reasons
+        if modifiers is not None:
+            d["fire_modifiers"] = modifiers
+        if close:
+            d["close_calls"] = close
+        append(d)
+    return out
+
+
+# --- one shooter, one target: the same code with arrays of length one ---------------------------
+
+def fire_arc(board: Board, shooter: str, reach_in: float | None = None) -> Any:
+    """The shooter's arc as a polygon (for drawing), out to ``reach_in`` (default: 3" beyond
+    its range)."""
+    arcs = Arcs.of(board, [shooter])
+    reach = arcs.reach_mm if reach_in is None else np.array([reach_in * MM_PER_IN])
+    return arcs.polygons(np.zeros(1, dtype=np.int64), reach)[0]
+
+
+def probe(board: Board, shooter: str, target: str) -> Target | None:
+    """One shot as the shooter's target list judges it (None: the target is neither in its arc
+    nor in range): read from a table measured on the board, else measured alone (arrays of
+    length one) and kept."""
+    table = next((t for t in board.fire_memo.tables if shooter in t.spans), None)
+    if table is not None:
+        return next((t for t in table.of(shooter) if t.id == target), None)
+    found = board.fire_memo.probes.get((shooter, target), False)
+    if found is False:
+        one = shots(board, [shooter], among=[target]).of(shooter)
+        found = board.fire_memo.probes[(shooter, target)] = one[0] if one else None
+    return found
+
+
+def measure_target(board: Board, shooter: str, target: str, arc: Any = None
+                   ) -> tuple[bool, float, None]:
+    """(in arc, distance in inches, None) of one shot (`probe`; ``arc`` is not read): what
+    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
+    t = probe(board, shooter, target)
+    return (False, float("inf"), None) if t is None else (t.in_arc, t.distance, None)
+
+
+def line_of_sight(board: Board, shooter: str, target: str, part: Any = None) -> bool:
+    """Whether the shooter sees the target (`probe`; ``part`` is not read): what
+    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
+    t = probe(board, shooter, target)
+    return t is not None and t.line_of_sight
+

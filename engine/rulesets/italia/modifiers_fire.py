@@ -6,7 +6,12 @@ from dataclasses import dataclass
 
 from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
 from campo.engine.rulesets.italia.settings import ItaliaSettings
-from campo.engine.rulesets.italia.tables_fire import MIN_MUSKETRY_DICE, artillery_band, range_modifier
+from campo.engine.rulesets.italia.tables_fire import (
+    MIN_MUSKETRY_DICE,
+    RangeBand,
+    artillery_band,
+    range_modifier,
+)
 from campo.engine.rulesets.italia.troops import WEAPONS, Weapon, musketry_base_dice
 from campo.engine.rulesets.italia.weather import weather_effects
 
@@ -22,7 +27,9 @@ class FireFacts:
     divisional/reserve, ``rockets``, ``reduced_ammunition``, ``moved_and_unlimbered`` (French Guard
     horse artillery or Voloire firing in the impulse they moved and unlimbered, ISD §8).
 
-    Geometry: ``distance_in`` as measured for range (ISD A6); ``flank_fire``: the firer's front
+    Geometry: ``distance_in`` as measured for range (ISD A6) and ``band``, the artillery band
+    the verdict read off the range table for it (None: read it from ``distance_in``);
+    ``flank_fire``: the firer's front
     is wholly beyond the target's front line (ISD §1, A2, A3); ``target_cover``: "soft"/"hard"
     cover between or around the target (ISD §6/§7 rows, A35); ``gun_on_difficult_terrain``:
     the gun stands in battery on difficult terrain (ISD §6).
@@ -51,6 +58,7 @@ class FireFacts:
     target_limbered: bool = False
     target_single_rank: bool = False
     target_march_column: bool = False
+    band: RangeBand | None = None
 
     @property
     def is_artillery(self) -> bool:
@@ -59,14 +67,6 @@ class FireFacts:
 
 def _is_artillery(firer_type: str, firer_arm: str | None) -> bool:
     return firer_type == "gun" or firer_arm == "artillery"
-
-
-def range_key(firer_type: str, firer_arm: str | None, distance_in: float,
-              settings: ItaliaSettings) -> object:
-    """All of a shot's distance that `fire_modifiers` reads: the artillery band for guns (ISD §6);
-    nothing for musketry (ISD §7 has no range row). Shots alike but for the distance and with
-    the same key have the same modifiers (`shot_facts.memo_modifiers` relies on it)."""
-    return artillery_band(distance_in, settings) if _is_artillery(firer_type, firer_arm) else None
 
 
 def fire_modifiers(facts: FireFacts, settings: ItaliaSettings | None = None) -> list[Modifier]:
@@ -82,7 +82,7 @@ def fire_modifiers(facts: FireFacts, settings: ItaliaSettings | None = None) -> 
 
 def _bombardment_modifiers(f: FireFacts, s: ItaliaSettings) -> list[Modifier]:
     out: list[Modifier] = []
-    band = artillery_band(f.distance_in, s)
+    band = f.band if f.band is not None else artillery_band(f.distance_in, s)
     if band is not None:
         kind = "rockets (as divisional)" if f.rockets else f"{f.battery} artillery"
         value = range_modifier(band, f.battery, rockets=f.rockets)

@@ -10,13 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from campo.engine.rulesets.italia import tables_fire
 from campo.engine.rulesets.italia.troops import UNIT_LETTERS
 from campo.engine.scenario import BaseState
 
-MUSKET_RANGE_IN = 6.0        # ISD §7 "Tutti i fucili fanno fuoco a 6 pollici"
-ARTILLERY_RANGE_IN = 24.0    # ISD §6 "si allunga per 24 pollici"
-ARC_HALF_DEG = 30.0          # ISD §6, §7 "arco di 30° su ogni lato"
-LIGHT_ARC_HALF_DEG = 45.0    # ISD §7 light infantry 45°
 
 @dataclass(frozen=True)
 class UnitInfo:
@@ -70,11 +67,17 @@ class UnitInfo:
 
     @property
     def fire_range_in(self) -> float:
-        return ARTILLERY_RANGE_IN if self.kind == "gun" else MUSKET_RANGE_IN
+        """ISD §6 24" (guns), ISD §7 6" (muskets): the range table's last edge."""
+        return tables_fire.max_range_in(self.kind == "gun")
 
     @property
     def arc_half_deg(self) -> float:
-        return LIGHT_ARC_HALF_DEG if (self.light and self.arm == "infantry") else ARC_HALF_DEG
+        """ISD §6, §7: 30° each side; light infantry 45°."""
+        if self.kind == "gun":
+            return tables_fire.ARTILLERY_ARC_HALF_DEG
+        if self.light and self.arm == "infantry":
+            return tables_fire.LIGHT_INFANTRY_ARC_HALF_DEG
+        return tables_fire.MUSKETRY_ARC_HALF_DEG
 
     @property
     def can_charge(self) -> bool:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Callable, Sequence
+
+from campo.engine.rulesets.doc_common import num
 from campo.engine.rulesets.italia.settings import ItaliaSettings
-from campo.engine.rulesets.doc_common import num, words
+from campo.engine.rulesets.italia.tables_fire import BandRow, inclusive_edges
 
 
 def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
@@ -24,22 +27,25 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
                   num(r.linear_deduction_in), num(r.area_cap_in), num(r.marsh_cap_in)]
                  for m, r in move.MOVEMENT_TABLE.items()],
     }
-    lower = 0.0
-    bands = []
-    for band, upper in fire.BAND_UPPER_IN.items():
-        bands.append([f'{lower:g}" – {upper:g}"', f"{fire.RANGE_MODIFIER['divisional'][band]:+d}",
-                      f"{fire.RANGE_MODIFIER['reserve'][band]:+d}"])
-        lower = upper
     artillery = {"title": "Artillery range bands", "cites": "ISD §6, ISD A7",
-                 "columns": ["range", "divisional", "reserve"], "rows": bands}
+                 "columns": ["range", "band", "divisional", "reserve"],
+                 "rows": _band_rows(fire.ARTILLERY_BANDS, settings,
+                                    lambda r: [f"{fire.RANGE_MODIFIER['divisional'][r.table]:+d}",
+                                               f"{fire.RANGE_MODIFIER['reserve'][r.table]:+d}"])}
+    musket = fire.MUSKETRY_BANDS[-1].upper_in
+    edge = "up to and at" if fire.inclusive_edges(settings) else "short of"
     fire_facts = {
-        "title": "Fire", "cites": "ISD §6, ISD §7",
+        "title": "Fire", "cites": "ISD §6, ISD §7, ISD A7, ISD A15, ISD A18",
         "columns": ["what", "value"],
-        "rows": [["musketry range", num(fire.MUSKETRY_RANGE_IN)],
+        "rows": [["musketry range", f"{edge} {num(musket)}"],
                  ["musketry arc (each side of front)", f"{fire.MUSKETRY_ARC_HALF_DEG:g}°"],
                  ["light infantry arc", f"{fire.LIGHT_INFANTRY_ARC_HALF_DEG:g}°"],
                  ["artillery arc", f"{fire.ARTILLERY_ARC_HALF_DEG:g}°"],
-                 ["artillery maximum range", num(fire.ARTILLERY_MAX_RANGE_IN)],
+                 ["artillery maximum range", f"{edge} {num(fire.ARTILLERY_MAX_RANGE_IN)}"],
+                 ["artillery sight gap", num(settings.a18_artillery_corridor_in)],
+                 ["fire over friends at least", num(fire.FIRE_OVER_FRIENDS_CLEARANCE_IN)],
+                 ["sight inside a wood or town at most",
+                  num(fire.LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN)],
                  ["musketry hits on", f"{fire.MUSKETRY_HIT_ON}+"]],
     }
     results = []
@@ -67,3 +73,21 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
     return [movement, fire_facts, artillery, melee_facts, melee_table,
             manoeuvre(man.ORDERED_ROWS, "Manoeuvre: ordered unit"),
             manoeuvre(man.DISORDERED_ROWS, "Manoeuvre: disordered unit")]
+
+
+def _band_rows(rows: Sequence[BandRow], settings: ItaliaSettings,
+               more: Callable[[BandRow], list[str]]) -> list[list[str]]:
+    """One row per range band, its edges as ISD A7 reads them in force: "over 3" to 12"" or
+    "from 3" to under 12"" (the verdicts read the same table, `tables_fire.band_row`)."""
+    out, lower = [], None
+    inclusive = inclusive_edges(settings)
+    for r in rows:
+        if lower is None:
+            span = f'up to {num(r.upper_in)}' if inclusive else f'under {num(r.upper_in)}'
+        elif inclusive:
+            span = f'over {num(lower)} to {num(r.upper_in)}'
+        else:
+            span = f'{num(lower)} to under {num(r.upper_in)}'
+        out.append([span, r.band.value, *more(r)])
+        lower = r.upper_in
+    return out

@@ -11,8 +11,9 @@ from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, charges_of, judge_charge
-from campo.engine.rulesets.italia.fire import ARTILLERY_BANDS, MUSKETRY_BANDS, fire_arc
+from campo.engine.rulesets.italia.fire import fire_arc
 from campo.engine.rulesets.italia.settings import ItaliaSettings, load_settings
+from campo.engine.rulesets.italia.tables_fire import bands
 from campo.engine.rulesets.italia.terrain_effects import terrain_kinds
 from campo.engine.state import GameState
 from campo.engine.rulesets.italia.vocabulary import VOCABULARY
@@ -62,13 +63,12 @@ class ItaliaRuleset:
         if info.can_fire:
             front = board.front(base_id)
             arc = fire_arc(board, base_id, info.fire_range_in)
-            edges = [u for u, _ in (ARTILLERY_BANDS if info.is_gun else MUSKETRY_BANDS)]
-            rings = band_rings(arc, front.left, front.right, [board.mm(e) for e in edges])
+            rows = bands(info.is_gun)
+            rings = band_rings(arc, front.left, front.right, [board.mm(r.upper_in) for r in rows])
             out["arc"] = ring_coords(arc_to_range(arc, front.left, front.right,
                                               board.mm(info.fire_range_in)))
-            out["bands"] = [{"band": b.value, "upto": u, "polygon": ring_coords(ring)}
-                            for (u, b), ring in zip(ARTILLERY_BANDS if info.is_gun
-                                                    else MUSKETRY_BANDS, rings)]
+            out["bands"] = [{"band": r.band.value, "upto": r.upper_in, "polygon": ring_coords(ring)}
+                            for r, ring in zip(rows, rings)]
         if info.can_charge:
             out["charge_arc"] = ring_coords(charge_arc(board, base_id))
             out["charges"] = [_charge_drawing(state, base_id, c)

@@ -1,7 +1,9 @@
-"""ISD §6 bombardment and ISD §7 musketry: arcs, ranges, range bands and result tables as data.
+"""ISD §6 bombardment and ISD §7 musketry: arcs, ranges, range bands, cover and result tables as
+data, with the arithmetic of reading them: every fire number of the rulebook lives here, read by
+the verdicts (`fire.py`), the modifiers (`modifiers_fire.py`) and the quick reference.
 
 Modifiers that depend on the situation (cover, flank, formation ...) are worked out in
-``modifiers.py``; this module only holds the tables and the arithmetic of reading them.
+``modifiers_fire.py``; this module only holds the tables and the arithmetic of reading them.
 """
 
 from __future__ import annotations
@@ -9,22 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import numpy as np
+
+from campo.engine.results import Band
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 
 ARTILLERY_ARC_HALF_DEG = 30.0
 """ISD §6: «arco di 30° su ogni lato della batteria sparante» (geometry: ISD A4)."""
-
-ARTILLERY_MAX_RANGE_IN = 24.0
-"""ISD §6: «si allunga per 24 pollici»."""
 
 MUSKETRY_ARC_HALF_DEG = 30.0
 """ISD §7: «arco di fuoco di 30° su ogni lato»."""
 
 LIGHT_INFANTRY_ARC_HALF_DEG = 45.0
 """ISD §7: «le Unità classificate Fanterie Leggere hanno un arco di fuoco di 45°»."""
-
-MUSKETRY_RANGE_IN = 6.0
-"""ISD §7: «Tutti i fucili fanno fuoco a 6 pollici di distanza»."""
 
 ARTILLERY_LOS_GAP_IN = 1.0
 """ISD §6: artillery needs a gap of at least 1" (ISD A18: a corridor of this width)."""
@@ -35,11 +34,32 @@ FIRE_OVER_FRIENDS_CLEARANCE_IN = 2.0
 LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN = 2.0
 """ISD §6: a sight line may not go more than 2" (5 cm) inside a wood or a town (ISD A15)."""
 
+SIGHT_BLOCKING_LINES = frozenset({"tree_row", "crest"})
+"""ISD §6: «la linea di vista non può oltrepassare la cresta» of a hill, nor a «filare di alberi»."""
+
+SIGHT_DEEP_AREAS = frozenset({"wood", "town", "village"})
+"""ISD §6: a sight line may run at most 2" inside a «bosco o ... città» (ISD A15)."""
+
 MIN_MUSKETRY_DICE = 1
 """ISD §7: «Quando si fa fuoco si spara sempre con almeno 1 d6»."""
 
 MUSKETRY_HIT_ON = 5
 """ISD §7: «Ogni 5 o 6 costituisce un colpo a segno»."""
+
+ARTILLERY_COVER = {"low_wall": "soft", "hedge": "soft", "cultivated": "soft", "rough": "soft",
+                   "rice": "soft", "village": "soft", "farm": "soft", "tree_row": "soft",
+                   "stone_wall": "hard", "wall": "hard", "fortification": "hard",
+                   "fortification_line": "hard", "town": "hard"}
+"""ISD §6 bombardment modifier rows: the cover each terrain kind gives against guns."""
+
+MUSKETRY_COVER = {"wood": "soft", "parapet": "soft", "tree_lined_road": "soft", "hedge": "soft",
+                  "low_wall": "soft", "orchard": "soft", "village": "soft", "farm": "soft",
+                  "wall": "hard", "stone_wall": "hard", "fortification": "hard",
+                  "fortification_line": "hard", "town": "hard"}
+"""ISD §7 musketry modifier rows (and ISD A35 melee protection): the cover of each kind."""
+
+DIFFICULT_GROUND = frozenset({"wood", "marsh", "rice", "rough", "cultivated", "town", "village"})
+"""ISD §6: a gun in battery on difficult terrain fires at -1."""
 
 
 class RangeBand(str, Enum):
@@ -51,12 +71,35 @@ class RangeBand(str, Enum):
     OVER_18_TO_24 = "over_18_to_24"  # «oltre 18" a 24"»
 
 
-BAND_UPPER_IN: dict[RangeBand, float] = {
-    RangeBand.UP_TO_3: 3.0,
-    RangeBand.OVER_3_TO_12: 12.0,
-    RangeBand.OVER_12_TO_18: 18.0,
-    RangeBand.OVER_18_TO_24: 24.0,
-}
+@dataclass(frozen=True)
+class BandRow:
+    """One range band: up to ``upper_in`` inches (edges: ISD A7), as the analysis names it
+    (``band``) and, for artillery, as the §6 table does (``table``)."""
+
+    upper_in: float
+    band: Band
+    table: RangeBand | None = None
+
+
+ARTILLERY_BANDS: tuple[BandRow, ...] = (
+    BandRow(3.0, Band.CLOSE, RangeBand.UP_TO_3),
+    BandRow(12.0, Band.SHORT, RangeBand.OVER_3_TO_12),
+    BandRow(18.0, Band.MEDIUM, RangeBand.OVER_12_TO_18),
+    BandRow(24.0, Band.LONG, RangeBand.OVER_18_TO_24),
+)
+"""ISD §6: «si allunga per 24 pollici», in four bands; nothing beyond the last."""
+
+MUSKETRY_BANDS: tuple[BandRow, ...] = (BandRow(6.0, Band.SHORT),)
+"""ISD §7: «Tutti i fucili fanno fuoco a 6 pollici di distanza»: one band, nothing beyond."""
+
+ARTILLERY_MAX_RANGE_IN = ARTILLERY_BANDS[-1].upper_in
+MUSKETRY_RANGE_IN = MUSKETRY_BANDS[-1].upper_in
+
+BAND_UPPER_IN: dict[RangeBand, float] = {r.table: r.upper_in for r in ARTILLERY_BANDS
+                                         if r.table is not None}
+
+EDGE_EPS_IN = 1e-6
+"""A distance within this many inches of a band edge is on it (measurement rounding)."""
 
 RANGE_MODIFIER: dict[str, dict[RangeBand, int]] = {
     "divisional": {
@@ -75,10 +118,47 @@ RANGE_MODIFIER: dict[str, dict[RangeBand, int]] = {
 """ISD §6 "Tabella della Gittata e Modificatori per la distanza". Rockets fire as divisional."""
 
 
-def _within(distance_in: float, upper_in: float, settings: ItaliaSettings) -> bool:
-    if settings.a7_band_edges == "upper_inclusive":
-        return distance_in <= upper_in
-    return distance_in < upper_in
+def bands(artillery: bool) -> tuple[BandRow, ...]:
+    """The range bands of guns (ISD §6) or of muskets (ISD §7)."""
+    return ARTILLERY_BANDS if artillery else MUSKETRY_BANDS
+
+
+def max_range_in(artillery: bool) -> float:
+    """The maximum range: the last band's edge (24" guns, 6" muskets)."""
+    return bands(artillery)[-1].upper_in
+
+
+def inclusive_edges(settings: ItaliaSettings | None = None) -> bool:
+    """ISD A7: whether a distance exactly on a band's upper edge is in that band."""
+    return (settings or ItaliaSettings()).a7_band_edges == "upper_inclusive"
+
+
+def within(distance_in: float, upper_in: float, settings: ItaliaSettings | None = None) -> bool:
+    """Whether a distance lies within a band's upper edge (ISD A7)."""
+    if inclusive_edges(settings):
+        return distance_in <= upper_in + EDGE_EPS_IN
+    return distance_in < upper_in - EDGE_EPS_IN
+
+
+def band_indices(distance_in: np.ndarray, artillery: np.ndarray,
+                 settings: ItaliaSettings | None = None) -> np.ndarray:
+    """For many distances, the position of the band each falls in (`bands` of its weapon),
+    -1 beyond the maximum range: the one reading of the range table, so "in range" and "which
+    band" cannot disagree."""
+    d = np.asarray(distance_in, dtype=float)
+    gun = np.broadcast_to(np.asarray(artillery, dtype=bool), d.shape)
+    out = np.full(d.shape, -1, dtype=np.int64)
+    for weapon in (True, False):
+        for k, row in reversed(list(enumerate(bands(weapon)))):
+            out[(gun == weapon) & within(d, row.upper_in, settings)] = k
+    return out
+
+
+def band_row(distance_in: float, artillery: bool,
+             settings: ItaliaSettings | None = None) -> BandRow | None:
+    """The band one distance falls in, or None beyond the maximum range (`band_indices`)."""
+    k = int(band_indices(np.array([distance_in]), np.array([artillery]), settings)[0])
+    return None if k < 0 else bands(artillery)[k]
 
 
 def artillery_band(distance_in: float, settings: ItaliaSettings | None = None) -> RangeBand | None:
@@ -89,18 +169,15 @@ def artillery_band(distance_in: float, settings: ItaliaSettings | None = None) -
     >>> artillery_band(24.5) is None
     True
     """
-    s = settings or ItaliaSettings()
     if distance_in < 0:
         raise ValueError(f"distance must be >= 0, got {distance_in}")
-    for band, upper in BAND_UPPER_IN.items():
-        if _within(distance_in, upper, s):
-            return band
-    return None
+    row = band_row(distance_in, True, settings)
+    return None if row is None else row.table
 
 
 def musketry_in_range(distance_in: float, settings: ItaliaSettings | None = None) -> bool:
     """ISD §7: within 6" (edge per ISD A7)."""
-    return _within(distance_in, MUSKETRY_RANGE_IN, settings or ItaliaSettings())
+    return band_row(distance_in, False, settings) is not None
 
 
 def range_modifier(band: RangeBand, battery: str = "divisional", *, rockets: bool = False) -> int:

@@ -1,0 +1,175 @@
+"""ISD §7 «l'arco di fuoco deve essere completamente libero» from friends (ISD A10), for many
+musketry shots at once, as a margin (mm) an umpire's close call can be read from.
+
+The swept-area reading: the region is the convex hull of the firer's front and the target's part
+in arc, together with the strip straight ahead of the front as deep as the target is far; the
+whole-arc reading: the 6" arc. A friend blocks when it reaches more than `GRAZE_MM` inside a
+region piece (tracking noise may put a neighbour's corner a hair inside). Each piece is convex,
+the set of half-planes its edges bound, so "how deep a friend reaches inside" is
+`fire_geometry.depth_in_arc` with the piece's edges as the linear functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from campo.engine.rulesets.italia.board import MM_PER_IN, WATCH_MM, Board
+from campo.engine.rulesets.italia.fire_geometry import (
+    GRAZE_MM,
+    Arcs,
+    Parts,
+    corners_of,
+    depth_in_arc,
+)
+from campo.engine.rulesets.italia.tables_fire import MUSKETRY_RANGE_IN
+
+
+def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Parts,
+                  prow: np.ndarray, dist_mm: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per musketry shot (``arcs`` row ``row[k]`` at index position ``at[k]``; its part is
+    ``parts`` row ``prow[k]``, at ``dist_mm``): the clear margin in mm (positive: clear, how
+    far the deepest friend could come in before blocking; negative: how far it is in beyond
+    the graze); and each (shot, friend index position, margin) within the close-call
+    tolerance of blocking or beyond."""
+    n = len(row)
+    margin = np.full(n, np.inf)
+    none = np.zeros(0, dtype=np.int64)
+    if not n:
+        return margin, none, none, np.zeros(0)
+    friend = _friends(board, arcs, row)
+    corners = board.rect_table.corners
+    if board.settings.a10_clear_arc == "whole_arc":
+        pieces = [_arc_piece(arcs, row)]
+    else:
+        pieces = [_hull_piece(board, arcs, row, parts, prow), _strip_piece(arcs, row, dist_mm)]
+    # a friend's margin matters as far as verdicts are remembered (`board.WATCH_MM`) and
+    # named within the close-call tolerance
+    tol = board.settings.close_call_mm
+    reach = max(tol, WATCH_MM)
+    shots, friends, margins = [], [], []
+    for origin, normal, box in pieces:
+        s, f = np.nonzero(friend & _boxes_meet(box, corners, reach - GRAZE_MM))
+        if not len(s):
+            continue
+        px, py = corners_of(board, f)                                     # (4, m)
+        o, nrm = origin[s], normal[s]                                     # (m, c, 2)
+        depth = depth_in_arc([(px - o[:, j, 0]) * nrm[:, j, 0] + (py - o[:, j, 1]) * nrm[:, j, 1]
+                              for j in range(o.shape[1])])
+        m = GRAZE_MM - depth
+        np.minimum.at(margin, s, m)
+        near = m < tol
+        shots.append(s[near])
+        friends.append(f[near])
+        margins.append(m[near])
+    if not shots:
+        return margin, none, none, np.zeros(0)
+    return margin, np.concatenate(shots), np.concatenate(friends), np.concatenate(margins)
+
+
+def clear_blockers(board: Board, shot: np.ndarray, friend: np.ndarray, margin: np.ndarray
+                   ) -> dict[int, list[str]]:
+    """Per shot, the friends named as spoiling its arc (ISD §7): those inside it beyond the
+    graze, or, when none is, those within the close-call tolerance of it; by id."""
+    names = board.state.index.ids
+    found: dict[int, dict[str, float]] = {}
+    for s, f, m in zip(shot.tolist(), friend.tolist(), margin.tolist()):
+        mine = found.setdefault(s, {})
+        mine[names[f]] = min(m, mine.get(names[f], m))
+    out = {}
+    for s, mine in found.items():
+        blocking = sorted(i for i, m in mine.items() if m < 0)
+        out[s] = blocking or sorted(mine)
+    return out
+
+
+def _friends(board: Board, arcs: Arcs, row: np.ndarray) -> np.ndarray:
+    """(shots, bases): the base is a friend of the firer that can block its arc (same side,
+    not the firer, not a general)."""
+    infos, names = board.infos, board.state.index.ids
+    side = np.array([infos[i].side for i in names])
+    general = np.array([infos[i].is_general for i in names], dtype=bool)
+    shooter = arcs.at[row]
+    out = (side[None, :] == side[shooter][:, None]) & ~general[None, :]
+    out[np.arange(len(row)), shooter] = False
+    return out
+
+
+def _boxes_meet(box: np.ndarray, corners: np.ndarray, grow: float) -> np.ndarray:
+    """(shots, bases): the bases' boxes meet each shot's region box grown by ``grow``."""
+    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    return ((lo[None, :, 0] <= box[:, None, 2] + grow) & (hi[None, :, 0] >= box[:, None, 0] - grow)
+            & (lo[None, :, 1] <= box[:, None, 3] + grow)
+            & (hi[None, :, 1] >= box[:, None, 1] - grow))
+
+
+def _piece(ring: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Convex rings (padded (n, k, 2), counterclockwise, ``counts`` real vertices each) as
+    half-planes: a point on each edge, its inward unit normal (padding repeats the first edge),
+    and the ring's box."""
+    k = ring.shape[1]
+    idx = np.arange(k)[None, :]
+    real = idx < counts[:, None]
+    a = ring
+    b = np.take_along_axis(ring, np.where(idx + 1 < counts[:, None], idx + 1, 0)[..., None]
+                           .repeat(2, -1), axis=1)
+    e = b - a
+    normal = np.stack([-e[..., 1], e[..., 0]], axis=-1)                   # left: inward (CCW)
+    length = np.hypot(normal[..., 0], normal[..., 1])
+    normal = normal / np.where(length > 0, length, 1.0)[..., None]
+    ok = real & (length > 0)
+    first = np.argmax(ok, axis=1)
+    a = np.where(ok[..., None], a, a[np.arange(len(a)), first][:, None])
+    normal = np.where(ok[..., None], normal, normal[np.arange(len(a)), first][:, None])
+    box = np.concatenate([np.where(real[..., None], ring, np.inf).min(axis=1),
+                          np.where(real[..., None], ring, -np.inf).max(axis=1)], axis=1)
+    return a, normal, box
+
+
+def _hull_piece(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hull of the firer's own front and the target's part."""
+    front = board.rect_table.corners[arcs.at[row]][:, :2]                 # (n, 2, 2)
+    xy, owner = parts.points(prow)
+    points = np.concatenate([front.reshape(-1, 2), xy])
+    belongs = np.concatenate([np.repeat(np.arange(len(row)), 2), owner])
+    order = np.argsort(belongs, kind="stable")
+    hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=belongs[order]))
+    ring = shapely.get_exterior_ring(hulls)
+    xy, owner = shapely.get_coordinates(ring, return_index=True)
+    counts = np.bincount(owner, minlength=len(row)) - 1
+    start = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
+    k = int(counts.max())
+    take = start[:, None] + np.minimum(np.arange(k)[None, :], counts[:, None] - 1)
+    padded = xy[take]
+    ccw = shapely.is_ccw(ring)
+    padded = np.where(ccw[:, None, None], padded, _reversed(padded, counts))
+    return _piece(padded, counts)
+
+
+def _reversed(ring: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each padded ring's real vertices in the opposite order."""
+    k = ring.shape[1]
+    idx = np.arange(k)[None, :]
+    back = np.where(idx < counts[:, None], counts[:, None] - 1 - idx, idx)
+    return np.take_along_axis(ring, back[..., None].repeat(2, -1), axis=1)
+
+
+def _strip_piece(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The strip straight ahead of the firer's own front, as deep as the target is far (6" at
+    most)."""
+    fl, fr = arcs.front[row, 0], arcs.front[row, 1]      # a musket's front is its own
+    facing = arcs.facing[row]
+    depth = np.minimum(dist_mm, MUSKETRY_RANGE_IN * MM_PER_IN)[:, None]
+    ring = np.stack([fr, fr + facing * depth, fl + facing * depth, fl], axis=1)   # CCW
+    return _piece(ring, np.full(len(row), 4))
+
+
+def _arc_piece(arcs: Arcs, row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The whole arc cut at the range (ISD A10 "whole_arc")."""
+    ring = shapely.get_coordinates(arcs.polygons(row, arcs.range_mm[row])).reshape(len(row), 5, 2)
+    ring = ring[:, :4]                                  # left, right, far right, far left: CCW
+    return _piece(np.ascontiguousarray(ring), np.full(len(row), 4))
+

@@ -1,0 +1,328 @@
+"""Where every shot stands (ISD §6, §7, A4–A6): arcs as numbers, which enemies lie in a
+shooter's arc or range, how deep inside the arc, the part of each measured to and its distance.
+
+Array-first: each function takes arrays of shooters and of (shooter, target) pairs; one shooter's
+question is the same code with arrays of length one. The arc of a front (``left``, ``right``
+ends, ``facing``) is where three linear functions are all >= 0 (`arc_values`): inside the left
+ray, inside the right ray, ahead of the front line; the arc cut at a reach adds a fourth, short
+of the reach. Targets are rectangles, so "how deep inside" is a small linear programme solved at
+the corners and where the edges cross the lines of equal depth (`depth_in_arc`). Only the parts
+of targets straddling an arc's edge are clipped by GEOS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from campo.engine.geometry.arcs import arc_vertices_many
+from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
+from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
+from campo.engine.rulesets.italia.board import (
+    GRAZE_MM,
+    WATCH_MM,
+    MM_PER_IN,
+    REPORT_MARGIN_IN,
+    Board,
+)
+
+ARC_EPS_MM = 1e-6
+"""A target within this distance of an arc is in it (an exact boundary is inside, ISD A5)."""
+END_INSET_MM = 2 * GRAZE_MM
+"""Sight lines start this far inside the front's ends and end this far inside the part's
+corners, so that a line along a base as wide as the firer is blocked by it, not grazing it."""
+
+
+@dataclass(frozen=True)
+class Arcs:
+    """Arcs of fire of some shooters (row k: ``shooters[k]``, index positions ``at``), as
+    numbers: front ends ``left``/``right`` (both the front centre under ISD A4 "front_centre"),
+    the rays' inward normals ``n_left``/``n_right``, ``facing``, half-angle (degrees), range
+    and reach of the near arc (mm: 3" beyond the range), the front's true ends ``front``."""
+
+    shooters: list[str]
+    at: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    n_left: np.ndarray
+    n_right: np.ndarray
+    facing: np.ndarray
+    half_deg: np.ndarray
+    range_mm: np.ndarray
+    reach_mm: np.ndarray
+    front: np.ndarray
+    gun: np.ndarray
+
+    @staticmethod
+    def of(board: Board, shooters: list[str]) -> Arcs:
+        fronts = [board.front(i) for i in shooters]
+        ends = np.array([(*f.left, *f.right, *f.facing) for f in fronts], dtype=float).reshape(-1, 6)
+        front = ends[:, :4].reshape(-1, 2, 2)
+        facing = ends[:, 4:6]
+        left, right = front[:, 0].copy(), front[:, 1].copy()
+        if board.settings.a4_arc_origin == "front_centre":
+            left = right = (left + right) / 2
+        infos = [board.infos[i] for i in shooters]
+        half = np.array([i.arc_half_deg for i in infos], dtype=float)
+        rng = np.array([i.fire_range_in for i in infos], dtype=float) * MM_PER_IN
+        a = np.radians(half)
+        c, s = np.cos(a), np.sin(a)
+        dl = np.stack([facing[:, 0] * c - facing[:, 1] * s, facing[:, 0] * s + facing[:, 1] * c], 1)
+        dr = np.stack([facing[:, 0] * c + facing[:, 1] * s, -facing[:, 0] * s + facing[:, 1] * c], 1)
+        return Arcs(list(shooters), board.positions(shooters), left, right,
+                    np.stack([dl[:, 1], -dl[:, 0]], 1), np.stack([-dr[:, 1], dr[:, 0]], 1),
+                    facing, half, rng, rng + REPORT_MARGIN_IN * MM_PER_IN, front,
+                    np.array([i.is_gun for i in infos], dtype=bool))
+
+    def polygons(self, rows: np.ndarray, reach_mm: np.ndarray) -> np.ndarray:
+        """The arcs of ``rows`` cut at ``reach_mm`` as shapely polygons (for drawing and the
+        whole-arc reading of a clear arc)."""
+        return shapely.polygons(arc_vertices_many(self.left[rows], self.right[rows],
+                                                  self.facing[rows], self.half_deg[rows],
+                                                  reach_mm))
+
+
+def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
+               reach_mm: np.ndarray | None) -> list[np.ndarray]:
+    """The arc's linear functions at points (``px``, ``py``: (k, m), corner-major) for arcs
+    ``rows`` (m): depth inside the left ray, inside the right ray, ahead of the front, and
+    (with a reach) short of the reach, each (k, m); a point is in the (cut) arc when all are
+    >= 0."""
+    def dot(origin: np.ndarray, normal: np.ndarray) -> np.ndarray:
+        o, nrm = origin[rows], normal[rows]
+        return (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
+
+    ahead = dot(arcs.left, arcs.facing)
+    out = [dot(arcs.left, arcs.n_left), dot(arcs.right, arcs.n_right), ahead]
+    if reach_mm is not None:
+        out.append(reach_mm - ahead)
+    return out
+
+
+def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
+    """max over a convex polygon of min over linear functions, from their values at the
+    polygon's corners (each (k, m)): how deep (mm) its deepest point lies inside the region
+    they bound, or, negative, how far outside. The minimum of linear functions is concave, so
+    its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
+    functions."""
+    low = np.minimum.reduce(values)
+    best = low.max(axis=0)
+    nxt = [np.roll(v, -1, axis=0) for v in values]
+    for i in range(len(values)):
+        for j in range(i + 1, len(values)):
+            h0 = values[i] - values[j]
+            h1 = nxt[i] - nxt[j]
+            cross = h0 * h1 < 0
+            if not cross.any():
+                continue
+            with np.errstate(invalid="ignore", divide="ignore"):
+                t = np.where(cross, h0 / (h0 - h1), 0.0)
+            at = np.minimum.reduce([v + t * (w - v) for v, w in zip(values, nxt)])
+            best = np.maximum(best, np.where(cross, at, -np.inf).max(axis=0))
+    return best
+
+
+def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np.ndarray
+                          ) -> np.ndarray:
+    """Row-wise distance (mm) between convex quads (corners ``ax``, ``ay``: (4, m)) and
+    segments p0-p1 (m, 2) (0 if they meet)."""
+    quads = np.stack([ax.T, ay.T], axis=-1)
+    meet = segments_near_quads(p0, p1, quads, 0.0)
+    bx, by = np.roll(ax, -1, axis=0), np.roll(ay, -1, axis=0)
+    x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
+    corner = point_segment_distance(ax, ay, x0, y0, x1, y1).min(axis=0)
+    ends = np.minimum(point_segment_distance(x0, y0, ax, ay, bx, by).min(axis=0),
+                      point_segment_distance(x1, y1, ax, ay, bx, by).min(axis=0))
+    return np.where(meet, 0.0, np.minimum(corner, ends))
+
+
+def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of the bases at index positions ``at``, corner-major: x (4, m), y (4, m)."""
+    c = board.rect_table.corners
+    return c[at, :, 0].T, c[at, :, 1].T
+
+
+@dataclass
+class Pairs:
+    """Every (shooter, enemy) pair a shooter's targets are chosen from: ``row`` the shooter's
+    row of `Arcs`, ``at`` the enemy's index position; its arc depth (mm, the ISD A5 reading)
+    and the distance from the front to its nearest point (mm)."""
+
+    row: np.ndarray
+    at: np.ndarray
+    arc_mm: np.ndarray
+    nearest_mm: np.ndarray
+
+
+def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
+    """Every present enemy (``enemy`` (shooters, bases) bool) with its arc depth and nearest
+    distance, all shooters against all bases in numpy (a table's few hundred bases). Bases
+    surely far out of the arc and beyond the range (by `WATCH_MM`: neither listed nor
+    remembered) get bounds instead: a depth below -`WATCH_MM`, a distance beyond it."""
+    row, at = np.nonzero(enemy)
+    px, py = corners_of(board, at)
+    frames = board.rect_table.frames
+    mode = board.settings.a5_in_arc_test
+    if mode == "centre":
+        centre = frames[at, :2]
+        values = arc_values(arcs, row, centre[None, :, 0], centre[None, :, 1], None)
+        depth = np.minimum.reduce(values)[0]
+        maybe_in = depth >= -WATCH_MM
+    else:
+        values = arc_values(arcs, row, px, py, None)
+        # no point of the base lies deeper than its corners' least deepest function
+        depth = np.minimum.reduce([v.max(axis=0) for v in values])
+        maybe_in = depth >= -WATCH_MM
+    front = arcs.front[row]
+    mid = (front[:, 0] + front[:, 1]) / 2
+    half = np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2
+    d = frames[at, :2] - mid
+    radius = np.sqrt(frames[at, 6] ** 2 + frames[at, 7] ** 2)        # half width, half depth
+    nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
+    need = np.nonzero(maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM))[0]
+    if mode == "whole_base":
+        depth[need] = np.minimum.reduce([v[:, need] for v in values]).min(axis=0)
+    elif mode != "centre":
+        depth[need] = depth_in_arc([v[:, need] for v in values])
+    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[need, 0],
+                                          front[need, 1])
+    return Pairs(row, at, depth, nearest)
+
+
+@dataclass
+class Parts:
+    """The part of each listed target measured to and aimed at (ISD A6), corner-major
+    (`engine.geometry.polygons`): ``x``, ``y`` (k, m), ``count`` vertices each; ``whole``:
+    the target's own rectangle (not cut by its arc)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    count: np.ndarray
+    whole: np.ndarray
+
+    def points(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vertices of the parts of ``rows``: (points (p, 2), the position in ``rows``
+        each belongs to), grouped in order."""
+        count = self.count[rows]
+        idx = np.arange(self.x.shape[0])[:, None]
+        real = (idx < count).T                                    # (len(rows), k)
+        xy = np.stack([self.x[:, rows].T, self.y[:, rows].T], axis=-1)
+        owner = np.repeat(np.arange(len(rows)), count)
+        return xy[real], owner
+
+
+def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_arc: np.ndarray
+                 ) -> Parts:
+    """ISD A6: the part of each target inside the arc cut 3" beyond the range, or inside the
+    whole arc when it lies wholly beyond that (a target out of the arc: all of it). A target
+    wholly inside is its own part; the others are clipped (`polygons.clip_convex`)."""
+    n = len(row)
+    x, y = corners_of(board, at)
+    count = np.full(n, 4)
+    whole = np.ones(n, dtype=bool)
+    ask = np.nonzero(in_arc)[0]
+    if board.settings.a6_range_measure != "front_edge_to_part_in_arc" or not len(ask):
+        return Parts(x, y, count, whole)
+    near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
+    meets_near = depth_in_arc(near) >= -ARC_EPS_MM
+    # the arc clipped to: the near arc when the target meets it, else the whole arc
+    low = np.minimum.reduce(near[:3])
+    low = np.where(meets_near, np.minimum(low, near[3]), low)
+    inside = (low >= ARC_EPS_MM).all(axis=0)
+    cut = ask[~inside]
+    if not len(cut):
+        return Parts(x, y, count, whole)
+    reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], np.inf)
+    cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0)
+    empty = np.nonzero(cn == 0)[0]
+    if len(empty):   # within 1e-6 mm of the arc, but not touching in floating point
+        ex, ey, en = _clip(arcs, row[cut[empty]], x[:, cut[empty]], y[:, cut[empty]],
+                           reach[empty], 1e-5)
+        keep = en > 0
+        width = max(cx.shape[0], ex.shape[0])
+        cx, cy, ex, ey = (_pad(a, width) for a in (cx, cy, ex, ey))
+        cx[:, empty[keep]], cy[:, empty[keep]], cn[empty[keep]] = \
+            ex[:, keep], ey[:, keep], en[keep]
+    got = np.nonzero(cn > 0)[0]           # the rest: measured to all of it
+    width = max(4, cx.shape[0])
+    x, y, cx, cy = (_pad(a, width) for a in (x, y, cx, cy))
+    x[:, cut[got]], y[:, cut[got]] = cx[:, got], cy[:, got]
+    count[cut[got]] = cn[got]
+    whole[cut[got]] = False
+    return Parts(x, y, count, whole)
+
+
+def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.ndarray,
+          slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Quads cut to their arcs (``rows``), out to ``reach`` (inf: the whole arc), the arc's
+    half-planes widened by ``slack`` mm."""
+    left, right, facing = arcs.left[rows], arcs.right[rows], arcs.facing[rows]
+    n_l, n_r = arcs.n_left[rows], arcs.n_right[rows]
+
+    def plane(o: np.ndarray, nrm: np.ndarray, far: np.ndarray | None = None):
+        def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
+            d = (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
+            return (d if far is None else far - d) + slack
+        return f
+
+    planes = [plane(left, n_l), plane(right, n_r), plane(left, facing)]
+    if np.isfinite(reach).any():
+        planes.append(plane(left, facing, np.where(np.isfinite(reach), reach, 1e300)))
+    return clip_convex(x, y, np.full(len(rows), x.shape[0]), planes)
+
+
+def _pad(a: np.ndarray, width: np.ndarray | int) -> np.ndarray:
+    """Corner-major vertices padded to ``width`` rows by repeating the last."""
+    if a.shape[0] >= width:
+        return a.copy()
+    return np.concatenate([a, np.repeat(a[-1:], width - a.shape[0], axis=0)])
+
+
+def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Parts,
+                   nearest_mm: np.ndarray) -> np.ndarray:
+    """ISD A6 range (mm): front edge to the part (to the whole target: its nearest point, as
+    already measured), or centre to centre."""
+    how = board.settings.a6_range_measure
+    if how == "centre_to_centre":
+        table = board.rect_table.frames
+        d = table[at, :2] - table[arcs.at[row], :2]
+        return np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2)
+    out = nearest_mm.copy()
+    cut = np.nonzero(~parts.whole)[0]
+    if len(cut):
+        out[cut] = segment_distances(parts.x[:, cut], parts.y[:, cut], parts.count[cut],
+                                     arcs.front[row[cut], 0], arcs.front[row[cut], 1])
+    return out
+
+
+def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where sight lines end, for the parts of ``rows``: (points (p, 2), the row each belongs
+    to, grouped in order): each part's middle first, then its corners moved `END_INSET_MM`
+    toward the middle (ISD A14)."""
+    cx, cy = centroids(parts.x[:, rows], parts.y[:, rows], parts.count[rows])
+    centres = np.stack([cx, cy], axis=1)
+    xy, owner = parts.points(rows)
+    c = centres[owner]
+    d = np.sqrt((xy[:, 0] - c[:, 0]) ** 2 + (xy[:, 1] - c[:, 1]) ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = np.where(d > 0, np.minimum(1.0, END_INSET_MM / d), 0.0)
+    moved = xy + (c - xy) * k[:, None]
+    points = np.concatenate([centres, moved])
+    belongs = np.concatenate([np.arange(len(rows)), owner])
+    order = np.argsort(belongs, kind="stable")
+    return points[order], belongs[order]
+
+
+def sight_origins(board: Board, shooters: list[str]) -> np.ndarray:
+    """Where each shooter's sight lines start (ISD A14), (n, 3, 2): the middle of its front and
+    both ends set in by `END_INSET_MM`, so that a line exactly along the side of a base as
+    wide as the firer is blocked by it rather than grazing it."""
+    table = board.rect_table
+    at = board.positions(shooters)
+    fl, fr = table.corners[at, 0], table.corners[at, 1]
+    width = np.hypot(*(fr - fl).T)
+    along = (fr - fl) / np.where(width > 0, width, 1.0)[:, None]
+    inset = np.minimum(END_INSET_MM, width / 2)[:, None]
+    return np.stack([(fl + fr) / 2, fl + along * inset, fr - along * inset], axis=1)
