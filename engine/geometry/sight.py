@@ -171,11 +171,11 @@ class SightField:
 
     @cached_property
     def _walls(self) -> Walls:
-        return Walls(self.walls)
+        return Walls.of(self.walls)
 
     @cached_property
     def _areas(self) -> Areas:
-        return Areas(self.deep_areas, self.max_depth)
+        return Areas.of(self.deep_areas, self.max_depth)
 
     def name(self, blocker: np.ndarray | Sequence[int]) -> str:
         """The id of the obstacle a `Trace.blocker` row names ("" when clear)."""
