@@ -53,7 +53,9 @@ def _few_pairs(limit: int) -> Iterator[None]:
 
 def _oracle(field: SightField, line: Any, q: SightQuery) -> bool:
     """The rule itself, one shapely call at a time."""
-    for body, bid in zip(field.bodies, field.body_ids):
+    shrunk = shapely.buffer(field.bodies, -field.graze, join_style="mitre") if field.graze \
+        else field.bodies   # a line merely grazing a body (within the graze) is not blocked
+    for body, bid in zip(shrunk, field.body_ids):
         if bid in q.exclude or bid in q.ignore_bodies or body.is_empty:
             continue
         if shapely.intersects(line, body) or (q.corridor > 0 and bid not in q.corridor_exclude
