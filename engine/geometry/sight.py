@@ -232,11 +232,12 @@ class SightField:
         (`sight_bodies.surely_crosses`); False means "not sure"."""
         body = np.asarray(body, dtype=np.int64)
         bodies, live = self._bodies_at(np.unique(body[body >= 0]))
+        if not len(live):
+            return np.zeros(len(ends), dtype=bool)
         at = np.full(len(self.bodies), -1, dtype=np.int64)
         at[live] = np.arange(len(live))
         return surely_crosses(np.asarray(starts, dtype=float), np.where(body >= 0, at[body], -1),
-                              bodies,
-                              np.asarray(ends, dtype=float), group)
+                              bodies, np.asarray(ends, dtype=float), group)
 
     def trace(self, lines: Sightlines, todo: np.ndarray | None = None) -> Trace:
         """What blocks each line (of ``todo``, default all: the others come back CLEAR)."""
