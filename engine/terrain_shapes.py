@@ -3,8 +3,7 @@ linear ones as lines, hill crests as lines).
 
 Terrain changes rarely in a live game while the bases move every frame, so the shapes are kept
 across states by the terrain's content (`TERRAIN_CACHE_SIZE` terrains, least recently used out):
-a new state with the same terrain gets the same shapes, and whatever is derived from them alone
-(`TerrainShapes` members) is built once per terrain, not once per state.
+a new state with the same terrain gets the same shapes (shared: never modify them).
 """
 
 from __future__ import annotations
