@@ -72,8 +72,10 @@ def test_charge_into_contact_is_recorded_with_its_aspect() -> None:
     charges = [e for e in events if e.kind == "charge"]
     assert [c.payload["bases"] for c in contacts] == [["a-1", "b-1"]]
     assert contacts[0].payload["aspects"] == {"a-1": "front", "b-1": "front"}
+    # stamped with the turn and phase the demo's states announce
     assert [c.payload for c in charges] == [
-        {"charger": "b-1", "target": "a-1", "aspect": "front", "legal": True}]
+        {"charger": "b-1", "target": "a-1", "aspect": "front", "legal": True, "turn": 1,
+         "phase": "movement"}]
     charge_move = demo_script()[3]
     assert charges[0].t == pytest.approx(charge_move.t_start + charge_move.duration, abs=0.11)
 
