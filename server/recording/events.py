@@ -295,11 +295,11 @@ class EventDeriver:
         elif kind == "phase":
             if self.turn is not None:
                 payload.setdefault("turn", self.turn)
-            if payload.get("phase") == self.phase and payload.get("turn") == self.turn:
+            first = payload.get("first") if payload.get("first") in ("A", "B") else self.first
+            if (payload.get("phase"), payload.get("turn"), first) == (self.phase, self.turn,
+                                                                      self.first):
                 return None
-            self.phase = payload.get("phase")
-            if payload.get("first") in ("A", "B"):
-                self.first = payload["first"]
+            self.phase, self.first = payload.get("phase"), first
         return payload
 
     def _follow(self, t: float, state: State) -> None:
