@@ -28,7 +28,7 @@ from typing import Any
 
 from campo.engine.registry import get_ruleset
 from campo.engine.ruleset import UmpireTool
-from campo.engine.sequence import SIDES, Position, next_position, previous_position
+from campo.engine.sequence import SIDES, Phase, Position, next_position, previous_position
 from campo.errors import CampoInputError
 
 ACTIONS = ("next", "back", "first")
@@ -76,14 +76,20 @@ class TurnClock:
                                "started": at.phase is not None, "actions": list(self._actions())}
         if at.phase is not None:
             phase = seq.phase(at.phase)
-            out |= {"title": phase.title, "does": phase.does, "cites": list(phase.cites),
+            out |= {"title": label(phase, at.first), "does": phase.does, "cites": list(phase.cites),
                     "acting": phase.acting_side(at.first),
                     "moves": {s: phase.moves_of(s, at.first) for s in SIDES},
                     "index": seq.phases.index(phase) + 1, "of": len(seq.phases)}
-        if not seq.card_driven:
+        if self.tool is None:
             following = next_position(seq, at)
             out["next"] = {"turn": following.turn, "phase": following.phase,
-                           "title": seq.phase(str(following.phase)).title}
+                           "title": label(seq.phase(str(following.phase)), following.first)}
+        else:
+            deck = self.tool.view()
+            over = not deck.get("turn") or deck.get("turn_over")
+            out["next"] = ({"turn": at.turn + 1, "phase": "shuffle",
+                            "title": f"shuffle for turn {at.turn + 1}"} if over
+                           else {"turn": at.turn, "phase": None, "title": "draw a card"})
         return out
 
     def _actions(self) -> tuple[str, ...]:
@@ -165,13 +171,20 @@ class TurnClock:
             out.append({"kind": "turn", "turn": at.turn, **common})
         if at.phase is not None and (at != before):
             phase = self.sequence.phase(at.phase)
-            event = {"kind": "phase", "turn": at.turn, "phase": at.phase, "title": phase.title,
+            event = {"kind": "phase", "turn": at.turn, "phase": at.phase, "title": label(phase, at.first),
                      "first": at.first, **common}
             acting = phase.acting_side(at.first)
             if acting is not None:
                 event["side"] = acting
             out.append(event)
         return out
+
+
+def label(phase: Phase, first: str) -> str:
+    """The phase's title with the table side that acts in it, when that depends on who plays
+    first ("First impulse: fire (side B)")."""
+    acting = phase.acting_side(first)
+    return f"{phase.title} (side {acting})" if phase.actor in ("first", "second") else phase.title
 
 
 def restore_from_events(clock: TurnClock, events: Iterable[tuple[str, Mapping[str, Any]]]) -> bool:

@@ -38,7 +38,7 @@ def test_isd_clock_steps_through_both_impulses_and_back() -> None:
     first = clock.step("next", source="page")
     assert [e["kind"] for e in first.events] == ["turn", "phase"]
     assert first.events[1] | {"time_unix": 0} == {
-        "kind": "phase", "turn": 1, "phase": "first.bombardment", "title": "Player A's impulse: bombardment",
+        "kind": "phase", "turn": 1, "phase": "first.bombardment", "title": "First impulse: bombardment (side A)",
         "first": "A", "side": "A", "source": "page", "step": "next", "time_unix": 0}
     for _ in range(2):
         step = clock.step("next", source="api")

@@ -2,7 +2,8 @@
 bombardment, fire, manoeuvre and charges, melee; army morale once both have played (ISD §11).
 
 "Player A" is the player with the initiative (ISD §3: decided by dice in turn 1), not necessarily
-the table's side A: the turn clock's ``first`` says which table side that is. After turn 1 the
+the table's side A: the phases are the first and the second impulse, and the turn clock's
+``first`` says which table side plays first. After turn 1 the
 impulses keep the same order (ISD A44's proposed reading).
 """
 
@@ -35,7 +36,7 @@ def _impulse(order: str, who: str) -> tuple[Phase, ...]:
 
 SEQUENCE = SequenceOfPlay(
     "italia-se-desta",
-    phases=(*_impulse("first", "Player A's impulse"), *_impulse("second", "Player B's impulse"),
+    phases=(*_impulse("first", "First impulse"), *_impulse("second", "Second impulse"),
             Phase("morale", "Morale tests", "none", moves="results",
                   does="army morale tests once both players have played their impulse; a unit "
                        "or formation that fails falls back or routs",
