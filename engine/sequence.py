@@ -221,3 +221,53 @@ def judge_move(phase: Phase | None, first: str, side: str | None, *, furthest_mm
     limit = stretched if phase.stretch > 1.0 and side == acting else allowance_mm
     return MoveVerdict("too_far", f"{phase.title}: further than side {side} may move now",
                        phase.cites, limit)
+
+
+# --- the rulesets' docs ------------------------------------------------------------------------
+_WHO = {"first": "the side playing first", "second": "the side playing second", "both": "both",
+        "none": "nobody", "A": "player A", "B": "player B"}
+_MOVES = {"full": "their move", "results": "results only", "none": "stay"}
+
+
+def sequence_markdown(seq: SequenceOfPlay) -> str:
+    """The sequence as the Markdown table in docs/rulesets/*.md (a generated block)."""
+    from campo.engine.rulesets.doc_common import cell
+
+    order = "the cards' order (any)" if seq.card_driven else "in this order"
+    lines = [f"Phases, {order}; {cell(seq.initiative)}."
+             + (f" The game lasts {seq.turns} turns." if seq.turns else ""), "",
+             "| # | phase (`key`) | who acts | acting side's bases | other side's | what happens | rules |",
+             "|---|---|---|---|---|---|---|"]
+    for n, p in enumerate(seq.phases, 1):
+        moves = _MOVES[p.moves] + (f" (up to {p.stretch:g}x: {p.stretch_note})" if p.stretch != 1 else "")
+        others = "—" if p.actor in ("both", "none") else _MOVES[p.others]
+        lines.append(f"| {n} | {cell(p.title)} (`{p.key}`) | {_WHO[p.actor]} | {cell(moves)} | "
+                     f"{others} | {cell(p.does)} | {', '.join(p.cites)} |")
+    return "\n".join(lines)
+
+
+def refresh_doc(text: str, ruleset: str) -> str:
+    """A ruleset doc's text with its ``sequence`` block rewritten from the ruleset's data."""
+    from campo.engine.registry import get_ruleset
+    from campo.engine.rulesets.doc_common import refresh_blocks
+
+    seq = get_ruleset(ruleset).sequence_of_play()
+    return refresh_blocks(text, {"sequence": lambda: sequence_markdown(seq)})
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m campo.engine.sequence RULESET DOC.md``: rewrite the doc's sequence block."""
+    import sys
+    from pathlib import Path
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python -m campo.engine.sequence RULESET DOC.md", file=sys.stderr)
+        return 2
+    path = Path(args[1])
+    path.write_text(refresh_doc(path.read_text(encoding="utf-8"), args[0]), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

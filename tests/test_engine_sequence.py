@@ -182,3 +182,17 @@ def test_judge_move_without_phase_side_or_allowance_is_unknown() -> None:
                       allowance_mm=1).verdict == "unknown"
     assert judge_move(ISD.phase("first.manoeuvre"), "A", "A", furthest_mm=1,
                       allowance_mm=None).verdict == "unknown"
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_rulesets_docs_show_the_sequence(name: str) -> None:
+    from pathlib import Path
+
+    from campo.engine.sequence import refresh_doc
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / f"{name}.md"
+    text = doc.read_text(encoding="utf-8")
+    assert refresh_doc(text, name) == text, (
+        f"{doc.name}'s sequence is stale: run `.venv/bin/python -m campo.engine.sequence {name} "
+        f"docs/rulesets/{name}.md`")
+    assert "| 1 |" in text.split("<!-- generated:sequence -->")[1]

@@ -277,3 +277,25 @@ def test_moves_carry_the_phase_and_its_verdict() -> None:
 def test_moves_before_the_clock_starts_have_no_phase_check() -> None:
     moves = _moves([(900.0, 900.0), (1000.0, 900.0), (1000.0, 900.0), (1000.0, 900.0)])
     assert len(moves) == 1 and "phase" not in moves[0] and "phase_check" not in moves[0]
+
+
+def test_a_resumed_recording_judges_moves_in_the_phase_it_was_left(tmp_path: Path) -> None:
+    """The recorder appends to a game whose clock was in A's manoeuvre: a move after the restart
+    carries that phase and its verdict."""
+    from campo.server.recording import Recorder
+    from campo.server.recording.export import summary
+
+    path = tmp_path / "game.db"
+    with Recorder(path, commit_interval=0.0) as rec:
+        rec.record_state(_state(900.0, 900.0), t=0.0)
+        rec.record_event("turn", {"turn": 1})
+        rec.record_event("phase", {"turn": 1, "phase": "first.manoeuvre", "first": "B"})
+    with Recorder(path, commit_interval=0.0) as rec:
+        t = rec.now()
+        for dt in (1, 2, 3, 4, 5):
+            rec.record_state(_state(1000.0, 900.0), t=t + dt)
+    with open_recording(path) as recording:
+        moves = recording.events({"move"})
+    assert [(m.data["phase"], m.data["phase_check"]["verdict"]) for m in moves] == [
+        ("first.manoeuvre", "result")]   # B plays first: A's base moves only as a result
+    assert summary(moves[0]).endswith("(a result?) in first.manoeuvre")
