@@ -15,6 +15,7 @@ from campo.engine.rulesets.attila.deck import Deck
 from campo.server.rig import ServerSettings
 from campo.server.runner import ServerThread, free_port
 from tests.browser_fixtures import require_chromium
+from tests.test_browser_setup import new_page
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 from tests.test_server_rulesets import LAYOUTS, all_seen, render_ruleset_frames, ruleset_settings
 
@@ -52,12 +53,8 @@ def attila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 
 def open_page(browser: Any, url: str, size: tuple[int, int]) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    page.goto(url)
+    """A touch page of ``size`` (tests/test_browser_setup.py's), once the stepper is shown."""
+    context, page, problems = new_page(browser, url, size)
     page.wait_for_selector(f"{BAR}:not([hidden])")
     return context, page, problems
 

@@ -84,17 +84,13 @@ def restore_turn_clock(services: Any, path: Any) -> bool:
                  and isinstance(d.get("turn"), int)), None)
     if last is None:
         return False
+    from campo.engine.registry import get_ruleset
+
     _, _, values = services.setup.snapshot()
-    settings = _ruleset_settings(services, values)
+    settings = get_ruleset(services.setup.ruleset).load_settings(values)   # the deck's make-up
     view = clock.tool.restore(last["seed"], last["turn"], int(last.get("drawn") or 0), settings)
     clock.follow_tool(view, source="restored")
     return True
-
-
-def _ruleset_settings(services: Any, values: Any) -> Any:
-    from campo.engine.registry import get_ruleset
-
-    return get_ruleset(services.setup.ruleset).load_settings(values)
 
 
 def attach(app: Any, services: Any, path: Any) -> Recorder:
