@@ -112,6 +112,9 @@ class TurnClock:
             elif action == "next":
                 self._at = next_position(self.sequence, before)
             elif action == "back":
+                if before.phase is None:
+                    raise CampoInputError("the game has not started: nothing to take back",
+                                          key="action")
                 self._at = previous_position(self.sequence, before, self._first_of)
             else:
                 if side not in SIDES:

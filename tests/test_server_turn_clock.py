@@ -62,6 +62,8 @@ def test_clock_refuses_what_it_cannot_do() -> None:
     clock = TurnClock("federico")
     with pytest.raises(CampoInputError, match="not started"):
         clock.step("first", side="B", source="page")
+    with pytest.raises(CampoInputError, match="nothing to take back"):
+        clock.step("back", source="page")
     clock.step("next", source="page")
     with pytest.raises(CampoInputError, match="A or B"):
         clock.step("first", source="page")
