@@ -166,7 +166,8 @@ def test_umpire_turn_marker_is_not_duplicated() -> None:
     assert deriver.admit_external("turn", {"text": ""}) == {"turn": 2}  # "Next turn"
     assert deriver.admit_external("phase", {"phase": "fire"}) == {"phase": "fire", "turn": 2}
     assert deriver.admit_external("phase", {"phase": "fire"}) is None
-    assert deriver.admit_external("note", {"text": "rain"}) == {"text": "rain"}
+    # a note carries the turn and phase in play
+    assert deriver.admit_external("note", {"text": "rain"}) == {"text": "rain", "turn": 2, "phase": "fire"}
 
 
 def test_recorder_ends_moves_on_the_clock(tmp_path: Path) -> None:

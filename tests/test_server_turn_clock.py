@@ -301,3 +301,13 @@ def test_a_resumed_recording_judges_moves_in_the_phase_it_was_left(tmp_path: Pat
     assert [(m.data["phase"], m.data["phase_check"]["verdict"]) for m in moves] == [
         ("first.manoeuvre", "result")]   # B plays first: A's base moves only as a result
     assert summary(moves[0]).endswith("(a result?) in first.manoeuvre")
+
+
+def test_notes_and_unit_states_carry_the_turn_and_phase() -> None:
+    deriver = EventDeriver(summarize=None)
+    assert deriver.admit_external("note", {"text": "before"}) == {"text": "before"}
+    deriver.admit_external("turn", {"turn": 2})
+    deriver.admit_external("phase", {"turn": 2, "phase": "second.fire", "first": "A"})
+    assert deriver.admit_external("unit_state", {"base": "a-1", "traits": {"losses": 1}}) == {
+        "base": "a-1", "traits": {"losses": 1}, "turn": 2, "phase": "second.fire"}
+    assert deriver.admit_external("card", {"turn": 5, "drawn": 1}) == {"turn": 5, "drawn": 1}

@@ -40,6 +40,8 @@ MIN_MOVE_MM, MIN_TURN_DEG = 5.0, 3.0
 HIDDEN_SETTLE_S = 10.0
 """A moving base hidden this long (removed from the table?) ends its move where last seen."""
 MAX_PATH_POINTS = 60
+STAMPED_EXTERNAL = ("note", "unit_state")
+"""Events from outside that get the turn and phase in play (the deck's carry their own turn)."""
 
 State = Mapping[str, Any]
 Summary = Mapping[str, Any]
@@ -283,7 +285,8 @@ class EventDeriver:
     def admit_external(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """The umpire's event as it will be stored, or None for a turn/phase marker that the
         state already announced. A turn marker without a number is the next turn; a phase
-        marker gets the current turn."""
+        marker gets the current turn; a note or a change of a base's state the turn and phase
+        in play."""
         payload = {k: v for k, v in payload.items() if v not in ("", None)}
         if kind == "turn":
             if "turn" not in payload:
@@ -300,6 +303,8 @@ class EventDeriver:
                                                                       self.first):
                 return None
             self.phase, self.first = payload.get("phase"), first
+        elif kind in STAMPED_EXTERNAL:
+            self._stamp(Event(0.0, kind, payload))
         return payload
 
     def _follow(self, t: float, state: State) -> None:
