@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import numpy as np
 
+    from campo.engine.resolution import Test
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
     from campo.engine.state import GameState
@@ -184,6 +185,11 @@ class Ruleset(Protocol):
         """The state traits this base carries during a game (losses, disorder, formation ...),
         with its limits read from the rulebook's tables for its type and traits
         (`campo.engine.unit_state`)."""
+
+    def fire_test(self, state: GameState, shooter: str, target: str) -> Test:
+        """One shot ready to roll (`campo.engine.resolution`): the modifiers the fire verdict
+        computed, the dice, the rulebook's fire table, and the reader that turns the dice into
+        a result and its proposed effects. `CampoInputError` when the shot may not be taken."""
 
     def memory(self) -> GameMemory | None:
         """What this rulebook remembers from one moment of a live game to the next (ATTILA:

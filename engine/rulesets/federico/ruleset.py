@@ -172,6 +172,12 @@ class FedericoRuleset:
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
     # --- a live game -----------------------------------------------------------------------
+    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
+        """Federico "Esecuzione del tiro" ready to roll (`federico.resolution`)."""
+        from campo.engine.rulesets.federico.resolution import fire_test
+
+        return fire_test(state, shooter, target)
+
     def memory(self) -> Any:
         return None
 

@@ -161,6 +161,12 @@ class ItaliaRuleset:
 
         return table_facts(Board.of(state))
 
+    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
+        """ISD §6 bombardment or §7 musketry ready to roll (`italia.resolution`)."""
+        from campo.engine.rulesets.italia.resolution import fire_test
+
+        return fire_test(state, shooter, target)
+
     def memory(self) -> Any:
         return None
 

@@ -1,0 +1,123 @@
+"""ISD fire resolved with the dice: a gun's 2d6 on the §6 artillery (or rocket) table, a unit's
+musketry dice on §7, from the modifiers the fire verdict computed (`fire.probe`) and the numbers
+of `tables_fire`. The effects proposed are the target's losses (counted against the Efficacy
+table, ISD §4), its disorder and its 3" fall back (a gun limbers up, ISD A45), or the battery's
+reduced ammunition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campo.engine.resolution import Dice, Effect, Outcome, Roll, Test, fall_back
+from campo.engine.rulesets.italia import tables_fire as tf
+from campo.engine.rulesets.italia.board import MM_PER_IN, Board
+from campo.engine.rulesets.italia.fire import probe
+from campo.engine.rulesets.italia.modifier import Modifier
+from campo.engine.rulesets.italia.modifiers_fire import pool_of
+from campo.engine.rulesets.italia.troops import efficacy_state
+from campo.engine.rulesets.italia.unit_state import unit_state
+from campo.engine.state import GameState
+from campo.errors import CampoInputError, UnknownBaseError
+
+
+def fire_test(state: GameState, shooter: str, target: str) -> Test:
+    """The shot of ``shooter`` at ``target`` ready to roll (`CampoInputError` when the verdict
+    says it may not be taken, with its reasons)."""
+    board = Board.of(state)
+    for who in (shooter, target):
+        if who not in board.infos:
+            raise UnknownBaseError(f"no base {who!r} on the table now")
+    shot = probe(board, shooter, target)
+    if shot is None or not shot.legal:
+        why = "; ".join(shot.reasons) if shot is not None and shot.reasons else \
+            "not in its arc of fire or range"
+        raise CampoInputError(f"{shooter} cannot fire at {target}: {why}", key="target")
+    mods = [Modifier(**m) for m in shot.modifiers or []]
+    notes = () if shot.priority else (
+        "not the compulsory target: ISD §6/§7 fire at the nearest (or a unit at charge distance)",)
+    if board.infos[shooter].is_gun:
+        return _bombardment(board, shooter, target, mods, notes)
+    return _musketry(board, shooter, target, mods, notes)
+
+
+def _bombardment(board: Board, shooter: str, target: str, mods: list[Modifier],
+                 notes: tuple[str, ...]) -> Test:
+    rockets = board.infos[shooter].rockets
+    total = sum(m.score_delta for m in mods if not m.players_choice)
+    rows = tf.rocket_rows() if rockets else tf.bombardment_rows()
+    table = {"title": "Rocket fire table (2d6)" if rockets else "Artillery fire table (2d6)",
+             "cites": "ISD §6", "columns": ["2d6 + modifiers", "result"],
+             "rows": [[label, text] for label, _, text in rows],
+             "notes": ["natural double 6: at least 1 loss, disordered, falls back 3\"",
+                       "natural double 1: reduced ammunition"]}
+
+    def read(dice: Dice) -> Outcome:
+        natural = sum(dice[0])
+        r = tf.bombardment_result(natural, total, rockets=rockets, settings=board.settings)
+        row = next(label for label, o, _ in rows if o is r.outcome)
+        effects = []
+        if r.reduced_ammunition:
+            effects.append(Effect(shooter, "battery in reduced ammunition",
+                                  {"reduced_ammunition": True}))
+        if r.losses or r.disorder:
+            effects.append(_hit(board, target, r.losses, r.disorder, r.fall_back_in))
+        return Outcome(row, r.note, r.cites, (row,),
+                       {"natural": natural, "modifier": total, "total": r.total}, tuple(effects))
+
+    return Test("fire", shooter, target, "Bombardment", "ISD §6",
+                [m.to_dict() for m in mods], (Roll("2d6", 2, 6),), table, read, notes)
+
+
+def _musketry(board: Board, shooter: str, target: str, mods: list[Modifier],
+              notes: tuple[str, ...]) -> Test:
+    pool = pool_of(mods, board.settings)
+    delta = pool.score_delta
+    faces = [(d, tf.musketry_die_hits(d, delta)) for d in range(1, 7)]
+    table = {"title": f"Musketry: each d6{' %+d' % delta if delta else ''} hits on "
+                      f"{tf.MUSKETRY_HIT_ON}+",
+             "cites": "ISD §7", "columns": ["die", "result"],
+             "rows": [[str(d), "hit: 1 loss" if hit else "miss"] for d, hit in faces],
+             "notes": ["a 6 always hits, a 1 always misses"]
+                      + (["re-roll each 1 once, enter the faces after"] if pool.reroll_ones else [])}
+
+    def read(dice: Dice) -> Outcome:
+        hits = sum(tf.musketry_die_hits(d, delta) for d in dice[0])
+        effects = (_hit(board, target, hits, False, 0.0),) if hits else ()
+        text = f"{hits} hit{'s' if hits != 1 else ''}: {hits} loss{'es' if hits != 1 else ''}" \
+            if hits else "no hit"
+        return Outcome(f"{hits} hits", text, "ISD §7", tuple(str(d) for d in dice[0]),
+                       {"dice": len(dice[0]), "per_die": delta, "hits": hits}, effects)
+
+    return Test("fire", shooter, target, "Musketry", "ISD §7", [m.to_dict() for m in mods],
+                (Roll(f"{pool.dice}d6", pool.dice, 6, reroll_ones=pool.reroll_ones),),
+                table, read, notes)
+
+
+def _hit(board: Board, target: str, losses: int, disorder: bool, back_in: float) -> Effect:
+    """The target's state after ``losses`` more (at most its Efficacy limit), disorder and a
+    fall back (a gun limbers up to fall back, ISD A45)."""
+    base = board.state.base(target)
+    declared = {t.key: t for t in unit_state(base)}
+    traits: dict[str, Any] = {}
+    words = []
+    if losses and "losses" in declared:
+        most = declared["losses"].most
+        now = int(base.traits.get("losses", 0) or 0)
+        after = now + losses if most is None else min(now + losses, most)
+        traits["losses"] = after
+        quality = str(base.traits.get("quality", "regular"))
+        was, becomes = (efficacy_state(base.type, n, quality=quality) for n in (now, after))
+        words.append(f"losses {now} → {after}" + (f", now {becomes}" if becomes != was else ""))
+    if disorder and "disordered" in declared:
+        traits["disordered"] = True
+        words.append("disordered")
+    ghost = None
+    if back_in:
+        if board.infos[target].is_gun and board.settings.a45_artillery_falls_back_limbered \
+                and "limbered" in declared:
+            traits["limbered"] = True
+            words.append("limbers up")
+        ghost = fall_back(base.x_mm, base.y_mm, base.heading_deg, back_in * MM_PER_IN,
+                          f'falls back {back_in:g}"')
+        words.append(ghost.text)
+    return Effect(target, ", ".join(words) or "no change", traits, ghost=ghost)
