@@ -1,0 +1,198 @@
+"""The umpire resolves a test with the dice: Campo shows the modifiers the engine computed and the
+rulebook's table (`Ruleset.fire_test`), reads the dice the umpire entered or rolls them itself
+(seeded, the seed recorded), and proposes the result's effects; one tap confirms them into the
+bases' state through `UnitStates` (source "page", so Undo takes them back).
+
+Every roll is published as a `roll` event and every result as a `resolution` event (``status``
+"proposed", then "confirmed" when applied), so a recording keeps them (docs/recording.md).
+
+Routes (writes need the umpire's token off localhost, as every write):
+
+- ``GET /api/resolve/fire?shooter=ID&target=ID``: the test (modifiers, dice, table, notes);
+- ``POST /api/resolve/fire`` ``{"shooter", "target", "dice": [[faces], ...]}`` (no ``dice``:
+  Campo rolls): the test, the roll and the outcome with its proposed effects, under an ``id``;
+- ``POST /api/resolve/{id}/confirm``: applies the proposed state changes; the changes made.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from campo.engine.live import Snapshot
+from campo.engine.registry import get_ruleset
+from campo.engine.resolution import Outcome, Test, roll
+from campo.engine.unit_state import check_state
+from campo.errors import CampoInputError, UnknownBaseError
+from campo.safe_input import parse_json
+from campo.server.hub import StateHub
+from campo.server.unit_state import StateChange, UnitStates
+
+PENDING_KEPT = 50
+"""Proposed results waiting for a confirmation (the oldest are forgotten)."""
+
+
+@dataclass
+class Proposal:
+    """A result read and not yet applied."""
+
+    id: str
+    test: Test
+    outcome: Outcome
+    confirmed: bool = False
+
+
+@dataclass
+class Resolutions:
+    """The dice Campo rolls (each roll seeded from ``seed`` and its number, so one roll can be
+    replayed from its event alone) and the results waiting for the umpire's confirmation."""
+
+    seed: int = field(default_factory=lambda: secrets.randbelow(10**9))
+    _count: itertools.count = field(default_factory=itertools.count, repr=False)
+    _pending: OrderedDict[str, Proposal] = field(default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def roll_seed(self) -> int:
+        """The seed of the next roll: this game's seed and the roll's number."""
+        return self.seed * 100_000 + next(self._count)
+
+    def propose(self, test: Test, outcome: Outcome) -> Proposal:
+        with self._lock:
+            p = Proposal(f"r{secrets.token_hex(4)}", test, outcome)
+            self._pending[p.id] = p
+            while len(self._pending) > PENDING_KEPT:
+                self._pending.popitem(last=False)
+            return p
+
+    def take(self, proposal_id: str) -> Proposal:
+        """The proposal to confirm, once (`KeyError` when unknown or already confirmed)."""
+        with self._lock:
+            p = self._pending.pop(proposal_id)
+            p.confirmed = True
+            return p
+
+
+def resolve(test: Test, dice: Any, resolutions: Resolutions) -> tuple[dict[str, Any], Outcome]:
+    """The roll's event payload and the outcome: the umpire's ``dice``, or Campo's roll when
+    ``dice`` is None (`CampoInputError` naming a bad die)."""
+    if dice is None:
+        seed = resolutions.roll_seed()
+        first, final = roll(test.rolls, random.Random(seed))
+        event = {"by": "campo", "seed": seed, "thrown": first, "dice": final}
+    else:
+        event = {"by": "umpire", "dice": dice}
+    outcome = test.read(event["dice"])
+    return event, outcome
+
+
+def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
+                          units: UnitStates | None, hub: StateHub, resolutions: Resolutions,
+                          refusal: Callable[[Request], JSONResponse | None],
+                          durable: Callable[[FastAPI], Awaitable[None]]) -> None:
+    """The resolution routes; ``refusal(request)`` says why a write is refused (None: allowed),
+    ``durable(app)`` waits until what was published is on disk (a recorded game)."""
+
+    def fire_test(shooter: str, target: str) -> Test:
+        snap = snapshot()
+        if snap is None or snap.state is None:
+            raise HTTPException(422, "no game state the rules engine can judge now")
+        state = snap.state
+        try:
+            return get_ruleset(state.scenario.ruleset).fire_test(state, shooter, target)
+        except UnknownBaseError as exc:
+            raise HTTPException(404, str(exc)) from None
+        except CampoInputError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    @app.get("/api/resolve/fire")
+    def get_fire(shooter: str, target: str) -> dict[str, Any]:
+        """The shot ready to roll: the modifiers, the dice and the rulebook's table."""
+        return fire_test(shooter, target).to_dict()
+
+    @app.post("/api/resolve/fire")
+    async def post_fire(request: Request) -> JSONResponse:
+        """Read the umpire's dice (or roll them) for one shot; the outcome and its proposed
+        effects, recorded as a `roll` and a `resolution` event."""
+        refused = refusal(request)
+        if refused is not None:
+            return refused
+        data = await _body(request)
+        shooter, target = data.get("shooter"), data.get("target")
+        if not isinstance(shooter, str) or not isinstance(target, str):
+            return _refused('give {"shooter": id, "target": id[, "dice": [[faces], ...]]}', 422)
+        test = fire_test(shooter, target)
+        try:
+            rolled, outcome = resolve(test, data.get("dice"), resolutions)
+        except CampoInputError as exc:
+            return _refused(str(exc), 422)
+        proposal = resolutions.propose(test, outcome)
+        now = round(time.time(), 3)
+        who = {"test": test.kind, "actor": shooter, "target": target, "resolution": proposal.id}
+        hub.publish("event", {"kind": "roll", **who, **rolled,
+                              "rolls": [r.label for r in test.rolls], "time_unix": now})
+        hub.publish("event", {"kind": "resolution", **who, "status": "proposed",
+                              "outcome": outcome.to_dict(), "time_unix": now})
+        await durable(request.app)
+        return JSONResponse({"ok": True, "id": proposal.id, "test": test.to_dict(),
+                             "roll": rolled, "outcome": outcome.to_dict()})
+
+    @app.post("/api/resolve/{proposal_id}/confirm")
+    async def confirm(proposal_id: str, request: Request) -> JSONResponse:
+        """Apply a proposed result's state changes (each base's, as the page's own change)."""
+        refused = refusal(request)
+        if refused is not None:
+            return refused
+        if units is None:
+            return _refused("this game keeps no unit state", 422)
+        try:
+            proposal = resolutions.take(proposal_id)
+        except KeyError:
+            return _refused(f"no result {proposal_id!r} waiting (already confirmed?)", 404)
+        wanted = [e for e in proposal.outcome.effects if e.traits]
+        try:   # judged whole before anything is applied, as every change of state
+            for e in wanted:
+                problems = check_state(units.declared(e.base), e.traits)
+                if problems:
+                    raise CampoInputError(problems[0][1], key=f"{e.base}.{problems[0][0]}")
+        except CampoInputError as exc:
+            return _refused(str(exc), 422)
+        changes: list[StateChange] = []
+        for e in wanted:
+            changes.append(units.set(e.base, e.traits, source="page"))
+            hub.publish("event", changes[-1].event())
+        test = proposal.test
+        hub.publish("event", {"kind": "resolution", "test": test.kind, "actor": test.actor,
+                              "target": test.target, "resolution": proposal.id,
+                              "status": "confirmed", "outcome": proposal.outcome.to_dict(),
+                              "time_unix": round(time.time(), 3)})
+        await durable(request.app)
+        return JSONResponse({"ok": True, "id": proposal.id,
+                             "changes": [{"base": c.base, "traits": c.after, "before": c.before}
+                                         for c in changes],
+                             "by_hand": [e.to_dict() for e in proposal.outcome.effects
+                                         if e.remove or e.ghost is not None]})
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data = parse_json(raw) if raw else {}
+    except CampoInputError as exc:
+        raise HTTPException(400, f"body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "body must be a JSON object")
+    return data
+
+
+def _refused(error: str, status: int) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": error}, status_code=status)
