@@ -8,6 +8,7 @@
 import { Board } from "./board.js";
 import { appendEvent, renderBasePanel, renderReference, renderSettings, renderStateControls } from "./panels.js";
 import { TerrainEditor } from "./terrain.js";
+import { Resolver } from "./resolve.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || sessionStorage.getItem("campo-token");
@@ -35,6 +36,7 @@ function send(message) {
 }
 
 const terrain = new TerrainEditor({ send, redraw: () => render(), board });
+const resolver = new Resolver({ board, token: () => token, byId: () => basesById(), onApplied: () => fetchDetail() });
 
 // -- connection --------------------------------------------------------------------------------
 
@@ -190,6 +192,7 @@ function render() {
     renderStateControls($("tab-base"), campo.stateControls, ctx.canWrite,
       (key, value) => send({ type: "unit_state", base: base.id, traits: { [key]: value } }),
       () => send({ type: "undo_unit_state" }));
+    resolver.renderTargets($("tab-base"), base, info, ctx.canWrite, (id) => (ctx.byId.get(id) || {}).name || id);
     rulebook.renderBaseExtras($("tab-base"), base, info, ctx);
   }
   const zones = !!rulebook.hasZones && rulebook.hasZones(ctx);

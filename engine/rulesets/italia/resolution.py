@@ -83,9 +83,8 @@ def _musketry(board: Board, shooter: str, target: str, mods: list[Modifier],
     def read(dice: Dice) -> Outcome:
         hits = sum(tf.musketry_die_hits(d, delta) for d in dice[0])
         effects = (_hit(board, target, hits, False, 0.0),) if hits else ()
-        text = f"{hits} hit{'s' if hits != 1 else ''}: {hits} loss{'es' if hits != 1 else ''}" \
-            if hits else "no hit"
-        return Outcome(f"{hits} hits", text, "ISD §7", tuple(str(d) for d in dice[0]),
+        text = f"{hits} loss{'es' if hits != 1 else ''}" if hits else "no effect"
+        return Outcome(f"{hits} hit{'s' if hits != 1 else ''}", text, "ISD §7", tuple(str(d) for d in dice[0]),
                        {"dice": len(dice[0]), "per_die": delta, "hits": hits}, effects)
 
     return Test("fire", shooter, target, "Musketry", "ISD §7", [m.to_dict() for m in mods],
