@@ -1,8 +1,8 @@
 """Resolving a test with the dice: what to roll, the rulebook's table it is read on, and the
 result with its proposed effects on the bases' state, for any rulebook.
 
-A ruleset builds a `Test` from its own verdict on the moment (the modifiers the analysis
-computed) and its tables module (`Ruleset.fire_test`); `Test.read` reads the dice the umpire
+A ruleset builds a `DiceTest` from its own verdict on the moment (the modifiers the analysis
+computed) and its tables module (`Ruleset.fire_test`); `DiceTest.read` reads the dice the umpire
 entered, or those `roll` drew, off that table. The effects are proposals: the values each
 base's state traits take after the result (`campo.engine.unit_state`), a base to lift off the
 table, a ghost pose for a fall back. Nothing here changes a game; the server applies confirmed
@@ -89,7 +89,7 @@ class Effect:
 @dataclass(frozen=True)
 class Outcome:
     """The table's answer to the dice: the result in a few words (``row``), what it means, the
-    labels of the rows of `Test.table` the dice were read on (``rows``: one per die when each
+    labels of the rows of `DiceTest.table` the dice were read on (``rows``: one per die when each
     die is read alone), the numbers on the way (``score``) and the proposed effects."""
 
     row: str
@@ -105,7 +105,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Test:
+class DiceTest:
     """One test ready to roll: who, at whom, the modifiers the engine computed (as the analysis
     shows them), the dice to roll, the rulebook table the result is read on (``{"title",
     "cites", "columns", "rows"}``, each row's first cell its label), and the reader."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import numpy as np
 
-    from campo.engine.resolution import Test
+    from campo.engine.resolution import DiceTest
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
     from campo.engine.state import GameState
@@ -186,7 +186,7 @@ class Ruleset(Protocol):
         with its limits read from the rulebook's tables for its type and traits
         (`campo.engine.unit_state`)."""
 
-    def fire_test(self, state: GameState, shooter: str, target: str) -> Test:
+    def fire_test(self, state: GameState, shooter: str, target: str) -> DiceTest:
         """One shot ready to roll (`campo.engine.resolution`): the modifiers the fire verdict
         computed, the dice, the rulebook's fire table, and the reader that turns the dice into
         a result and its proposed effects. `CampoInputError` when the shot may not be taken."""

@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse
 
 from campo.engine.live import Snapshot
 from campo.engine.registry import get_ruleset
-from campo.engine.resolution import Outcome, Test, roll
+from campo.engine.resolution import Outcome, DiceTest, roll
 from campo.engine.unit_state import check_state
 from campo.errors import CampoInputError, UnknownBaseError
 from campo.safe_input import parse_json
@@ -47,7 +47,7 @@ class Proposal:
     """A result read and not yet applied."""
 
     id: str
-    test: Test
+    test: DiceTest
     outcome: Outcome
     confirmed: bool = False
 
@@ -66,7 +66,7 @@ class Resolutions:
         """The seed of the next roll: this game's seed and the roll's number."""
         return self.seed * 100_000 + next(self._count)
 
-    def propose(self, test: Test, outcome: Outcome) -> Proposal:
+    def propose(self, test: DiceTest, outcome: Outcome) -> Proposal:
         with self._lock:
             p = Proposal(f"r{secrets.token_hex(4)}", test, outcome)
             self._pending[p.id] = p
@@ -82,7 +82,7 @@ class Resolutions:
             return p
 
 
-def resolve(test: Test, dice: Any, resolutions: Resolutions) -> tuple[dict[str, Any], Outcome]:
+def resolve(test: DiceTest, dice: Any, resolutions: Resolutions) -> tuple[dict[str, Any], Outcome]:
     """The roll's event payload and the outcome: the umpire's ``dice``, or Campo's roll when
     ``dice`` is None (`CampoInputError` naming a bad die)."""
     if dice is None:
@@ -102,7 +102,7 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
     """The resolution routes; ``refusal(request)`` says why a write is refused (None: allowed),
     ``durable(app)`` waits until what was published is on disk (a recorded game)."""
 
-    def fire_test(shooter: str, target: str) -> Test:
+    def fire_test(shooter: str, target: str) -> DiceTest:
         snap = snapshot()
         if snap is None or snap.state is None:
             raise HTTPException(422, "no game state the rules engine can judge now")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from campo.engine.resolution import Dice, Effect, Outcome, Roll, Test
+from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.shooting import targets_of
 from campo.engine.rulesets.attila.tables import SAVE_ON
@@ -29,7 +29,7 @@ def die_roll(die: str, label: str, only_if: str = "") -> Roll:
     return Roll(f"{label} ({die})", 1, int(m.group(1)), int(m.group(2) or 0), only_if=only_if)
 
 
-def fire_test(state: GameState, shooter: str, target: str) -> Test:
+def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
     """The shot of ``shooter`` at ``target`` ready to roll (`CampoInputError` when the verdict
     says it may not be taken)."""
     board = Board.of(state)
@@ -74,4 +74,4 @@ def fire_test(state: GameState, shooter: str, target: str) -> Test:
         return Outcome("hit", f"hit ({score} ≥ {needed}): {effect.text}", CITES, read_on,
                        {"score": score}, (effect,))
 
-    return Test("fire", shooter, target, "Shooting", CITES, modifiers, tuple(rolls), table, read)
+    return DiceTest("fire", shooter, target, "Shooting", CITES, modifiers, tuple(rolls), table, read)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.resolution import Dice, Effect, Outcome, Roll, Test
+from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.fire import FIRE, die_result, targets
 from campo.engine.rulesets.federico.modifiers import total
@@ -22,7 +22,7 @@ RESULT_TEXT = {"hit": "equal to the firer's class: one base eliminated",
                "none": "higher: no effect"}
 
 
-def fire_test(state: GameState, firer: str, target: str) -> Test:
+def fire_test(state: GameState, firer: str, target: str) -> DiceTest:
     """The volley of ``firer`` at ``target`` ready to roll (`CampoInputError` when the verdict
     says it may not be fired)."""
     board = Board.of(state)
@@ -54,7 +54,7 @@ def fire_test(state: GameState, firer: str, target: str) -> Test:
                        tuple(str(d) for d in dice[0]), {"modifier": modifier, "class": klass, "results": results},
                        tuple(effects))
 
-    return Test("fire", firer, target, "Fire", FIRE, [m.to_dict() for m in shot.modifiers],
+    return DiceTest("fire", firer, target, "Fire", FIRE, [m.to_dict() for m in shot.modifiers],
                 (Roll(f"{shot.dice}D6", shot.dice, 6),), table, read, notes)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.resolution import Dice, Effect, Outcome, Roll, Test, fall_back
+from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest, fall_back
 from campo.engine.rulesets.italia import tables_fire as tf
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.fire import probe
@@ -20,7 +20,7 @@ from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
 
 
-def fire_test(state: GameState, shooter: str, target: str) -> Test:
+def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
     """The shot of ``shooter`` at ``target`` ready to roll (`CampoInputError` when the verdict
     says it may not be taken, with its reasons)."""
     board = Board.of(state)
@@ -41,7 +41,7 @@ def fire_test(state: GameState, shooter: str, target: str) -> Test:
 
 
 def _bombardment(board: Board, shooter: str, target: str, mods: list[Modifier],
-                 notes: tuple[str, ...]) -> Test:
+                 notes: tuple[str, ...]) -> DiceTest:
     rockets = board.infos[shooter].rockets
     total = sum(m.score_delta for m in mods if not m.players_choice)
     rows = tf.rocket_rows() if rockets else tf.bombardment_rows()
@@ -64,12 +64,12 @@ def _bombardment(board: Board, shooter: str, target: str, mods: list[Modifier],
         return Outcome(row, r.note, r.cites, (row,),
                        {"natural": natural, "modifier": total, "total": r.total}, tuple(effects))
 
-    return Test("fire", shooter, target, "Bombardment", "ISD §6",
+    return DiceTest("fire", shooter, target, "Bombardment", "ISD §6",
                 [m.to_dict() for m in mods], (Roll("2d6", 2, 6),), table, read, notes)
 
 
 def _musketry(board: Board, shooter: str, target: str, mods: list[Modifier],
-              notes: tuple[str, ...]) -> Test:
+              notes: tuple[str, ...]) -> DiceTest:
     pool = pool_of(mods, board.settings)
     delta = pool.score_delta
     faces = [(d, tf.musketry_die_hits(d, delta)) for d in range(1, 7)]
@@ -87,7 +87,7 @@ def _musketry(board: Board, shooter: str, target: str, mods: list[Modifier],
         return Outcome(f"{hits} hit{'s' if hits != 1 else ''}", text, "ISD §7", tuple(str(d) for d in dice[0]),
                        {"dice": len(dice[0]), "per_die": delta, "hits": hits}, effects)
 
-    return Test("fire", shooter, target, "Musketry", "ISD §7", [m.to_dict() for m in mods],
+    return DiceTest("fire", shooter, target, "Musketry", "ISD §7", [m.to_dict() for m in mods],
                 (Roll(f"{pool.dice}d6", pool.dice, 6, reroll_ones=pool.reroll_ones),),
                 table, read, notes)
 
