@@ -191,6 +191,11 @@ class Ruleset(Protocol):
         computed, the dice, the rulebook's fire table, and the reader that turns the dice into
         a result and its proposed effects. `CampoInputError` when the shot may not be taken."""
 
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> DiceTest:
+        """One melee between two bases in contact ready to roll, as `fire_test` (both sides'
+        modifiers, both sides' dice, the rulebook's results table). `CampoInputError` when they
+        are not in melee, or when the rulebook's melee is not resolved by Campo yet."""
+
     def memory(self) -> GameMemory | None:
         """What this rulebook remembers from one moment of a live game to the next (ATTILA:
         groups that split stay split), or None."""

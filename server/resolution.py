@@ -1,5 +1,5 @@
-"""The umpire resolves a test with the dice: Campo shows the modifiers the engine computed and the
-rulebook's table (`Ruleset.fire_test`), reads the dice the umpire entered or rolls them itself
+"""The umpire resolves a test with the dice (fire, melee): Campo shows the modifiers the engine computed and the
+rulebook's table (`Ruleset.fire_test`, `Ruleset.melee_test`), reads the dice the umpire entered or rolls them itself
 (seeded, the seed recorded), and proposes the result's effects; one tap confirms them into the
 bases' state through `UnitStates` (source "page", so Undo takes them back).
 
@@ -8,9 +8,11 @@ Every roll is published as a `roll` event and every result as a `resolution` eve
 
 Routes (writes need the umpire's token off localhost, as every write):
 
-- ``GET /api/resolve/fire?shooter=ID&target=ID``: the test (modifiers, dice, table, notes);
-- ``POST /api/resolve/fire`` ``{"shooter", "target", "dice": [[faces], ...]}`` (no ``dice``:
-  Campo rolls): the test, the roll and the outcome with its proposed effects, under an ``id``;
+- ``GET /api/resolve/{fire|melee}?actor=ID&target=ID`` (fire: ``shooter`` for ``actor``): the
+  test (modifiers, dice, table, notes);
+- ``POST /api/resolve/{fire|melee}`` ``{"actor", "target", "dice": [[faces], ...]}`` (no
+  ``dice``: Campo rolls): the test, the roll and the outcome with its proposed effects, under an
+  ``id``;
 - ``POST /api/resolve/{id}/confirm``: applies the proposed state changes; the changes made.
 """
 
@@ -102,42 +104,51 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
     """The resolution routes; ``refusal(request)`` says why a write is refused (None: allowed),
     ``durable(app)`` waits until what was published is on disk (a recorded game)."""
 
-    def fire_test(shooter: str, target: str) -> DiceTest:
+    def dice_test(kind: str, actor: str, target: str) -> DiceTest:
         snap = snapshot()
         if snap is None or snap.state is None:
             raise HTTPException(422, "no game state the rules engine can judge now")
         state = snap.state
+        ruleset = get_ruleset(state.scenario.ruleset)
+        build = {"fire": ruleset.fire_test, "melee": ruleset.melee_test}.get(kind)
+        if build is None:
+            raise HTTPException(404, f"no test {kind!r} (fire, melee)")
         try:
-            return get_ruleset(state.scenario.ruleset).fire_test(state, shooter, target)
+            return build(state, actor, target)
         except UnknownBaseError as exc:
             raise HTTPException(404, str(exc)) from None
         except CampoInputError as exc:
             raise HTTPException(422, str(exc)) from None
 
-    @app.get("/api/resolve/fire")
-    def get_fire(shooter: str, target: str) -> dict[str, Any]:
-        """The shot ready to roll: the modifiers, the dice and the rulebook's table."""
-        return fire_test(shooter, target).to_dict()
+    @app.get("/api/resolve/{kind}")
+    def get_test(kind: str, target: str, actor: str | None = None,
+                 shooter: str | None = None) -> dict[str, Any]:
+        """The test ready to roll: the modifiers, the dice and the rulebook's table."""
+        who = actor or shooter
+        if who is None:
+            raise HTTPException(422, "give actor (fire: or shooter) and target")
+        return dice_test(kind, who, target).to_dict()
 
-    @app.post("/api/resolve/fire")
-    async def post_fire(request: Request) -> JSONResponse:
-        """Read the umpire's dice (or roll them) for one shot; the outcome and its proposed
+    @app.post("/api/resolve/{kind}")
+    async def post_test(kind: str, request: Request) -> JSONResponse:
+        """Read the umpire's dice (or roll them) for one test; the outcome and its proposed
         effects, recorded as a `roll` and a `resolution` event."""
         refused = refusal(request)
         if refused is not None:
             return refused
         data = await _body(request)
-        shooter, target = data.get("shooter"), data.get("target")
-        if not isinstance(shooter, str) or not isinstance(target, str):
-            return _refused('give {"shooter": id, "target": id[, "dice": [[faces], ...]]}', 422)
-        test = fire_test(shooter, target)
+        actor, target = data.get("actor", data.get("shooter")), data.get("target")
+        if not isinstance(actor, str) or not isinstance(target, str):
+            return _refused('give {"actor" (fire: or "shooter"): id, "target": id'
+                            '[, "dice": [[faces], ...]]}', 422)
+        test = dice_test(kind, actor, target)
         try:
             rolled, outcome = resolve(test, data.get("dice"), resolutions)
         except CampoInputError as exc:
             return _refused(str(exc), 422)
         proposal = resolutions.propose(test, outcome)
         now = round(time.time(), 3)
-        who = {"test": test.kind, "actor": shooter, "target": target, "resolution": proposal.id}
+        who = {"test": test.kind, "actor": actor, "target": target, "resolution": proposal.id}
         hub.publish("event", {"kind": "roll", **who, **rolled,
                               "rolls": [r.label for r in test.rolls], "time_unix": now})
         hub.publish("event", {"kind": "resolution", **who, "status": "proposed",

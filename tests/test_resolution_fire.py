@@ -191,3 +191,68 @@ def test_dice_that_do_not_fit_the_test_are_refused_naming_the_die() -> None:
         test.read([[9], [1]])
     with pytest.raises(CampoInputError, match="2 group"):
         test.read([[6]])
+
+
+# --- ISD §9 melee --------------------------------------------------------------------------------
+# A veteran unit B (combat factor 2 «Unità B», veteran +2: +4) front to front with a unit D
+# (factor 1, regular +1: +2) (ISD §4, §9).
+
+ISD_MELEE = [base("a", "A", "B", 800, 400, 90, 80, 40, quality="veteran"),
+             base("b", "B", "D", 800, 440, 270, 80, 40, quality="regular")]
+
+
+@pytest.mark.parametrize("dice, row, expected", [
+    # 3 + 4 = 7 against 4 + 2 = 6: difference 1, «Parità»: both take 1 loss
+    ([[3], [4]], "0–1", [("a", {"losses": 1}, False), ("b", {"losses": 1}, False)]),
+    # 4 + 4 = 8 against 4 + 2 = 6: difference 2-3, the loser falls back 3" in disorder, 1 loss
+    ([[4], [4]], "2–3", [("b", {"losses": 1, "disordered": True}, False)]),
+    # 6 + 4 = 10 against 1 + 2 = 3: difference 7, 6 or more: 3 losses (D: shaken at 3, ISD §4)
+    ([[6], [1]], "6+", [("b", {"losses": 3, "disordered": True}, False)]),
+    # 1 + 4 = 5 against 6 + 2 = 8: the attacker loses by 3
+    ([[1], [6]], "2–3", [("a", {"losses": 1, "disordered": True}, False)]),
+])
+def test_isd_melee_reads_the_results_table(dice: list[list[int]], row: str,
+                                           expected: list[Any]) -> None:
+    test = fire_or_melee("italia-se-desta", ISD_MELEE)
+    assert test.read(dice).rows == (row,)
+    assert effects(test, dice) == expected
+
+
+def test_isd_melee_loser_falls_back_away_from_its_front() -> None:
+    (effect,) = fire_or_melee("italia-se-desta", ISD_MELEE).read([[6], [1]]).effects
+    # b faces 270 (toward y = 0): 3" = 75 mm back is toward +y
+    assert effect.ghost is not None and (effect.ghost.x_mm, effect.ghost.y_mm) == \
+        pytest.approx((800, 515))
+
+
+def fire_or_melee(ruleset: str, bases: list[dict[str, Any]], **extra: Any) -> DiceTest:
+    scenario = {"ruleset": ruleset, "table": {"width_mm": 1800, "depth_mm": 1200}, "terrain": [],
+                "bases": bases, **extra}
+    return get_ruleset(ruleset).melee_test(GameState.from_dict(scenario), "a", "b")
+
+
+# --- ATTILA 7 ------------------------------------------------------------------------------------
+# Heavy foot (d8) against light foot (d6), front to front (ATT 7.A: each its own melee die).
+
+ATT_MELEE = [base("a", "A", "FP", 800, 400, 90, 40, 20, melee_die="d8"),
+             base("b", "B", "FL", 800, 420, 270, 40, 20, melee_die="d6")]
+ARMIES = {"armies": {"A": {"discipline": "regular"}, "B": {"discipline": "regular"}}}
+
+
+@pytest.mark.parametrize("dice, expected", [
+    ([[7], [3]], [("b", {"disordered": True}, False)]),   # the lower score is Disordered
+    ([[2], [5]], [("a", {"disordered": True}, False)]),
+    ([[4], [4]], []),                                     # a tie: no effect
+])
+def test_attila_melee_lower_die_is_disordered(dice: list[list[int]], expected: list[Any]) -> None:
+    test = fire_or_melee("attila", ATT_MELEE, **ARMIES)
+    assert [(r.count, r.sides) for r in test.rolls] == [(1, 8), (1, 6)]
+    assert effects(test, dice) == expected
+
+
+def test_attila_melee_loser_retreats_5_cm_and_federico_melee_is_not_resolved_yet() -> None:
+    (effect,) = fire_or_melee("attila", ATT_MELEE, **ARMIES).read([[7], [3]]).effects
+    # ATT 7.E: «deve ritirarsi di 5 cm»: b's centre 50 mm away from a
+    assert effect.ghost is not None and effect.ghost.y_mm == pytest.approx(470)
+    with pytest.raises(CampoInputError, match="does not resolve Federico melees yet"):
+        fire_or_melee("federico", FED)

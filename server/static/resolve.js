@@ -1,4 +1,5 @@
-// Resolving fire with the dice (issue 14 item 4): from a tapped base's legal targets, a sheet shows
+// Resolving fire and melee with the dice (issue 14 item 4): from a tapped base's legal targets and
+// contacts, a sheet shows
 // the modifiers the engine computed and the rulebook's table; the umpire taps the dice faces or lets
 // Campo roll; the result and its proposed effects come back from the server (a fall back drawn as
 // a ghost on the board) and one tap confirms them into the bases' state (Undo takes them back).
@@ -15,7 +16,8 @@ export class Resolver {
     this.token = token;
     this.byId = byId;
     this.onApplied = onApplied || (() => {});
-    this.shot = null;      // {shooter, target}
+    this.kind = null;      // "fire" or "melee"
+    this.shot = null;      // {actor, target}
     this.test = null;      // the test as the server gave it
     this.faces = [];       // faces tapped, per roll group, per die
     this.result = null;    // {id, roll, outcome}
@@ -28,23 +30,28 @@ export class Resolver {
     this.ghosts = el("g", { id: "layer-ghost", "data-testid": "ghosts" }, board.flip);
   }
 
-  /** The "Resolve fire" buttons of a tapped base: one per legal target. */
+  /** The "Resolve" buttons of a tapped base: fire at each legal target, melee with each enemy
+   * in contact. */
   renderTargets(root, base, info, canWrite, nameOf) {
     const legal = (info.targets || []).filter((t) => t.legal);
-    if (!legal.length) return;
+    const contacts = [...new Set((info.contacts || []).map((c) => c.id))];
+    if (!legal.length && !contacts.length) return;
+    const button = (kind, id, text) => h("button", { class: "fire-at", "data-testid": `${kind}-at-${id}`,
+      disabled: !canWrite, onclick: () => this.open(kind, base.id, id) }, text);
     root.appendChild(h("section", { class: "resolve-targets", "data-testid": "fire-targets" },
-      h("h3", {}, "Resolve fire"),
-      legal.map((t) => h("button", { class: "fire-at", "data-testid": `fire-at-${t.id}`, disabled: !canWrite,
-        onclick: () => this.open(base.id, t.id) }, `Fire at ${nameOf(t.id)}`))));
+      h("h3", {}, "Resolve"),
+      legal.map((t) => button("fire", t.id, `Fire at ${nameOf(t.id)}`)),
+      contacts.map((id) => button("melee", id, `Melee with ${nameOf(id)}`))));
   }
 
-  async open(shooter, target) {
-    this.shot = { shooter, target };
+  async open(kind, actor, target) {
+    this.kind = kind;
+    this.shot = { actor, target };
     this.test = null;
     this.result = null;
     this.message = "loading…";
     this.draw();
-    const res = await fetch(`/api/resolve/fire?shooter=${encodeURIComponent(shooter)}&target=${encodeURIComponent(target)}`);
+    const res = await fetch(`/api/resolve/${kind}?actor=${encodeURIComponent(actor)}&target=${encodeURIComponent(target)}`);
     const body = await res.json();
     if (!res.ok) { this.message = `cannot resolve: ${body.detail || body.error}`; this.draw(); return; }
     this.test = body;
@@ -76,7 +83,7 @@ export class Resolver {
   async read(roll) {
     const body = { ...this.shot };
     if (!roll) body.dice = this.faces.map((g, i) => (this.needed(i) ? g : g.map((f) => f ?? 1)));
-    const data = await this.post("/api/resolve/fire", body);
+    const data = await this.post(`/api/resolve/${this.kind}`, body);
     if (data) { this.result = data; this.message = ""; }
     this.drawGhosts();
     this.draw();
@@ -120,7 +127,7 @@ export class Resolver {
     const name = (id) => (bases.get(id) || {}).name || id;
     const t = this.test;
     s.appendChild(h("header", {},
-      h("h2", { "data-testid": "resolve-title" }, `${t ? t.title : "Fire"}: ${name(this.shot.shooter)} → ${name(this.shot.target)}`),
+      h("h2", { "data-testid": "resolve-title" }, `${t ? t.title : this.kind}: ${name(this.shot.actor)} → ${name(this.shot.target)}`),
       h("button", { class: "close", "data-testid": "resolve-close", "aria-label": "close", onclick: () => this.close() }, "✕")));
     if (this.message) s.appendChild(h("p", { class: "resolve-msg", "data-testid": "resolve-msg" }, this.message));
     if (!t) return;

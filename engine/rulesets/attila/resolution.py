@@ -1,14 +1,16 @@
-"""ATTILA shooting resolved with the dice (ATT 6.B, 6.C, T): the shooter's die (a step smaller
-when it is disordered, 8.A) against the score the range band needs, then the target's 1d6 save
-when it is in cover or Heavy. The effect proposed: the target disordered, or destroyed when it
-already was (ATT 8.A)."""
+"""ATTILA shooting and melee resolved with the dice. Shooting (ATT 6.B, 6.C, T): the shooter's
+die (a step smaller when it is disordered, 8.A) against the score the range band needs, then the
+target's 1d6 save when it is in cover or Heavy; the target is disordered, or destroyed when it
+already was (ATT 8.A). Melee (ATT 7): each side's melee die, the lower Disordered."""
 
 from __future__ import annotations
 
 import re
 
-from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest
+from campo.engine.resolution import Dice, DiceTest, Effect, Ghost, Outcome, Roll
 from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.contact import draw_disorders_attacker, melee_of
+from campo.engine.rulesets.attila.melee import retreat_pose
 from campo.engine.rulesets.attila.shooting import targets_of
 from campo.engine.rulesets.attila.tables import SAVE_ON
 from campo.engine.state import GameState
@@ -75,3 +77,74 @@ def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
                        {"score": score}, (effect,))
 
     return DiceTest("fire", shooter, target, "Shooting", CITES, modifiers, tuple(rolls), table, read)
+
+
+MELEE_CITES = "ATT 7.A-7.E, 8.A, T"
+
+
+def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
+    """``attacker``'s melee against ``defender`` (in contact) ready to roll: each side's melee
+    die (a step down when disordered, 8.A), the attacker's 1d4 -1 for a flank attack (7.C) and
+    a helping General's 1d4 -1 (7.D). The lower score is Disordered and retreats 5 cm (7.E; a
+    ghost of `melee.retreat_pose`), a Disordered base Disordered again is destroyed (8.A); a
+    draw changes nothing, unless the attacker attacked uphill or into a wood (7.B, T)."""
+    board = Board.of(state)
+    for who in (attacker, defender):
+        if who not in board.units:
+            raise UnknownBaseError(f"no base {who!r} on the table now")
+    if defender not in {c.other for c in board.contacts(attacker)}:
+        raise CampoInputError(f"{attacker} is not in contact with {defender}", key="target")
+    mine, theirs = melee_of(board, attacker), melee_of(board, defender)
+    if mine is None or theirs is None or not mine["may_attack"]:
+        why = "; ".join((mine or {}).get("reasons", [])) or "it may not start a melee (ATT 7.D, 8.B)"
+        raise CampoInputError(f"{attacker} cannot attack {defender}: {why}", key="actor")
+    rolls = [die_roll(mine["die"], f"{attacker} melee die")]
+    modifiers = [{"label": f"{attacker}: melee die {mine['die']}", "cites": "ATT 7.A, 8.A"}]
+    if attacker in theirs["flanked_by"]:
+        rolls.append(die_roll("d4-1", f"{attacker} flank attack"))
+        modifiers.append({"label": f"{attacker}: flank attack, + 1d4 -1", "cites": "ATT 7.C, T"})
+    for who, facts in ((attacker, mine), (defender, theirs)):
+        if who == defender:
+            rolls.append(die_roll(theirs["die"], f"{defender} melee die"))
+            modifiers.append({"label": f"{defender}: melee die {theirs['die']}",
+                              "cites": "ATT 7.A, 8.A"})
+        if facts.get("general_adds_d4_minus_1"):
+            rolls.append(die_roll("d4-1", f"{who} General helps"))
+            modifiers.append({"label": f"{who}: General {facts['general_adds_d4_minus_1']} "
+                                       "helps, + 1d4 -1", "cites": "ATT 7.D, T"})
+    draw_disorders = draw_disorders_attacker(board, attacker, defender)
+    n_attacker = sum(1 for r in rolls if r.label.startswith(f"{attacker} "))
+    table = {"title": "Melee: each side's dice, the lower is Disordered", "cites": MELEE_CITES,
+             "columns": ["scores", "result"],
+             "rows": [["attacker higher", f"{defender} Disordered, retreats 5 cm"],
+                      ["defender higher", f"{attacker} Disordered, retreats 5 cm"],
+                      ["equal", f"{attacker} Disordered ({'; '.join(draw_disorders)})"
+                                if draw_disorders else "no effect"]]}
+
+    def read(dice: Dice) -> Outcome:
+        scores = [d[0] + r.offset for r, d in zip(rolls, dice)]
+        a, b = sum(scores[:n_attacker]), sum(scores[n_attacker:])
+        score = {attacker: a, defender: b}
+        if a == b:
+            effects = (_disorder(board, attacker, defender),) if draw_disorders else ()
+            return Outcome("equal", f"{a} = {b}: draw" + (", the attacker is Disordered"
+                                                          if draw_disorders else ""),
+                           MELEE_CITES, ("equal",), score, effects)
+        loser, winner = (defender, attacker) if a > b else (attacker, defender)
+        row = "attacker higher" if a > b else "defender higher"
+        effect = _disorder(board, loser, winner)
+        return Outcome(row, f"{a} vs {b}: {loser} {effect.text}", MELEE_CITES, (row,), score,
+                       (effect,))
+
+    return DiceTest("melee", attacker, defender, "Melee", MELEE_CITES, modifiers, tuple(rolls),
+                    table, read)
+
+
+def _disorder(board: Board, loser: str, winner: str) -> Effect:
+    """Disordered and retreating 5 cm from the winner (ATT 7.E), or destroyed when it already
+    was Disordered (ATT 8.A)."""
+    if board.units[loser].disordered:
+        return Effect(loser, "disordered again: destroyed, lift it from the table", remove=True)
+    r = retreat_pose(board, loser, winner)
+    return Effect(loser, "Disordered, retreats 5 cm", {"disordered": True},
+                  ghost=Ghost(r.cx, r.cy, r.heading_deg, "retreats 5 cm"))

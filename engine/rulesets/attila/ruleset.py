@@ -188,6 +188,12 @@ class AttilaRuleset:
 
         return fire_test(state, shooter, target)
 
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
+        """ATT 7 melee ready to roll (`attila.resolution`)."""
+        from campo.engine.rulesets.attila.resolution import melee_test
+
+        return melee_test(state, attacker, defender)
+
     def memory(self) -> Any:
         """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
         from campo.engine.rulesets.attila.memory import GroupMemory

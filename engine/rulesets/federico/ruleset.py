@@ -178,6 +178,16 @@ class FedericoRuleset:
 
         return fire_test(state, shooter, target)
 
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
+        """Not resolved by Campo yet: Federico's melee is a defender's morale test, then the
+        attacker's dice per engaged base (Federico "Mischie"); the analysis shows their odds."""
+        from campo.errors import CampoInputError
+
+        raise CampoInputError("Campo does not resolve Federico melees yet: roll the morale test "
+                              "and the melee dice at the table (the analysis shows the "
+                              "modifiers) and set the result with the State controls",
+                              key="melee")
+
     def memory(self) -> Any:
         return None
 

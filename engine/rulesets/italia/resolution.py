@@ -1,8 +1,9 @@
-"""ISD fire resolved with the dice: a gun's 2d6 on the §6 artillery (or rocket) table, a unit's
-musketry dice on §7, from the modifiers the fire verdict computed (`fire.probe`) and the numbers
-of `tables_fire`. The effects proposed are the target's losses (counted against the Efficacy
-table, ISD §4), its disorder and its 3" fall back (a gun limbers up, ISD A45), or the battery's
-reduced ammunition."""
+"""ISD fire and melee resolved with the dice: a gun's 2d6 on the §6 artillery (or rocket) table, a
+unit's musketry dice on §7, from the modifiers the fire verdict computed (`fire.probe`) and the
+numbers of `tables_fire`; a melee's two d6 with each side's §9 modifiers (`melee.side_facts`) read
+on the §9 results table (`tables_melee`). The effects proposed are losses (counted against the
+Efficacy table, ISD §4), disorder and a 3" fall back (a gun limbers up, ISD A45), or the
+battery's reduced ammunition."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from typing import Any
 
 from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest, fall_back
 from campo.engine.rulesets.italia import tables_fire as tf
+from campo.engine.rulesets.italia import tables_melee as tm
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.fire import probe
+from campo.engine.rulesets.italia.melee import enemies_in_contact, side_entry
 from campo.engine.rulesets.italia.modifier import Modifier
 from campo.engine.rulesets.italia.modifiers_fire import pool_of
 from campo.engine.rulesets.italia.troops import efficacy_state
@@ -90,6 +93,53 @@ def _musketry(board: Board, shooter: str, target: str, mods: list[Modifier],
     return DiceTest("fire", shooter, target, "Musketry", "ISD §7", [m.to_dict() for m in mods],
                 (Roll(f"{pool.dice}d6", pool.dice, 6, reroll_ones=pool.reroll_ones),),
                 table, read, notes)
+
+
+def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
+    """The melee of ``attacker`` and ``defender`` (in contact) ready to roll: each side's d6 and
+    its ISD §9 modifiers (the neutral readings of what the table cannot show are listed as
+    notes), read on the §9 results table by the difference of the scores."""
+    board = Board.of(state)
+    for who in (attacker, defender):
+        if who not in board.infos:
+            raise UnknownBaseError(f"no base {who!r} on the table now")
+    if defender not in enemies_in_contact(board, attacker):
+        raise CampoInputError(f"{attacker} is not in melee with {defender} (no contact)",
+                              key="target")
+    sides = [side_entry(board, attacker, defender), side_entry(board, defender, attacker)]
+    a, b = sides
+    mods = [{**m, "label": f"{who}: {m['label']}"}
+            for who, side in ((attacker, a), (defender, b)) for m in side["modifiers"]]
+    rows = []
+    for low, high, r in tm.MELEE_RESULTS:
+        rows.append((f"{low}–{high}" if high is not None else f"{low}+", r))
+    table = {"title": "Melee results (difference of the scores)", "cites": "ISD §9",
+             "columns": ["difference", "result"], "rows": [[label, r.text] for label, r in rows],
+             "notes": [f"score: d6 {a['total']:+d} ({attacker}), d6 {b['total']:+d} ({defender})"]}
+    notes = tuple(dict.fromkeys(n for side in sides for n in side["assumed"]))
+
+    def read(dice: Dice) -> Outcome:
+        score_a, score_b = dice[0][0] + a["total"], dice[1][0] + b["total"]
+        out = tm.resolve_melee(score_a, score_b)
+        r = out.result
+        row = next(label for label, res in rows if res is r)
+        if r.draw:
+            effects = tuple(_hit(board, x, r.each_side_losses, False, 0.0)
+                            for x in (attacker, defender))
+            text = r.text
+        else:
+            loser = defender if out.winner == "a" else attacker
+            winner = attacker if loser == defender else defender
+            effects = (_hit(board, loser, r.loser_losses, r.loser_disordered,
+                            r.loser_falls_back_in),)
+            text = f"{winner} wins: {r.text}"
+        return Outcome(row, text, r.cites, (row,),
+                       {attacker: score_a, defender: score_b, "difference": out.difference},
+                       effects)
+
+    return DiceTest("melee", attacker, defender, "Melee", "ISD §9", mods,
+                    (Roll(f"d6 {attacker}", 1, 6), Roll(f"d6 {defender}", 1, 6)), table, read,
+                    notes)
 
 
 def _hit(board: Board, target: str, losses: int, disorder: bool, back_in: float) -> Effect:

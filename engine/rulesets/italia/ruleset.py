@@ -167,6 +167,12 @@ class ItaliaRuleset:
 
         return fire_test(state, shooter, target)
 
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
+        """ISD §9 melee ready to roll (`italia.resolution`)."""
+        from campo.engine.rulesets.italia.resolution import melee_test
+
+        return melee_test(state, attacker, defender)
+
     def memory(self) -> Any:
         return None
 
