@@ -196,6 +196,11 @@ class Ruleset(Protocol):
         modifiers, both sides' dice, the rulebook's results table). `CampoInputError` when they
         are not in melee, or when the rulebook's melee is not resolved by Campo yet."""
 
+    def manoeuvre_test(self, state: GameState, unit: str) -> DiceTest:
+        """One base's own test ready to roll (ISD: the Manoeuvre Table; ATTILA: a Disordered
+        unit's reorganisation), as `fire_test`; `CampoInputError` when the base does not take
+        it now, or when the rulebook has no such test Campo resolves."""
+
     def memory(self) -> GameMemory | None:
         """What this rulebook remembers from one moment of a live game to the next (ATTILA:
         groups that split stay split), or None."""

@@ -1,5 +1,5 @@
-"""The umpire resolves a test with the dice (fire, melee): Campo shows the modifiers the engine computed and the
-rulebook's table (`Ruleset.fire_test`, `Ruleset.melee_test`), reads the dice the umpire entered or rolls them itself
+"""The umpire resolves a test with the dice (fire, melee, a base's manoeuvre or rally): Campo shows the modifiers the engine computed and the
+rulebook's table (`Ruleset.fire_test`, `melee_test`, `manoeuvre_test`), reads the dice the umpire entered or rolls them itself
 (seeded, the seed recorded), and proposes the result's effects; one tap confirms them into the
 bases' state through `UnitStates` (source "page", so Undo takes them back).
 
@@ -8,9 +8,9 @@ Every roll is published as a `roll` event and every result as a `resolution` eve
 
 Routes (writes need the umpire's token off localhost, as every write):
 
-- ``GET /api/resolve/{fire|melee}?actor=ID&target=ID`` (fire: ``shooter`` for ``actor``): the
-  test (modifiers, dice, table, notes);
-- ``POST /api/resolve/{fire|melee}`` ``{"actor", "target", "dice": [[faces], ...]}`` (no
+- ``GET /api/resolve/{fire|melee|manoeuvre}?actor=ID&target=ID`` (fire: ``shooter`` for
+  ``actor``; a manoeuvre has no target): the test (modifiers, dice, table, notes);
+- ``POST /api/resolve/{fire|melee|manoeuvre}`` ``{"actor", "target", "dice": [[faces], ...]}`` (no
   ``dice``: Campo rolls): the test, the roll and the outcome with its proposed effects, under an
   ``id``;
 - ``POST /api/resolve/{id}/confirm``: applies the proposed state changes; the changes made.
@@ -40,6 +40,8 @@ from campo.safe_input import parse_json
 from campo.server.hub import StateHub
 from campo.server.unit_state import StateChange, UnitStates
 
+KINDS = ("fire", "melee", "manoeuvre")
+"""The tests Campo resolves: `Ruleset.fire_test`, `melee_test`, `manoeuvre_test` (no target)."""
 PENDING_KEPT = 50
 """Proposed results waiting for a confirmation (the oldest are forgotten)."""
 
@@ -110,10 +112,12 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
             raise HTTPException(422, "no game state the rules engine can judge now")
         state = snap.state
         ruleset = get_ruleset(state.scenario.ruleset)
-        build = {"fire": ruleset.fire_test, "melee": ruleset.melee_test}.get(kind)
-        if build is None:
-            raise HTTPException(404, f"no test {kind!r} (fire, melee)")
+        if kind not in KINDS:
+            raise HTTPException(404, f"no test {kind!r} ({', '.join(KINDS)})")
         try:
+            if kind == "manoeuvre":
+                return ruleset.manoeuvre_test(state, actor)
+            build = ruleset.fire_test if kind == "fire" else ruleset.melee_test
             return build(state, actor, target)
         except UnknownBaseError as exc:
             raise HTTPException(404, str(exc)) from None
@@ -121,7 +125,7 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
             raise HTTPException(422, str(exc)) from None
 
     @app.get("/api/resolve/{kind}")
-    def get_test(kind: str, target: str, actor: str | None = None,
+    def get_test(kind: str, target: str = "", actor: str | None = None,
                  shooter: str | None = None) -> dict[str, Any]:
         """The test ready to roll: the modifiers, the dice and the rulebook's table."""
         who = actor or shooter
@@ -137,7 +141,7 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
         if refused is not None:
             return refused
         data = await _body(request)
-        actor, target = data.get("actor", data.get("shooter")), data.get("target")
+        actor, target = data.get("actor", data.get("shooter")), data.get("target", "")
         if not isinstance(actor, str) or not isinstance(target, str):
             return _refused('give {"actor" (fire: or "shooter"): id, "target": id'
                             '[, "dice": [[faces], ...]]}', 422)

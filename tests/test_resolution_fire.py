@@ -256,3 +256,36 @@ def test_attila_melee_loser_retreats_5_cm_and_federico_melee_is_not_resolved_yet
     assert effect.ghost is not None and effect.ghost.y_mm == pytest.approx(470)
     with pytest.raises(CampoInputError, match="does not resolve Federico melees yet"):
         fire_or_melee("federico", FED)
+
+
+# --- ISD ManTab, ATTILA 9.A ---------------------------------------------------------------------
+
+def test_isd_manoeuvre_table_disordered_column() -> None:
+    # a disordered unit B with 3 losses (still fresh: shaken at 5, ISD §4) and a capable
+    # Division general in command: fresh +2, capable +2, at least 3 losses -1 (ISD ManTab)
+    bases = [base("a", "A", "B", 800, 400, 90, 80, 40, disordered=True, losses=3),
+             base("g", "A", "general", 700, 300, 90, 30, 30, rank="division",
+                  quality="capable")]
+    scenario = {"ruleset": "italia-se-desta", "table": {"width_mm": 1800, "depth_mm": 1200},
+                "bases": bases}
+    test = get_ruleset("italia-se-desta").manoeuvre_test(GameState.from_dict(scenario), "a")
+    assert sum(m["score_delta"] for m in test.modifiers) == 3
+    # 2 + 3 = 5: «Disordine», falls back ½ move in disorder and takes 1 loss
+    (effect,) = test.read([[1, 1]]).effects
+    assert effect.traits == {"losses": 4, "disordered": True} and effect.ghost is not None
+    # 4 + 4 + 3 = 11: «Riordinato con slancio», recovers from disorder
+    assert effects(test, [[4, 4]]) == [("a", {"disordered": False}, False)]
+    # 3 + 3 + 3 = 9: «Riordinato»
+    assert test.read([[3, 3]]).rows == ("9–10",)
+
+
+def test_attila_reorganisation_on_the_armys_discipline() -> None:
+    # ATT 9.A: a Regular army rallies on 6-8 of 1d8
+    scenario = {"ruleset": "attila", "table": {"width_mm": 1800, "depth_mm": 1200},
+                "armies": {"A": {"discipline": "regular"}, "B": {"discipline": "regular"}},
+                "bases": [base("a", "A", "FP", 300, 300, 90, 40, 20, melee_die="d8",
+                               disordered=True),
+                          base("b", "B", "FP", 1500, 900, 270, 40, 20, melee_die="d8")]}
+    test = get_ruleset("attila").manoeuvre_test(GameState.from_dict(scenario), "a")
+    assert effects(test, [[6]]) == [("a", {"disordered": False}, False)]
+    assert effects(test, [[5]]) == []

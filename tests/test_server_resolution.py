@@ -125,3 +125,23 @@ def test_bad_dice_are_refused_naming_the_die(live: tuple[TestClient, Services, P
 def services_recorder_flush(client: TestClient) -> None:
     """Wait until the recording has every event published so far."""
     client.app.state.recorder.flush(5.0)  # type: ignore[attr-defined]
+
+
+def test_a_manoeuvre_test_proposes_the_forced_move_back_as_a_ghost(
+        live: tuple[TestClient, Services, Path]) -> None:
+    client, services, _ = live
+    test = client.get("/api/resolve/manoeuvre", params={"actor": "pie-aosta"}).json()
+    # ISD ManTab: fresh +2; IR 47 within 6" -1 (ISD A25)
+    assert [m["label"] for m in test["modifiers"]] == ["fresh troops: +2",
+                                                       'enemy infantry within 6": -1']
+    # 1 + 1 + 1 = 3: «Allontanato», moves away at least ½ move (an ordered unit)
+    body = client.post("/api/resolve/manoeuvre", json={"actor": "pie-aosta",
+                                                       "dice": [[1, 1]]}).json()
+    assert body["outcome"]["row"] == "3–4"
+    (effect,) = body["outcome"]["effects"]
+    assert effect["traits"] == {} and effect["ghost"]["heading_deg"] == 90.0
+    aosta = next(b for b in client.get("/api/state").json()["bases"] if b["id"] == "pie-aosta")
+    assert effect["ghost"]["y_mm"] < aosta["y_mm"]          # straight back, away from its front
+    done = client.post(f"/api/resolve/{body['id']}/confirm").json()
+    assert done["changes"] == [] and done["by_hand"][0]["base"] == "pie-aosta"
+    assert services.units.traits("pie-aosta") == {}

@@ -35,13 +35,16 @@ export class Resolver {
   renderTargets(root, base, info, canWrite, nameOf) {
     const legal = (info.targets || []).filter((t) => t.legal);
     const contacts = [...new Set((info.contacts || []).map((c) => c.id))];
-    if (!legal.length && !contacts.length) return;
+    // its own test: ISD's Manoeuvre Table, ATTILA's reorganisation (when the analysis offers it)
+    const own = info.manoeuvre ? "Manoeuvre test" : (info.reorganisation && info.reorganisation.eligible ? "Reorganise" : null);
+    if (!legal.length && !contacts.length && !own) return;
     const button = (kind, id, text) => h("button", { class: "fire-at", "data-testid": `${kind}-at-${id}`,
       disabled: !canWrite, onclick: () => this.open(kind, base.id, id) }, text);
     root.appendChild(h("section", { class: "resolve-targets", "data-testid": "fire-targets" },
       h("h3", {}, "Resolve"),
       legal.map((t) => button("fire", t.id, `Fire at ${nameOf(t.id)}`)),
-      contacts.map((id) => button("melee", id, `Melee with ${nameOf(id)}`))));
+      contacts.map((id) => button("melee", id, `Melee with ${nameOf(id)}`)),
+      own ? button("manoeuvre", base.id, own) : null));
   }
 
   async open(kind, actor, target) {
@@ -127,7 +130,7 @@ export class Resolver {
     const name = (id) => (bases.get(id) || {}).name || id;
     const t = this.test;
     s.appendChild(h("header", {},
-      h("h2", { "data-testid": "resolve-title" }, `${t ? t.title : this.kind}: ${name(this.shot.actor)} → ${name(this.shot.target)}`),
+      h("h2", { "data-testid": "resolve-title" }, `${t ? t.title : this.kind}: ${name(this.shot.actor)}${this.kind === "manoeuvre" ? "" : ` → ${name(this.shot.target)}`}`),
       h("button", { class: "close", "data-testid": "resolve-close", "aria-label": "close", onclick: () => this.close() }, "✕")));
     if (this.message) s.appendChild(h("p", { class: "resolve-msg", "data-testid": "resolve-msg" }, this.message));
     if (!t) return;

@@ -1,7 +1,8 @@
 """ATTILA shooting and melee resolved with the dice. Shooting (ATT 6.B, 6.C, T): the shooter's
 die (a step smaller when it is disordered, 8.A) against the score the range band needs, then the
 target's 1d6 save when it is in cover or Heavy; the target is disordered, or destroyed when it
-already was (ATT 8.A). Melee (ATT 7): each side's melee die, the lower Disordered."""
+already was (ATT 8.A). Melee (ATT 7): each side's melee die, the lower Disordered.
+Reorganisation (ATT 9.A): a Disordered unit's 1d8 to rally."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import re
 
 from campo.engine.resolution import Dice, DiceTest, Effect, Ghost, Outcome, Roll
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.contact import draw_disorders_attacker, melee_of
+from campo.engine.rulesets.attila.contact import attached_general, draw_disorders_attacker, melee_of
+from campo.engine.rulesets.attila.control_points import reorganisation
 from campo.engine.rulesets.attila.melee import retreat_pose
 from campo.engine.rulesets.attila.shooting import targets_of
-from campo.engine.rulesets.attila.tables import SAVE_ON
+from campo.engine.rulesets.attila.analysis import morale
+from campo.engine.rulesets.attila.morale import armies
+from campo.engine.rulesets.attila.tables import DEMORALISED_RALLY_MODIFIER, RALLY_ON, SAVE_ON
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
 
@@ -148,3 +152,48 @@ def _disorder(board: Board, loser: str, winner: str) -> Effect:
     r = retreat_pose(board, loser, winner)
     return Effect(loser, "Disordered, retreats 5 cm", {"disordered": True},
                   ghost=Ghost(r.cx, r.cy, r.heading_deg, "retreats 5 cm"))
+
+
+RALLY_CITES = "ATT 9.A, 10.A, T"
+
+
+def rally_test(state: GameState, unit: str) -> DiceTest:
+    """A Disordered unit's try to reorganise (ATT 9.A): 1d8 against its army's discipline
+    (Veteran 5-8, Regular 6-8, Irregular 7-8), 1d4 -1 more with its General attached, 1 less
+    when the army is Demoralised (10.A); on a success it is no longer Disordered."""
+    board = Board.of(state)
+    if unit not in board.units:
+        raise UnknownBaseError(f"no base {unit!r} on the table now")
+    u = board.units[unit]
+    demoralised = bool(morale(board)[u.side]["demoralised"])
+    facts = reorganisation(board, unit, demoralised)
+    if facts is None:
+        raise CampoInputError(f"{unit} is not a Disordered unit: nothing to reorganise",
+                              key="actor")
+    if not facts["eligible"]:
+        raise CampoInputError(f"{unit} may not try to reorganise: {'; '.join(facts['reasons'])}",
+                              key="actor")
+    need = RALLY_ON[armies(board)[u.side].discipline]
+    rolls = [die_roll("d8", f"{unit} rallies")]
+    general = attached_general(board, unit)
+    if general is not None:
+        rolls.append(die_roll("d4-1", f"General {general} attached"))
+    minus = DEMORALISED_RALLY_MODIFIER if demoralised else 0
+    modifiers = [{"label": f"{armies(board)[u.side].discipline} army: rallies on {need}+",
+                  "cites": "ATT 9.A, T"}]
+    modifiers += [{"label": m, "cites": "ATT 9.A, 10.A"} for m in facts["modifiers"]]
+    table = {"title": f"Reorganisation: 1d8 needs {need}+", "cites": RALLY_CITES,
+             "columns": ["score", "result"],
+             "rows": [[f"{need}+", "rallied: no longer Disordered"],
+                      [f"{need - 1} or less", "still Disordered"]]}
+
+    def read(dice: Dice) -> Outcome:
+        score = sum(d[0] + r.offset for r, d in zip(rolls, dice)) + minus
+        if score >= need:
+            return Outcome(f"{need}+", f"{score}: rallied", RALLY_CITES, (f"{need}+",),
+                           {"score": score}, (Effect(unit, "rallied", {"disordered": False}),))
+        row = f"{need - 1} or less"
+        return Outcome(row, f"{score}: still Disordered", RALLY_CITES, (row,), {"score": score})
+
+    return DiceTest("manoeuvre", unit, "", "Reorganisation", RALLY_CITES, modifiers,
+                    tuple(rolls), table, read)

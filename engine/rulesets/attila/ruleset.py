@@ -194,6 +194,12 @@ class AttilaRuleset:
 
         return melee_test(state, attacker, defender)
 
+    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
+        """ATT 9.A reorganisation ready to roll (`attila.resolution`)."""
+        from campo.engine.rulesets.attila.resolution import rally_test
+
+        return rally_test(state, unit)
+
     def memory(self) -> Any:
         """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
         from campo.engine.rulesets.attila.memory import GroupMemory

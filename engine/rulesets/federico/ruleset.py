@@ -188,6 +188,14 @@ class FedericoRuleset:
                               "modifiers) and set the result with the State controls",
                               key="melee")
 
+    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
+        """Federico has no test a single base takes to move or rally (its morale test is the
+        defender's, in a melee: `melee_test`)."""
+        from campo.errors import CampoInputError
+
+        raise CampoInputError("Federico has no manoeuvre or rally test for one base (the "
+                              "defender's morale test belongs to a melee)", key="manoeuvre")
+
     def memory(self) -> Any:
         return None
 

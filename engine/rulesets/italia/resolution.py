@@ -11,13 +11,17 @@ from typing import Any
 
 from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest, fall_back
 from campo.engine.rulesets.italia import tables_fire as tf
+from campo.engine.rulesets.italia import tables_manoeuvre as tm_
 from campo.engine.rulesets.italia import tables_melee as tm
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.fire import probe
 from campo.engine.rulesets.italia.melee import enemies_in_contact, side_entry
 from campo.engine.rulesets.italia.modifier import Modifier
+from campo.engine.rulesets.italia.conduct import manoeuvre_of
 from campo.engine.rulesets.italia.modifiers_fire import pool_of
-from campo.engine.rulesets.italia.troops import efficacy_state
+from campo.engine.rulesets.italia.modifiers_other import ManoeuvreFacts, manoeuvre_modifiers
+from campo.engine.rulesets.italia.relations import command_of
+from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality, efficacy_state
 from campo.engine.rulesets.italia.unit_state import unit_state
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
@@ -170,3 +174,83 @@ def _hit(board: Board, target: str, losses: int, disorder: bool, back_in: float)
                           f'falls back {back_in:g}"')
         words.append(ghost.text)
     return Effect(target, ", ".join(words) or "no change", traits, ghost=ghost)
+
+
+def manoeuvre_test(state: GameState, unit: str) -> DiceTest:
+    """A unit's 2d6 on the Manoeuvre Table (ISD ManTab) with its modifiers: march column, fresh,
+    the best Division general commanding it, Guard, light infantry, losses, and the proximity
+    the analysis measured (ISD A25). The column is the unit's order (disordered or ordered)."""
+    board = Board.of(state)
+    if unit not in board.infos:
+        raise UnknownBaseError(f"no base {unit!r} on the table now")
+    info = board.infos[unit]
+    if not info.is_unit:
+        raise CampoInputError(f"{unit} does not test on the Manoeuvre Table (ISD §8: units only; "
+                              "limbered guns move freely)", key="actor")
+    near = manoeuvre_of(board, unit) or {}
+    qualities = [board.infos[c["id"]].quality for c in command_of(board, unit)
+                 if board.infos[c["id"]].rank in (None, "division")
+                 and board.infos[c["id"]].quality in {q.value for q in GeneralQuality}]
+    best = max(qualities, key=lambda q: MANOEUVRE_VALUE[GeneralQuality(q)], default=None)
+    traits = board.state.base(unit).traits
+    facts = ManoeuvreFacts(
+        arm=info.arm, march_column=info.march_column, fresh=not info.shaken,
+        losses=info.losses, general_quality=best,
+        french_guard=bool(traits.get("french_guard", False)), light_infantry=info.light,
+        enemy_infantry_within_6=bool(near.get("near_infantry")),
+        enemy_artillery_within_3=bool(near.get("near_artillery")),
+        enemy_cavalry_in_sight=bool(near.get("cavalry_in_sight")))
+    mods = manoeuvre_modifiers(facts, board.settings)
+    total = sum(m.score_delta for m in mods)
+    column = tm_.DISORDERED_ROWS if info.disordered else tm_.ORDERED_ROWS
+    rows, low = [], None
+    for upper, r in column:
+        label = f"up to {upper}" if low is None else (f"{low}–{upper}" if upper < 99 else f"{low}+")
+        rows.append((label, r))
+        low = upper + 1
+    table = {"title": f"Manoeuvre Table: {'disordered' if info.disordered else 'ordered'} unit "
+                      "(2d6 + modifiers)", "cites": "ISD ManTab",
+             "columns": ["2d6 total", "result", "effect"],
+             "rows": [[label, r.italian, r.text] for label, r in rows]}
+    allowance = full_move_in(state, unit)
+
+    def read(dice: Dice) -> Outcome:
+        natural = sum(dice[0])
+        r = tm_.manoeuvre_result(natural + total, disordered=info.disordered)
+        row = next(label for label, res in rows if res is r)
+        return Outcome(row, f"{r.italian}: {r.text}", r.cites, (row,),
+                       {"natural": natural, "modifier": total, "total": natural + total},
+                       _manoeuvre_effects(board, unit, r, allowance))
+
+    return DiceTest("manoeuvre", unit, "", "Manoeuvre test", "ISD ManTab",
+                    [m.to_dict() for m in mods], (Roll("2d6", 2, 6),), table, read)
+
+
+def full_move_in(state: GameState, unit: str) -> float:
+    """The unit's full move over open ground (inches), for the length of a forced move back."""
+    from campo.engine.registry import get_ruleset
+
+    found = get_ruleset(state.scenario.ruleset).movement_allowance(state, unit, ["open"])
+    return 0.0 if found is None else float(found.amount)
+
+
+def _manoeuvre_effects(board: Board, unit: str, r: tm_.ManoeuvreResult,
+                       move_in: float) -> tuple[Effect, ...]:
+    """A Manoeuvre Table row's effects on the unit: losses, disorder gained or recovered, a
+    forced move back (a ghost, straight back), removal on a rout."""
+    base = board.state.base(unit)
+    if r.removed:
+        return (Effect(unit, f'{r.italian}: falls back {r.backward_fraction:g} move, then '
+                             "removed: lift it from the table", remove=True),)
+    back = r.backward_fraction * move_in if r.forced_back else 0.0
+    effect = _hit(board, unit, r.losses, r.becomes_disordered, back)
+    traits = dict(effect.traits)
+    words = [effect.text] if effect.traits or effect.ghost else []
+    if r.recovers_order and r.outcome is not tm_.ManoeuvreOutcome.UNCERTAIN \
+            and board.infos[unit].disordered:
+        traits["disordered"] = False
+        words.append("recovers order")
+    if not traits and effect.ghost is None:
+        return ()
+    return (Effect(unit, ", ".join(w for w in words if w and w != "no change"), traits,
+                   ghost=effect.ghost),)

@@ -173,6 +173,12 @@ class ItaliaRuleset:
 
         return melee_test(state, attacker, defender)
 
+    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
+        """ISD ManTab manoeuvre test ready to roll (`italia.resolution`)."""
+        from campo.engine.rulesets.italia.resolution import manoeuvre_test
+
+        return manoeuvre_test(state, unit)
+
     def memory(self) -> Any:
         return None
 
