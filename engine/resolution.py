@@ -17,18 +17,18 @@ Traceback (most recent call last):
 campo.errors.CampoInputError: dice[0][1]: a d6 shows 1 to 6 (got 7)
 >>> import random
 >>> roll([two], random.Random(4))
-([[2, 1]], [[2, 1]])
+([[2, 3]], [[2, 3]])
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from campo.errors import CampoInputError
+from campo.errors import CampoInputError, UnknownBaseError
 
 Dice = list[list[int]]
 """The faces of each `Roll` of a test, in order (a list of faces per roll)."""
@@ -130,6 +130,20 @@ class DiceTest:
                 "cites": self.cites, "modifiers": list(self.modifiers),
                 "rolls": [r.to_dict() for r in self.rolls], "table": self.table,
                 "notes": list(self.notes)}
+
+
+def on_table(known: Container[str], *ids: str) -> None:
+    """`UnknownBaseError` for the first of ``ids`` the board does not hold."""
+    for i in ids:
+        if i not in known:
+            raise UnknownBaseError(f"no base {i!r} on the table now")
+
+
+def refuse_shot(actor: str, target: str, reasons: Sequence[str] | None, verb: str = "fire at"
+                ) -> CampoInputError:
+    """The error for a shot the verdict does not allow, with its reasons."""
+    why = "; ".join(reasons) if reasons else "not in its arc of fire or range"
+    return CampoInputError(f"{actor} cannot {verb} {target}: {why}", key="target")
 
 
 def check_dice(rolls: Sequence[Roll], dice: Sequence[Sequence[int]]) -> Dice:

@@ -289,3 +289,14 @@ def test_attila_reorganisation_on_the_armys_discipline() -> None:
     test = get_ruleset("attila").manoeuvre_test(GameState.from_dict(scenario), "a")
     assert effects(test, [[6]]) == [("a", {"disordered": False}, False)]
     assert effects(test, [[5]]) == []
+
+
+@pytest.mark.parametrize("module", ["campo.engine.resolution",
+                                    "campo.engine.rulesets.attila.resolution",
+                                    "campo.engine.rulesets.italia.tables_fire"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import re
 
-from campo.engine.resolution import Dice, DiceTest, Effect, Ghost, Outcome, Roll
+from campo.engine.resolution import (
+    Dice,
+    DiceTest,
+    Effect,
+    Ghost,
+    Outcome,
+    Roll,
+    on_table,
+    refuse_shot,
+)
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.contact import attached_general, draw_disorders_attacker, melee_of
 from campo.engine.rulesets.attila.control_points import reorganisation
@@ -18,7 +27,7 @@ from campo.engine.rulesets.attila.analysis import morale
 from campo.engine.rulesets.attila.morale import armies
 from campo.engine.rulesets.attila.tables import DEMORALISED_RALLY_MODIFIER, RALLY_ON, SAVE_ON
 from campo.engine.state import GameState
-from campo.errors import CampoInputError, UnknownBaseError
+from campo.errors import CampoInputError
 
 CITES = "ATT 6.B, 6.C, T"
 
@@ -39,14 +48,10 @@ def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
     """The shot of ``shooter`` at ``target`` ready to roll (`CampoInputError` when the verdict
     says it may not be taken)."""
     board = Board.of(state)
-    for who in (shooter, target):
-        if who not in board.units:
-            raise UnknownBaseError(f"no base {who!r} on the table now")
+    on_table(board.units, shooter, target)
     shot = next((t for t in targets_of(board, shooter) if t.id == target), None)
     if shot is None or not shot.can_shoot or shot.die is None or shot.score_needed is None:
-        why = "; ".join(shot.reasons) if shot is not None and shot.reasons else \
-            "not in its arc of fire or range"
-        raise CampoInputError(f"{shooter} cannot shoot at {target}: {why}", key="target")
+        raise refuse_shot(shooter, target, shot.reasons if shot else None, "shoot at")
     die, needed = die_roll(shot.die, "shooting die"), shot.score_needed
     rolls = [die]
     if shot.saves:
@@ -93,9 +98,7 @@ def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
     ghost of `melee.retreat_pose`), a Disordered base Disordered again is destroyed (8.A); a
     draw changes nothing, unless the attacker attacked uphill or into a wood (7.B, T)."""
     board = Board.of(state)
-    for who in (attacker, defender):
-        if who not in board.units:
-            raise UnknownBaseError(f"no base {who!r} on the table now")
+    on_table(board.units, attacker, defender)
     if defender not in {c.other for c in board.contacts(attacker)}:
         raise CampoInputError(f"{attacker} is not in contact with {defender}", key="target")
     mine, theirs = melee_of(board, attacker), melee_of(board, defender)
@@ -162,8 +165,7 @@ def rally_test(state: GameState, unit: str) -> DiceTest:
     (Veteran 5-8, Regular 6-8, Irregular 7-8), 1d4 -1 more with its General attached, 1 less
     when the army is Demoralised (10.A); on a success it is no longer Disordered."""
     board = Board.of(state)
-    if unit not in board.units:
-        raise UnknownBaseError(f"no base {unit!r} on the table now")
+    on_table(board.units, unit)
     u = board.units[unit]
     demoralised = bool(morale(board)[u.side]["demoralised"])
     facts = reorganisation(board, unit, demoralised)

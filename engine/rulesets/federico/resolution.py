@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest
+from campo.engine.resolution import Dice, DiceTest, Effect, Outcome, Roll, on_table, refuse_shot
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.fire import FIRE, die_result, targets
 from campo.engine.rulesets.federico.modifiers import total
 from campo.engine.rulesets.federico.unit_state import unit_state
 from campo.engine.rulesets.federico.units import LINE_CLASS, LOWEST_CLASS
 from campo.engine.state import GameState
-from campo.errors import CampoInputError, UnknownBaseError
 
 RESULT_TEXT = {"hit": "equal to the firer's class: one base eliminated",
                "halt": "lower: the target halts next move and drops one class",
@@ -26,14 +25,10 @@ def fire_test(state: GameState, firer: str, target: str) -> DiceTest:
     """The volley of ``firer`` at ``target`` ready to roll (`CampoInputError` when the verdict
     says it may not be fired)."""
     board = Board.of(state)
-    for who in (firer, target):
-        if who not in board.pieces:
-            raise UnknownBaseError(f"no base {who!r} on the table now")
+    on_table(board.pieces, firer, target)
     shot = next((t for t in targets(board, [firer])[firer] if t.id == target), None)
     if shot is None or not shot.legal:
-        why = "; ".join(shot.reasons) if shot is not None and shot.reasons else \
-            "not in its arc of fire or range"
-        raise CampoInputError(f"{firer} cannot fire at {target}: {why}", key="target")
+        raise refuse_shot(firer, target, shot.reasons if shot else None)
     modifier = total(shot.modifiers)
     klass = board.pieces[firer].klass or LINE_CLASS
     faces = [(d, die_result(board, firer, target, d + modifier)) for d in range(1, 7)]

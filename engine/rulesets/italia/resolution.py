@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.resolution import Dice, Effect, Outcome, Roll, DiceTest, fall_back
+from campo.engine.resolution import (
+    Dice,
+    DiceTest,
+    Effect,
+    Outcome,
+    Roll,
+    fall_back,
+    on_table,
+    refuse_shot,
+)
 from campo.engine.rulesets.italia import tables_fire as tf
 from campo.engine.rulesets.italia import tables_manoeuvre as tm_
 from campo.engine.rulesets.italia import tables_melee as tm
@@ -24,21 +33,17 @@ from campo.engine.rulesets.italia.relations import command_of
 from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality, efficacy_state
 from campo.engine.rulesets.italia.unit_state import unit_state
 from campo.engine.state import GameState
-from campo.errors import CampoInputError, UnknownBaseError
+from campo.errors import CampoInputError
 
 
 def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
     """The shot of ``shooter`` at ``target`` ready to roll (`CampoInputError` when the verdict
     says it may not be taken, with its reasons)."""
     board = Board.of(state)
-    for who in (shooter, target):
-        if who not in board.infos:
-            raise UnknownBaseError(f"no base {who!r} on the table now")
+    on_table(board.infos, shooter, target)
     shot = probe(board, shooter, target)
     if shot is None or not shot.legal:
-        why = "; ".join(shot.reasons) if shot is not None and shot.reasons else \
-            "not in its arc of fire or range"
-        raise CampoInputError(f"{shooter} cannot fire at {target}: {why}", key="target")
+        raise refuse_shot(shooter, target, shot.reasons if shot else None)
     mods = [Modifier(**m) for m in shot.modifiers or []]
     notes = () if shot.priority else (
         "not the compulsory target: ISD §6/§7 fire at the nearest (or a unit at charge distance)",)
@@ -104,9 +109,7 @@ def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
     its ISD §9 modifiers (the neutral readings of what the table cannot show are listed as
     notes), read on the §9 results table by the difference of the scores."""
     board = Board.of(state)
-    for who in (attacker, defender):
-        if who not in board.infos:
-            raise UnknownBaseError(f"no base {who!r} on the table now")
+    on_table(board.infos, attacker, defender)
     if defender not in enemies_in_contact(board, attacker):
         raise CampoInputError(f"{attacker} is not in melee with {defender} (no contact)",
                               key="target")
@@ -181,8 +184,7 @@ def manoeuvre_test(state: GameState, unit: str) -> DiceTest:
     the best Division general commanding it, Guard, light infantry, losses, and the proximity
     the analysis measured (ISD A25). The column is the unit's order (disordered or ordered)."""
     board = Board.of(state)
-    if unit not in board.infos:
-        raise UnknownBaseError(f"no base {unit!r} on the table now")
+    on_table(board.infos, unit)
     info = board.infos[unit]
     if not info.is_unit:
         raise CampoInputError(f"{unit} does not test on the Manoeuvre Table (ISD §8: units only; "
