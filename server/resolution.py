@@ -33,7 +33,7 @@ from fastapi.responses import JSONResponse
 
 from campo.engine.live import Snapshot
 from campo.engine.registry import get_ruleset
-from campo.engine.resolution import Outcome, DiceTest, roll
+from campo.engine.resolution import DiceTest, Outcome, check_dice, roll
 from campo.engine.unit_state import check_state
 from campo.errors import CampoInputError, UnknownBaseError
 from campo.safe_input import parse_json
@@ -53,7 +53,6 @@ class Proposal:
     id: str
     test: DiceTest
     outcome: Outcome
-    confirmed: bool = False
 
 
 @dataclass
@@ -81,9 +80,7 @@ class Resolutions:
     def take(self, proposal_id: str) -> Proposal:
         """The proposal to confirm, once (`KeyError` when unknown or already confirmed)."""
         with self._lock:
-            p = self._pending.pop(proposal_id)
-            p.confirmed = True
-            return p
+            return self._pending.pop(proposal_id)
 
 
 def resolve(test: DiceTest, dice: Any, resolutions: Resolutions) -> tuple[dict[str, Any], Outcome]:
@@ -94,7 +91,7 @@ def resolve(test: DiceTest, dice: Any, resolutions: Resolutions) -> tuple[dict[s
         first, final = roll(test.rolls, random.Random(seed))
         event = {"by": "campo", "seed": seed, "thrown": first, "dice": final}
     else:
-        event = {"by": "umpire", "dice": dice}
+        event = {"by": "umpire", "dice": check_dice(test.rolls, dice)}
     outcome = test.read(event["dice"])
     return event, outcome
 

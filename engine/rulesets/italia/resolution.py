@@ -1,9 +1,10 @@
-"""ISD fire and melee resolved with the dice: a gun's 2d6 on the §6 artillery (or rocket) table, a
-unit's musketry dice on §7, from the modifiers the fire verdict computed (`fire.probe`) and the
-numbers of `tables_fire`; a melee's two d6 with each side's §9 modifiers (`melee.side_facts`) read
-on the §9 results table (`tables_melee`). The effects proposed are losses (counted against the
-Efficacy table, ISD §4), disorder and a 3" fall back (a gun limbers up, ISD A45), or the
-battery's reduced ammunition."""
+"""ISD tests resolved with the dice: a gun's 2d6 on the §6 artillery (or rocket) table, a unit's
+musketry dice on §7, from the modifiers the fire verdict computed (`fire.probe`) and the numbers
+of `tables_fire`; a melee's two d6 with each side's §9 modifiers (`melee.side_entry`) on the §9
+results table (`tables_melee`); a unit's 2d6 on the Manoeuvre Table (`tables_manoeuvre`). The
+effects proposed are losses (counted against the Efficacy table, ISD §4), disorder gained or
+recovered, a move back (a gun limbers up to fall back, ISD A45), a rout, or the battery's
+reduced ammunition."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from campo.engine.rulesets.italia import tables_melee as tm
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.fire import probe
 from campo.engine.rulesets.italia.melee import enemies_in_contact, side_entry
-from campo.engine.rulesets.italia.modifier import Modifier
+from campo.engine.rulesets.italia.modifier import Modifier, score_total
 from campo.engine.rulesets.italia.conduct import manoeuvre_of
 from campo.engine.rulesets.italia.modifiers_fire import pool_of
 from campo.engine.rulesets.italia.modifiers_other import ManoeuvreFacts, manoeuvre_modifiers
@@ -55,7 +56,7 @@ def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
 def _bombardment(board: Board, shooter: str, target: str, mods: list[Modifier],
                  notes: tuple[str, ...]) -> DiceTest:
     rockets = board.infos[shooter].rockets
-    total = sum(m.score_delta for m in mods if not m.players_choice)
+    total = score_total(mods)
     rows = tf.rocket_rows() if rockets else tf.bombardment_rows()
     table = {"title": "Rocket fire table (2d6)" if rockets else "Artillery fire table (2d6)",
              "cites": "ISD §6", "columns": ["2d6 + modifiers", "result"],
@@ -150,8 +151,8 @@ def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
 
 
 def _hit(board: Board, target: str, losses: int, disorder: bool, back_in: float) -> Effect:
-    """The target's state after ``losses`` more (at most its Efficacy limit), disorder and a
-    fall back (a gun limbers up to fall back, ISD A45)."""
+    """A base's state after ``losses`` more (at most its Efficacy limit), disorder and a move
+    back of ``back_in`` inches (a gun limbers up to fall back, ISD A45)."""
     base = board.state.base(target)
     declared = {t.key: t for t in unit_state(base)}
     traits: dict[str, Any] = {}
