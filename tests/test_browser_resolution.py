@@ -123,6 +123,15 @@ def test_campo_rolls_for_the_umpire(browser: Any, server: ServerThread, tmp_path
         page.wait_for_selector('[data-testid="resolve-outcome"]')
         # seed 3, first roll: the seed shown is the one recorded with the roll
         assert page.locator('[data-testid="resolve-dice"]').text_content().endswith("(seed 300000)")
+        page.tap('[data-testid="resolve-close"]')
+        # the base's own test: the Manoeuvre Table (ISD ManTab), ordered column
+        page.tap('[data-testid="manoeuvre-at-pie-aosta"]')
+        page.wait_for_selector('[data-testid="resolve-table"]')
+        assert page.locator('[data-testid="resolve-title"]').text_content() == \
+            "Manoeuvre test: Brigata Aosta"
+        assert page.locator('[data-testid="resolve-table"] tbody tr').count() == 5
+        assert touch_problems(page) == []
+        shot(page, "resolve-manoeuvre-1024x768", tmp_path)
 
 
 GUN = """
