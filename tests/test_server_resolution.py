@@ -145,3 +145,18 @@ def test_a_manoeuvre_test_proposes_the_forced_move_back_as_a_ghost(
     done = client.post(f"/api/resolve/{body['id']}/confirm").json()
     assert done["changes"] == [] and done["by_hand"][0]["base"] == "pie-aosta"
     assert services.units.traits("pie-aosta") == {}
+
+
+def test_rolls_and_results_read_as_one_line_each_in_exports(
+        live: tuple[TestClient, Services, Path]) -> None:
+    from campo.server.recording.export import summary
+
+    client, _, game = live
+    body = client.post("/api/resolve/fire", json={**SHOT, "dice": [[6, 5, 2]]}).json()
+    client.post(f"/api/resolve/{body['id']}/confirm")
+    services_recorder_flush(client)
+    with open_recording(game) as rec:
+        lines = [summary(e) for e in rec.events({"roll", "resolution"})]
+    assert lines == ["fire pie-aosta -> aus-47: umpire's dice 6 5 2",
+                     "fire pie-aosta -> aus-47 proposed: 2 hits: 2 losses",
+                     "fire pie-aosta -> aus-47 confirmed: 2 hits: 2 losses"]
