@@ -190,7 +190,7 @@ class Ruleset(Protocol):
     def melee_test(self, state: GameState, attacker: str, defender: str) -> DiceTest:
         """One melee between two bases in contact ready to roll, as `fire_test` (both sides'
         modifiers, both sides' dice, the rulebook's results table). `CampoInputError` when they
-        are not in melee, or when the rulebook's melee is not resolved by Campo yet."""
+        are not in melee."""
 
     def manoeuvre_test(self, state: GameState, unit: str) -> DiceTest:
         """One base's own test ready to roll (ISD: the Manoeuvre Table; ATTILA: a Disordered

@@ -250,12 +250,41 @@ def test_attila_melee_lower_die_is_disordered(dice: list[list[int]], expected: l
     assert effects(test, dice) == expected
 
 
-def test_attila_melee_loser_retreats_5_cm_and_federico_melee_is_not_resolved_yet() -> None:
+def test_attila_melee_loser_retreats_5_cm() -> None:
     (effect,) = fire_or_melee("attila", ATT_MELEE, **ARMIES).read([[7], [3]]).effects
     # ATT 7.E: «deve ritirarsi di 5 cm»: b's centre 50 mm away from a
     assert effect.ghost is not None and effect.ghost.y_mm == pytest.approx(470)
-    with pytest.raises(CampoInputError, match="does not resolve Federico melees yet"):
-        fire_or_melee("federico", FED)
+
+
+# --- Federico "Mischie" --------------------------------------------------------------------------
+# Two line bases (class 4) front to front, one to one: no modifier on either roll.
+
+FED_MELEE = [base("a", "A", "infantry", 800, 400, 90, 40, 20, **{"class": 4, "regiment": "r1"}),
+             base("b", "B", "infantry", 800, 420, 270, 40, 20, **{"class": 4, "regiment": "r2"})]
+
+
+@pytest.mark.parametrize("dice, expected", [
+    # morale 5 > class 4: the defender «arretra spalle al nemico» and drops a class; no melee
+    ([[5], [1]], [("b", {"class": 3}, False)]),
+    # morale 4 = class: it stands; melee 1 «1 o 2 il Difensore è eliminato»
+    ([[4], [1]], [("b", {}, True)]),
+    # melee 4: «3 o 4 il Difensore arretra»
+    ([[1], [4]], [("b", {"class": 3}, False)]),
+    # melee 6: «5 o 6 l'Attaccante arretra» (no class is said for the attacker)
+    ([[1], [6]], [("a", {}, False)]),
+])
+def test_federico_melee_morale_test_then_the_attackers_die(dice: list[list[int]],
+                                                           expected: list[Any]) -> None:
+    test = fire_or_melee("federico", FED_MELEE)
+    assert test.modifiers == [] and [r.only_if for r in test.rolls] == ["", "stands"]
+    assert effects(test, dice) == expected
+
+
+def test_federico_fall_back_is_10_cm_for_infantry_back_to_the_enemy() -> None:
+    (effect,) = fire_or_melee("federico", FED_MELEE).read([[6], [1]]).effects
+    # Federico "Mischie": 10 cm for infantry; F22: straight away from the contacted edge
+    assert effect.ghost is not None
+    assert (effect.ghost.y_mm, effect.ghost.heading_deg) == pytest.approx((520, 90))
 
 
 # --- ISD ManTab, ATTILA 9.A ---------------------------------------------------------------------

@@ -179,14 +179,10 @@ class FedericoRuleset:
         return fire_test(state, shooter, target)
 
     def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
-        """Not resolved by Campo yet: Federico's melee is a defender's morale test, then the
-        attacker's dice per engaged base (Federico "Mischie"); the analysis shows their odds."""
-        from campo.errors import CampoInputError
+        """Federico "Mischie" ready to roll (`federico.resolution`)."""
+        from campo.engine.rulesets.federico.resolution import melee_test
 
-        raise CampoInputError("Campo does not resolve Federico melees yet: roll the morale test "
-                              "and the melee dice at the table (the analysis shows the "
-                              "modifiers) and set the result with the State controls",
-                              key="melee")
+        return melee_test(state, attacker, defender)
 
     def manoeuvre_test(self, state: GameState, unit: str) -> Any:
         """Federico has no test a single base takes to move or rally (its morale test is the
