@@ -48,11 +48,13 @@ PENDING_KEPT = 50
 
 @dataclass
 class Proposal:
-    """A result read and not yet applied."""
+    """A result read and not yet applied, with the values its state changes were read against
+    (``seen``: base -> trait -> value): a change made meanwhile refuses the confirmation."""
 
     id: str
     test: DiceTest
     outcome: Outcome
+    seen: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -69,9 +71,10 @@ class Resolutions:
         """The seed of the next roll: this game's seed and the roll's number."""
         return self.seed * 100_000 + next(self._count)
 
-    def propose(self, test: DiceTest, outcome: Outcome) -> Proposal:
+    def propose(self, test: DiceTest, outcome: Outcome,
+                seen: dict[str, dict[str, Any]]) -> Proposal:
         with self._lock:
-            p = Proposal(f"r{secrets.token_hex(4)}", test, outcome)
+            p = Proposal(f"r{secrets.token_hex(4)}", test, outcome, seen)
             self._pending[p.id] = p
             while len(self._pending) > PENDING_KEPT:
                 self._pending.popitem(last=False)
@@ -94,6 +97,18 @@ def resolve(test: DiceTest, dice: Any, resolutions: Resolutions) -> tuple[dict[s
         event = {"by": "umpire", "dice": check_dice(test.rolls, dice)}
     outcome = test.read(event["dice"])
     return event, outcome
+
+
+def state_values(units: UnitStates | None, outcome: Outcome) -> dict[str, dict[str, Any]]:
+    """The values now of the state traits the outcome's effects change."""
+    if units is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for e in outcome.effects:
+        if e.traits:
+            now = {c["key"]: c["value"] for c in units.controls(e.base)}
+            out.setdefault(e.base, {}).update({k: now.get(k) for k in e.traits})
+    return out
 
 
 def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
@@ -147,7 +162,7 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
             rolled, outcome = resolve(test, data.get("dice"), resolutions)
         except CampoInputError as exc:
             return _refused(str(exc), 422)
-        proposal = resolutions.propose(test, outcome)
+        proposal = resolutions.propose(test, outcome, state_values(units, outcome))
         now = round(time.time(), 3)
         who = {"test": test.kind, "actor": actor, "target": target, "resolution": proposal.id}
         hub.publish("event", {"kind": "roll", **who, **rolled,
@@ -170,6 +185,9 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
             proposal = resolutions.take(proposal_id)
         except KeyError:
             return _refused(f"no result {proposal_id!r} waiting (already confirmed?)", 404)
+        if state_values(units, proposal.outcome) != proposal.seen:
+            return _refused("the state of these bases changed after the dice were read: "
+                            "read them again", 409)
         wanted = [e for e in proposal.outcome.effects if e.traits]
         try:   # judged whole before anything is applied, as every change of state
             for e in wanted:

@@ -160,3 +160,14 @@ def test_rolls_and_results_read_as_one_line_each_in_exports(
     assert lines == ["fire pie-aosta -> aus-47: umpire's dice 6 5 2",
                      "fire pie-aosta -> aus-47 proposed: 2 hits: 2 losses",
                      "fire pie-aosta -> aus-47 confirmed: 2 hits: 2 losses"]
+
+
+def test_a_result_read_before_another_change_is_not_applied_over_it(
+        live: tuple[TestClient, Services, Path]) -> None:
+    client, services, _ = live
+    body = client.post("/api/resolve/fire", json={**SHOT, "dice": [[6, 6, 6]]}).json()
+    # the umpire sets IR 47's losses by hand before confirming the volley read against 0
+    assert client.put("/api/bases/aus-47/state", json={"traits": {"losses": 1}}).status_code == 200
+    reply = client.post(f"/api/resolve/{body['id']}/confirm")
+    assert reply.status_code == 409 and "read them again" in reply.json()["error"]
+    assert services.units.traits("aus-47") == {"losses": 1}
