@@ -123,6 +123,11 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
         if snap is None or snap.state is None:
             raise HTTPException(422, "no game state the rules engine can judge now")
         state = snap.state
+        if units is not None and any(
+                state.base(b).traits.get(k) != v for b in (actor, target) if b in state.ids
+                for k, v in units.traits(b).items()):
+            raise HTTPException(409, "the rules engine has not judged the last change of state "
+                                     "yet: try again in a moment")
         ruleset = get_ruleset(state.scenario.ruleset)
         if kind not in KINDS:
             raise HTTPException(404, f"no test {kind!r} ({', '.join(KINDS)})")
