@@ -22,7 +22,7 @@ from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.contact import attached_general, draw_disorders_attacker, melee_of
 from campo.engine.rulesets.attila.control_points import reorganisation
 from campo.engine.rulesets.attila.melee import retreat_pose
-from campo.engine.rulesets.attila.shooting import targets_of
+from campo.engine.rulesets.attila.shooting import targets_of_many
 from campo.engine.rulesets.attila.analysis import morale
 from campo.engine.rulesets.attila.morale import armies
 from campo.engine.rulesets.attila.tables import DEMORALISED_RALLY_MODIFIER, RALLY_ON, SAVE_ON
@@ -49,7 +49,7 @@ def fire_test(state: GameState, shooter: str, target: str) -> DiceTest:
     says it may not be taken)."""
     board = Board.of(state)
     on_table(board.units, shooter, target)
-    shot = next((t for t in targets_of(board, shooter) if t.id == target), None)
+    shot = next((t for t in targets_of_many(board, [shooter])[shooter] if t.id == target), None)
     if shot is None or not shot.can_shoot or shot.die is None or shot.score_needed is None:
         raise refuse_shot(shooter, target, shot.reasons if shot else None, "shoot at")
     die, needed = die_roll(shot.die, "shooting die"), shot.score_needed
