@@ -1,7 +1,8 @@
-"""The umpire resolves a test with the dice (fire, melee, a base's manoeuvre or rally): Campo shows the modifiers the engine computed and the
-rulebook's table (`Ruleset.fire_test`, `melee_test`, `manoeuvre_test`), reads the dice the umpire entered or rolls them itself
-(seeded, the seed recorded), and proposes the result's effects; one tap confirms them into the
-bases' state through `UnitStates` (source "page", so Undo takes them back).
+"""The umpire resolves a test with the dice (fire, melee, a base's manoeuvre or rally): Campo
+shows the modifiers the engine computed and the rulebook's table (`Ruleset.fire_test`,
+`melee_test`, `manoeuvre_test`), reads the dice the umpire entered or rolls them itself (seeded,
+the seed recorded), and proposes the result's effects; one tap confirms them into the bases'
+state through `UnitStates` (source "page", so Undo takes them back).
 
 Every roll is published as a `roll` event and every result as a `resolution` event (``status``
 "proposed", then "confirmed" when applied), so a recording keeps them (docs/recording.md).

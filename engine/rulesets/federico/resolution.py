@@ -59,8 +59,8 @@ def fire_test(state: GameState, firer: str, target: str) -> DiceTest:
             words.append(f"{lows} lower")
         return Outcome(", ".join(words) or "no effect",
                        "; ".join(RESULT_TEXT[r] for r in dict.fromkeys(results)), FIRE,
-                       tuple(str(d) for d in dice[0]), {"modifier": modifier, "class": klass, "results": results},
-                       tuple(effects))
+                       tuple(str(d) for d in dice[0]),
+                       {"modifier": modifier, "class": klass, "results": results}, tuple(effects))
 
     return DiceTest("fire", firer, target, "Fire", FIRE, [m.to_dict() for m in shot.modifiers],
                 (Roll(f"{shot.dice}D6", shot.dice, 6),), table, read, notes)

@@ -97,8 +97,8 @@ def _musketry(board: Board, shooter: str, target: str, mods: list[Modifier],
         hits = sum(tf.musketry_die_hits(d, delta) for d in dice[0])
         effects = (_hit(board, target, hits, False, 0.0),) if hits else ()
         text = f"{hits} loss{'es' if hits != 1 else ''}" if hits else "no effect"
-        return Outcome(f"{hits} hit{'s' if hits != 1 else ''}", text, "ISD §7", tuple(str(d) for d in dice[0]),
-                       {"dice": len(dice[0]), "per_die": delta, "hits": hits}, effects)
+        return Outcome(f"{hits} hit{'s' if hits != 1 else ''}", text, "ISD §7",
+                       tuple(str(d) for d in dice[0]), {"dice": len(dice[0]), "per_die": delta, "hits": hits}, effects)
 
     return DiceTest("fire", shooter, target, "Musketry", "ISD §7", [m.to_dict() for m in mods],
                 (Roll(f"{pool.dice}d6", pool.dice, 6, reroll_ones=pool.reroll_ones),),
