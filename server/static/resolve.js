@@ -138,6 +138,9 @@ export class Resolver {
     s.appendChild(h("ul", { class: "mods", "data-testid": "resolve-modifiers" },
       t.modifiers.length ? t.modifiers.map((m) => h("li", {}, m.label, " ", h("small", { class: "hint" }, m.cites || ""))) : h("li", {}, "none")));
     for (const n of t.notes) s.appendChild(h("p", { class: "resolve-note" }, n));
+    // the dice (or the result) before the table: in portrait the sheet is half the screen
+    if (this.result) this.drawResult(s, name);
+    else this.drawDice(s);
     const read = new Set((this.result && this.result.outcome.rows) || []);
     s.appendChild(h("h3", {}, t.table.title, " ", h("small", { class: "hint" }, t.table.cites)));
     s.appendChild(h("table", { class: "data resolve-table", "data-testid": "resolve-table" },
@@ -145,8 +148,6 @@ export class Resolver {
       h("tbody", {}, t.table.rows.map((r) => h("tr", { class: read.has(r[0]) ? "read" : null, "data-row": r[0] },
         r.map((c) => h("td", {}, c)))))));
     for (const n of t.table.notes || []) s.appendChild(h("p", { class: "hint" }, n));
-    if (this.result) this.drawResult(s, name);
-    else this.drawDice(s);
   }
 
   drawDice(s) {
