@@ -76,9 +76,9 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
     return shapely.linestrings(coords)
 
 
-NEAR_TEST_PAIRS = 200_000
+NEAR_TEST_PAIRS = 50_000
 """Up to this many (line, body) pairs the bodies a question needs are found line by line (box
-against box); beyond, against the box of all its lines."""
+against box); beyond, every body is taken."""
 
 # what blocks a line (`Trace.kind`)
 CLEAR, BODY, CORRIDOR, WALL, DEPTH = 0, 1, 2, 3, 4
@@ -157,6 +157,8 @@ class SightField:
         self.graze = graze
         self._shrunk = np.empty(len(shapes), dtype=object)
         self._done = np.zeros(len(shapes), dtype=bool)
+        self._sets: dict[bytes, tuple[Bodies, np.ndarray]] = {}
+        """`_bodies_at` per set of positions asked (a field's questions ask a few sets)."""
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -188,20 +190,23 @@ class SightField:
     def _bodies_at(self, at: np.ndarray) -> tuple[Bodies, np.ndarray]:
         """The bodies at positions ``at`` (sorted) that can block (a body shrunk away by the
         graze cannot), and their positions in ``bodies``."""
-        shrunk = self._shrunk_at(at)
-        keep = ~shapely.is_empty(shrunk) if len(at) else np.zeros(0, dtype=bool)
-        return Bodies.of(shrunk[keep]), at[keep]
+        found = self._sets.get(at.tobytes())
+        if found is None:
+            shrunk = self._shrunk_at(at)
+            keep = ~shapely.is_empty(shrunk) if len(at) else np.zeros(0, dtype=bool)
+            found = self._sets[at.tobytes()] = Bodies.of(shrunk[keep]), at[keep]
+        return found
 
     def _near_lines(self, xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
         """The positions of the bodies whose box meets some line's box grown by its corridor
-        (no other body comes within a corridor of a line): per line when they are few, else
-        the box of them all."""
+        (no other body comes within a corridor of a line), when the lines are few; every body
+        for many lines (the whole table's shots span the table)."""
         b = self._bounds
         if not len(b) or not len(xy):
             return np.zeros(0, dtype=np.int64)
-        lo, hi = xy.min(axis=1) - widths[:, None], xy.max(axis=1) + widths[:, None]
         if len(xy) * len(b) > NEAR_TEST_PAIRS:
-            lo, hi = lo.min(axis=0, keepdims=True), hi.max(axis=0, keepdims=True)
+            return np.arange(len(b))
+        lo, hi = xy.min(axis=1) - widths[:, None], xy.max(axis=1) + widths[:, None]
         meets = (lo[:, None, 0] <= b[None, :, 2]) & (hi[:, None, 0] >= b[None, :, 0]) & \
             (lo[:, None, 1] <= b[None, :, 3]) & (hi[:, None, 1] >= b[None, :, 1])
         return np.nonzero(meets.any(axis=0))[0]
