@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
+    from campo.engine.sequence import SequenceOfPlay
     from campo.engine.state import GameState
     from campo.engine.unit_state import StateTrait
     from campo.engine.vocabulary import Vocabulary
@@ -176,6 +177,11 @@ class Ruleset(Protocol):
         may not enter). ``None`` only when the ruleset gives no movement rate at all."""
 
     # --- a live game ---------------------------------------------------------------------
+    def sequence_of_play(self) -> SequenceOfPlay:
+        """The rulebook's turn as data (`campo.engine.sequence`): its phases in order, who acts
+        in each and what each side's bases may do with their move, with the rules cited; the
+        server's turn clock steps through it and the movement audit judges moves against it."""
+
     def unit_state(self, base: BaseState) -> list[StateTrait]:
         """The state traits this base carries during a game (losses, disorder, formation ...),
         with its limits read from the rulebook's tables for its type and traits
