@@ -120,7 +120,7 @@ export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
         onclick: () => onSet(c.key, !c.value) }, c.value ? "yes" : "no"));
     } else if (c.kind === "count") {
       const value = typeof c.value === "number" ? c.value : 0;
-      row.appendChild(h("button", { class: "step", "data-testid": `state-${c.key}-minus`, disabled: !canWrite || value <= 0,
+      row.appendChild(h("button", { class: "step", "data-testid": `state-${c.key}-minus`, disabled: !canWrite || value <= (c.least || 0),
         "aria-label": `${c.label} minus one`, onclick: () => onSet(c.key, value - 1) }, "−"));
       row.appendChild(h("span", { class: "count", "data-testid": `state-${c.key}-value` },
         c.most !== undefined ? `${value} / ${c.most}` : String(value)));

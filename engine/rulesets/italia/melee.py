@@ -138,9 +138,10 @@ def _protection(features: list[Any]) -> str:
 
 
 def fights(board: Board, base_id: str) -> bool:
-    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not."""
+    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not,
+    nor a dispersed unit or an eliminated gun (ISD §4)."""
     info = board.infos[base_id]
-    return info.is_unit or (info.is_gun and not info.limbered)
+    return (info.is_unit or (info.is_gun and not info.limbered)) and not info.dispersed
 
 
 def enemies_in_contact(board: Board, base_id: str) -> list[str]:
