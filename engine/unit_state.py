@@ -81,3 +81,9 @@ def check_state(declared: Sequence[StateTrait], traits: Mapping[str, Any]) -> li
         elif (why := trait.problem(value)) is not None:
             problems.append((key, why))
     return problems
+
+
+def state_controls(declared: Sequence[StateTrait], traits: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each declared trait with its value in ``traits`` (its default when absent): what the
+    page shows of a base's state, live or replayed."""
+    return [t.to_dict(traits.get(t.key)) for t in declared]

@@ -109,8 +109,8 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, sum
 export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
   if (!controls || !controls.length) return;
   const box = h("section", { class: "state-controls", "data-testid": "state-controls" },
-    h("h3", {}, "State ", h("button", { class: "undo", "data-testid": "state-undo", disabled: !canWrite,
-      title: "take back the last change of a base's state", onclick: () => onUndo() }, "Undo")));
+    h("h3", {}, "State ", canWrite ? h("button", { class: "undo", "data-testid": "state-undo",
+      title: "take back the last change of a base's state", onclick: () => onUndo() }, "Undo") : null));
   for (const c of controls) {
     const row = h("div", { class: "state-row", "data-state": c.key, title: c.cites || "" },
       h("span", { class: "state-label" }, c.label));
