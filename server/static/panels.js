@@ -112,7 +112,7 @@ export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
     h("h3", {}, "State ", canWrite ? h("button", { class: "undo", "data-testid": "state-undo",
       title: "take back the last change of a base's state", onclick: () => onUndo() }, "Undo") : null));
   for (const c of controls) {
-    const row = h("div", { class: "state-row", "data-state": c.key, title: c.cites || "" },
+    const row = h("div", { class: `state-row kind-${c.kind}`, "data-state": c.key, title: c.cites || "" },
       h("span", { class: "state-label" }, c.label));
     if (c.kind === "bool") {
       row.appendChild(h("button", { class: `toggle${c.value ? " on" : ""}`, "data-testid": `state-${c.key}`,
@@ -137,7 +137,10 @@ export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
     if (c.note) row.appendChild(h("span", { class: "hint state-note" }, c.note));
     box.appendChild(row);
   }
-  root.appendChild(box);
+  // first thing under the base's name (the umpire's most frequent tap), not below the analysis
+  const name = root.querySelector('[data-testid="base-name"]');
+  const under = name && name.nextElementSibling ? name.nextElementSibling.nextSibling : null;
+  root.insertBefore(box, under);
 }
 
 /** The settings form: one control per setting; `onEdit(name, value)` when the umpire changes one.

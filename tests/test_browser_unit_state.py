@@ -1,0 +1,116 @@
+"""A base's state changed from the page on a tablet (issue 14), in real headless Chromium with a
+touch screen, landscape 1024x768 and portrait 768x1024: tap the base, tap the state; the change
+is in /api/state at once and Undo takes it back. Every control a finger uses is at least 48 px
+each way, measured on the page."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campo.server.rig import ServerSettings
+from campo.server.runner import ServerThread, free_port
+from tests.browser_fixtures import CHROMIUM_ARGS, checked_page, require_chromium
+from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+
+pytestmark = [pytest.mark.browser]
+
+TOKEN = "umpire-token-for-state-tests"
+TABLETS = {"landscape": (1024, 768), "portrait": (768, 1024)}
+MIN_TARGET_PX = 48
+SHOTS = os.environ.get("CAMPO_SCREENSHOTS")   # a folder to keep the screenshots in, to look at
+
+require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    frames = tmp_path_factory.mktemp("frames")
+    render_frames(frames, [LAYOUT])
+    setup = tmp_path_factory.mktemp("setup") / "terrain.json"
+    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=setup,
+                              port=free_port(), token=TOKEN, fps=5.0, status_interval_s=0.25)
+    with ServerThread(settings) as srv:
+        assert wait_for(lambda: srv.services.tracker.state is not None
+                        and len(srv.services.tracker.state["bases"]) == 4, timeout=20)
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def chromium_args() -> list[str]:
+    return [*CHROMIUM_ARGS, "--disable-quic"]
+
+
+def traits(server: ServerThread, base_id: str) -> dict[str, Any]:
+    """The base's traits as `/api/state` reports them (what a script sees)."""
+    import httpx
+
+    state = httpx.get(f"{server.url}/api/state", timeout=5).json()
+    return next(b for b in state["bases"] if b["id"] == base_id)["traits"]
+
+
+def small_targets(page: Any) -> list[str]:
+    """Every enabled button of the state controls narrower or lower than a fingertip."""
+    return page.evaluate("""(least) => [...document.querySelectorAll(
+            '[data-testid=state-controls] button')].filter((b) => !b.disabled).flatMap((b) => {
+          const r = b.getBoundingClientRect();
+          return r.width < least || r.height < least
+            ? [`${b.dataset.testid}: ${r.width.toFixed(0)}x${r.height.toFixed(0)}`] : []; })""",
+                         MIN_TARGET_PX)
+
+
+def shot(page: Any, tmp_path: Path, name: str) -> None:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"))
+
+
+@pytest.mark.parametrize("orientation", TABLETS)
+def test_two_taps_change_a_state_and_undo_takes_it_back(browser: Any, server: ServerThread,
+                                                        tmp_path: Path, orientation: str) -> None:
+    with checked_page(browser, f"{server.url}/?token={TOKEN}", ['[data-testid="base-aus-47"]'],
+                      viewport=TABLETS[orientation], has_touch=True) as page:
+        assert traits(server, "aus-47").get("disordered", False) is False
+        page.locator('[data-testid="base-aus-47"]').tap()                  # tap 1: the base
+        toggle = page.locator('[data-testid="state-disordered"]')
+        toggle.wait_for()
+        assert toggle.text_content() == "no"
+        # the state is the first thing under the base's name: on screen without scrolling
+        top = page.evaluate("document.querySelector('[data-testid=state-controls]')"
+                            ".getBoundingClientRect().top")
+        assert 0 <= top <= TABLETS[orientation][1] - 2 * MIN_TARGET_PX, top
+        assert small_targets(page) == []
+        toggle.tap()                                                         # tap 2: the state
+        assert wait_for(lambda: traits(server, "aus-47").get("disordered") is True, timeout=10)
+        page.wait_for_selector('[data-testid="state-disordered"][aria-pressed="true"]')
+        assert page.locator('[data-testid="state-disordered"]').text_content() == "yes"
+        # a count: one more loss, shown against the rulebook's limit (ISD §4, B: 9)
+        page.locator('[data-testid="state-losses-plus"]').tap()
+        assert wait_for(lambda: traits(server, "aus-47").get("losses") == 1, timeout=10)
+        page.wait_for_function(
+            "document.querySelector('[data-testid=state-losses-value]').textContent === '1 / 9'")
+        assert small_targets(page) == []
+        shot(page, tmp_path, f"state-{orientation}")
+        # Undo, twice: the loss, then the disorder
+        page.locator('[data-testid="state-undo"]').tap()
+        assert wait_for(lambda: traits(server, "aus-47").get("losses") == 0, timeout=10)
+        page.locator('[data-testid="state-undo"]').tap()
+        assert wait_for(lambda: traits(server, "aus-47").get("disordered") is False, timeout=10)
+        page.wait_for_selector('[data-testid="state-disordered"][aria-pressed="false"]')
+        assert page.locator('[data-testid="state-losses-value"]').text_content() == "0 / 9"
+
+
+def test_a_read_only_page_shows_the_state_without_controls_to_change_it(
+        browser: Any, server: ServerThread) -> None:
+    """Without the umpire's token the page shows the state; its buttons are disabled and there
+    is no Undo."""
+    with checked_page(browser, server.url, ['[data-testid="base-pie-aosta"]'],
+                      viewport=TABLETS["portrait"], has_touch=True) as page:
+        page.locator('[data-testid="base-pie-aosta"]').tap()
+        page.locator('[data-testid="state-disordered"]').wait_for()
+        assert page.locator('[data-testid="state-disordered"]').is_disabled()
+        assert page.locator('[data-testid="state-undo"]').count() == 0
