@@ -27,6 +27,25 @@ def require_chromium() -> None:
 
 
 @contextmanager
+def overlay_server(tmp_path_factory: pytest.TempPathFactory, token: str) -> Iterator[Any]:
+    """The live server (`ServerThread`) on a loopback port, fed the four-base layout of
+    tests/server_fixtures.py, with ``token`` as the umpire's; once its state has every base."""
+    from campo.server.rig import ServerSettings
+    from campo.server.runner import ServerThread, free_port
+    from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+
+    frames = tmp_path_factory.mktemp("frames")
+    render_frames(frames, [LAYOUT])
+    setup = tmp_path_factory.mktemp("setup") / "terrain.json"
+    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=setup,
+                              port=free_port(), token=token, fps=5.0, status_interval_s=0.25)
+    with ServerThread(settings) as srv:
+        assert wait_for(lambda: srv.services.tracker.state is not None
+                        and len(srv.services.tracker.state["bases"]) == len(LAYOUT), timeout=20)
+        yield srv
+
+
+@contextmanager
 def launched_chromium(args: Sequence[str]) -> Iterator[Any]:
     """A headless chromium (Playwright ``Browser``) started with ``args``, closed on exit."""
     from playwright.sync_api import sync_playwright
