@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    import numpy as np
 
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
@@ -89,9 +88,6 @@ def placement_problems(state: GameState) -> list[Problem]:
                 out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²",
                                    "warning", (a, b)))
     return out
-
-
-AREA_DOUBT_MM2 = 1e-6  # TODO(engine redesign): goes with conduct_batch
 
 
 class Settings(Protocol):

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
