@@ -396,6 +396,10 @@ def charge_melee(board: Board, charge: Charge,
              "moved_half_or_less": charge.within_half_move}
     entry = _entry(facts, board, shown, assumed)
     entry["facts"].pop("defending_linear_obstacle")
+    # ISD §1: attacked in march column it fights as shaken, «qualora fosse già in questo stato
+    # si disperde automaticamente»
+    target = board.infos[enemy]
+    entry["facts"]["enemy_disperses_at_once"] = target.march_column and target.shaken
     return entry
 
 
