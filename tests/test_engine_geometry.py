@@ -168,7 +168,7 @@ def test_index_answers_what_a_scan_of_every_base_answers() -> None:
 @pytest.mark.parametrize("module", [
     "campo.engine.geometry.rect", "campo.engine.geometry.zones", "campo.engine.geometry.arcs",
     "campo.engine.geometry.contact", "campo.engine.geometry.sight", "campo.engine.geometry.motion",
-    "campo.engine.geometry.index", "campo.engine.state",
+    "campo.engine.geometry.index", "campo.engine.state", "campo.engine.connected",
 ])
 def test_docstring_examples(module: str) -> None:
     import doctest

@@ -12,7 +12,7 @@ over every base (tests/test_engine_geometry.py checks this against a brute-force
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
@@ -43,20 +43,6 @@ class BaseIndex:
         left, right = self._tree.query(self.shapes, predicate="dwithin", distance=distance)
         return sorted({(self.ids[i], self.ids[j]) for i, j in zip(left.tolist(), right.tolist())
                        if i < j})
-
-    def neighbours(self, distance: float, skip: Callable[[str], bool] = lambda _id: False
-                   ) -> dict[str, list[str]]:
-        """Every base -> the sorted bases closer than ``distance``, leaving out any base for
-        which ``skip`` is true on either side (e.g. generals, who touch nobody)."""
-        out: dict[str, list[str]] = {i: [] for i in self.ids}
-        for a, b in self.pairs_within(distance):
-            if skip(a) or skip(b):
-                continue
-            out[a].append(b)
-            out[b].append(a)
-        for found in out.values():
-            found.sort()
-        return out
 
     def query_many(self, shapes: Sequence[BaseGeometry], distance: float | np.ndarray = 0.0
                    ) -> tuple[np.ndarray, np.ndarray]:

@@ -97,12 +97,6 @@ class UnitInfo:
         (ISD §4)."""
         return self.kind == "unit" and not self.dispersed
 
-    @property
-    def blocks_sight_always(self) -> bool:
-        """Artillery and infantry block sight (ISD §6); cavalry is ISD A17's setting."""
-        return self.arm in ("infantry", "artillery")
-
-
 def _arm(base: BaseState) -> str:
     t, traits = base.type, base.traits
     if t == "general":
