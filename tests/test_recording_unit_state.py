@@ -92,7 +92,7 @@ def test_history_counts_each_change_once_in_its_turn(game: Path) -> None:
         (2, "aus-47", "formation", "march_column", "line")]
     assert history.losses() == {1: {"A": 3}, 2: {"A": 2}}
     assert history.ends[1] == {"A": {"pie-aosta": {"losses": 3}}, "B": {"aus-47": {"disordered": True}}}
-    assert history.ends[2]["B"] == {"aus-47": {"disordered": True, "formation": "line"}}
+    assert history.ends[2]["B"] == {"aus-47": {"disordered": True}}   # the column was undone
 
 
 def test_report_shows_losses_and_state_per_side_and_turn(run_campo, game: Path, tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ def test_report_shows_losses_and_state_per_side_and_turn(run_campo, game: Path, 
     states = html.split("<h2>State per turn</h2>")[1].split("</table>")[0]
     rows = re.findall(r"<tr><td>(\d+)</td><td>(.*?)</td><td>(.*?)</td></tr>", states)
     assert rows == [("1", "pie-aosta: losses 3", "aus-47: disordered"),
-                    ("2", "pie-aosta: losses 5", "aus-47: disordered, formation line")]
+                    ("2", "pie-aosta: losses 5", "aus-47: disordered")]
 
 
 def test_export_carries_every_change(run_campo, game: Path, tmp_path: Path) -> None:

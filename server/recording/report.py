@@ -111,8 +111,8 @@ def render_report(rec: Recording, *, title: str | None = None) -> str:
     history = unit_history(rec.entries())
     parts.append("<h2>Losses per turn</h2>" + _losses_table(history))
     parts.append("<h2>State per turn</h2><p>At the end of each turn, every base whose state "
-                 "changed during the game, as it then stood (from the recorded states and the "
-                 "umpire's changes).</p>" + _state_table(history))
+                 "then differed from how it began (losses, disorder, formation ...), from the "
+                 "recorded states and the umpire's changes.</p>" + _state_table(history))
     parts.append("<h2>Events</h2>" + _events_table(events))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -173,7 +173,8 @@ def _gone_by(history: UnitHistory, base: str, turn: Any) -> bool:
 
 
 def _state_table(history: UnitHistory) -> str:
-    """Per turn and side: each base's changed state at the end of the turn, and the bases gone."""
+    """Per turn and side: each base's state at the end of the turn where it differs from how it
+    began, and the bases gone."""
     sides = _sides(history)
     rows = []
     for turn in history.turns():

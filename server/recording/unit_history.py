@@ -55,9 +55,10 @@ class TraitChange:
 
 @dataclass
 class UnitHistory:
-    """The changes in order; at the end of each turn, per side, each base's changed traits as
-    they stood (``ends[turn][side][base] = {key: value}``); the turn each base left the table
-    for good (``gone``)."""
+    """The changes in order; at the end of each turn, per side, each base's traits that then
+    differed from what they were before the game changed them (``ends[turn][side][base] =
+    {key: value}``; a change undone is gone again); the turn each base left the table for
+    good (``gone``)."""
 
     changes: list[TraitChange] = field(default_factory=list)
     ends: dict[Turn, dict[str, dict[str, dict[str, Any]]]] = field(default_factory=dict)
@@ -103,20 +104,22 @@ def unit_history(entries: Iterable[Entry]) -> UnitHistory:
     """Fold a recording's entries (oldest first, states and events) into a `UnitHistory`."""
     out = UnitHistory()
     traits: dict[str, dict[str, Any]] = {}     # each base's traits as last seen
-    changed: dict[str, set[str]] = defaultdict(set)   # the keys that changed for each base
+    start: dict[str, dict[str, Any]] = defaultdict(dict)   # each changed key's value before it
     left: dict[str, Turn] = {}
     turn: Turn = None
 
     def note(e: Entry, base: str, key: str, before: Any, after: Any, source: str) -> None:
         out.changes.append(TraitChange(e.seq, e.t, turn, base, out.sides.get(base, "?"), key,
                                        before, after, source))
-        changed[base].add(key)
+        start[base].setdefault(key, before)
 
     def close_turn() -> None:
         per_side: dict[str, dict[str, dict[str, Any]]] = {}
-        for base in sorted(changed):
-            now = {k: traits[base].get(k) for k in sorted(changed[base])}
-            per_side.setdefault(out.sides.get(base, "?"), {})[base] = now
+        for base in sorted(start):
+            now = {k: traits[base].get(k) for k in sorted(start[base])
+                   if traits[base].get(k) != start[base][k]}
+            if now:
+                per_side.setdefault(out.sides.get(base, "?"), {})[base] = now
         if per_side:
             out.ends[turn] = per_side
 
