@@ -39,6 +39,7 @@ class UnitInfo:
     losses: int
     attached_to: str | None
     stale: bool
+    dispersed: bool           # ISD §4: a unit dispersed by its losses, a gun eliminated
 
     @property
     def is_general(self) -> bool:
@@ -57,17 +58,6 @@ class UnitInfo:
     def moves_as_horse_artillery(self) -> bool:
         """Horse artillery, and rocket batteries (ISD Lists: «Batteria di Razzi, a cavallo»)."""
         return self.horse or self.rockets
-
-    @property
-    def dispersed(self) -> bool:
-        """ISD §4: a unit at the Efficacy table's losses is dispersed, «perdendo ogni efficacia
-        di combattimento» (it routs, §1); a gun at its losses is eliminated."""
-        if self.letter is not None:
-            return efficacy_state(self.letter, self.losses) == "dispersed"
-        if self.kind == "gun":
-            quality = self.quality if self.quality in _QUALITIES else "regular"
-            return efficacy_state("gun", self.losses, quality=quality) == "dispersed"
-        return False
 
     @property
     def can_fire(self) -> bool:
@@ -143,7 +133,19 @@ def classify(base: BaseState, default_formation: str = "line") -> UnitInfo:
         losses,
         get("attached_to"),
         base.stale,
+        _dispersed(kind, letter, losses, get("quality")),
     )
+
+
+def _dispersed(kind: str, letter: str | None, losses: int, quality: Any) -> bool:
+    """ISD §4: a unit at the Efficacy table's losses is dispersed, «perdendo ogni efficacia di
+    combattimento» (it routs, §1); a gun at its losses is eliminated."""
+    if letter is not None:
+        return efficacy_state(letter, losses) == "dispersed"
+    if kind == "gun":
+        return efficacy_state("gun", losses, quality=quality if quality in _QUALITIES
+                              else "regular") == "dispersed"
+    return False
 
 
 _QUALITIES = frozenset(q.value for q in Quality)
