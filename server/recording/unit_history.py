@@ -104,6 +104,7 @@ def unit_history(entries: Iterable[Entry]) -> UnitHistory:
     """Fold a recording's entries (oldest first, states and events) into a `UnitHistory`."""
     out = UnitHistory()
     traits: dict[str, dict[str, Any]] = {}     # each base's traits as last seen
+    last: dict[str, Any] = {}                  # each base's dict in the last state
     start: dict[str, dict[str, Any]] = defaultdict(dict)   # each changed key's value before it
     left: dict[str, Turn] = {}
     turn: Turn = None
@@ -131,11 +132,16 @@ def unit_history(entries: Iterable[Entry]) -> UnitHistory:
         if e.kind == "state":
             for b in e.data.get("bases") or []:
                 bid = str(b["id"])
+                if b is last.get(bid):   # the reader shares an unchanged base's dict
+                    continue
+                last[bid] = b
                 out.sides.setdefault(bid, str(b.get("side", "?")))
                 now = b.get("traits") or {}
                 seen = traits.get(bid)
                 if seen is None:
                     traits[bid] = dict(now)
+                    continue
+                if now == seen:
                     continue
                 for key in sorted(set(now) | set(seen)):
                     if now.get(key) != seen.get(key):
