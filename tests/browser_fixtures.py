@@ -46,6 +46,32 @@ def overlay_server(tmp_path_factory: pytest.TempPathFactory, token: str) -> Iter
 
 
 @contextmanager
+def replay_server(recording: Path) -> Iterator[str]:
+    """`campo replay`'s app for ``recording`` served by uvicorn on a loopback port (its URL),
+    stopped on exit."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from campo.server.recording.replay_app import create_replay_app
+    from campo.server.runner import free_port, uvicorn_config
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn_config(create_replay_app(recording), "127.0.0.1", port))
+    srv.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < end, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@contextmanager
 def launched_chromium(args: Sequence[str]) -> Iterator[Any]:
     """A headless chromium (Playwright ``Browser``) started with ``args``, closed on exit."""
     from playwright.sync_api import sync_playwright

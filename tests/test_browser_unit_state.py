@@ -1,7 +1,7 @@
 """A base's state changed from the page on a tablet (issue 14), in real headless Chromium with a
 touch screen, landscape 1024x768 and portrait 768x1024: tap the base, tap the state; the change
 is in /api/state at once and Undo takes it back. Every control a finger uses is at least 48 px
-each way, measured on the page."""
+each way, measured on the page. The replay shows a base's state at the moment shown."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from campo.server.recording import Recorder
+from campo.server.recording.simulate import demo_scenario, demo_script, play
 from campo.server.runner import ServerThread
-from tests.browser_fixtures import CHROMIUM_ARGS, checked_page, overlay_server, require_chromium
+from tests.browser_fixtures import checked_page, overlay_server, replay_server, require_chromium
 from tests.server_fixtures import wait_for
 
 pytestmark = [pytest.mark.browser]
@@ -30,11 +32,6 @@ require_chromium()
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     with overlay_server(tmp_path_factory, TOKEN) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def chromium_args() -> list[str]:
-    return [*CHROMIUM_ARGS, "--disable-quic"]
 
 
 def traits(server: ServerThread, base_id: str) -> dict[str, Any]:
@@ -106,3 +103,37 @@ def test_a_read_only_page_shows_the_state_without_controls_to_change_it(
         page.locator('[data-testid="state-disordered"]').wait_for()
         assert page.locator('[data-testid="state-disordered"]').is_disabled()
         assert page.locator('[data-testid="state-undo"]').count() == 0
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`campo replay` of the demo game, with the umpire's change of a-1's state (5 losses:
+    shaken, and disordered) recorded after the last move and no state after it."""
+    path = tmp_path_factory.mktemp("rec") / "game.db"
+    played = list(play(demo_scenario(), demo_script()))
+    with Recorder(path) as rec:
+        for t, state in played:
+            rec.record_state(state, t=t)
+        rec.record_event("unit_state", {"base": "a-1", "traits": {"losses": 5, "disordered": True},
+                                        "before": {"losses": 0, "disordered": False},
+                                        "source": "page"}, t=played[-1][0] + 1)
+    with replay_server(path) as url:
+        yield url
+
+
+def test_the_replay_shows_a_bases_state_at_each_moment(browser: Any, replayed: str) -> None:
+    with checked_page(browser, replayed + "/", ["body.replay-ready", '[data-testid="base-a-1"]'],
+                      viewport=TABLETS["portrait"], has_touch=True) as page:
+        page.locator('[data-testid="tab-events"]').tap()
+        page.locator('#replay-events li[data-kind="unit_state"]').tap()
+        page.locator('[data-testid="tab-base"]').tap()
+        page.locator('[data-testid="base-a-1"]').tap()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=state-losses-value]')?.textContent === '5 / 9'")
+        toggle = page.locator('[data-testid="state-disordered"]')
+        assert toggle.text_content() == "yes" and toggle.is_disabled()
+        assert page.locator('[data-testid="state-undo"]').count() == 0   # a replay is read-only
+        page.locator('[data-testid="replay-scrubber"]').fill("0")        # back to the start
+        page.wait_for_function(
+            "document.querySelector('[data-testid=state-losses-value]')?.textContent === '0 / 9'")
+        assert page.locator('[data-testid="state-disordered"]').text_content() == "no"
