@@ -34,8 +34,8 @@ if os.path.isdir(root + "/campo"):
     campo = types.ModuleType("campo"); campo.__path__ = [root + "/campo", root]
     sys.modules["campo"] = campo
     from campo import engine
-else:
-    import engine
+else:   # a tree from before the `campo` namespace: its engine was a top-level package
+    engine = __import__("engine")
 import engine_analysis as ea
 n, repeat = int(sys.argv[2]), int(sys.argv[3])
 scenario = ea.battle(n, 1800.0 * n / 200)

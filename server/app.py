@@ -34,6 +34,8 @@ from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.reference import rules_info
+from campo.server.resolution import Resolutions, add_resolution_routes
+from campo.server.turn_clock import TurnClock
 from campo.server.unit_state import UnitStates
 from campo.server.rig import Rig, ServerSettings, load_rig
 from campo.server.security import (
@@ -65,7 +67,9 @@ class Services:
     camera: CameraRenderer
     units: UnitStates | None = None  # what has happened to each base (losses, disorder ...)
     tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
+    clock: TurnClock | None = None  # the turn and phase (the rulebook's sequence of play)
     setup_url: str | None = None  # the game's setup page, when a setup host runs this game
+    resolutions: Resolutions = field(default_factory=Resolutions)  # dice rolled, results to confirm
     # per client address and per token across all their connections, every WebSocket message (a
     # page sends a few a minute; a runaway script sending in a loop is refused, the others are
     # unaffected)
@@ -91,11 +95,13 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
+    dice = Resolutions() if settings.dice_seed is None else Resolutions(seed=settings.dice_seed)
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
-                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool)
+                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool,
+                    clock=TurnClock(rig.roster.ruleset, tool), resolutions=dice)
 
 
-DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state"})
+DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state", "turn"})
 """Changes confirmed to the umpire only once a running recording has them on disk."""
 
 
@@ -139,6 +145,17 @@ async def read_limited_json_body(request: Request) -> bytes:
         if len(body) > MAX_MESSAGE_BYTES:
             raise HTTPException(413, f"body too large (limit {MAX_MESSAGE_BYTES} bytes)")
     return bytes(body)
+
+
+def write_refusal(request: Request, s: Services) -> JSONResponse | None:
+    """Why an HTTP write is refused (another site, no token off localhost), or None."""
+    if not (same_origin(request.headers.get("origin"), request.headers.get("host"))
+            and host_header_allowed(request.headers.get("host"), s.settings.host)):
+        return JSONResponse(refused("cross-site request refused"), status_code=403)
+    if not s.policy.allows_write(presented_token(request)):
+        return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"),
+                            status_code=403)
+    return None
 
 
 # -- the app -----------------------------------------------------------------------------------
@@ -211,12 +228,9 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
                          given: dict[str, Any] | None) -> JSONResponse:
         """A write from HTTP: the site and token checked, the body (or ``given``) handled as
         the WebSocket message of ``message_type``."""
-        if not (same_origin(request.headers.get("origin"), request.headers.get("host"))
-                and host_header_allowed(request.headers.get("host"), s.settings.host)):
-            return JSONResponse(refused("cross-site request refused"), status_code=403)
-        can_write = s.policy.allows_write(presented_token(request))
-        if not can_write:
-            return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"), status_code=403)
+        refusal = write_refusal(request, s)
+        if refusal is not None:
+            return refusal
         if given is None:
             body = await read_limited_json_body(request)   # the rate was checked by the guard
             try:
@@ -228,10 +242,14 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         else:
             data = given
         reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub,
-                               tool=s.tool, units=s.units, source="api")
+                               tool=s.tool, units=s.units, clock=s.clock, source="api")
         if reply["ok"] and message_type in DURABLE_TYPES:
             await durable(request.app)
         return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
+
+    add_resolution_routes(app, lambda: services.tracker.snapshot, services.units, services.hub,
+                          services.resolutions, lambda request: write_refusal(request, services),
+                          durable)
 
     @app.put("/api/bases/{base_id}/state")
     async def put_unit_state(base_id: str, request: Request, s: ServicesDep) -> JSONResponse:
@@ -283,6 +301,20 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         """Act with the umpire tool: body `{"action": ...}` (ATTILA's deck: "shuffle" | "draw"; token)."""
         return await write(request, s, "deck")
 
+    @app.get("/api/turn")
+    def api_turn(s: ServicesDep) -> dict[str, Any]:
+        """The turn clock: turn, phase, the side that plays first, who acts and what each side's
+        bases may do with their move, and the rulebook's whole sequence of play."""
+        if s.clock is None:
+            raise HTTPException(404, "this game has no turn clock")
+        return s.clock.view() | {"sequence": s.clock.sequence.to_dict()}
+
+    @app.post("/api/turn")
+    async def post_turn(request: Request, s: ServicesDep) -> JSONResponse:
+        """Step the turn clock: body `{"action": "next" | "back" | "first", "side"?: "A" | "B"}`
+        (token off localhost); "back" is undo. The answer is the clock after the step."""
+        return await write(request, s, "turn")
+
     @app.websocket("/ws")
     async def ws(websocket: WebSocket, s: Annotated[Services, Depends(get_ws_services)]) -> None:
         if not (same_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
@@ -295,6 +327,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         s.hub.send_to(client, "hello", hello_payload(s, client))
         if s.tool is not None:
             s.hub.send_to(client, s.tool.topic, s.tool.view())
+        if s.clock is not None:
+            s.hub.send_to(client, s.clock.topic, s.clock.view())
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             await _receive_loop(websocket, client, s)
@@ -340,7 +374,7 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
                                                    "slow down (this one was ignored)"))
             continue
         reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, tool=s.tool,
-                               units=s.units, source="page")
+                               units=s.units, clock=s.clock, source="page")
         if reply.get("ok") and reply.get("type") in DURABLE_TYPES:
             await durable(websocket.app)
         s.hub.send_to(client, "reply", reply)

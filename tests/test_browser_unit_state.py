@@ -62,7 +62,7 @@ def shot(page: Any, tmp_path: Path, name: str) -> None:
 def test_two_taps_change_a_state_and_undo_takes_it_back(browser: Any, server: ServerThread,
                                                         tmp_path: Path, orientation: str) -> None:
     with checked_page(browser, f"{server.url}/?token={TOKEN}", ['[data-testid="base-aus-47"]'],
-                      viewport=TABLETS[orientation], has_touch=True) as page:
+                      size=TABLETS[orientation], touch=True) as page:
         assert traits(server, "aus-47").get("disordered", False) is False
         page.locator('[data-testid="base-aus-47"]').tap()                  # tap 1: the base
         toggle = page.locator('[data-testid="state-disordered"]')
@@ -98,7 +98,7 @@ def test_a_read_only_page_shows_the_state_without_controls_to_change_it(
     """Without the umpire's token the page shows the state; its buttons are disabled and there
     is no Undo."""
     with checked_page(browser, server.url, ['[data-testid="base-pie-aosta"]'],
-                      viewport=TABLETS["portrait"], has_touch=True) as page:
+                      size=TABLETS["portrait"], touch=True) as page:
         page.locator('[data-testid="base-pie-aosta"]').tap()
         page.locator('[data-testid="state-disordered"]').wait_for()
         assert page.locator('[data-testid="state-disordered"]').is_disabled()
@@ -123,7 +123,7 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_the_replay_shows_a_bases_state_at_each_moment(browser: Any, replayed: str) -> None:
     with checked_page(browser, replayed + "/", ["body.replay-ready", '[data-testid="base-a-1"]'],
-                      viewport=TABLETS["portrait"], has_touch=True) as page:
+                      size=TABLETS["portrait"], touch=True) as page:
         page.locator('[data-testid="tab-events"]').tap()
         page.locator('#replay-events li[data-kind="unit_state"]').tap()
         page.locator('[data-testid="tab-base"]').tap()

@@ -32,6 +32,11 @@ def _word(v: Any) -> str:
     return str(v).replace("_", " ")
 
 
+PHASE_FLAGS = {"not_now": "NOT ITS PHASE", "too_far": "TOO FAR FOR THE PHASE",
+               "stretched": "beyond its move (forced march?)", "result": "(a result?)"}
+"""How a move's ``phase_check`` verdict reads in a one-line summary ("ok": nothing added)."""
+
+
 def summary(entry: Entry) -> str:
     """A one-line human description of an event (used by the CSV and the report)."""
     d = entry.data
@@ -40,9 +45,13 @@ def summary(entry: Entry) -> str:
         allowance = d.get("allowance")
         limit = "" if allowance is None else f" of {_fmt(allowance)}{d['unit']}"
         flag = " EXCEEDED" if d.get("exceeded") else ""
+        check = d.get("phase_check") or {}
+        phase = PHASE_FLAGS.get(check.get("verdict"), "")
+        if phase:
+            phase = f" {phase} in {d.get('phase')}"
         return (f"{d['base']} moved {_fmt(d['distance'])}{d['unit']}{limit}"
                 f" (furthest point {_fmt(d['furthest'])}{d['unit']}, turned "
-                f"{_fmt(d['turned_deg'], 0)}°){flag}")
+                f"{_fmt(d['turned_deg'], 0)}°){flag}{phase}")
     if k in ("appeared", "disappeared"):
         return f"{d['base']} {k} at ({_fmt(d['x_mm'], 0)}, {_fmt(d['y_mm'], 0)}) mm"
     if k in ("stale", "fresh"):
@@ -73,6 +82,14 @@ def summary(entry: Entry) -> str:
         return f"card {d.get('drawn')} of turn {d.get('turn')}: {card.get('text', '?')}"
     if k == "shuffle":
         return f"deck shuffled for turn {d.get('turn')} ({d.get('cards')} cards, seed {d.get('seed')})"
+    if k == "roll":
+        dice = " | ".join(" ".join(str(f) for f in g) for g in d.get("dice") or [])
+        who = f"Campo rolled (seed {d.get('seed')})" if d.get("by") == "campo" else "umpire's dice"
+        return f"{d.get('test')} {d.get('actor')} -> {d.get('target') or '-'}: {who} {dice}"
+    if k == "resolution":
+        outcome = d.get("outcome") or {}
+        return (f"{d.get('test')} {d.get('actor')} -> {d.get('target') or '-'} "
+                f"{d.get('status')}: {outcome.get('row')}: {outcome.get('text')}")
     return json.dumps(d, ensure_ascii=False, sort_keys=True)[:200]
 
 
@@ -80,6 +97,8 @@ def _base_and_other(entry: Entry) -> tuple[str, str]:
     d = entry.data
     if entry.kind == "charge":
         return d.get("charger", ""), d.get("target", "")
+    if entry.kind in ("roll", "resolution"):
+        return d.get("actor", ""), d.get("target", "")
     if "bases" in d and isinstance(d["bases"], list) and len(d["bases"]) == 2:
         return d["bases"][0], d["bases"][1]
     return str(d.get("base", "")), ""
