@@ -125,8 +125,8 @@ def unit_history(entries: Iterable[Entry]) -> UnitHistory:
             out.ends[turn] = per_side
 
     for e in entries:
-        marked = e.data.get("turn") if e.kind in ("turn", "state") else None
-        if marked is not None and marked != turn:   # a state carries the turn it belongs to
+        marked = e.data.get("turn") if e.kind in ("turn", "phase", "state") else None
+        if marked is not None and marked != turn:   # a state or a phase says its turn too
             close_turn()
             turn = marked
         if e.kind == "state":
