@@ -138,9 +138,10 @@ def _protection(features: list[Any]) -> str:
 
 
 def fights(board: Board, base_id: str) -> bool:
-    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not."""
+    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not,
+    nor a dispersed unit or an eliminated gun (ISD §4)."""
     info = board.infos[base_id]
-    return info.is_unit or (info.is_gun and not info.limbered)
+    return (info.is_unit or (info.is_gun and not info.limbered)) and not info.dispersed
 
 
 def enemies_in_contact(board: Board, base_id: str) -> list[str]:
@@ -403,6 +404,10 @@ def charge_melee(board: Board, charge: Charge,
              "moved_half_or_less": charge.within_half_move}
     entry = _entry(facts, board, shown, assumed)
     entry["facts"].pop("defending_linear_obstacle")
+    # ISD §1: attacked in march column it fights as shaken, «qualora fosse già in questo stato
+    # si disperde automaticamente»
+    target = board.infos[enemy]
+    entry["facts"]["enemy_disperses_at_once"] = target.march_column and target.shaken
     return entry
 
 
