@@ -18,13 +18,18 @@ export function h(tag, attrs = {}, ...children) {
 export const num = (v, digits = 2) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : "–");
 const yesNo = (v) => h("span", { class: v ? "yes" : "no" }, v ? "yes" : "no");
 
-function table(columns, rows, testid) {
+// small helpers the rulesets' page modules share (engine/rulesets/*/page.js)
+export const pct = (p) => (typeof p === "number" ? `${Math.round(p * 100)}%` : "–");
+export const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
+export const sideName = (s) => `Side ${s}`;
+
+export function table(columns, rows, testid) {
   return h("table", { class: "data", "data-testid": testid },
     h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c)))),
     h("tbody", {}, rows));
 }
 
-function nameOf(id, basesById) {
+export function nameOf(id, basesById) {
   const b = basesById.get(id);
   return b ? `${b.name || id}` : id;
 }

@@ -2,21 +2,7 @@
 // /rulesets/federico.js): isolated bases marked on the table, the regiment, fire modifiers and
 // melee odds in the Base panel, army morale, objectives and initiative in the Army tab.
 import { baseCorners, el, label, pts } from "/static/board.js";
-import { h, num } from "/static/panels.js";
-
-const pct = (p) => (typeof p === "number" ? `${Math.round(p * 100)}%` : "–");
-const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
-const sideName = (s) => `Side ${s}`;
-
-function nameOf(id, byId) {
-  const b = byId.get(id);
-  return b ? b.name || id : id;
-}
-
-function table(columns, rows, testid) {
-  return h("table", { class: "data", "data-testid": testid },
-    h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c)))), h("tbody", {}, rows));
-}
+import { h, nameOf, num, pct, sideName, signed, table } from "/static/panels.js";
 
 export const hasArmyTab = true;
 

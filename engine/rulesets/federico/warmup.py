@@ -6,34 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _base(id_: str, side: str, type_: str, x: float, y: float, heading: float, width: float,
-          depth: float, **traits: Any) -> dict[str, Any]:
-    return {"id": id_, "side": side, "type": type_, "x_mm": x, "y_mm": y,
-            "heading_deg": heading, "width_mm": width, "depth_mm": depth, "traits": traits}
+from campo.engine.warmup import SMALL_TERRAIN, base_entry
 
 
 def _federico_side(side: str, y: float, heading: float) -> list[dict[str, Any]]:
     """A battalion line of four, a battery of two, a cavalry squadron and a general."""
     back = -1.0 if heading == 90.0 else 1.0
     r = f"{side}1"
-    bases = [_base(f"{r}-inf{k}", side, "infantry", 140.0 + 40.0 * k, y, heading, 40, 20,
+    bases = [base_entry(f"{r}-inf{k}", side, "infantry", 140.0 + 40.0 * k, y, heading, 40, 20,
                    regiment=r, **{"class": 4}) for k in range(4)]
-    bases += [_base(f"{r}-art{k}", side, "artillery", 330.0 + 42.0 * k, y + 25.0 * back, heading,
+    bases += [base_entry(f"{r}-art{k}", side, "artillery", 330.0 + 42.0 * k, y + 25.0 * back, heading,
                     40, 40, regiment=f"{side}2", weight="medium") for k in range(2)]
-    bases.append(_base(f"{r}-cav", side, "cavalry", 470.0, y + 40.0 * back, heading, 40, 30,
+    bases.append(base_entry(f"{r}-cav", side, "cavalry", 470.0, y + 40.0 * back, heading, 40, 30,
                        regiment=f"{side}3", weight="heavy"))
-    bases.append(_base(f"{r}-cmd", side, "commander", 220.0, y + 110.0 * back, heading, 30, 30,
+    bases.append(base_entry(f"{r}-cmd", side, "commander", 220.0, y + 110.0 * back, heading, 30, 30,
                        rank="general", ability=2))
     return bases
 
 
-_TERRAIN = [
-    {"id": "wood", "kind": "wood", "polygon_mm": [[120, 270], [230, 262], [240, 320], [130, 330]]},
-    {"id": "hill", "kind": "hill", "polygon_mm": [[330, 260], [470, 260], [470, 340], [330, 340]],
-     "crest_mm": [[330, 300], [470, 300]]},
-    {"id": "town", "kind": "town", "polygon_mm": [[520, 270], [600, 270], [600, 330], [520, 330]]},
-]
 WARMUP_SCENARIO: dict[str, Any] = {
-    "ruleset": "federico", "table": {"width_mm": 900, "depth_mm": 700}, "terrain": _TERRAIN,
+    "ruleset": "federico", "table": {"width_mm": 900, "depth_mm": 700}, "terrain": SMALL_TERRAIN,
     "bases": [*_federico_side("A", 220.0, 90.0), *_federico_side("B", 380.0, 270.0)], "turn": 2}
