@@ -28,6 +28,7 @@ from campo.calibration.poses import PoseReport, base_poses
 from campo.calibration.registration import TableLocation, locate_table
 from campo.calibration.table_in_image import table_window
 from campo.calibration.table_scan import TableScanner, expected_ids_settings
+from campo.calibration.tokens import TokenReport, read_tokens
 from campo.calibration.tracking import TrackedBase, Tracker, TrackerSettings
 from campo.vision.camera_model import Intrinsics
 from campo.vision.detection import Detection, DetectorSettings, MarkerDetector, Window, merge_windows, to_gray
@@ -52,6 +53,14 @@ full scans."""
 STILL_SEARCH_SIDES = 2.0
 """In dim light, a lost marker whose pixels did not change is searched this many sides around it."""
 
+TOKEN_SCAN_EVERY_S = 1.0
+"""With status tokens on the roster, the table is scanned at least this often (s): a token laid
+down is a new marker, which only a full scan finds (a base's markers are followed)."""
+
+TOKEN_FORGET_S = 1.0
+"""A token unread for this long is no longer followed in a growing window (it was most likely
+lifted); full scans find it again if it was only covered."""
+
 
 @dataclass(frozen=True)
 class FrameResult:
@@ -65,6 +74,7 @@ class FrameResult:
     full_scan: bool
     timings_ms: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    tokens: TokenReport = field(default_factory=TokenReport)  # the status tokens read in this frame
 
     def to_json(self, image: str) -> dict[str, Any]:
         """The `campo detect --json` object for this frame (measured poses, not filtered)."""
@@ -74,6 +84,7 @@ class FrameResult:
             "table_located": loc.located,
             "anchors_seen": loc.anchors_seen,
             "bases": [b.to_json() for b in self.report.bases],
+            "tokens": [t.to_json() for t in self.tokens.tokens],
             "unknown_markers": self.report.unknown_markers,
             "duplicate_markers": self.report.duplicate_markers,
             "method": loc.method,
@@ -119,7 +130,8 @@ class FramePipeline:
         self.scanner = TableScanner(table, roster, self.detector)  # how full scans search (and the scale, light)
         self.tracker = Tracker(tracker_settings)
         self.full_scan_every = full_scan_every
-        self.full_scan_every_s = full_scan_every_s  # at 2 fps, 30 frames would be 15 s for a new base
+        # at 2 fps, 30 frames would be 15 s for a new base; tokens are laid down more often
+        self.full_scan_every_s = min(full_scan_every_s, TOKEN_SCAN_EVERY_S) if roster.tokens else full_scan_every_s
         self._last_full_t = float("-inf")
         self.lost_search_every = lost_search_every  # look around markers that were lost, every n frames
         self.use_windows = use_windows
@@ -274,11 +286,14 @@ class FramePipeline:
         else:
             # Windows and tracking only look at known markers: keep what the last full scan saw.
             report = _with_remembered(report, self._last_unknown, self._last_duplicates)
+        tokens = read_tokens(dets, location, self.roster, intr)
         if location.located:
             tracked = self.tracker.update(t, report.bases)
             anchors = set(location.anchors_used)
-            posed = list(report.readings.values()) + [d for d in dets if d.marker_id in anchors]
+            posed = list(report.readings.values()) + list(tokens.readings.values()) + \
+                [d for d in dets if d.marker_id in anchors]
             self.tracker.remember_pixels(posed, t)
+            self._forget_lifted_tokens(t)
         else:
             tracked = self.tracker.bases(set())
             self.tracker.forget_pixels()
@@ -301,7 +316,18 @@ class FramePipeline:
             warnings.append(f"marker {marker} ignored: {why}")
         if report.duplicate_markers:
             warnings.append(f"markers seen more than once (no pose given): {report.duplicate_markers}")
-        return FrameResult(t, dets, location, report, tracked, full, timings, warnings)
+        for marker, why in sorted(tokens.rejected.items()):
+            warnings.append(f"token marker {marker} ignored: {why}")
+        if tokens.duplicates:
+            warnings.append(f"token markers seen more than once (not placed): {tokens.duplicates}")
+        return FrameResult(t, dets, location, report, tracked, full, timings, warnings, tokens)
+
+    def _forget_lifted_tokens(self, t: float) -> None:
+        """Stop following tokens unread for `TOKEN_FORGET_S` (see there)."""
+        gone = {m for m in self.roster.tokens_by_marker()
+                if (seen := self.tracker.seen_at(m)) is not None and t - seen > TOKEN_FORGET_S}
+        if gone:
+            self.tracker.forget_markers(gone)
 
 
 def _with_remembered(report: PoseReport, unknown: set[int], duplicates: set[int]) -> PoseReport:

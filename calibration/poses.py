@@ -171,7 +171,8 @@ def base_poses(
     be computed, but unknown and duplicated ids are still reported.
     """
     dets = list(detections)
-    anchors = table.anchor_ids if table is not None else set()
+    # anchors and the roster's status tokens are neither bases nor unknown (calibration/tokens.py)
+    anchors = (table.anchor_ids if table is not None else set()) | set(roster.tokens_by_marker())
     counts = Counter(d.marker_id for d in dets)
     roster_by_marker = roster.by_marker()
     doubled = {m for m, n in counts.items() if n > 1 and m not in anchors}

@@ -273,7 +273,9 @@ def _around_squares(quads: list[np.ndarray], width: int, height: int) -> list[Wi
 
 
 def expected_ids_settings(settings: DetectorSettings, table: TableConfig, roster: Roster) -> DetectorSettings:
-    """`settings` reading faint markers from templates, but only ours (anchors and roster)."""
+    """`settings` reading faint markers from templates, but only ours (anchors, roster bases and
+    status tokens)."""
     if settings.expected_ids:
         return settings
-    return replace(settings, expected_ids=frozenset(table.anchor_ids | set(roster.by_marker())))
+    return replace(settings, expected_ids=frozenset(table.anchor_ids | set(roster.by_marker())
+                                                    | set(roster.tokens_by_marker())))

@@ -144,6 +144,18 @@ class Tracker:
                 self._velocity[d.marker_id] = np.zeros_like(d.corners_px)
             self._seen_t[d.marker_id] = t
 
+    def forget_markers(self, markers: set[int]) -> None:
+        """Stop following these markers (a status token lifted off the table: its window would
+        otherwise grow until every frame is a full scan); a full scan finds them again."""
+        for m in markers:
+            self._last.pop(m, None)
+            self._seen_t.pop(m, None)
+            self._velocity.pop(m, None)
+
+    def seen_at(self, marker: int) -> float | None:
+        """When this marker was last read (s), or None when it is not followed."""
+        return self._seen_t.get(marker)
+
     def forget_pixels(self) -> None:
         """The camera moved (or the table was lost): old image positions mean nothing now."""
         self._last.clear()

@@ -87,6 +87,16 @@ class UnitStates:
         with self._lock:
             return dict(self._set.get(base_id, {}))
 
+    def value(self, base_id: str, key: str) -> Any:
+        """The value of one state trait now: set in the game, else the roster's, else the
+        rulebook's default (`UnknownBaseError` for a base not on the roster)."""
+        declared = {t.key: t.default for t in self.declared(base_id)}
+        with self._lock:
+            now = self._set.get(base_id, {})
+            if key in now:
+                return now[key]
+        return self._roster[base_id].traits.get(key, declared.get(key))
+
     def controls(self, base_id: str) -> list[dict[str, Any]]:
         """Each state trait of the base with its value now, for the page's controls."""
         entry = self._roster[base_id] if base_id in self._roster else None
@@ -106,7 +116,8 @@ class UnitStates:
     # --- changing -----------------------------------------------------------------------------
     def set(self, base_id: str, traits: Mapping[str, Any], *, source: str) -> StateChange:
         """Change some of a base's state traits; all or nothing (`CampoInputError` naming the
-        trait, `UnknownBaseError` for a base not on the roster)."""
+        trait, `UnknownBaseError` for a base not on the roster). A token's change is not the
+        umpire's to undo: lifting the token takes it back."""
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}")
         if not traits:
@@ -117,7 +128,7 @@ class UnitStates:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise CampoInputError(f"{why}{more}", key=f"traits.{key}")
         with self._lock:
-            return self._change(base_id, dict(traits), source)
+            return self._change(base_id, dict(traits), source, remember=source != "token")
 
     def undo(self, *, source: str) -> StateChange | None:
         """Take back the last change still standing (itself a change, published like any)."""
