@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from campo.calibration.change_watch import ChangeWatcher
 from campo.calibration.detection_merge import merge_detections
 from campo.calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
 from campo.calibration.integration import FrameIntegrator, agrees_with_live
@@ -147,6 +148,8 @@ class FramePipeline:
         self._integrated_scans: set[int] = set()  # integration depths already given a full scan
         self._was_missing = False  # whether the last frame left expected markers unread
         self._complete_frames = 0  # frames in a row that read every expected marker
+        # with status tokens on the roster: where something was laid down, searched at once
+        self._watch = ChangeWatcher() if roster.tokens else None
 
     def _camera_moved(self, dets: list[Detection]) -> bool:
         """Whether the anchors moved in the image since the last frame (the camera was bumped)."""
@@ -247,6 +250,8 @@ class FramePipeline:
                 else:
                     finder = self.scanner.window_finder(detector)
                     dets = merge_detections(dets, self._live_only(live, gray, finder.detect(gray, windows)))
+            if not full and self._watch is not None:
+                full = self._search_settled(live, gray, detector, dets, width, height)
             if not full:
                 location = locate_table(dets, self.table, intr)
                 self._moved = location.located and self._camera_moved(dets)
@@ -276,6 +281,8 @@ class FramePipeline:
                 self.tracker.forget_pixels()  # (velocities across a camera move would be nonsense)
                 if self._integrator is not None:
                     self._integrator.reset()
+            if self._watch is not None:
+                self._watch.reset(live)
         self._was_missing = self.scanner.missing(dets)
         self._complete_frames = 0 if self._was_missing else self._complete_frames + 1
         timings["detect_ms"] = (time.perf_counter() - t0) * 1000
@@ -321,6 +328,21 @@ class FramePipeline:
         if tokens.duplicates:
             warnings.append(f"token markers seen more than once (not placed): {tokens.duplicates}")
         return FrameResult(t, dets, location, report, tracked, full, timings, warnings, tokens)
+
+    def _search_settled(self, live: np.ndarray, gray: np.ndarray, detector: MarkerDetector,
+                        dets: list[Detection], width: int, height: int) -> bool:
+        """Search where something was laid down since the last frame (`ChangeWatcher`), adding
+        what is read to ``dets`` in place; True when so much changed that a full scan is due."""
+        assert self._watch is not None
+        windows = self._watch.settled(live)
+        if not windows:
+            return False
+        roi = self._table_roi or Window(0, 0, width, height)
+        if sum(w.area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
+            return True
+        found = self._live_only(live, gray, self.scanner.window_finder(detector).detect(gray, windows))
+        dets[:] = merge_detections(dets, found)
+        return False
 
     def _forget_lifted_tokens(self, t: float) -> None:
         """Stop following tokens unread for `TOKEN_FORGET_S` (see there)."""
