@@ -25,7 +25,7 @@ from campo.calibration.change_watch import ChangeWatcher
 from campo.calibration.detection_merge import merge_detections
 from campo.calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
 from campo.calibration.integration import FrameIntegrator, agrees_with_live
-from campo.calibration.poses import PoseReport, base_poses
+from campo.calibration.poses import PoseReport, base_box_mm, base_poses
 from campo.calibration.registration import TableLocation, locate_table
 from campo.calibration.table_in_image import table_window
 from campo.calibration.table_scan import TableScanner, expected_ids_settings
@@ -57,6 +57,10 @@ STILL_SEARCH_SIDES = 2.0
 TOKEN_SCAN_EVERY_S = 1.0
 """With status tokens on the roster, the table is scanned at least this often (s): a token laid
 down is a new marker, which only a full scan finds (a base's markers are followed)."""
+
+MOVING_PX_PER_S, MOVING_BACK_S, MOVING_SIDES = 5.0, 0.5, 2.0
+"""A base whose marker moves faster than this (image px/s) is being carried: changes from where
+it was this long ago to where it is, within this many of its marker's sides, are its own."""
 
 TOKEN_FORGET_S = 1.0
 """A token unread for this long is no longer followed in a growing window (it was most likely
@@ -150,6 +154,8 @@ class FramePipeline:
         self._complete_frames = 0  # frames in a row that read every expected marker
         # with status tokens on the roster: where something was laid down, searched at once
         self._watch = ChangeWatcher() if roster.tokens else None
+        self.settled_searches = 0  # frames that searched where something was laid down
+        self._location: TableLocation | None = None  # the table as last located
 
     def _camera_moved(self, dets: list[Detection]) -> bool:
         """Whether the anchors moved in the image since the last frame (the camera was bumped)."""
@@ -251,7 +257,7 @@ class FramePipeline:
                     finder = self.scanner.window_finder(detector)
                     dets = merge_detections(dets, self._live_only(live, gray, finder.detect(gray, windows)))
             if not full and self._watch is not None:
-                full = self._search_settled(live, gray, detector, dets, width, height)
+                full = self._search_settled(live, gray, intr, detector, dets, width, height)
             if not full:
                 location = locate_table(dets, self.table, intr)
                 self._moved = location.located and self._camera_moved(dets)
@@ -305,6 +311,7 @@ class FramePipeline:
             tracked = self.tracker.bases(set())
             self.tracker.forget_pixels()
         self._located = location.located
+        self._location = location if location.located else None
         if not location.located and self._integrator is not None:
             self._integrator.reset()
         elif self._integrator is not None and self._integrator.frames == 0 and full:
@@ -329,18 +336,36 @@ class FramePipeline:
             warnings.append(f"token markers seen more than once (not placed): {tokens.duplicates}")
         return FrameResult(t, dets, location, report, tracked, full, timings, warnings, tokens)
 
-    def _search_settled(self, live: np.ndarray, gray: np.ndarray, detector: MarkerDetector,
-                        dets: list[Detection], width: int, height: int) -> bool:
+    def _covered(self, live: np.ndarray, intr: Intrinsics | None) -> np.ndarray | None:
+        """Where a change is a base's own: each base's box where it was last seen, and around
+        the bases being carried (`ChangeWatcher.covered`)."""
+        assert self._watch is not None
+        if self._location is None:
+            return None
+        sizes = self.roster.by_id()
+        boxes = []
+        for b in self.tracker.bases():
+            entry = sizes[b.id]
+            boxes.append(base_box_mm(b.x_mm, b.y_mm, b.heading_deg, entry.width_mm, entry.depth_mm, entry.height_mm))
+        if not boxes:
+            return None
+        px = self._location.project(np.concatenate(boxes), intr).reshape(len(boxes), 8, 2)
+        moving = self.tracker.moving_windows(MOVING_PX_PER_S, MOVING_BACK_S, MOVING_SIDES)
+        return self._watch.covered(live, list(px), moving)
+
+    def _search_settled(self, live: np.ndarray, gray: np.ndarray, intr: Intrinsics | None,
+                        detector: MarkerDetector, dets: list[Detection], width: int, height: int) -> bool:
         """Search where something was laid down since the last frame (`ChangeWatcher`), adding
         what is read to ``dets`` in place; True when so much changed that a full scan is due."""
         assert self._watch is not None
-        windows = self._watch.settled(live)
+        windows = self._watch.settled(live, self._covered(live, intr))
         if not windows:
             return False
         roi = self._table_roi or Window(0, 0, width, height)
         if sum(w.area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
             return True
         found = self._live_only(live, gray, self.scanner.window_finder(detector).detect(gray, windows))
+        self.settled_searches += 1
         dets[:] = merge_detections(dets, found)
         return False
 

@@ -144,6 +144,19 @@ class Tracker:
                 self._velocity[d.marker_id] = np.zeros_like(d.corners_px)
             self._seen_t[d.marker_id] = t
 
+    def moving_windows(self, min_px_per_s: float, back_s: float, sides: float) -> list[Window]:
+        """Windows around the bases' markers moving faster than ``min_px_per_s`` in the image,
+        from where they were ``back_s`` ago to where they are, grown by ``sides`` of their side:
+        a base being carried, and the table it uncovers."""
+        out = []
+        for track in self._tracks.values():
+            det, v = self._last.get(track.marker), self._velocity.get(track.marker)
+            if det is None or v is None or float(np.linalg.norm(v.mean(axis=0))) < min_px_per_s:
+                continue
+            out.append(Window.around(np.concatenate([det.corners_px, det.corners_px - v * back_s]),
+                                     sides * det.side_px))
+        return out
+
     def forget_markers(self, markers: set[int]) -> None:
         """Stop following these markers (a status token lifted off the table: its window would
         otherwise grow until every frame is a full scan); a full scan finds them again."""
