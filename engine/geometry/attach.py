@@ -3,18 +3,14 @@
 A token is a small card laid on the table against a base (a disorder token behind a unit, a loss
 marker at its side). Its ``gap`` to a base is the distance from its centre to the base's outline
 less the card's half side: 0 when the card's edge touches the base. A token is against a base
-when the gap is at most ``reach_mm``. Where several bases are within reach, the umpire's reading
-decides, in this order:
+when the gap is at most ``reach_mm``. Where several bases are within reach:
 
-1. a base the token touches (gap at most ``touch_mm``) and lies behind (its centre behind the
-   rear edge, within the base's frontage) -- where tokens are put;
-2. a base it touches;
-3. a base it lies behind;
-4. any base within reach.
+1. the nearest wins when it is nearer than every other by at least ``ambiguity_mm``;
+2. otherwise, of the bases that near, the one the token lies behind (its centre behind the rear
+   edge, within the frontage: where tokens are put) wins when it is the only one;
+3. otherwise the token is ambiguous and attached to nothing: the bases are named, never guessed.
 
-Within the first of these groups that has a base, the nearest wins when it is nearer than the
-next by more than ``ambiguity_mm``; otherwise the token is ambiguous and attached to nothing
-(the bases are named, never guessed). A token no base reaches is attached to nothing.
+A token no base reaches is attached to nothing.
 
 >>> aosta = Rect(100.0, 100.0, 90.0, 80.0, 40.0)   # facing +y: its rear edge is at y = 80
 >>> regina = Rect(200.0, 100.0, 90.0, 80.0, 40.0)
@@ -36,8 +32,6 @@ import numpy as np
 
 from campo.engine.geometry.rect import Rect
 
-TOUCH_MM = 3.0
-"""A card edge this close to a base's outline touches it (printing, cutting and camera error)."""
 AMBIGUITY_MM = 5.0
 """Two bases whose gaps to a token differ by less than this are equally near: ambiguous."""
 
@@ -105,29 +99,25 @@ def gaps_and_behind(x_mm: float, y_mm: float, half_mm: float,
 
 
 def attach_one(token: TokenPlace, ids: Sequence[str], rects: Sequence[Rect], *, reach_mm: float,
-               touch_mm: float = TOUCH_MM, ambiguity_mm: float = AMBIGUITY_MM) -> Attachment:
+               ambiguity_mm: float = AMBIGUITY_MM) -> Attachment:
     """The base ``token`` is against among ``rects`` (named by ``ids``), by the rule above."""
     gaps, behind = gaps_and_behind(token.x_mm, token.y_mm, token.half_mm, rects)
-    near = gaps <= reach_mm
-    if not near.any():
+    near = np.flatnonzero(gaps <= reach_mm)
+    if not len(near):
         return Attachment(token.id, None)
-    touching = gaps <= touch_mm
-    for group in (touching & behind, touching, behind, np.ones_like(near)):
-        chosen = np.flatnonzero(near & group)
-        if len(chosen):
-            break
-    order = chosen[np.argsort(gaps[chosen], kind="stable")]
-    best = int(order[0])
-    if len(order) > 1 and gaps[order[1]] - gaps[best] < ambiguity_mm:
-        ties = [int(k) for k in order if gaps[k] - gaps[best] < ambiguity_mm]
-        return Attachment(token.id, None, candidates=tuple(sorted(ids[k] for k in ties)))
+    ties = near[gaps[near] - gaps[near].min() < ambiguity_mm]
+    if len(ties) > 1:
+        behind_ties = ties[behind[ties]]
+        if len(behind_ties) != 1:
+            return Attachment(token.id, None, candidates=tuple(sorted(ids[k] for k in ties)))
+        ties = behind_ties
+    best = int(ties[0])
     return Attachment(token.id, ids[best], round(float(gaps[best]), 2), bool(behind[best]))
 
 
 def attach(tokens: Sequence[TokenPlace], bases: Mapping[str, Rect], *, reach_mm: float = 15.0,
-           touch_mm: float = TOUCH_MM, ambiguity_mm: float = AMBIGUITY_MM) -> list[Attachment]:
+           ambiguity_mm: float = AMBIGUITY_MM) -> list[Attachment]:
     """`attach_one` for every token, against the same bases."""
     ids = list(bases)
     rects = [bases[k] for k in ids]
-    return [attach_one(t, ids, rects, reach_mm=reach_mm, touch_mm=touch_mm, ambiguity_mm=ambiguity_mm)
-            for t in tokens]
+    return [attach_one(t, ids, rects, reach_mm=reach_mm, ambiguity_mm=ambiguity_mm) for t in tokens]
