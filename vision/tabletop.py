@@ -169,6 +169,11 @@ class Roster(_Strict):
     def tokens_by_marker(self) -> dict[int, RosterToken]:
         return {t.marker: t for t in self.tokens}
 
+    @property
+    def marker_sizes_mm(self) -> list[float]:
+        """The sides of every marker the camera must read on the bases and tokens."""
+        return [b.marker_size_mm for b in self.bases] + [t.size_mm for t in self.tokens]
+
     def by_id(self) -> dict[str, RosterBase]:
         return {b.id: b for b in self.bases}
 
