@@ -16,9 +16,7 @@ then pinned down far better, at a small cost where the board was seen.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 

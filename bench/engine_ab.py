@@ -22,11 +22,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # run inside each tree: the analysis of `engine_analysis.battle(n)` (constant density), best of
-# `repeat`, after one warm-up analysis (kernels compiled or loaded, caches filled)
+# `repeat`, after one warm-up analysis (caches filled; an older tree's numba kernels compiled).
+# The editable install maps `campo.*` to the main checkout: its finder is dropped so that `campo`
+# (or, before the namespace, the top-level `engine`) comes from the tree being timed.
 TIMER = """
-import sys, time
-root = sys.argv[1]; sys.path.insert(0, root); sys.path.insert(0, root + "/bench")
-import engine_analysis as ea, engine
+import os, sys, time, types
+root = sys.argv[1]
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__.lower()]
+sys.path.insert(0, root); sys.path.insert(0, root + "/bench")
+if os.path.isdir(root + "/campo"):
+    campo = types.ModuleType("campo"); campo.__path__ = [root + "/campo", root]
+    sys.modules["campo"] = campo
+    from campo import engine
+else:   # a tree from before the `campo` namespace: its engine was a top-level package
+    engine = __import__("engine")
+import engine_analysis as ea
 n, repeat = int(sys.argv[2]), int(sys.argv[3])
 scenario = ea.battle(n, 1800.0 * n / 200)
 engine.analyze(scenario)
@@ -56,8 +66,8 @@ def main() -> None:
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(other), args.rev],
                        cwd=ROOT, check=True)
         try:
-            print(f"{args.bases} bases, best of {args.repeat} per process; compiling the other "
-                  "tree's kernels first (numba, up to 30 s)", flush=True)
+            print(f"{args.bases} bases, best of {args.repeat} per process; warming the other "
+                  "tree first (an older tree compiles its numba kernels: up to a minute)", flush=True)
             time_tree(other, 20, 1)
             theirs, ours = [], []
             for r in range(args.rounds):

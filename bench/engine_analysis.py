@@ -17,9 +17,7 @@ import argparse
 import math
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 

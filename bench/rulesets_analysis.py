@@ -25,9 +25,7 @@ import math
 import pstats
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 

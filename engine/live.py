@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 
 from campo.engine.boundary import HeldVerdicts
-from campo.engine.ruleset import Problem
 from campo.engine.scenario import parse_scenario
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
@@ -184,12 +183,6 @@ class LiveAnalysis:
         _, hits = state.index.query_many(shapes, reach)
         near = {state.index.ids[k] for k in np.unique(hits).tolist()}
         return (changed & set(now)) | near
-
-
-def problems_of(summary: Mapping[str, Any]) -> list[Problem]:
-    """The summary's problems as `Problem` values (for callers that format them)."""
-    return [Problem(p["key"], p["message"], p["severity"], tuple(p["bases"]))
-            for p in summary.get("problems", [])]
 
 
 __all__ = ["LiveAnalysis", "Snapshot", "UnknownBaseError"]

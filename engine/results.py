@@ -71,3 +71,24 @@ class Allowance:
     def to_dict(self) -> dict[str, Any]:
         return {"amount": self.amount, "unit": self.unit, "basis": self.basis,
                 "cites": list(self.cites), "gap": self.gap}
+
+
+def _rounded(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def charge_entry(target: str, legal: bool, distance: float | None, contact_aspect: Aspect | None,
+                 reasons: list[str], allowance: float | None, margin: float | None,
+                 wheel_deg: float) -> dict[str, Any]:
+    """The members every rulebook's charge verdict has (shared/interfaces.md, "charges"), rounded
+    as `campo analyze` prints them; each ruleset adds its own after these."""
+    return {"target": target, "legal": legal, "distance": _rounded(distance),
+            "contact_aspect": contact_aspect.value if contact_aspect else None,
+            "reasons": list(reasons), "margin": _rounded(margin),
+            "allowance": _rounded(allowance), "wheel_deg": round(wheel_deg, 1)}
+
+
+def with_lists(entry: dict[str, Any], **lists: list[Any]) -> dict[str, Any]:
+    """``entry`` with each non-empty list added under its name (empty ones are left out)."""
+    entry.update({name: list(values) for name, values in lists.items() if values})
+    return entry

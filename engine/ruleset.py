@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    import numpy as np
 
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
+    from campo.engine.sequence import SequenceOfPlay
     from campo.engine.state import GameState
     from campo.engine.unit_state import StateTrait
     from campo.engine.vocabulary import Vocabulary
@@ -89,9 +89,6 @@ def placement_problems(state: GameState) -> list[Problem]:
                 out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²",
                                    "warning", (a, b)))
     return out
-
-
-AREA_DOUBT_MM2 = 1e-6  # TODO(engine redesign): goes with conduct_batch
 
 
 class Settings(Protocol):
@@ -180,6 +177,11 @@ class Ruleset(Protocol):
         may not enter). ``None`` only when the ruleset gives no movement rate at all."""
 
     # --- a live game ---------------------------------------------------------------------
+    def sequence_of_play(self) -> SequenceOfPlay:
+        """The rulebook's turn as data (`campo.engine.sequence`): its phases in order, who acts
+        in each and what each side's bases may do with their move, with the rules cited; the
+        server's turn clock steps through it and the movement audit judges moves against it."""
+
     def unit_state(self, base: BaseState) -> list[StateTrait]:
         """The state traits this base carries during a game (losses, disorder, formation ...),
         with its limits read from the rulebook's tables for its type and traits

@@ -17,7 +17,7 @@ from campo.errors import ScenarioError
 from campo.safe_input import parse_json, read_bounded, unsound_value
 
 # What a tabletop can hold. Beyond these a number is a typo or an attack, and the engine's
-# geometry (compiled kernels, GEOS) would overflow or run for minutes: refused, naming the key.
+# geometry (GEOS) would overflow or run for minutes: refused, naming the key.
 MAX_TABLE_MM = 100_000.0
 """A table side: 100 m (a club table is 1.8 m; a convention's long table 10 m)."""
 MAX_COORD_MM = 1_000_000.0

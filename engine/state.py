@@ -44,26 +44,24 @@ class GameState:
     (`campo.engine.boundary`)."""
 
     def __init__(self, scenario: Scenario, ruleset: Ruleset | None = None, *,
-                 held: HeldVerdicts | None = None, use_index: bool = True) -> None:
+                 held: HeldVerdicts | None = None) -> None:
         self.scenario = scenario
         self.ruleset: Ruleset = ruleset if ruleset is not None else get_ruleset(scenario.ruleset)
         self.settings = self.ruleset.load_settings(scenario.settings)
         self.held: HeldVerdicts = held if held is not None else HeldVerdicts()
-        self.use_index = use_index  # TODO(engine redesign): the plain/fast switch goes
         self._by_id = {b.id: b for b in scenario.bases}
         self._cache: dict[str, Any] = {}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | Scenario, *, held: HeldVerdicts | None = None,
-                  use_index: bool = True) -> GameState:
+    def from_dict(cls, data: Mapping[str, Any] | Scenario, *, held: HeldVerdicts | None = None
+                  ) -> GameState:
         """A state from scenario JSON (or a parsed `Scenario`), its ruleset by name."""
-        return cls(parse_scenario(data), held=held, use_index=use_index)
+        return cls(parse_scenario(data), held=held)
 
     # --- values ---------------------------------------------------------------------------
     def copy(self) -> GameState:
         """An independent copy (moving a base in it leaves this state alone)."""
-        return GameState(self.scenario.model_copy(deep=True), self.ruleset, held=self.held,
-                         use_index=self.use_index)
+        return GameState(self.scenario.model_copy(deep=True), self.ruleset, held=self.held)
 
     def to_dict(self) -> dict[str, Any]:
         return self.scenario.model_dump(mode="json", exclude_none=True)
@@ -117,8 +115,7 @@ class GameState:
     @property
     def index(self) -> BaseIndex:
         """Spatial index over every base's rectangle."""
-        return self.cached("index", lambda: BaseIndex(self.ids, self._polygons(),
-                                                      use_tree=self.use_index))
+        return self.cached("index", lambda: BaseIndex(self.ids, self._polygons()))
 
     @property
     def reach_all_mm(self) -> float:

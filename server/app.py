@@ -35,6 +35,7 @@ from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.reference import rules_info
 from campo.server.tokens import TokenBoard
+from campo.server.turn_clock import TurnClock
 from campo.server.unit_state import UnitStates
 from campo.server.rig import Rig, ServerSettings, load_rig
 from campo.server.security import (
@@ -66,6 +67,7 @@ class Services:
     camera: CameraRenderer
     units: UnitStates | None = None  # what has happened to each base (losses, disorder ...)
     tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
+    clock: TurnClock | None = None  # the turn and phase (the rulebook's sequence of play)
     setup_url: str | None = None  # the game's setup page, when a setup host runs this game
     # per client address and per token across all their connections, every WebSocket message (a
     # page sends a few a minute; a runaway script sending in a loop is refused, the others are
@@ -94,10 +96,11 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
-                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool)
+                    CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool,
+                    clock=TurnClock(rig.roster.ruleset, tool))
 
 
-DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state"})
+DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state", "turn"})
 """Changes confirmed to the umpire only once a running recording has them on disk."""
 
 
@@ -230,7 +233,7 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         else:
             data = given
         reply = handle_message({**data, "type": message_type}, can_write=True, setup=s.setup, hub=s.hub,
-                               tool=s.tool, units=s.units, source="api")
+                               tool=s.tool, units=s.units, clock=s.clock, source="api")
         if reply["ok"] and message_type in DURABLE_TYPES:
             await durable(request.app)
         return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
@@ -285,6 +288,20 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         """Act with the umpire tool: body `{"action": ...}` (ATTILA's deck: "shuffle" | "draw"; token)."""
         return await write(request, s, "deck")
 
+    @app.get("/api/turn")
+    def api_turn(s: ServicesDep) -> dict[str, Any]:
+        """The turn clock: turn, phase, the side that plays first, who acts and what each side's
+        bases may do with their move, and the rulebook's whole sequence of play."""
+        if s.clock is None:
+            raise HTTPException(404, "this game has no turn clock")
+        return s.clock.view() | {"sequence": s.clock.sequence.to_dict()}
+
+    @app.post("/api/turn")
+    async def post_turn(request: Request, s: ServicesDep) -> JSONResponse:
+        """Step the turn clock: body `{"action": "next" | "back" | "first", "side"?: "A" | "B"}`
+        (token off localhost); "back" is undo. The answer is the clock after the step."""
+        return await write(request, s, "turn")
+
     @app.websocket("/ws")
     async def ws(websocket: WebSocket, s: Annotated[Services, Depends(get_ws_services)]) -> None:
         if not (same_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
@@ -297,6 +314,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         s.hub.send_to(client, "hello", hello_payload(s, client))
         if s.tool is not None:
             s.hub.send_to(client, s.tool.topic, s.tool.view())
+        if s.clock is not None:
+            s.hub.send_to(client, s.clock.topic, s.clock.view())
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             await _receive_loop(websocket, client, s)
@@ -342,7 +361,7 @@ async def _receive_loop(websocket: WebSocket, client: Client, s: Services) -> No
                                                    "slow down (this one was ignored)"))
             continue
         reply = handle_message(raw, can_write=client.can_write, setup=s.setup, hub=s.hub, tool=s.tool,
-                               units=s.units, source="page")
+                               units=s.units, clock=s.clock, source="page")
         if reply.get("ok") and reply.get("type") in DURABLE_TYPES:
             await durable(websocket.app)
         s.hub.send_to(client, "reply", reply)

@@ -23,10 +23,12 @@ from campo.server.messages import (
     SetSettings,
     SetTerrain,
     SetUnitState,
+    TurnStep,
     UmpireEvent,
     UndoUnitState,
     parse_client_message,
 )
+from campo.server.turn_clock import ClockStep, TurnClock
 from campo.server.unit_state import UnitStates
 from campo.errors import CampoInputError
 
@@ -39,7 +41,7 @@ def refused(error: str) -> dict[str, Any]:
 
 def handle_message(raw: str | bytes | dict[str, Any], *, can_write: bool, setup: GameSetup, hub: StateHub,
                    tool: UmpireTool | None = None, units: UnitStates | None = None,
-                   source: str = "page") -> dict[str, Any]:
+                   clock: TurnClock | None = None, source: str = "page") -> dict[str, Any]:
     """Apply one client message; the reply for that client (loop thread only)."""
     try:
         message = parse_client_message(raw)
@@ -66,7 +68,19 @@ def handle_message(raw: str | bytes | dict[str, Any], *, can_write: bool, setup:
             _, _, values = setup.snapshot()
             view = tool.act(message.action, get_ruleset(setup.ruleset).load_settings(values))
             hub.publish(tool.topic, view)
+            if clock is not None:
+                publish_step(hub, clock.follow_tool(view, source=source))
             return {"ok": True, "type": "deck", "deck": view}
+        if isinstance(message, TurnStep):
+            if clock is None:
+                return refused("this game has no turn clock") | {"type": "turn"}
+            _, _, values = setup.snapshot()
+            step = clock.step(message.action, side=message.side, source=source,
+                              settings=get_ruleset(setup.ruleset).load_settings(values))
+            if clock.tool is not None:
+                hub.publish(clock.tool.topic, clock.tool.view())
+            publish_step(hub, step)
+            return {"ok": True, "type": "turn", "turn": step.view}
         if isinstance(message, SetUnitState | UndoUnitState):
             if units is None:
                 return refused("this game keeps no unit state") | {"type": message.type}
@@ -80,3 +94,12 @@ def handle_message(raw: str | bytes | dict[str, Any], *, can_write: bool, setup:
     except CampoInputError as exc:
         return refused(str(exc)) | {"type": message.type}
     return refused(f"unhandled message type {message.type!r}")  # pragma: no cover - every type is handled
+
+
+def publish_step(hub: StateHub, step: ClockStep | None) -> None:
+    """A turn clock's step to every page and the recorder: its events, then its new view."""
+    if step is None:
+        return
+    for event in step.events:
+        hub.publish("event", event)
+    hub.publish(TurnClock.topic, step.view)

@@ -15,6 +15,9 @@ Client -> server, on `/ws` (JSON text):
 - `{"type": "deck", "action": "shuffle" | "draw"}` the umpire's card deck (ATTILA only).
 - `{"type": "unit_state", "base": id, "traits": {name: value, ...}}` change a base's state
   traits; `{"type": "undo_unit_state"}` takes the last change back.
+- `{"type": "turn", "action": "next" | "back" | "first", "side"?: "A" | "B"}` step the turn clock
+  through the rulebook's sequence of play (server/turn_clock.py); "back" is undo, "first" sets
+  the side that plays first this turn.
 """
 
 from __future__ import annotations
@@ -119,11 +122,20 @@ class UndoUnitState(_Message):
     type: Literal["undo_unit_state"]
 
 
+class TurnStep(_Message):
+    """Step the turn clock: the next phase, back one (undo), or who plays first this turn."""
+
+    type: Literal["turn"]
+    action: Literal["next", "back", "first"]
+    side: Literal["A", "B"] | None = None
+
+
 ClientMessage = Annotated[Ping | UmpireEvent | SetTerrain | SetSettings | DeckAction | SetUnitState
-                          | UndoUnitState, Field(discriminator="type")]
+                          | UndoUnitState | TurnStep, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
-WRITE_TYPES = frozenset({"event", "terrain", "settings", "deck", "unit_state", "undo_unit_state"})
+WRITE_TYPES = frozenset({"event", "terrain", "settings", "deck", "unit_state", "undo_unit_state",
+                         "turn"})
 """Message types that change state: refused from a read-only client."""
 
 

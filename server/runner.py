@@ -83,18 +83,14 @@ def _exit_if_compiling(warmup: threading.Thread) -> None:
 
 
 def _prepare_engine() -> None:
-    """Compile the rules engine's kernels while the page loads (`engine.warmup`): about a
-    second when cached, 30–40 s on the first run after installing, which is said."""
+    """Analyse each rulebook's warm-up scenario while the page loads (`engine.warmup`), so the
+    first live frame does not pay the engine's imports and first calls (about a second)."""
     from campo.engine.warmup import prepare
 
     try:
-        seconds = prepare()
+        prepare()
     except Exception as exc:   # the live analysis reports its own errors; this is only a warm-up
         print(f"campo serve: rules engine warm-up failed: {exc}", file=sys.stderr, flush=True)
-        return
-    if seconds > 3:
-        print(f"campo serve: rules engine ready (compiled in {seconds:.0f} s; cached from now on)",
-              flush=True)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:

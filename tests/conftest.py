@@ -39,9 +39,9 @@ class _FailOnErrorLog(logging.Handler):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _engine_kernels_ready() -> None:
-    """Compile (fresh checkout) or load (cached) the engine's numba kernels once, before any
-    test: a live server's first analysis must not spend a test's waiting time compiling."""
+def _engine_warm() -> None:
+    """Import the engine and analyse each rulebook's warm-up scenario once, before any test, as
+    `campo serve` does while it starts: a live server test's waiting time is not spent on imports."""
     from campo.engine.warmup import prepare
 
     prepare()

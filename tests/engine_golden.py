@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from campo.engine.state import GameState
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "engine" / "italia"
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
@@ -106,11 +105,6 @@ def golden_files(ruleset_dir: str) -> list[Path]:
 def assert_cites_match(golden: dict[str, Any], pattern: re.Pattern[str]) -> None:
     """The golden file cites at least one rule, each citation in the ruleset's own form."""
     assert golden["cites"] and all(pattern.match(c) for c in golden["cites"]), golden["cites"]
-
-
-def assert_plain_equals_indexed(sc: dict[str, Any]) -> None:
-    """The spatial index (fast path) gives exactly the plain path's analysis."""
-    assert GameState.from_dict(sc).analyze() == GameState.from_dict(sc, use_index=False).analyze()
 
 
 def analyze_through_cli(run_campo: Callable[..., tuple[int, str, str]], path: Path,

@@ -203,7 +203,8 @@ def test_without_the_token_the_page_is_read_only(browser: Any, server: ServerThr
     pg.wait_for_function("document.querySelector('[data-testid=access]').textContent.startsWith('read-only')")
     pg.wait_for_selector('[data-testid="base-aus-47"]')
     assert pg.locator('[data-testid="terrain-add"]').is_disabled()
-    assert pg.locator('[data-testid="event-turn"]').is_disabled()
+    pg.wait_for_selector('[data-testid="turn-next"]')
+    assert pg.locator('[data-testid="turn-next"]').is_disabled()
     pg.close()
 
 
@@ -227,15 +228,15 @@ def test_umpire_events_are_sent_and_listed(page: Any, server: ServerThread) -> N
     unsubscribe = server.services.hub.subscribe(got.append)
     try:
         page.click('[data-testid="tab-events"]')
-        page.click('[data-testid="event-turn"]')
-        page.wait_for_selector('[data-testid="events-list"] li')
+        page.click('[data-testid="turn-next"]')   # the turn stepper (tests/test_browser_turn.py)
+        page.wait_for_function("document.querySelector('[data-testid=events-list]').textContent.includes('Phase')")
         assert "Turn 1" in page.locator('[data-testid="events-list"]').text_content()
         page.fill('[data-testid="event-note-text"]', "IR 47 disordered")
         page.click('[data-testid="event-note"]')
         page.wait_for_function("document.querySelector('[data-testid=events-list]').textContent.includes('IR 47 disordered')")
     finally:
         unsubscribe()
-    assert [r.payload["kind"] for r in got if r.topic == "event"] == ["turn", "note"]
+    assert [r.payload["kind"] for r in got if r.topic == "event"] == ["turn", "phase", "note"]
 
 
 def test_camera_view_shows_the_frame(page: Any) -> None:

@@ -125,7 +125,6 @@ def test_stale_base_is_absent_so_no_target() -> None:
     sc["bases"][1]["stale"] = True
     out = engine.analyze(sc)["bases"]["a"]
     assert out["targets"] == []
-    assert engine.analyze(GameState.from_dict(sc, use_index=False))["bases"]["a"]["targets"] == []
     assert out["charges"][0]["legal"] is False
     assert any("not seen" in r for r in out["charges"][0]["reasons"])
 

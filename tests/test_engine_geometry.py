@@ -151,21 +151,24 @@ def test_sight_field_blocks_and_depth() -> None:
     assert corridor.clear(lines, corridor=IN / 2 * 1.7, exclude={"u"}).all()
 
 
-def test_index_equals_plain_path() -> None:
+def test_index_answers_what_a_scan_of_every_base_answers() -> None:
     rng = np.random.default_rng(3)
     rects = [at(float(x), float(y), float(h)) for x, y, h in rng.uniform(0, 600, (60, 3))]
     ids = [f"b{i}" for i in range(len(rects))]
-    fast = BaseIndex(ids, [r.polygon for r in rects])
-    plain = BaseIndex(ids, [r.polygon for r in rects], use_tree=False)
+    shapes = [r.polygon for r in rects]
+    index = BaseIndex(ids, shapes)
     for d in (0.0, 2.5, 50.0, 150.0):
-        assert fast.pairs_within(d) == plain.pairs_within(d)
-        assert fast.within(rects[0].polygon, d) == plain.within(rects[0].polygon, d)
+        scanned = [(ids[i], ids[j]) for i in range(len(shapes)) for j in range(i + 1, len(shapes))
+                   if shapes[i].distance(shapes[j]) <= d]
+        assert index.pairs_within(d) == sorted(scanned)
+        assert index.within(shapes[0], d) == [ids[i] for i in range(len(shapes))
+                                              if shapes[0].distance(shapes[i]) <= d]
 
 
 @pytest.mark.parametrize("module", [
     "campo.engine.geometry.rect", "campo.engine.geometry.zones", "campo.engine.geometry.arcs",
     "campo.engine.geometry.contact", "campo.engine.geometry.sight", "campo.engine.geometry.motion",
-    "campo.engine.geometry.index", "campo.engine.state",
+    "campo.engine.geometry.index", "campo.engine.state", "campo.engine.connected",
 ])
 def test_docstring_examples(module: str) -> None:
     import doctest

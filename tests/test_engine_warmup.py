@@ -1,28 +1,26 @@
-"""`engine.warmup.prepare` reaches every numba kernel an analysis uses: after it, the bench
-battles of all three rulebooks compile nothing more (a kernel it missed would be compiled during
-a user's first live frame instead)."""
+"""`engine.warmup.prepare`: each rulebook brings a small warm-up scenario that `campo serve`
+analyses while it starts; it must be a real game of that rulebook that analyses cleanly."""
 
 from __future__ import annotations
 
-import gc
-
-from numba.core.registry import CPUDispatcher
+import pytest
 
 from campo import engine
+from campo.engine.registry import get_ruleset, ruleset_names
 from campo.engine.warmup import prepare
-from tests.bench_modules import bench_module
 
 
-def _signatures() -> dict[str, int]:
-    return {f"{d.py_func.__module__}.{d.py_func.__name__}": len(d.signatures)
-            for d in gc.get_objects() if isinstance(d, CPUDispatcher)}
+@pytest.mark.parametrize("name", ruleset_names())
+def test_each_rulebook_warms_up_on_a_clean_game_of_its_own(name: str) -> None:
+    scenario = get_ruleset(name).warmup_scenario
+    assert scenario["ruleset"] == name
+    result = engine.analyze(scenario)
+    assert result["ruleset"] == name
+    assert len(result["bases"]) >= 2
+    assert [p for p in result.get("problems", []) if p.get("severity") == "error"] == []
 
 
-def test_bench_battles_compile_nothing_after_warmup() -> None:
-    prepare()
-    before = _signatures()
-    isd, others = bench_module("engine_analysis"), bench_module("rulesets_analysis")
-    for scenario in (isd.battle(50, 450.0), others.federico_battle(50), others.attila_battle(50)):
-        engine.analyze(scenario)
-    after = _signatures()
-    assert {k: v for k, v in after.items() if v > before.get(k, 0)} == {}
+def test_prepare_takes_the_rulebooks_asked_for() -> None:
+    assert prepare(("federico",)) >= 0.0
+    with pytest.raises(Exception, match="no-such-rulebook"):
+        prepare(("no-such-rulebook",))

@@ -72,8 +72,10 @@ def test_charge_into_contact_is_recorded_with_its_aspect() -> None:
     charges = [e for e in events if e.kind == "charge"]
     assert [c.payload["bases"] for c in contacts] == [["a-1", "b-1"]]
     assert contacts[0].payload["aspects"] == {"a-1": "front", "b-1": "front"}
+    # stamped with the turn and phase the demo's states announce
     assert [c.payload for c in charges] == [
-        {"charger": "b-1", "target": "a-1", "aspect": "front", "legal": True}]
+        {"charger": "b-1", "target": "a-1", "aspect": "front", "legal": True, "turn": 1,
+         "phase": "movement"}]
     charge_move = demo_script()[3]
     assert charges[0].t == pytest.approx(charge_move.t_start + charge_move.duration, abs=0.11)
 
@@ -164,7 +166,8 @@ def test_umpire_turn_marker_is_not_duplicated() -> None:
     assert deriver.admit_external("turn", {"text": ""}) == {"turn": 2}  # "Next turn"
     assert deriver.admit_external("phase", {"phase": "fire"}) == {"phase": "fire", "turn": 2}
     assert deriver.admit_external("phase", {"phase": "fire"}) is None
-    assert deriver.admit_external("note", {"text": "rain"}) == {"text": "rain"}
+    # a note carries the turn and phase in play
+    assert deriver.admit_external("note", {"text": "rain"}) == {"text": "rain", "turn": 2, "phase": "fire"}
 
 
 def test_recorder_ends_moves_on_the_clock(tmp_path: Path) -> None:

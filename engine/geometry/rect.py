@@ -143,8 +143,3 @@ class Rect:
     def ahead_of_front(self, x: float, y: float) -> float:
         """Signed distance of a point ahead of the extended front line (negative = behind it)."""
         return self.to_local(x, y)[1] - self.depth / 2
-
-
-def prepare_all(rects: list[Rect]) -> None:
-    """Prepare every rectangle's polygon for repeated predicate tests."""
-    shapely.prepare([r.polygon for r in rects])

@@ -26,7 +26,7 @@ its answer is arrays too (`Trace`: per line, what blocks it). Bodies are swept p
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np

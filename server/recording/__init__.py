@@ -66,6 +66,33 @@ def restore_unit_states(services: Any, path: Any) -> int:
     return int(units.restore(changes))
 
 
+def restore_turn_clock(services: Any, path: Any) -> bool:
+    """A game resumed with its recording carries on at the turn and phase it was left: the last
+    `turn`/`phase` events put the clock back (`server.turn_clock.restore_from_events`); for a
+    card-driven rulebook (ATTILA) the last `shuffle`/`card` event deals the deck back to where it
+    was (same seed, same turn, same cards drawn) and the clock follows it."""
+    from campo.server.turn_clock import restore_from_events
+
+    clock = getattr(services, "clock", None)
+    if clock is None:
+        return False
+    with open_recording(path) as rec:
+        if clock.tool is None:
+            return restore_from_events(clock, [(e.kind, e.data) for e in rec.events({"turn", "phase"})])
+        deck = [e.data for e in rec.events({"shuffle", "card"})]
+    last = next((d for d in reversed(deck) if isinstance(d.get("seed"), int)
+                 and isinstance(d.get("turn"), int)), None)
+    if last is None:
+        return False
+    from campo.engine.registry import get_ruleset
+
+    _, _, values = services.setup.snapshot()
+    settings = get_ruleset(services.setup.ruleset).load_settings(values)   # the deck's make-up
+    view = clock.tool.restore(last["seed"], last["turn"], int(last.get("drawn") or 0), settings)
+    clock.follow_tool(view, source="restored")
+    return True
+
+
 def attach(app: Any, services: Any, path: Any) -> Recorder:
     """`campo serve --record`: record ``services.hub`` into ``path`` while ``app`` runs.
 
@@ -76,9 +103,12 @@ def attach(app: Any, services: Any, path: Any) -> Recorder:
     """
     # read before the recorder opens the file (then nothing in this process touches it but the writer)
     restored = restore_unit_states(services, path) if Path(path).exists() else 0
+    clock_restored = restore_turn_clock(services, path) if Path(path).exists() else False
     recorder = attach_recorder(services.hub, path)
     if restored:
         log.info("%d changes of unit state restored from %s", restored, path)
+    if clock_restored:
+        log.info("turn clock restored from %s: %s", path, services.clock.position())
     services.tracker.status_parts.append(lambda: {"recording": recorder.status()})
     inner = app.router.lifespan_context
 

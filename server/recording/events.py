@@ -9,11 +9,14 @@ for its type, formation and terrain, and whether it was exceeded.
 
 Event kinds and payloads (docs/recording.md lists them all):
 ``move`` {base, side, from, to, t_start, t_end, path_mm, distance, path_length, furthest,
-turned_deg, unit, allowance, allowance_basis, exceeded}; ``appeared``/``disappeared`` {base, side,
+turned_deg, unit, allowance, allowance_basis, exceeded, turn[, phase, phase_check]};
+``appeared``/``disappeared`` {base, side,
 x_mm, y_mm}; ``stale``/``fresh`` {base}; ``contact``/``contact_broken`` {bases: [a, b], aspects:
 {a: aspect of a touched, b: ...}}; ``charge`` {charger, target, aspect (of the target struck),
 legal}; ``turn`` {turn}; ``phase`` {phase, turn}; ``losses`` {base, side, losses, previous};
-``note`` {text} (from the umpire).
+``note`` {text} (from the umpire). Once the turn clock runs, every derived event also carries
+the ``turn`` and ``phase`` it happened in (a move: those it began in), and a move its
+``phase_check`` (`movement.phase_check`: may this side move in this phase, how far).
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ MIN_MOVE_MM, MIN_TURN_DEG = 5.0, 3.0
 HIDDEN_SETTLE_S = 10.0
 """A moving base hidden this long (removed from the table?) ends its move where last seen."""
 MAX_PATH_POINTS = 60
+STAMPED_EXTERNAL = ("note", "unit_state")
+"""Events from outside that get the turn and phase in play (the deck's carry their own turn)."""
 
 State = Mapping[str, Any]
 Summary = Mapping[str, Any]
@@ -177,6 +182,8 @@ class _Track:
     state_before: State | None      # the moment the move began (for the charge's legality)
     hidden_since: float | None = None  # the base is stale or absent: it may be moving unseen
     turn: Any = None  # the turn in play when the move began
+    phase: Any = None  # the phase in play then (the turn clock's), and the side playing first
+    first: str = "A"
 
 
 def _thin(path: list[tuple[float, float]]) -> list[list[float]]:
@@ -219,6 +226,7 @@ class EventDeriver:
         self.tracks: dict[str, _Track] = {}
         self.turn: Any = None
         self.phase: Any = None
+        self.first = "A"   # the side that plays first this turn (the turn clock's)
 
     def prime(self, state: State) -> None:
         """Continue after an earlier session: ``state`` is where things were left."""
@@ -226,6 +234,12 @@ class EventDeriver:
         self.prev_summary = self._summary_of(state)
         self.rest = {bid: dict(b) for bid, b in _bases(state).items()}
         self.turn, self.phase = state.get("turn"), state.get("phase")
+
+    def prime_clock(self, turn: Any, phase: Any, first: Any) -> None:
+        """Continue after an earlier session whose turn clock was at ``turn`` and ``phase``."""
+        self.turn, self.phase = turn, phase
+        if first in ("A", "B"):
+            self.first = first
 
     def _summary_of(self, state: State) -> Summary | None:
         return self.summarize(state) if callable(self.summarize) else None
@@ -242,16 +256,23 @@ class EventDeriver:
                 self.turn = e.payload["turn"]
             elif e.kind == "phase":
                 self.phase = e.payload["phase"]
-        for e in events:
-            if e.kind == "losses" and e.payload.get("turn") is None:
-                e.payload["turn"] = self.turn
         self._follow(t, state)
         events += self._charges(events, state)
+        for e in events:   # what happened carries the turn and phase it happened in
+            if e.kind not in ("turn", "phase"):
+                self._stamp(e)
         events += self._settled(t, state)
         self.prev = state
         if usable(summary):
             self.prev_summary = summary
         return events
+
+    def _stamp(self, event: Event) -> None:
+        """Put the turn (and the phase, when the turn clock has one) on a derived event."""
+        if event.payload.get("turn") is None and self.turn is not None:
+            event.payload["turn"] = self.turn
+        if self.phase is not None:
+            event.payload.setdefault("phase", self.phase)
 
     def tick(self, t: float) -> list[Event]:
         """Time passed with no new state: moves whose base has been still long enough end."""
@@ -264,7 +285,8 @@ class EventDeriver:
     def admit_external(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """The umpire's event as it will be stored, or None for a turn/phase marker that the
         state already announced. A turn marker without a number is the next turn; a phase
-        marker gets the current turn."""
+        marker gets the current turn; a note or a change of a base's state the turn and phase
+        in play."""
         payload = {k: v for k, v in payload.items() if v not in ("", None)}
         if kind == "turn":
             if "turn" not in payload:
@@ -272,13 +294,17 @@ class EventDeriver:
             turn = payload["turn"]
             if turn == self.turn:
                 return None
-            self.turn = turn
+            self.turn, self.phase = turn, None
         elif kind == "phase":
             if self.turn is not None:
                 payload.setdefault("turn", self.turn)
-            if payload.get("phase") == self.phase and payload.get("turn") == self.turn:
+            first = payload.get("first") if payload.get("first") in ("A", "B") else self.first
+            if (payload.get("phase"), payload.get("turn"), first) == (self.phase, self.turn,
+                                                                      self.first):
                 return None
-            self.phase = payload.get("phase")
+            self.phase, self.first = payload.get("phase"), first
+        elif kind in STAMPED_EXTERNAL:
+            self._stamp(Event(0.0, kind, payload))
         return payload
 
     def _follow(self, t: float, state: State) -> None:
@@ -307,7 +333,8 @@ class EventDeriver:
                     self.tracks[bid] = _Track(
                         start=dict(rest), t_start=t, last_change=t, end=dict(b),
                         path=[(rest["x_mm"], rest["y_mm"]), (b["x_mm"], b["y_mm"])],
-                        state_before=self.prev, turn=self.turn)
+                        state_before=self.prev, turn=self.turn, phase=self.phase,
+                        first=self.first)
             elif pose_changed(track.end, b, 0.0, 0.0):
                 track.end, track.last_change = dict(b), t
                 track.path.append((b["x_mm"], b["y_mm"]))
@@ -356,6 +383,9 @@ class EventDeriver:
                        "from": pose(track.start), "to": pose(track.end),
                        "t_start": round(track.t_start, 3), "t_end": round(track.last_change, 3),
                        "path_mm": _thin(track.path), "turn": track.turn}
-            payload |= measure_move(state or {}, track.start, track.end, track.path)
+            if track.phase is not None:
+                payload["phase"] = track.phase
+            payload |= measure_move(state or {}, track.start, track.end, track.path,
+                                    phase=track.phase, first=track.first)
             out.append(Event(t, "move", payload))
         return out

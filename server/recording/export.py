@@ -23,6 +23,11 @@ def _fmt(v: Any, digits: int = 1) -> str:
     return f"{round(v, digits):g}" if isinstance(v, float) else str(v)
 
 
+PHASE_FLAGS = {"not_now": "NOT ITS PHASE", "too_far": "TOO FAR FOR THE PHASE",
+               "stretched": "beyond its move (forced march?)", "result": "(a result?)"}
+"""How a move's ``phase_check`` verdict reads in a one-line summary ("ok": nothing added)."""
+
+
 def summary(entry: Entry) -> str:
     """A one-line human description of an event (used by the CSV and the report)."""
     d = entry.data
@@ -31,9 +36,13 @@ def summary(entry: Entry) -> str:
         allowance = d.get("allowance")
         limit = "" if allowance is None else f" of {_fmt(allowance)}{d['unit']}"
         flag = " EXCEEDED" if d.get("exceeded") else ""
+        check = d.get("phase_check") or {}
+        phase = PHASE_FLAGS.get(check.get("verdict"), "")
+        if phase:
+            phase = f" {phase} in {d.get('phase')}"
         return (f"{d['base']} moved {_fmt(d['distance'])}{d['unit']}{limit}"
                 f" (furthest point {_fmt(d['furthest'])}{d['unit']}, turned "
-                f"{_fmt(d['turned_deg'], 0)}°){flag}")
+                f"{_fmt(d['turned_deg'], 0)}°){flag}{phase}")
     if k in ("appeared", "disappeared"):
         return f"{d['base']} {k} at ({_fmt(d['x_mm'], 0)}, {_fmt(d['y_mm'], 0)}) mm"
     if k in ("stale", "fresh"):

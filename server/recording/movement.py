@@ -20,6 +20,7 @@ from campo.engine import GameState
 from campo.engine.geometry.rect import Rect, angle_diff
 from campo.engine.results import Allowance
 from campo.engine.rulesets import get_ruleset
+from campo.engine.sequence import judge_move
 from campo.errors import CampoInputError
 
 EXCEEDED_TOLERANCE_MM = 3.0
@@ -85,9 +86,29 @@ def allowance_for(scenario: Mapping[str, Any], base: Mapping[str, Any],
                        "gap": allowance.gap}
 
 
+def phase_check(scenario: Mapping[str, Any], side: Any, phase: str, first: str,
+                furthest_mm: float, allowance_mm: float | None) -> dict[str, Any]:
+    """The move judged against the phase it began in (`campo.engine.sequence.judge_move`): may
+    this side's bases move now, and how far."""
+    try:
+        seq = get_ruleset(str(scenario.get("ruleset"))).sequence_of_play()
+        entry = seq.phase(phase)
+    except CampoInputError as exc:
+        return {"verdict": "unknown", "reason": str(exc), "cites": []}
+    verdict = judge_move(entry, first, side, furthest_mm=furthest_mm, allowance_mm=allowance_mm,
+                         tolerance_mm=EXCEEDED_TOLERANCE_MM)
+    out = verdict.to_dict()
+    if "limit_mm" in out:
+        _, mm = unit_of(seq.ruleset)
+        out["limit"] = round(out.pop("limit_mm") / mm, 3)
+    return out
+
+
 def measure_move(scenario: Mapping[str, Any], start: Mapping[str, Any], end: Mapping[str, Any],
-                 path_mm: Sequence[Sequence[float]]) -> dict[str, Any]:
-    """The measured part of a move event: distances (rules units), allowance, exceeded."""
+                 path_mm: Sequence[Sequence[float]], *, phase: str | None = None,
+                 first: str = "A") -> dict[str, Any]:
+    """The measured part of a move event: distances (rules units), allowance, exceeded; with
+    the ``phase`` it began in (the turn clock's), ``phase_check`` judges it against the phase."""
     try:
         unit, mm = unit_of(str(scenario.get("ruleset")))
     except CampoInputError:
@@ -101,7 +122,10 @@ def measure_move(scenario: Mapping[str, Any], start: Mapping[str, Any], end: Map
     allow, basis = allowance_for(scenario, end, kinds)
     exceeded = (None if allow is None
                 else furthest > allow.amount * mm + EXCEEDED_TOLERANCE_MM)
-    return {
+    checked = ({} if phase is None else {"phase_check": phase_check(
+        scenario, end.get("side"), phase, first, furthest,
+        None if allow is None else allow.amount * mm)})
+    return checked | {
         "unit": unit,
         "distance": round(straight / mm, 3),
         "path_length": round(path_len / mm, 3),

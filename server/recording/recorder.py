@@ -120,6 +120,19 @@ def open_for_writing(path: Path) -> tuple[sqlite3.Connection, int]:
     return conn, version
 
 
+def clock_left(events: list[Any]) -> tuple[Any, Any, Any] | None:
+    """(turn, phase, first) where a recording's turn and phase events left the game, or None:
+    moves after a resume carry on in that phase."""
+    left: tuple[Any, Any, Any] | None = None
+    for e in events:
+        turn, first = e.data.get("turn"), (left or (None, None, None))[2]
+        if e.kind == "turn" and (left is None or turn != left[0]):
+            left = (turn, None, first)
+        elif e.kind == "phase":
+            left = (turn, e.data.get("phase"), e.data.get("first", first))
+    return left
+
+
 class Recorder:
     """Record a game into ``path`` (created, or appended to when it is already a recording)."""
 
@@ -158,6 +171,7 @@ class Recorder:
         self._whole_next = False   # waiting states were dropped: store the next one whole
         # states written whose events are not derived yet: (t, state, summary)
         self._to_derive: deque[tuple[float, dict[str, Any], Any]] = deque()
+        self._clock_left: tuple[Any, Any, Any] | None = None   # (turn, phase, first) on resume
         try:
             self._resume_existing()
         except BaseException:
@@ -172,6 +186,8 @@ class Recorder:
             self._deriver = EventDeriver()
             if self._last_state is not None:
                 self._deriver.prime(self._last_state)
+            if self._clock_left is not None:
+                self._deriver.prime_clock(*self._clock_left)
         self._queue: queue.Queue[tuple[str, float, Any, Any]] = queue.Queue()
         self._failure: BaseException | None = None
         self._closed = False
@@ -290,6 +306,7 @@ class Recorder:
             if latest is not None:
                 self._last_state = latest
                 self._states_since_snapshot = rec.states_since_snapshot()
+            self._clock_left = clock_left(rec.events({"turn", "phase"}))
             self._insert(self._last_t, "resumed", "json", codec.pack({}))
             self._commit()
             if self._problem:

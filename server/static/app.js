@@ -8,6 +8,7 @@
 import { Board } from "./board.js";
 import { appendEvent, renderBasePanel, renderReference, renderSettings, renderStateControls } from "./panels.js";
 import { TerrainEditor } from "./terrain.js";
+import { TurnStepper } from "./turn.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || sessionStorage.getItem("campo-token");
@@ -17,7 +18,7 @@ if (params.get("token")) sessionStorage.setItem("campo-token", params.get("token
 const campo = (window.campo = {
   state: null, status: null, hello: null, seq: 0, statesReceived: 0, latenciesMs: [], drawnLatenciesMs: [],
   selected: null, geometry: null, detail: null, stateControls: null, tool: "select", ruler: [], rulerResult: null, connected: false,
-  umpireTool: null, rulebook: null,
+  umpireTool: null, rulebook: null, turn: null,
 });
 const NO_RULEBOOK = { hasArmyTab: false, drawMarks() {}, drawZones() {}, renderBaseExtras() {}, renderArmyPanel() {} };
 let rulebook = NO_RULEBOOK;
@@ -28,13 +29,13 @@ let socket = null;
 let geometryRequest = 0;
 let settingsEdits = {};
 let rulesInfo = null;
-let lastTurn = 0;
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
 const terrain = new TerrainEditor({ send, redraw: () => render(), board });
+const turnStepper = new TurnStepper($("turn-bar"), send);
 
 // -- connection --------------------------------------------------------------------------------
 
@@ -57,7 +58,8 @@ function onMessage(msg) {
     case "hello": onHello(p); break;
     case "state": onState(p); break;
     case "status": onStatus(p); break;
-    case "event": appendEvent($("events-list"), p); if (p.kind === "turn" && p.turn) lastTurn = p.turn; break;
+    case "event": appendEvent($("events-list"), p); break;
+    case "turn": campo.turn = p; turnStepper.update(p); break;
     case "reply": onReply(p); break;
     default:
       if (campo.hello && campo.hello.tool && msg.topic === campo.hello.tool.topic) { campo.umpireTool = p; renderArmy(); }
@@ -83,7 +85,8 @@ function onHello(p) {
   // the game's setup (table, roster, camera), when this server has one (not the demo, not a replay)
   $("st-setup").hidden = !p.setup_url;
   if (p.setup_url) $("st-setup").href = p.setup_url + (token ? `?token=${encodeURIComponent(token)}` : "");
-  for (const id of ["ev-turn", "ev-phase-btn", "ev-note-btn"]) $(id).disabled = ro;
+  $("ev-note-btn").disabled = ro;
+  turnStepper.setWritable(p.can_write);
   if (rulesInfo) renderRules();
 }
 
@@ -143,6 +146,8 @@ function onReply(r) {
     if (r.ok) { settingsEdits = {}; loadRules(); }
   } else if (r.type === "unit_state" || r.type === "undo_unit_state") {
     setPill("st-engine", r.ok ? "" : `refused: ${r.error}`, r.ok ? "" : "bad");
+  } else if (r.type === "turn") {
+    turnStepper.onReply(r);
   } else if (r.type === "deck") {
     const msg = $("deck-msg");
     if (msg) msg.textContent = r.ok ? "" : `refused: ${r.error}`;
@@ -345,8 +350,6 @@ function refreshCamera() {
 
 // -- umpire events -----------------------------------------------------------------------------
 
-$("ev-turn").addEventListener("click", () => send({ type: "event", kind: "turn", turn: lastTurn + 1 }));
-$("ev-phase-btn").addEventListener("click", () => send({ type: "event", kind: "phase", phase: $("ev-phase").value || "phase" }));
 $("ev-note-btn").addEventListener("click", () => {
   const text = $("ev-note").value.trim();
   if (text) send({ type: "event", kind: "note", text });

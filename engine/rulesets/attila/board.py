@@ -300,9 +300,6 @@ class Board:
         return max([t.level for k, t in enumerate(self._area_rows) if row[k] and t.kind in HILLS],
                    default=0)
 
-    def hill_of(self, base_id: str) -> str | None:
-        return self.area_holding(base_id, HILLS)
-
     def wood_of(self, base_id: str) -> str | None:
         return self.area_holding(base_id, WOODS)
 

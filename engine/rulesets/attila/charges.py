@@ -30,7 +30,7 @@ import shapely
 from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
 from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
-from campo.engine.results import Aspect
+from campo.engine.results import Aspect, charge_entry, with_lists
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import (
     Frames, clip_lengths, either, highest, lowest, slide,
@@ -70,25 +70,12 @@ class Charge:
     close_calls: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "target": self.target, "legal": self.legal,
-            "distance": None if self.distance is None else round(self.distance, 2),
-            "contact_aspect": self.contact_aspect.value if self.contact_aspect else None,
-            "reasons": list(self.reasons),
-            "allowance": None if self.allowance is None else round(self.allowance, 2),
-            "margin": (None if self.allowance is None or self.distance is None
-                       else round(self.allowance - self.distance, 2)),
-            "wheel_deg": round(self.wheel_deg, 1),
-        }
-        if self.passes_through:
-            d["passes_through"] = list(self.passes_through)
-        if self.terrain:
-            d["terrain"] = list(self.terrain)
-        if self.notes:
-            d["notes"] = list(self.notes)
-        if self.close_calls:
-            d["close_calls"] = list(self.close_calls)
-        return d
+        margin = None if self.allowance is None or self.distance is None \
+            else self.allowance - self.distance
+        return with_lists(charge_entry(self.target, self.legal, self.distance, self.contact_aspect,
+                                       self.reasons, self.allowance, margin, self.wheel_deg),
+                          passes_through=self.passes_through, terrain=self.terrain,
+                          notes=self.notes, close_calls=self.close_calls)
 
 
 def candidates(board: Board, charger: str) -> list[str]:

@@ -95,14 +95,18 @@ class Deck:
                 "remaining": len(self.remaining), "turn_over": self.turn_over}
 
 
+UNDO_DEPTH = 200
+
+
 class DeckTool:
     """The deck as the umpire's tool on the page (`Ruleset.umpire_tool`): ``shuffle`` starts the
-    next turn, ``draw`` turns a card. Seeded (the seed is shown) so a game's cards can be
-    replayed; the deck's make-up follows the setting in force when it is shuffled (ATT AT28).
-    Thread-safe: the page and the HTTP API may act at once."""
+    next turn, ``draw`` turns a card, ``undo`` takes the last shuffle or draw back (the card
+    goes back on top: the next draw deals it again). Seeded (the seed is shown) so a game's
+    cards can be replayed; the deck's make-up follows the setting in force when it is shuffled
+    (ATT AT28). Thread-safe: the page and the HTTP API may act at once."""
 
     topic = "deck"
-    actions = ("shuffle", "draw")
+    actions = ("shuffle", "draw", "undo")
 
     def __init__(self, seed: int | None = None) -> None:
         import secrets
@@ -111,11 +115,19 @@ class DeckTool:
         self.seed = secrets.randbelow(10**9) if seed is None else seed
         self._deck = Deck(seed=self.seed)
         self._lock = threading.Lock()
+        self._history: list[Deck] = []   # the deck before each shuffle and draw, for undo
 
     def act(self, action: str, settings: AttilaSettings) -> dict[str, Any]:
         from campo.errors import CampoInputError
 
         with self._lock:
+            if action == "undo":
+                if not self._history:
+                    raise CampoInputError("nothing to undo on the deck", key="deck")
+                self._deck = self._history.pop()
+                return self._view()
+            before = Deck(self._deck.seed, self._deck.settings, self._deck.turn,
+                          list(self._deck.remaining), list(self._deck.drawn))
             if action == "shuffle":
                 self._deck.settings = settings
                 self._deck.new_turn()
@@ -124,8 +136,24 @@ class DeckTool:
                     raise CampoInputError("no card left in this turn: shuffle to start the next "
                                           "turn", key="deck")
             else:
-                raise CampoInputError(f"unknown deck action {action!r} (shuffle or draw)",
+                raise CampoInputError(f"unknown deck action {action!r} (shuffle, draw or undo)",
                                       key="action")
+            self._history.append(before)
+            del self._history[:-UNDO_DEPTH]
+            return self._view()
+
+    def restore(self, seed: int, turn: int, drawn: int, settings: AttilaSettings) -> dict[str, Any]:
+        """Carry on a recorded game: its seed, ``turn`` shuffled and ``drawn`` cards of it drawn
+        (the same cards, since the order depends only on the seed and the turn)."""
+        with self._lock:
+            self.seed = seed
+            self._deck = Deck(seed=seed, settings=settings, turn=max(0, turn - 1))
+            if turn > 0:
+                self._deck.new_turn()
+                for _ in range(max(0, drawn)):
+                    if self._deck.draw() is None:
+                        break
+            self._history.clear()
             return self._view()
 
     def view(self) -> dict[str, Any]:

@@ -49,11 +49,6 @@ class MoveBudget:
         move = self.normal_cm if self.wheel_of == "normal" else self.available_cm
         return f"half its {self.wheel_of} move of {move:g} cm"
 
-    def straight_left_mm(self, wheel_cost_mm: float) -> float:
-        """What is left of the available move for the straight part after a wheel (0 when the
-        wheel, always allowed in full under ATT 5.G, uses more than the reduced move)."""
-        return max(0.0, self.available_cm * MM_PER_CM - wheel_cost_mm)
-
     def to_dict(self, frontage_mm: float) -> dict[str, Any]:
         d: dict[str, Any] = {"normal_cm": round(self.normal_cm, 2),
                              "available_cm": round(self.available_cm, 2),

@@ -188,6 +188,12 @@ class AttilaRuleset:
 
         return GroupMemory()
 
+    def sequence_of_play(self) -> Any:
+        """The turn as data (`sequence.SEQUENCE`)."""
+        from campo.engine.rulesets.attila.sequence import SEQUENCE
+
+        return SEQUENCE
+
     def umpire_tool(self, seed: int | None) -> Any:
         """The deck of cards that sequences each turn (ATT 14): `deck.DeckTool`."""
         from campo.engine.rulesets.attila.deck import DeckTool

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
@@ -208,10 +207,6 @@ def _stadiums(board: Board, rows: np.ndarray, reach_mm: np.ndarray | float) -> n
 
 
 # --- targets --------------------------------------------------------------------------------------
-def targets_of(board: Board, shooter: str) -> list[Target]:
-    return targets_of_many(board, [shooter])[shooter]
-
-
 def targets_of_many(board: Board, shooters: Iterable[str]) -> dict[str, list[Target]]:
     """Every present enemy in each shooter's arc (at any distance) or within its range, nearest
     first; each shooter judged once per state."""

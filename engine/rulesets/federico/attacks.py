@@ -21,7 +21,7 @@ from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.geometry.contact import edge_of_lengths, shared_lengths_many, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import beyond_front_line, zone_of
-from campo.engine.results import Aspect, Zone
+from campo.engine.results import Aspect, Zone, charge_entry, with_lists
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.movement import (
     MOVES,
@@ -59,23 +59,14 @@ class Attack:
     melee: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "target": self.target, "legal": self.legal,
-            "distance": None if self.distance is None else round(self.distance, 2),
-            "contact_aspect": self.contact_aspect.value if self.contact_aspect else None,
-            "reasons": list(self.reasons),
-            "allowance": None if self.allowance is None else round(self.allowance, 2),
-            "margin": None if self.distance is None or self.allowance is None
-            else round(self.allowance - self.distance, 2),
-            "wheel_deg": round(self.wheel_deg, 1),
-            "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
-        }
+        margin = None if self.distance is None or self.allowance is None \
+            else self.allowance - self.distance
+        d = charge_entry(self.target, self.legal, self.distance, self.contact_aspect, self.reasons,
+                         self.allowance, margin, self.wheel_deg)
+        d["path"] = [[round(x, 1), round(y, 1)] for x, y in self.path]
         if self.oblique_deg is not None:
             d["oblique_deg"] = round(self.oblique_deg, 1)
-        if self.notes:
-            d["notes"] = list(self.notes)
-        if self.close_calls:
-            d["close_calls"] = list(self.close_calls)
+        with_lists(d, notes=self.notes, close_calls=self.close_calls)
         if self.morale is not None:
             d["defender_morale"] = self.morale
         if self.melee is not None:

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from campo.engine.rulesets.federico.contacts import Relations
     from campo.engine.rulesets.federico.regiments import Regiments
     from campo.engine.rulesets.federico.sight import Obstacles
-    from campo.engine.rulesets.federico.sight import Obstacles
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from campo.engine.connected import components
+
 if TYPE_CHECKING:
     from campo.engine.rulesets.federico.board import Board
 
@@ -40,24 +42,6 @@ class Regiment:
                 "isolated": list(self.isolated), "split": self.split}
 
 
-def _groups(members: list[str], links: list[tuple[str, str]]) -> list[tuple[str, ...]]:
-    """Connected groups of ``members`` (union-find over ``links``), largest first."""
-    parent = {m: m for m in members}
-
-    def find(m: str) -> str:
-        while parent[m] != m:
-            parent[m] = parent[parent[m]]
-            m = parent[m]
-        return m
-
-    for a, b in links:
-        parent[find(a)] = find(b)
-    groups: dict[str, list[str]] = {}
-    for m in members:
-        groups.setdefault(find(m), []).append(m)
-    return sorted((tuple(sorted(g)) for g in groups.values()), key=lambda g: (-len(g), g))
-
-
 @dataclass(eq=False)
 class Regiments:
     """All regiments of one game state (`Board.regiments`)."""
@@ -78,7 +62,8 @@ class Regiments:
         out: dict[str, Regiment] = {}
         for (side, name), ids in sorted(members.items()):
             reg_key = name if names[name] == 1 else f"{side}:{name}"
-            groups = _groups(ids, links.get((side, name), []))
+            groups = sorted((tuple(sorted(g)) for g in components(ids, links.get((side, name), []))),
+                            key=lambda g: (-len(g), g))   # largest first
             largest = len(groups[0])
             isolated = () if sum(1 for g in groups if len(g) == largest) > 1 else \
                 tuple(sorted(m for g in groups[1:] for m in g))

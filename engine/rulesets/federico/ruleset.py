@@ -175,6 +175,12 @@ class FedericoRuleset:
     def memory(self) -> Any:
         return None
 
+    def sequence_of_play(self) -> Any:
+        """The turn as data (`sequence.SEQUENCE`)."""
+        from campo.engine.rulesets.federico.sequence import SEQUENCE
+
+        return SEQUENCE
+
     def umpire_tool(self, seed: int | None) -> Any:
         return None
 

@@ -393,7 +393,7 @@ class _Judge:
         whose corridor they meet: each shot's bases nearest first, each only against the lines
         the nearer ones left open (most lines of a screened target stop at the first)."""
         b = self.board
-        o, e, shots = lines.origins, lines.ends, lines.shots
+        o, e = lines.origins, lines.ends
         s, body = self._near_bodies(lines)
         # the shot's frame: r from the middle of the origins toward the middle of the ends
         centre = o.mean(axis=1)

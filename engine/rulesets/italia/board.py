@@ -321,18 +321,8 @@ class Board:
         geoms = [g for _, g in feats]
         return feats, (STRtree(geoms) if geoms else None)
 
-    def terrain_near(self, geom: object, distance: float = 0.0) -> list[tuple[TerrainFeature, object]]:
-        """Terrain features (with their shapely shape) within ``distance`` mm of ``geom``, in
-        scenario order (an STRtree query: terrain count does not multiply the work)."""
-        feats, tree = self._terrain
-        if tree is None:
-            return []
-        hits = tree.query(geom, predicate="dwithin", distance=distance) if distance > 0 \
-            else tree.query(geom, predicate="intersects")
-        return [feats[i] for i in sorted(hits.tolist())]
-
     def grown(self, geom: object, distance: float) -> object:
-        """``geom.buffer(distance)`` of a terrain shape from `terrain_near`/`terrain_on` (the
+        """``geom.buffer(distance)`` of a terrain shape from `terrain_on` (the
         board keeps them), cached: charges and melees test the same few features again."""
         cache = self._grown
         key = (id(geom), distance)
@@ -342,12 +332,12 @@ class Board:
         return found[1]
 
     def terrain_on(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
-        """`terrain_near` of the base's rectangle (what it stands on or touches), for every base
+        """The terrain near the base's rectangle (what it stands on or touches), for every base
         from one bulk query."""
         return self._terrain_bulk("on", 0.0)[base_id]
 
     def terrain_around(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
-        """`terrain_near` of the base's rectangle within 0.5" (cover, ISD §6, §7)."""
+        """The terrain near the base's rectangle within 0.5" (cover, ISD §6, §7)."""
         return self._terrain_bulk("around", self.mm(0.5))[base_id]
 
     @cached_property

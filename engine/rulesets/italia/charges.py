@@ -30,7 +30,7 @@ from campo.engine.geometry.contact import edge_shares, edges_of_lengths
 from campo.engine.geometry.motion import convex_slides
 from campo.engine.geometry.poses import Poses, xy
 from campo.engine.geometry.rect import EDGE_NAMES
-from campo.engine.results import Aspect
+from campo.engine.results import Aspect, charge_entry, with_lists
 from campo.engine.rulesets.italia.board import Board
 from campo.engine.rulesets.italia.charge_paths import (EDGE_OUTWARD, SQUARE_DEG, TOUCH_MM,
                                                        Paths, best_paths, signed_turn, turned)
@@ -74,18 +74,11 @@ class Charge:
     close_calls: list[str] = field(default_factory=list)   # "charge_arc", "reach", "interception"
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "target": self.target, "legal": self.legal,
-            "distance": None if self.distance is None else round(self.distance, 2),
-            "contact_aspect": self.contact_aspect.value if self.contact_aspect else None,
-            "reasons": list(self.reasons),
-            "margin": None if self.margin is None else round(self.margin, 2),
-            "allowance": None if self.allowance is None else round(self.allowance, 2),
-            "flank_attack": self.flank_attack,
-            "wheel_deg": round(self.wheel_deg, 1), "oblique_deg": round(self.oblique_deg, 1),
-            "within_half_move": self.within_half_move,
-            "path": [[round(x, 1), round(y, 1)] for x, y in self.path],
-        }
+        d = charge_entry(self.target, self.legal, self.distance, self.contact_aspect, self.reasons,
+                         self.allowance, self.margin, self.wheel_deg)
+        d.update(flank_attack=self.flank_attack, oblique_deg=round(self.oblique_deg, 1),
+                 within_half_move=self.within_half_move,
+                 path=[[round(x, 1), round(y, 1)] for x, y in self.path])
         if self.final_pose:
             d["final_pose"] = {k: round(v, 1) for k, v in self.final_pose.items()}
         if self.flush_pose:
@@ -96,13 +89,7 @@ class Charge:
             d["intercepted_by"] = self.intercepted_by
         if self.hidden:
             d["hidden"] = self.hidden
-        if self.terrain:
-            d["terrain"] = list(self.terrain)
-        if self.notes:
-            d["notes"] = list(self.notes)
-        if self.close_calls:
-            d["close_calls"] = list(self.close_calls)
-        return d
+        return with_lists(d, terrain=self.terrain, notes=self.notes, close_calls=self.close_calls)
 
 
 # --- allowances (ISD §8 table, A19–A21) --------------------------------------------------------

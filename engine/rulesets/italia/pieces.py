@@ -84,12 +84,6 @@ class UnitInfo:
         """Only cavalry and infantry charge; artillery never (ISD §9)."""
         return self.kind == "unit"
 
-    @property
-    def blocks_sight_always(self) -> bool:
-        """Artillery and infantry block sight (ISD §6); cavalry is ISD A17's setting."""
-        return self.arm in ("infantry", "artillery")
-
-
 def _arm(base: BaseState) -> str:
     t, traits = base.type, base.traits
     if t == "general":

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from campo.engine.boundary import decide, key
+from campo.engine.connected import components
 from campo.engine.geometry.contact import edge_aspect
 from campo.engine.geometry.poses import xy
 from campo.engine.geometry.rect import EDGE_NAMES
@@ -23,25 +24,6 @@ from campo.engine.rulesets.italia.tables_melee import ARTILLERY_SUPPORT_RANGE_IN
 from campo.engine.rulesets.italia.troops import SIZE_RANK, command_radius_in
 
 _FRONT, _REAR, _LEFT, _RIGHT = (EDGE_NAMES.index(e) for e in ("front", "rear", "left", "right"))
-
-
-def components(nodes: list[str], links: list[tuple[str, str]]) -> list[list[str]]:
-    """The connected sets of ``nodes`` by ``links`` (pairs of nodes), each in ``nodes``' order,
-    in the order of their first node (union-find)."""
-    parent = {n: n for n in nodes}
-
-    def find(n: str) -> str:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    for a, b in links:
-        parent[find(a)] = find(b)
-    out: dict[str, list[str]] = {}
-    for n in nodes:
-        out.setdefault(find(n), []).append(n)
-    return list(out.values())
 
 
 @dataclass(eq=False)
