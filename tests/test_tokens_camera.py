@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -41,8 +42,10 @@ def test_the_pipeline_places_a_token_and_does_not_call_it_unknown() -> None:
     assert result.to_json("f.png")["tokens"] == [token.to_json()]
 
 
-def _frames(folder: Path, roster_path: Path, with_token: int, without: int) -> None:
-    """``with_token`` frames with the disorder token behind Brigata Aosta, then ``without``."""
+def _frames(folder: Path, roster_path: Path, with_token: int, without: int,
+            where: tuple[float, float] | None = None) -> None:
+    """``with_token`` frames with the disorder token behind Brigata Aosta (or at ``where``), then
+    ``without``."""
     from campo.server.roster import load_checked_roster
     from campo.vision.camera_model import Intrinsics
     from campo.vision.synthetic import Effects, PlacedBase, SyntheticCamera, overhead
@@ -56,7 +59,7 @@ def _frames(folder: Path, roster_path: Path, with_token: int, without: int) -> N
     bases = [PlacedBase(roster.by_id()[b], x, y, h) for b, x, y, h in LAYOUT]
     aosta = bases[0]
     behind = aosta.y_mm - aosta.base.depth_mm / 2 - card_side_mm(20.0, table.table.dictionary) / 2 - 1.0
-    token = PlacedToken(roster.tokens[0], aosta.x_mm + 5.0, behind, 95.0)
+    token = PlacedToken(roster.tokens[0], *(where or (aosta.x_mm + 5.0, behind)), 95.0)
     folder.mkdir()
     cv2.imwrite(str(folder / "f000.png"), cam.render(bases, tokens=[token]).image)
     cv2.imwrite(str(folder / f"f{with_token:03d}.png"), cam.render(bases).image)
@@ -91,6 +94,25 @@ def test_the_live_server_applies_a_token_and_takes_it_back(tmp_path: Path) -> No
     assert [(e["base"], e["traits"], e["before"], e["source"]) for e in events[:2]] == [
         ("pie-aosta", {"disordered": True}, {"disordered": False}, "token"),
         ("pie-aosta", {"disordered": False}, {"disordered": True}, "token")]
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_status_bar_says_why_a_token_sets_nothing(browser: Any, tmp_path: Path) -> None:
+    from campo.server.runner import ServerThread, free_port
+
+    roster = tmp_path / "roster.toml"
+    roster.write_text(ROSTER.read_text() + TOKEN, encoding="utf-8")
+    _frames(tmp_path / "frames", roster, 2, 0, where=(1400.0, 300.0))   # on the open table
+    settings = ServerSettings(source=str(tmp_path / "frames"), table=TABLE, roster=roster,
+                              setup_file=tmp_path / "t.json", port=free_port(), fps=5.0, status_interval_s=0.2)
+    with ServerThread(settings) as srv:
+        pg = browser.new_page()
+        pg.goto(f"{srv.url}/")
+        pg.wait_for_function("document.querySelector('[data-testid=token-problems]').textContent"
+                             " === 'token disorder-1 lies against no base'", timeout=20000)
+        assert pg.locator('[data-testid="unknown-markers"]').text_content() == ""
+        pg.close()
 
 
 @pytest.mark.slow
