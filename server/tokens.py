@@ -21,7 +21,6 @@ trait goes back to what it was before the first only when the last of them is li
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,8 +32,6 @@ from campo.errors import CampoInputError
 from campo.server.game_state import PoseLike
 from campo.server.unit_state import StateChange, UnitStates
 from campo.vision.tabletop import Roster, RosterToken, card_side_mm
-
-log = logging.getLogger(__name__)
 
 PLACE_FRAMES = 3
 """Frames in a row a token must lie against the same base (or none) before that counts."""
@@ -180,7 +177,7 @@ class TokenBoard:
         try:
             changes.append(self.units.set(held.base, back, source="token"))
         except CampoInputError as exc:   # e.g. the base's limits changed with its other traits
-            log.warning("lifting token %s: %s", token.id, exc)
+            track.notes.append(f"lifting token {token.id} could not take back {held.base}'s state: {exc}")
 
     def _current(self, base: str, key: str) -> Any:
         """A trait's value now; a trait the page changed since tokens set it is theirs no more."""
