@@ -55,10 +55,6 @@ class ChangeWatcher:
         """Everything in ``gray`` has been searched (a full scan): the reference from now."""
         self._reference = self._previous = self._small(gray)
 
-    def forget(self) -> None:
-        """The camera moved or the table was lost: nothing to compare with."""
-        self._reference = self._previous = None
-
     def covered(self, gray: np.ndarray, outlines_px: list[np.ndarray], windows: list[Window]) -> np.ndarray:
         """The watch's mask of what ``outlines_px`` (convex polygons, image pixels, grown by a
         watch pixel) and ``windows`` cover, for `settled`."""

@@ -154,7 +154,6 @@ class FramePipeline:
         self._complete_frames = 0  # frames in a row that read every expected marker
         # with status tokens on the roster: where something was laid down, searched at once
         self._watch = ChangeWatcher() if roster.tokens else None
-        self.settled_searches = 0  # frames that searched where something was laid down
         self._location: TableLocation | None = None  # the table as last located
 
     def _camera_moved(self, dets: list[Detection]) -> bool:
@@ -349,7 +348,10 @@ class FramePipeline:
             boxes.append(base_box_mm(b.x_mm, b.y_mm, b.heading_deg, entry.width_mm, entry.depth_mm, entry.height_mm))
         if not boxes:
             return None
-        px = self._location.project(np.concatenate(boxes), intr).reshape(len(boxes), 8, 2)
+        try:
+            px = self._location.project(np.concatenate(boxes), intr).reshape(len(boxes), 8, 2)
+        except ValueError:   # a pnp location whose intrinsics are gone: nothing is the bases' own
+            return None
         moving = self.tracker.moving_windows(MOVING_PX_PER_S, MOVING_BACK_S, MOVING_SIDES)
         return self._watch.covered(live, list(px), moving)
 
@@ -365,7 +367,6 @@ class FramePipeline:
         if sum(w.area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
             return True
         found = self._live_only(live, gray, self.scanner.window_finder(detector).detect(gray, windows))
-        self.settled_searches += 1
         dets[:] = merge_detections(dets, found)
         return False
 

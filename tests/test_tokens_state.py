@@ -208,3 +208,33 @@ def test_an_ambiguous_token_sets_nothing() -> None:
     assert g.traits("aosta") == {} and g.traits("regina") == {}
     [status] = [s for s in g.board.status() if s["id"] == "dis"]
     assert status["problem"] == "token dis is as near to aosta and regina: move it against one base"
+
+
+# --- the change watch: where a token was laid down -------------------------------------------------
+
+def test_the_change_watch_finds_a_card_laid_down_once_still_and_ignores_hands_and_bases() -> None:
+    import cv2
+    import numpy as np
+
+    from campo.calibration.change_watch import ChangeWatcher
+
+    table = np.full((720, 1280), 120, np.uint8)
+    card = cv2.resize(cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_250), 40, 36),
+                      (40, 40), interpolation=cv2.INTER_NEAREST)
+    watch = ChangeWatcher()
+    watch.reset(table)
+    hand = table.copy()
+    cv2.ellipse(hand, (600, 300), (160, 90), 0, 0, 360, 180, -1)   # a smooth hand, held still
+    laid = table.copy()
+    laid[400:440, 300:340] = card
+    assert watch.settled(hand) == [] and watch.settled(hand) == []       # smooth: no detail
+    assert watch.settled(laid) == []                                     # just changed: not still yet
+    [window] = watch.settled(laid)                                       # still now: searched once
+    assert window.x0 <= 300 and window.x1 >= 340 and window.y0 <= 400 and window.y1 >= 440
+    assert watch.settled(laid) == []                                     # taken into the reference
+    # on a base's own box (covered), a change is taken without a search
+    moved = laid.copy()
+    moved[100:140, 900:940] = card
+    covered = watch.covered(moved, [np.array([[880.0, 80.0], [960.0, 80.0], [960.0, 160.0], [880.0, 160.0]])], [])
+    assert watch.settled(moved, covered) == [] and watch.settled(moved, covered) == []
+    assert watch.settled(moved) == []
