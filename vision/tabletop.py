@@ -122,7 +122,8 @@ class RosterBase(_Strict):
         return self.name or self.id
 
 
-TraitValue = bool | int | str
+TokenCount = Annotated[int, Field(ge=-1000, le=1000)]
+TraitValue = bool | TokenCount | Annotated[str, Field(max_length=64)]
 
 
 class RosterToken(_Strict):
@@ -138,7 +139,7 @@ class RosterToken(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", max_length=64)
     name: str = Field("", max_length=200)
     sets: dict[str, TraitValue] = Field(default_factory=dict, max_length=16)
-    adds: dict[str, int] = Field(default_factory=dict, max_length=16)
+    adds: dict[str, TokenCount] = Field(default_factory=dict, max_length=16)
     size_mm: float = Field(default=20.0, gt=0, le=MAX_SIZE_MM)
     height_mm: float = Field(default=1.0, ge=0, le=200)
 
