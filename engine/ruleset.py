@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
 
+    from campo.engine.resolution import DiceTest
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
     from campo.engine.sequence import SequenceOfPlay
@@ -186,6 +187,21 @@ class Ruleset(Protocol):
         """The state traits this base carries during a game (losses, disorder, formation ...),
         with its limits read from the rulebook's tables for its type and traits
         (`campo.engine.unit_state`)."""
+
+    def fire_test(self, state: GameState, shooter: str, target: str) -> DiceTest:
+        """One shot ready to roll (`campo.engine.resolution`): the modifiers the fire verdict
+        computed, the dice, the rulebook's fire table, and the reader that turns the dice into
+        a result and its proposed effects. `CampoInputError` when the shot may not be taken."""
+
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> DiceTest:
+        """One melee between two bases in contact ready to roll, as `fire_test` (both sides'
+        modifiers, both sides' dice, the rulebook's results table). `CampoInputError` when they
+        are not in melee."""
+
+    def manoeuvre_test(self, state: GameState, unit: str) -> DiceTest:
+        """One base's own test ready to roll (ISD: the Manoeuvre Table; ATTILA: a Disordered
+        unit's reorganisation), as `fire_test`; `CampoInputError` when the base does not take
+        it now, or when the rulebook has no such test Campo resolves."""
 
     def memory(self) -> GameMemory | None:
         """What this rulebook remembers from one moment of a live game to the next (ATTILA:

@@ -34,6 +34,7 @@ from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.reference import rules_info
+from campo.server.resolution import Resolutions, add_resolution_routes
 from campo.server.tokens import TokenBoard
 from campo.server.turn_clock import TurnClock
 from campo.server.unit_state import UnitStates
@@ -69,6 +70,7 @@ class Services:
     tool: UmpireTool | None = None  # the rulebook's umpire helper (ATTILA's card deck), if any
     clock: TurnClock | None = None  # the turn and phase (the rulebook's sequence of play)
     setup_url: str | None = None  # the game's setup page, when a setup host runs this game
+    resolutions: Resolutions = field(default_factory=Resolutions)  # dice rolled, results to confirm
     # per client address and per token across all their connections, every WebSocket message (a
     # page sends a few a minute; a runaway script sending in a loop is refused, the others are
     # unaffected)
@@ -95,9 +97,10 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
+    dice = Resolutions() if settings.dice_seed is None else Resolutions(seed=settings.dice_seed)
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
                     CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool,
-                    clock=TurnClock(rig.roster.ruleset, tool))
+                    clock=TurnClock(rig.roster.ruleset, tool), resolutions=dice)
 
 
 DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state", "turn"})
@@ -144,6 +147,17 @@ async def read_limited_json_body(request: Request) -> bytes:
         if len(body) > MAX_MESSAGE_BYTES:
             raise HTTPException(413, f"body too large (limit {MAX_MESSAGE_BYTES} bytes)")
     return bytes(body)
+
+
+def write_refusal(request: Request, s: Services) -> JSONResponse | None:
+    """Why an HTTP write is refused (another site, no token off localhost), or None."""
+    if not (same_origin(request.headers.get("origin"), request.headers.get("host"))
+            and host_header_allowed(request.headers.get("host"), s.settings.host)):
+        return JSONResponse(refused("cross-site request refused"), status_code=403)
+    if not s.policy.allows_write(presented_token(request)):
+        return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"),
+                            status_code=403)
+    return None
 
 
 # -- the app -----------------------------------------------------------------------------------
@@ -216,12 +230,9 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
                          given: dict[str, Any] | None) -> JSONResponse:
         """A write from HTTP: the site and token checked, the body (or ``given``) handled as
         the WebSocket message of ``message_type``."""
-        if not (same_origin(request.headers.get("origin"), request.headers.get("host"))
-                and host_header_allowed(request.headers.get("host"), s.settings.host)):
-            return JSONResponse(refused("cross-site request refused"), status_code=403)
-        can_write = s.policy.allows_write(presented_token(request))
-        if not can_write:
-            return JSONResponse(refused("read-only: this server needs its token (X-Campo-Token)"), status_code=403)
+        refusal = write_refusal(request, s)
+        if refusal is not None:
+            return refusal
         if given is None:
             body = await read_limited_json_body(request)   # the rate was checked by the guard
             try:
@@ -237,6 +248,10 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         if reply["ok"] and message_type in DURABLE_TYPES:
             await durable(request.app)
         return JSONResponse(reply, status_code=200 if reply["ok"] else 422)
+
+    add_resolution_routes(app, lambda: services.tracker.snapshot, services.units, services.hub,
+                          services.resolutions, lambda request: write_refusal(request, services),
+                          durable)
 
     @app.put("/api/bases/{base_id}/state")
     async def put_unit_state(base_id: str, request: Request, s: ServicesDep) -> JSONResponse:

@@ -37,6 +37,7 @@ class ServerSettings:
     token: str | None = None  # default on a non-loopback host: a fresh random token
     fps: float | None = None  # pacing of demo / folder / video sources
     deck_seed: int | None = None  # ATTILA's umpire deck (default: random, shown on the page)
+    dice_seed: int | None = None  # the dice Campo rolls for the umpire (default: random, recorded)
     status_interval_s: float = 0.5
 
 

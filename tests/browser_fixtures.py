@@ -39,10 +39,12 @@ def launched_chromium(args: Sequence[str]) -> Iterator[Any]:
 
 @contextmanager
 def checked_page(browser: Any, url: str, ready: Sequence[str], *,
-                 timeout_ms: float = 15000) -> Iterator[Any]:
-    """A 1280x800 page at ``url``, once every ``ready`` selector is present; on exit the page's
-    context is closed and any page error or console error seen meanwhile fails the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                 timeout_ms: float = 15000, size: tuple[int, int] = (1280, 800),
+                 touch: bool = False) -> Iterator[Any]:
+    """A page of ``size`` (default 1280x800; ``touch``: a tablet's touch screen) at ``url``,
+    once every ``ready`` selector is present; on exit the page's context is closed and any page
+    error or console error seen meanwhile fails the test."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=touch)
     pg = context.new_page()
     problems: list[str] = []
     pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))

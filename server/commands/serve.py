@@ -57,6 +57,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, help="frames per second for demo, video and folder sources")
     parser.add_argument("--deck-seed", type=int, metavar="N",
                         help="ATTILA: seed of the umpire's card deck (default: a random one, shown on the page)")
+    parser.add_argument("--dice-seed", type=int, metavar="N",
+                        help="seed of the dice Campo rolls for the umpire (default: a random one; each roll's seed is recorded)")
     if _recording_available():
         parser.add_argument("--record", type=Path, metavar="GAME.db",
                             help="save every change of state and every umpire event to this SQLite file")
@@ -73,12 +75,14 @@ def run(args: argparse.Namespace) -> int:
         raise CampoInputError(f"--fps {args.fps} is not in (0, 120]", key="--fps")
     if args.deck_seed is not None and not 0 <= args.deck_seed < 10**9:
         raise CampoInputError(f"--deck-seed {args.deck_seed} is not in 0..999999999", key="--deck-seed")
+    if args.dice_seed is not None and not 0 <= args.dice_seed < 10**9:
+        raise CampoInputError(f"--dice-seed {args.dice_seed} is not in 0..999999999", key="--dice-seed")
     record = getattr(args, "record", None)
     no_files = args.table is None and args.roster is None
     if args.source == "demo" and no_files and args.folder is None and not args.https:
         settings = ServerSettings(source="demo", setup_file=args.terrain, host=args.host, port=args.port,
                                   token=args.token, fps=args.fps,
-                                  deck_seed=args.deck_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
+                                  deck_seed=args.deck_seed, dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
         return serve(settings, record=record)   # the demo game: its own files
     return _serve_folder(args, record)
 
@@ -109,5 +113,6 @@ def _serve_folder(args: argparse.Namespace, record: Path | None) -> int:
                                 terrain=args.terrain or (args.table.parent / "terrain.json" if args.table else None))
     settings = ServerSettings(source=args.source or "phone", table=args.table, roster=args.roster,
                               camera=args.camera, setup_file=files.terrain, host=args.host, port=args.port,
-                              token=args.token, fps=args.fps, deck_seed=args.deck_seed)
+                              token=args.token, fps=args.fps, deck_seed=args.deck_seed,
+                              dice_seed=args.dice_seed)
     return serve_host(settings, files, source=args.source, record=record, https=args.https)

@@ -68,6 +68,14 @@ def summary(entry: Entry) -> str:
         return f"card {d.get('drawn')} of turn {d.get('turn')}: {card.get('text', '?')}"
     if k == "shuffle":
         return f"deck shuffled for turn {d.get('turn')} ({d.get('cards')} cards, seed {d.get('seed')})"
+    if k == "roll":
+        dice = " | ".join(" ".join(str(f) for f in g) for g in d.get("dice") or [])
+        who = f"Campo rolled (seed {d.get('seed')})" if d.get("by") == "campo" else "umpire's dice"
+        return f"{d.get('test')} {d.get('actor')} -> {d.get('target') or '-'}: {who} {dice}"
+    if k == "resolution":
+        outcome = d.get("outcome") or {}
+        return (f"{d.get('test')} {d.get('actor')} -> {d.get('target') or '-'} "
+                f"{d.get('status')}: {outcome.get('row')}: {outcome.get('text')}")
     return json.dumps(d, ensure_ascii=False, sort_keys=True)[:200]
 
 
@@ -75,6 +83,8 @@ def _base_and_other(entry: Entry) -> tuple[str, str]:
     d = entry.data
     if entry.kind == "charge":
         return d.get("charger", ""), d.get("target", "")
+    if entry.kind in ("roll", "resolution"):
+        return d.get("actor", ""), d.get("target", "")
     if "bases" in d and isinstance(d["bases"], list) and len(d["bases"]) == 2:
         return d["bases"][0], d["bases"][1]
     return str(d.get("base", "")), ""

@@ -9,6 +9,7 @@ import { Board } from "./board.js";
 import { appendEvent, renderBasePanel, renderReference, renderSettings, renderStateControls } from "./panels.js";
 import { TerrainEditor } from "./terrain.js";
 import { TurnStepper } from "./turn.js";
+import { Resolver } from "./resolve.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || sessionStorage.getItem("campo-token");
@@ -36,6 +37,7 @@ function send(message) {
 
 const terrain = new TerrainEditor({ send, redraw: () => render(), board });
 const turnStepper = new TurnStepper($("turn-bar"), send);
+const resolver = new Resolver({ board, token: () => token, byId: () => basesById(), onApplied: () => fetchDetail() });
 
 // -- connection --------------------------------------------------------------------------------
 
@@ -197,6 +199,7 @@ function render() {
     renderStateControls($("tab-base"), campo.stateControls, ctx.canWrite,
       (key, value) => send({ type: "unit_state", base: base.id, traits: { [key]: value } }),
       () => send({ type: "undo_unit_state" }));
+    resolver.renderTargets($("tab-base"), base, info, ctx.canWrite, (id) => (ctx.byId.get(id) || {}).name || id);
     rulebook.renderBaseExtras($("tab-base"), base, info, ctx);
   }
   const zones = !!rulebook.hasZones && rulebook.hasZones(ctx);

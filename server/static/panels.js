@@ -197,7 +197,9 @@ export function renderReference(root, tables) {
 
 export function appendEvent(list, payload) {
   const what = payload.kind === "turn" ? `Turn ${payload.turn ?? ""}` :
-    payload.kind === "phase" ? `Phase ${payload.title || payload.phase || ""}` : "Note";
+    payload.kind === "phase" ? `Phase ${payload.title || payload.phase || ""}` :
+    payload.kind === "roll" ? `Dice (${payload.test} ${payload.actor}): ${(payload.dice || []).map((g) => g.join(" ")).join(" | ")}` :
+    payload.kind === "resolution" ? `Result ${payload.status} (${payload.test} ${payload.actor}): ${payload.outcome.row}` : "Note";
   const when = payload.time_unix ? new Date(payload.time_unix * 1000).toLocaleTimeString() : "";
   list.prepend(h("li", {}, `${when} ${what}${payload.text ? `: ${payload.text}` : ""}`));
   while (list.children.length > 100) list.lastChild.remove();

@@ -182,6 +182,24 @@ class AttilaRuleset:
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
     # --- a live game -----------------------------------------------------------------------
+    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
+        """ATT 6 shooting ready to roll (`attila.resolution`)."""
+        from campo.engine.rulesets.attila.resolution import fire_test
+
+        return fire_test(state, shooter, target)
+
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
+        """ATT 7 melee ready to roll (`attila.resolution`)."""
+        from campo.engine.rulesets.attila.resolution import melee_test
+
+        return melee_test(state, attacker, defender)
+
+    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
+        """ATT 9.A reorganisation ready to roll (`attila.resolution`)."""
+        from campo.engine.rulesets.attila.resolution import rally_test
+
+        return rally_test(state, unit)
+
     def memory(self) -> Any:
         """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
         from campo.engine.rulesets.attila.memory import GroupMemory

@@ -277,14 +277,23 @@ def fire_modifiers(board: Board, firer: str, target: str, band: Band | None, enf
     return out
 
 
-def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -> dict[str, float]:
-    """Per die: 'hit' (= firer's class: one base eliminated), 'halt' (lower: halts and drops a
-    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11)."""
+def die_result(board: Board, firer: str, target: str, score: int) -> str:
+    """One modified die against the firer's class (Federico "Esecuzione del tiro"): "hit" when
+    equal (one base eliminated), "halt" when lower (the target halts next move and drops a
+    class; lower than which class: F10), "none" when higher."""
     c = board.pieces[firer].klass or LINE_CLASS
     low = c if board.settings.f10_low_result_compares == "firer_class" \
         else (board.pieces[target].klass or LINE_CLASS)
-    hit = probability(lambda r: r == c, modifier)
-    halt = probability(lambda r: r != c and r < low, modifier)
+    if score == c:
+        return "hit"
+    return "halt" if score < low else "none"
+
+
+def fire_odds(board: Board, firer: str, target: str, modifier: int, dice: int) -> dict[str, float]:
+    """Per die: 'hit' (= firer's class: one base eliminated), 'halt' (lower: halts and drops a
+    class, F10), 'none' (higher); per volley: expected hits and the chance of a halt (F11)."""
+    hit = probability(lambda r: die_result(board, firer, target, r) == "hit", modifier)
+    halt = probability(lambda r: die_result(board, firer, target, r) == "halt", modifier)
     out = {"hit": hit, "halt": halt, "none": 1.0 - hit - halt, "expected_hits": hit * dice}
     if board.settings.f11_class_drops == "cumulative":
         out["expected_class_drops"] = halt * dice

@@ -172,6 +172,26 @@ class FedericoRuleset:
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
     # --- a live game -----------------------------------------------------------------------
+    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
+        """Federico "Esecuzione del tiro" ready to roll (`federico.resolution`)."""
+        from campo.engine.rulesets.federico.resolution import fire_test
+
+        return fire_test(state, shooter, target)
+
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
+        """Federico "Mischie" ready to roll (`federico.resolution`)."""
+        from campo.engine.rulesets.federico.resolution import melee_test
+
+        return melee_test(state, attacker, defender)
+
+    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
+        """Federico has no test a single base takes to move or rally (its morale test is the
+        defender's, in a melee: `melee_test`)."""
+        from campo.errors import CampoInputError
+
+        raise CampoInputError("Federico has no manoeuvre or rally test for one base (the "
+                              "defender's morale test belongs to a melee)", key="manoeuvre")
+
     def memory(self) -> Any:
         return None
 

@@ -312,6 +312,13 @@ def _entry(facts: MeleeFacts, board: Board, shown: dict[str, Any], assumed: list
     }
 
 
+def side_entry(board: Board, me: str, enemy: str) -> dict[str, Any]:
+    """``me``'s side of its melee with ``enemy``: its modifiers, their total and what was
+    assumed (the shape of `melee_of`'s entry; the fire and melee resolution reads it)."""
+    facts, shown, assumed = side_facts(board, me, enemy)
+    return _entry(facts, board, shown, assumed)
+
+
 def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
     """The melee this base is in, as its side's modifiers against its principal enemy:
     ``{"against", "modifiers", "total", "assumed", "facts"}``, and under ``"charges"`` its

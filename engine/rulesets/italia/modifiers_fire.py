@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
@@ -190,7 +191,13 @@ def musketry_pool(facts: FireFacts, settings: ItaliaSettings | None = None) -> M
     (4, 0, True)
     """
     s = settings or ItaliaSettings()
-    mods = _musketry_modifiers(facts, s)
+    return pool_of(_musketry_modifiers(facts, s), s)
+
+
+def pool_of(mods: Sequence[Modifier], settings: ItaliaSettings | None = None) -> MusketryPool:
+    """The pool of a shot whose musketry modifiers are ``mods`` (the first: the fire factor),
+    as `musketry_pool` gives it; the fire resolution reads the analysis's modifiers with it."""
+    s = settings or ItaliaSettings()
     if not mods:
         return MusketryPool(0, 0, False, ())
     base = mods[0].dice_delta

@@ -161,6 +161,24 @@ class ItaliaRuleset:
 
         return table_facts(Board.of(state))
 
+    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
+        """ISD §6 bombardment or §7 musketry ready to roll (`italia.resolution`)."""
+        from campo.engine.rulesets.italia.resolution import fire_test
+
+        return fire_test(state, shooter, target)
+
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
+        """ISD §9 melee ready to roll (`italia.resolution`)."""
+        from campo.engine.rulesets.italia.resolution import melee_test
+
+        return melee_test(state, attacker, defender)
+
+    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
+        """ISD ManTab manoeuvre test ready to roll (`italia.resolution`)."""
+        from campo.engine.rulesets.italia.resolution import manoeuvre_test
+
+        return manoeuvre_test(state, unit)
+
     def memory(self) -> Any:
         return None
 

@@ -295,7 +295,7 @@ class ItaliaSettings(RulesetSettings):
     a45_artillery_falls_back_limbered: bool = Field(
         True,
         description="ISD A45 (ISD §6): artillery hit by a 'falls back 3\"' result limbers up and "
-        "falls back 3\". Procedure for the umpire: no answer of the engine depends on it.",
+        "falls back 3\" (the fire resolution proposes 'limbered').",
     )
     a46_reduced_ammunition: Literal["no_fire_until_rested", "minus_1", "no_effect"] = Field(
         "no_fire_until_rested",

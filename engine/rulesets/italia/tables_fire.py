@@ -232,17 +232,52 @@ def _bombard(outcome: BombardmentOutcome, total: int, note: str = "") -> Bombard
     )
 
 
+BOMBARDMENT_TABLE: tuple[tuple[int | None, BombardmentOutcome], ...] = (
+    (2, BombardmentOutcome.REDUCED_AMMUNITION),   # «2»
+    (7, BombardmentOutcome.NO_EFFECT),            # «da 3 a 7»
+    (10, BombardmentOutcome.DISORDER),            # «da 8 a 10»
+    (12, BombardmentOutcome.ONE_LOSS),            # «da 11 a 12»
+    (None, BombardmentOutcome.TWO_LOSSES),        # «oltre 12»
+)
+"""ISD §6 artillery fire table: each row up to its modified 2d6 total (None: no upper end)."""
+
+ROCKET_DISORDER_FROM = 8
+"""ISD §6 rocket table: «8 e oltre» the target is disordered (2 ammunition, 3-7 nothing)."""
+
+
+def table_rows(rows: tuple[tuple[int | None, BombardmentOutcome], ...]
+               ) -> list[tuple[str, BombardmentOutcome]]:
+    """(label of the totals, outcome) of each row: "2", "3–7", "13+"."""
+    out, low = [], None
+    for upper, outcome in rows:
+        if upper is None:
+            out.append((f"{low}+", outcome))
+        else:
+            out.append((str(upper) if low is None or low == upper else f"{low}–{upper}", outcome))
+            low = upper + 1
+    return out
+
+
+def bombardment_rows() -> list[tuple[str, BombardmentOutcome, str]]:
+    """The §6 table as the page shows it: (totals, outcome, what it does)."""
+    return [(label, o, _BOMBARD_ROWS[o][3]) for label, o in table_rows(BOMBARDMENT_TABLE)]
+
+
+def rocket_rows() -> list[tuple[str, BombardmentOutcome, str]]:
+    """The §6 rocket table (reduced ammunition, nothing, disorder) as the page shows it."""
+    rows = ((BOMBARDMENT_TABLE[0][0], BombardmentOutcome.REDUCED_AMMUNITION),
+            (ROCKET_DISORDER_FROM - 1, BombardmentOutcome.NO_EFFECT),
+            (None, BombardmentOutcome.DISORDER))
+    return [(label, o, _BOMBARD_ROWS[o][3]) for label, o in table_rows(rows)]
+
+
 def bombardment_outcome_for_total(total: int) -> BombardmentOutcome:
-    """Table row for a modified total, ignoring the natural-roll rules (ISD §6)."""
-    if total <= 2:
-        return BombardmentOutcome.REDUCED_AMMUNITION
-    if total <= 7:
-        return BombardmentOutcome.NO_EFFECT
-    if total <= 10:
-        return BombardmentOutcome.DISORDER
-    if total <= 12:
-        return BombardmentOutcome.ONE_LOSS
-    return BombardmentOutcome.TWO_LOSSES
+    """Table row for a modified total, ignoring the natural-roll rules (ISD §6).
+
+    >>> [bombardment_outcome_for_total(t).value for t in (2, 7, 8, 12, 13)]
+    ['reduced_ammunition', 'no_effect', 'disorder', 'one_loss', 'two_losses']
+    """
+    return next(o for upper, o in BOMBARDMENT_TABLE if upper is None or total <= upper)
 
 
 def bombardment_result(
@@ -301,7 +336,7 @@ def rocket_result(
         return _bombard(BombardmentOutcome.REDUCED_AMMUNITION, total, "natural double 1 (rockets)")
     if total <= 2 and s.a51_low_artillery_rolls == "modified_2_or_less":
         return _bombard(BombardmentOutcome.REDUCED_AMMUNITION, total, "rockets")
-    if total >= 8 or natural_2d6 == 12:
+    if total >= ROCKET_DISORDER_FROM or natural_2d6 == 12:
         return _bombard(BombardmentOutcome.DISORDER, total, "rockets: no loss, no fall back")
     return _bombard(BombardmentOutcome.NO_EFFECT, total, "rockets")
 

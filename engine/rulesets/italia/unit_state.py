@@ -1,6 +1,6 @@
 """What happens to an ISD base during a game, as data (`Ruleset.unit_state`): losses against the
 Efficacy table (fresh -> shaken -> dispersed, ISD §4), disorder (ISD §1), march column (ISD §1),
-limbered or in battery (ISD §8). Shaken and dispersed follow from the losses; the limits are read
+limbered or in battery (ISD §8), a battery's reduced ammunition (ISD §6). Shaken and dispersed follow from the losses; the limits are read
 from `troops`."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ def unit_state(base: BaseState) -> list[StateTrait]:
                            note=f"eliminated at {most}"),
                 StateTrait("limbered", "limbered", "bool", "ISD §8", default=False,
                            note="limbered guns move and do not fire"),
-                StateTrait("disordered", "disordered", "bool", "ISD §6", default=False)]
+                StateTrait("disordered", "disordered", "bool", "ISD §6", default=False),
+                StateTrait("reduced_ammunition", "reduced ammunition", "bool", "ISD §6, ISD A46",
+                           default=False, note="a natural double 1 on the fire table")]
     efficacy = EFFICACY.get(base.type)
     if efficacy is None:
         return []
