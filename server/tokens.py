@@ -108,6 +108,8 @@ class TokenBoard:
             now = found.get(token_id)
             track.seen_now = now is not None
             track.latest = now
+            if track.held is not None and track.last_seen_t is None:
+                track.last_seen_t = t   # restored from a recording: lifted unless seen again
             if now is not None:
                 track.last_seen_t = t
                 self._settle(track, now.base, changes)
@@ -140,7 +142,7 @@ class TokenBoard:
             for key, n in token.adds.items():
                 count = now[key] if isinstance(now[key], int) and not isinstance(now[key], bool) else 0
                 after[key] = count + n
-            change = self.units.set(base, after, source="token")
+            change = self.units.set(base, after, source="token", token=token.id)
         except CampoInputError as exc:
             track.refused = f"token {token.id} against {base} sets nothing: {exc}"
             return
@@ -175,7 +177,7 @@ class TokenBoard:
         if not back:
             return
         try:
-            changes.append(self.units.set(held.base, back, source="token"))
+            changes.append(self.units.set(held.base, back, source="token", token=token.id))
         except CampoInputError as exc:   # e.g. the base's limits changed with its other traits
             track.notes.append(f"lifting token {token.id} could not take back {held.base}'s state: {exc}")
 
@@ -189,6 +191,35 @@ class TokenBoard:
                     f"{base} {key} was changed on the page to {value!r}: lifting token {token_id} leaves it")
             del self._owned[(base, key)]
         return value
+
+    def restore(self, events: Sequence[dict[str, Any]]) -> int:
+        """What the tokens held when a recording stopped, from its `unit_state` events with a
+        ``token`` (oldest first): a server resumed on it takes back what a token set when the
+        token is lifted, and changes nothing while it still lies there. How many were read."""
+        read = 0
+        with self._lock:
+            for e in events:
+                track = self._tracks.get(str(e.get("token")))
+                base, after = e.get("base"), e.get("traits")
+                if track is None or base not in self._sizes or not isinstance(after, dict):
+                    continue
+                read += 1
+                if track.held is None or track.held.base != base:   # placed
+                    for key, value in after.items():
+                        owner = self._owned.setdefault((base, key), _Owner(dict(e.get("before") or {}).get(key), value))
+                        owner.value = value
+                        owner.tokens.add(track.token.id)
+                    track.held, track.candidate, track.settled = _Held(base, dict(after)), base, True
+                else:                                              # taken back
+                    for key, value in after.items():
+                        owner = self._owned.get((base, key))
+                        if owner is not None:
+                            owner.tokens.discard(track.token.id)
+                            owner.value = value
+                            if not owner.tokens:
+                                del self._owned[(base, key)]
+                    track.held, track.candidate, track.settled = None, None, False
+        return read
 
     # --- what the page and /api/status show ---------------------------------------------------
     def status(self) -> list[dict[str, Any]]:

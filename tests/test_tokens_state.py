@@ -146,6 +146,23 @@ def test_a_token_sets_its_trait_once_settled_and_takes_it_back_when_lifted() -> 
     assert g.units.undo(source="page") is None
 
 
+def test_a_resumed_game_knows_what_each_token_set() -> None:
+    """A server restarted on its recording: the token still lying there changes nothing, and
+    lifting it takes back what it set (not what it found after the restore)."""
+    g = Game()
+    g.frames(PLACE_FRAMES, dis="aosta", loss_1="regina")
+    g.frames(PLACE_FRAMES, dis="regina", loss_1="regina")   # the disorder token moved to Regina
+    assert all(e["token"] in ("dis", "loss-1") for e in g.events) and len(g.events) == 4
+    again = Game()
+    again.units.restore([(e["base"], e["traits"]) for e in g.events])
+    assert again.board.restore(g.events) == 4
+    again.frames(PLACE_FRAMES + 2, dis="regina", loss_1="regina")
+    assert again.events == [] and again.traits("regina") == {"disordered": True, "losses": 1}
+    again.frames(int(LIFT_AFTER_S / 0.2) + 2, loss_1="regina")
+    assert again.traits("regina") == {"disordered": False, "losses": 1}
+    assert again.traits("aosta") == {"disordered": False}
+
+
 def test_nothing_changes_while_the_table_is_not_located() -> None:
     g = Game()
     g.frames(PLACE_FRAMES, dis="aosta")
