@@ -93,9 +93,11 @@ class TokenBoard:
                located: bool = True) -> list[StateChange]:
         """Feed one frame's token readings (id, x_mm, y_mm) and base poses at time ``t`` (s);
         the state changes this makes. A frame without the table located changes nothing."""
-        if not located:
-            return []
         with self._lock:
+            if not located:   # nothing is read, nothing is lifted
+                for track in self._tracks.values():
+                    track.seen_now, track.latest = False, None
+                return []
             return self._update(readings, bases, t)
 
     def _update(self, readings: Sequence[Any], bases: Sequence[PoseLike], t: float) -> list[StateChange]:
