@@ -13,6 +13,10 @@ script's truth, in the frames where a token is wholly visible (no hand over it, 
 - **changes**: the `unit_state` changes the tokens made, with source "token".
 
     .venv/bin/python bench/tokens_demo.py [--fps 5] [--start 0] [--seconds 90] [--size 1920x1080]
+
+With ``--cost``: the pipeline's CPU time per frame with the roster's tokens (the change watch and
+the scans every second) against the same roster without them, on the same rendered frames
+(150 frames from 20 s at 15 fps), in turns (A, B, A, B, A, B): best and median of the means.
 """
 
 from __future__ import annotations
@@ -95,6 +99,26 @@ def measure(fps: float = 5.0, start: float = 0.0, seconds: float = 90.0,
     return score
 
 
+def cost(rounds: int = 3, start: float = 20.0, frames: int = 150, fps: float = 15.0) -> dict[str, list[float]]:
+    """Mean CPU ms per frame of `FramePipeline.process`, per round, without and with tokens."""
+    from campo.calibration.pipeline import FramePipeline
+    from campo.vision.synthetic.demo import DemoCamera
+
+    cam = DemoCamera()
+    game = cam.game
+    images = [(start + k / fps, cam.render(start + k / fps).image) for k in range(frames)]
+    rosters = {"without tokens": game.roster.model_copy(update={"tokens": []}), "with tokens": game.roster}
+    out: dict[str, list[float]] = {k: [] for k in rosters}
+    for _ in range(rounds):
+        for name, roster in rosters.items():
+            pipeline = FramePipeline(game.table, roster, cam.intrinsics)
+            t0 = time.process_time()
+            for t, image in images:
+                pipeline.process(image, t)
+            out[name].append((time.process_time() - t0) * 1000 / len(images))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fps", type=float, default=5.0, help="camera rate in game time")
@@ -102,7 +126,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=90.0, help="game time to run (the loop is 90 s)")
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--misses", action="store_true", help="list the frames not attached right")
+    parser.add_argument("--cost", action="store_true", help="time the pipeline with and without tokens instead")
     args = parser.parse_args()
+    if args.cost:
+        import statistics
+
+        for name, ms in cost().items():
+            print(f"pipeline {name}: mean {min(ms):.1f} ms per frame best, {statistics.median(ms):.1f} median "
+                  f"({', '.join(f'{m:.1f}' for m in ms)})")
+        return
     w, h = (int(v) for v in args.size.lower().split("x"))
     t0 = time.process_time()
     s = measure(args.fps, args.start, args.seconds, (w, h))
