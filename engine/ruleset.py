@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-
     from campo.engine.resolution import DiceTest
+    from campo.engine.roster_catalogue import RosterCatalogue
     from campo.engine.results import Allowance
     from campo.engine.scenario import BaseState
     from campo.engine.sequence import SequenceOfPlay
@@ -209,6 +209,10 @@ class Ruleset(Protocol):
 
     def umpire_tool(self, seed: int | None) -> UmpireTool | None:
         """The umpire's helper this rulebook brings (ATTILA: the card deck), or None."""
+
+    def roster_catalogue(self, settings: Mapping[str, Any]) -> RosterCatalogue:
+        """What the page's roster builder offers: troop types with the rulebook's base sizes
+        and starting traits, and its army lists (``settings``: the group's overrides)."""
 
 
 class GameMemory(Protocol):

@@ -138,15 +138,15 @@ class GameState:
         geometries `Rect.polygon` builds one at a time) and kept on the rectangles."""
         known = self.cached("rects", dict)
         rects = [known.get(i) or self.rect(i) for i in self._by_id]
-        missing = [r for r in rects if "_polygon" not in r.__dict__]
+        missing = [r for r in rects if r._polygon is None]
         if missing:
             # a flat list of floats: numpy reads it faster than nested tuples
             corners = np.array([v for r in missing for v in (*r.front_left, *r.front_right,
                                                               *r.rear_right, *r.rear_left)],
                                dtype=float).reshape(len(missing), 4, 2)
             for r, poly in zip(missing, shapely.polygons(corners).tolist()):
-                r.__dict__["_polygon"] = poly   # frozen: as object.__setattr__, one call less
-        return [r.__dict__["_polygon"] for r in rects]
+                r.keep_polygon(poly)
+        return [r.polygon for r in rects]
 
     # --- questions ------------------------------------------------------------------------
     def validate(self) -> list[Problem]:

@@ -68,14 +68,14 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its clean shutdown: that is the normal stop
         pass
     print("campo serve: stopped", flush=True)
-    _exit_if_compiling(warmup)
+    _exit_if_warming(warmup)
     return 0
 
 
-def _exit_if_compiling(warmup: threading.Thread) -> None:
-    """Stopped while the engine's first compile is still running (the first run after
-    installing): end the process now. Finalising Python under a compiling thread aborts it
-    ("FATAL: exception not rethrown", exit 134); everything of ours is closed by now."""
+def _exit_if_warming(warmup: threading.Thread) -> None:
+    """Stopped within a second of starting, while the engine's warm-up still runs: end the
+    process now rather than finalise Python under a thread busy in GEOS (everything of ours is
+    closed by now)."""
     if warmup.is_alive():
         sys.stdout.flush()
         sys.stderr.flush()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser_fixtures import require_chromium
+from tests.server_fixtures import wait_for
 from tests.setup_fixtures import HostThread
 
 pytestmark = [pytest.mark.browser]
@@ -66,7 +67,8 @@ def walk_to_play(page: Any, size: tuple[int, int], tmp: Path, host: HostThread) 
     page.wait_for_function("document.querySelector('[data-testid=save-state]').textContent === 'all saved'")
     assert tablet_friendly(page) == []
     shot(page, "2-table", size, tmp)
-    assert 'width_mm = 1200.0' in (host.host.files.table.read_text())
+    # "all saved" may already show (the rulebook's save) before the preset's own save lands
+    assert wait_for(lambda: 'width_mm = 1200.0' in host.host.files.table.read_text(), timeout=10)
     # the roster: three brigades a side, then a mistake, shown on its field, and undone
     page.click('[data-testid="step-roster"]')
     page.select_option('[data-testid="add-type"]', "B/infantry")

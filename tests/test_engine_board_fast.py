@@ -2,7 +2,7 @@
 
 `Rect` sets its fields in one dict update, `RectTable` reads one flat list, `classify` builds
 `UnitInfo` without the frozen dataclass's per-field setattr, `GameState._polygons` reads flat
-corners, and the placement warnings measure overlaps compiled (GEOS near a boundary): each
+corners, and the placement warnings measure overlaps in numpy (GEOS near a boundary): each
 checked here against the plain computation, bit for bit where floats are kept.
 """
 

@@ -82,3 +82,30 @@ def test_an_edge_is_a_close_call() -> None:
     assert edge["reasons"] == ["out of range: 0.0 in short (too close to call: measure)"]
     assert "close_calls" not in _shot(23.0, True, "upper_exclusive")
     assert "close_calls" not in _shot(24.0, True, "upper_exclusive", close_call_mm=0.0)
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_the_quick_reference_says_what_the_verdicts_do_at_each_edge(reading: str) -> None:
+    """The umpire's rules panel (`Ruleset.reference`) words each band's upper edge the way the
+    verdicts treat a shot exactly there: "up to 12"" / "over 3" to 12"" when 12.0" is still in
+    that band, "3" to under 12"" when it is already in the next one; the musketry and
+    artillery ranges likewise ("up to and at 6"" or "short of 6")."""
+    from campo.engine.registry import get_ruleset
+
+    ref = {t["title"]: t for t in get_ruleset("italia-se-desta").reference(
+        ItaliaSettings(a7_band_edges=reading))}
+    rows = ref["Artillery range bands"]["rows"]
+    assert [r[1] for r in rows] == [b.band.value for b in tf.ARTILLERY_BANDS]
+    for k, (span, band, *_) in enumerate(rows):
+        edge = tf.ARTILLERY_BANDS[k].upper_in
+        at_edge = _shot(edge, True, reading)["band"]
+        if "under" in span:
+            following = rows[k + 1][1] if k + 1 < len(rows) else None
+            assert at_edge == following, (span, at_edge)
+        else:
+            assert at_edge == band, (span, at_edge)
+    facts = dict(ref["Fire"]["rows"])
+    for name, gun, edge in (("musketry range", False, MUSKET_EDGES[-1]),
+                            ("artillery maximum range", True, GUN_EDGES[-1])):
+        in_range = _shot(edge, gun, reading)["in_range"]
+        assert facts[name].startswith("up to and at" if in_range else "short of"), facts[name]

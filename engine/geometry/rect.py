@@ -69,7 +69,8 @@ class Rect:
             front_right=(cx + hw * r[0] + hd * f[0], cy + hw * r[1] + hd * f[1]),
             rear_right=(cx + hw * r[0] - hd * f[0], cy + hw * r[1] - hd * f[1]),
             rear_left=(cx - hw * r[0] - hd * f[0], cy - hw * r[1] - hd * f[1]),
-            front_centre=(cx + hd * f[0], cy + hd * f[1]))
+            front_centre=(cx + hd * f[0], cy + hd * f[1]),
+            _polygon=None, _front_edge=None, _edges=None)
 
     # set by __init__:
     #   front, right: unit vectors the front faces / to the base's right (front turned -90°)
@@ -81,6 +82,10 @@ class Rect:
     rear_right: Point = field(init=False, repr=False, compare=False)
     rear_left: Point = field(init=False, repr=False, compare=False)
     front_centre: Point = field(init=False, repr=False, compare=False)
+    # shapely shapes, built on first use (most rectangles made by moves and sweeps never need them)
+    _polygon: Polygon | None = field(init=False, repr=False, compare=False)
+    _front_edge: LineString | None = field(init=False, repr=False, compare=False)
+    _edges: dict[str, LineString] | None = field(init=False, repr=False, compare=False)
 
     def from_local(self, u: float, v: float) -> Point:
         """Base frame (u right, v front) -> table mm."""
@@ -101,11 +106,14 @@ class Rect:
     @property
     def polygon(self) -> Polygon:
         """The base as a shapely polygon (built once)."""
-        poly = self.__dict__.get("_polygon")
-        if poly is None:
-            poly = shapely.polygons(self.corners)
-            object.__setattr__(self, "_polygon", poly)
-        return poly
+        if self._polygon is None:
+            self.keep_polygon(shapely.polygons(self.corners))
+        return self._polygon
+
+    def keep_polygon(self, polygon: Polygon) -> None:
+        """Hand over this rectangle's polygon, built elsewhere (`GameState` builds every base's
+        in one vectorised call); only the polygon of these same corners belongs here."""
+        object.__setattr__(self, "_polygon", polygon)
 
     def edge(self, name: str) -> tuple[Point, Point]:
         """The named edge ("front", "right", "rear", "left") as two corners."""
@@ -114,20 +122,17 @@ class Rect:
 
     @property
     def front_edge(self) -> LineString:
-        line = self.__dict__.get("_front_edge")
-        if line is None:
-            line = shapely.linestrings([self.front_left, self.front_right])
-            object.__setattr__(self, "_front_edge", line)
-        return line
+        if self._front_edge is None:
+            object.__setattr__(self, "_front_edge",
+                               shapely.linestrings([self.front_left, self.front_right]))
+        return self._front_edge
 
     @property
     def edges(self) -> dict[str, LineString]:
-        edges = self.__dict__.get("_edges")
-        if edges is None:
+        if self._edges is None:
             lines = shapely.linestrings([self.edge(name) for name in EDGE_NAMES])
-            edges = dict(zip(EDGE_NAMES, lines))
-            object.__setattr__(self, "_edges", edges)
-        return edges
+            object.__setattr__(self, "_edges", dict(zip(EDGE_NAMES, lines)))
+        return self._edges
 
     def moved(self, dx: float = 0.0, dy: float = 0.0, turn_deg: float = 0.0) -> Rect:
         """A copy translated by (dx, dy) and turned about its centre."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import uvicorn
 
 from campo.server.rig import ServerSettings
-from campo.server.runner import _exit_if_compiling, _prepare_engine, listening_socket, uvicorn_config
+from campo.server.runner import _exit_if_warming, _prepare_engine, listening_socket, uvicorn_config
 from campo.server.security import _local_addresses, access_urls, is_loopback
 from campo.server.setup.files import GameFiles
 from campo.server.setup.host import CampoHost
@@ -68,5 +68,5 @@ def serve_host(settings: ServerSettings, files: GameFiles, *, source: str | None
     except KeyboardInterrupt:
         pass
     print("campo serve: stopped", flush=True)
-    _exit_if_compiling(warmup)
+    _exit_if_warming(warmup)
     return 0

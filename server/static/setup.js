@@ -77,9 +77,10 @@ async function save(kind) {
   if (kind === "roster" && (!setup.roster || !setup.roster.bases.length)) {
     setup.problems.roster = []; setup.saved.roster = true; markProblems("roster"); setSaveState(); return;
   }
-  const value = setup[kind];
-  const reply = await api(`/api/setup/${kind}`, { [kind]: value, version: setup[`${kind}Version`] }, "PUT");
-  if (JSON.stringify(setup[kind]) !== JSON.stringify(value)) return;   // edited meanwhile: the next save decides
+  // what is sent, as text: edits change setup[kind] in place, so only a copy tells them apart
+  const sent = JSON.stringify(setup[kind]);
+  const reply = await api(`/api/setup/${kind}`, { [kind]: JSON.parse(sent), version: setup[`${kind}Version`] }, "PUT");
+  if (JSON.stringify(setup[kind]) !== sent) return;   // edited meanwhile: the next save decides
   if (reply.changed) {
     setup.problems[kind] = [{ key: "", path: [], message: `${reply.error} (reload the page to see the file)` }];
   } else {

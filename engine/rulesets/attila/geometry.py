@@ -10,8 +10,8 @@ the shared motion geometry (`engine.geometry.motion`) answers one pair at a time
 >>> goal = Frames.of_rects([Rect(0.0, 100.0, 270.0, 40.0, 20.0)])
 >>> float(slide(f.front_edges, goal.corners, f.front)[0])      # 100 - 10 - 10
 80.0
->>> float(clip_lengths(np.array([[-30.0, 89.0]]), np.array([[10.0, 89.0]]), goal, 2.0)[0])
-30.0
+>>> float(clip_lengths(np.array([[-30.0, 89.0]]), np.array([[10.0, 89.0]]), goal, 2.0)[0])  # x -22..10
+32.0
 """
 
 from __future__ import annotations

@@ -218,6 +218,11 @@ class AttilaRuleset:
 
         return DeckTool(seed)
 
+    def roster_catalogue(self, settings: Mapping[str, Any]) -> Any:
+        from campo.engine.rulesets.attila.catalogue import roster_catalogue
+
+        return roster_catalogue()
+
     def unit_state(self, base: Any) -> list[Any]:
         """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
         from campo.engine.rulesets.attila.unit_state import unit_state

@@ -204,6 +204,11 @@ class FedericoRuleset:
     def umpire_tool(self, seed: int | None) -> Any:
         return None
 
+    def roster_catalogue(self, settings: Mapping[str, Any]) -> Any:
+        """Base sizes from the group's settings (F14 leaves them to the players)."""
+        from campo.engine.rulesets.federico.catalogue import roster_catalogue
+
+        return roster_catalogue(self.load_settings(dict(settings)))
 
     def unit_state(self, base: Any) -> list[Any]:
         """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""

@@ -241,7 +241,6 @@ def _manoeuvre_effects(board: Board, unit: str, r: tm_.ManoeuvreResult,
                        move_in: float) -> tuple[Effect, ...]:
     """A Manoeuvre Table row's effects on the unit: losses, disorder gained or recovered, a
     forced move back (a ghost, straight back), removal on a rout."""
-    base = board.state.base(unit)
     if r.removed:
         return (Effect(unit, f'{r.italian}: falls back {r.backward_fraction:g} move, then '
                              "removed: lift it from the table", remove=True),)

@@ -191,6 +191,11 @@ class ItaliaRuleset:
     def umpire_tool(self, seed: int | None) -> Any:
         return None
 
+    def roster_catalogue(self, settings: Mapping[str, Any]) -> Any:
+        from campo.engine.rulesets.italia.catalogue import roster_catalogue
+
+        return roster_catalogue()
+
     def unit_state(self, base: Any) -> list[Any]:
         """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
         from campo.engine.rulesets.italia.unit_state import unit_state
