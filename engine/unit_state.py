@@ -23,8 +23,8 @@ from typing import Any, Literal
 @dataclass(frozen=True)
 class StateTrait:
     """One trait of a base's state: its key in ``traits``, what the page calls it, its kind
-    (``bool``, ``count`` 0..``most``, ``choice`` of ``choices``), the rule it comes from and the
-    value a base has when nothing says otherwise."""
+    (``bool``, ``count`` ``least``..``most``, ``choice`` of ``choices``), the rule it comes from
+    and the value a base has when nothing says otherwise."""
 
     key: str
     label: str
@@ -33,6 +33,7 @@ class StateTrait:
     choices: tuple[str, ...] = ()
     most: int | None = None
     default: Any = None
+    least: int = 0
     note: str = ""
 
     def problem(self, value: Any) -> str | None:
@@ -42,8 +43,8 @@ class StateTrait:
         if self.kind == "count":
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"must be a whole number (got {value!r})"
-            if value < 0:
-                return f"must be 0 or more (got {value})"
+            if value < self.least:
+                return f"must be {self.least} or more (got {value})"
             if self.most is not None and value > self.most:
                 return f"at most {self.most} for this base (got {value})"
             return None
@@ -60,6 +61,8 @@ class StateTrait:
             out["choices"] = list(self.choices)
         if self.most is not None:
             out["most"] = self.most
+        if self.least:
+            out["least"] = self.least
         if self.note:
             out["note"] = self.note
         return out
@@ -78,3 +81,9 @@ def check_state(declared: Sequence[StateTrait], traits: Mapping[str, Any]) -> li
         elif (why := trait.problem(value)) is not None:
             problems.append((key, why))
     return problems
+
+
+def state_controls(declared: Sequence[StateTrait], traits: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each declared trait with its value in ``traits`` (its default when absent): what the
+    page shows of a base's state, live or replayed."""
+    return [t.to_dict(traits.get(t.key)) for t in declared]

@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from campo.engine.live import Snapshot
 from campo.engine.registry import get_ruleset, ruleset_names
+from campo.engine.unit_state import state_controls
 from campo.errors import CampoInputError, UnknownBaseError
 from campo.server.unit_state import UnitStates
 
@@ -53,8 +54,9 @@ def page_module_path(ruleset: str) -> Path:
 
 def add_analysis_routes(app: FastAPI, moment: Moment, unit_states: UnitStates | None = None) -> None:
     """`/api/state`, `/api/bases/{id}/analysis`, `/api/bases/{id}/detail`, `/api/geometry/{id}`,
-    `/rulesets/{name}.js`. With ``unit_states`` (a live game), a base's detail carries its state
-    controls (what the umpire can set: losses, disorder ...)."""
+    `/rulesets/{name}.js`. A base's detail carries its state (losses, disorder ...): with
+    ``unit_states`` (a live game) what the umpire can set, else (a replay) the state the base
+    had at the moment shown."""
 
     def judged(base_id: str) -> Snapshot:
         _, snapshot = moment()
@@ -92,6 +94,10 @@ def add_analysis_routes(app: FastAPI, moment: Moment, unit_states: UnitStates | 
             out = {"analysis": snapshot.base_analysis(base_id), "geometry": snapshot.geometry(base_id)}
             if unit_states is not None:
                 out["state"] = unit_states.controls(base_id)
+            else:   # a replay: the state the base had at the moment shown, to read
+                game = snapshot.state
+                base = game.base(base_id)
+                out["state"] = state_controls(game.ruleset.unit_state(base), base.traits)
             return out
         except UnknownBaseError:
             raise HTTPException(404, f"no base {base_id!r} on the table now") from None

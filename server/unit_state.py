@@ -30,7 +30,7 @@ from typing import Any
 
 from campo.engine.registry import get_ruleset
 from campo.engine.scenario import BaseState
-from campo.engine.unit_state import StateTrait, check_state
+from campo.engine.unit_state import StateTrait, check_state, state_controls
 from campo.errors import CampoInputError, UnknownBaseError
 from campo.vision.tabletop import Roster
 
@@ -105,7 +105,7 @@ class UnitStates:
         """Each state trait of the base with its value now, for the page's controls."""
         entry = self._roster[base_id] if base_id in self._roster else None
         values = {**(entry.traits if entry else {}), **self.traits(base_id)}
-        return [t.to_dict(values.get(t.key)) for t in self.declared(base_id)]
+        return state_controls(self.declared(base_id), values)
 
     def apply(self, scenario: dict[str, Any]) -> None:
         """Put the game's state traits into a scenario's bases (in place)."""

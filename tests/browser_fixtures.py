@@ -27,6 +27,51 @@ def require_chromium() -> None:
 
 
 @contextmanager
+def overlay_server(tmp_path_factory: pytest.TempPathFactory, token: str) -> Iterator[Any]:
+    """The live server (`ServerThread`) on a loopback port, fed the four-base layout of
+    tests/server_fixtures.py, with ``token`` as the umpire's; once its state has every base."""
+    from campo.server.rig import ServerSettings
+    from campo.server.runner import ServerThread, free_port
+    from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+
+    frames = tmp_path_factory.mktemp("frames")
+    render_frames(frames, [LAYOUT])
+    setup = tmp_path_factory.mktemp("setup") / "terrain.json"
+    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=setup,
+                              port=free_port(), token=token, fps=5.0, status_interval_s=0.25)
+    with ServerThread(settings) as srv:
+        assert wait_for(lambda: srv.services.tracker.state is not None
+                        and len(srv.services.tracker.state["bases"]) == len(LAYOUT), timeout=20)
+        yield srv
+
+
+@contextmanager
+def replay_server(recording: Path) -> Iterator[str]:
+    """`campo replay`'s app for ``recording`` served by uvicorn on a loopback port (its URL),
+    stopped on exit."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from campo.server.recording.replay_app import create_replay_app
+    from campo.server.runner import free_port, uvicorn_config
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn_config(create_replay_app(recording), "127.0.0.1", port))
+    srv.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < end, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@contextmanager
 def launched_chromium(args: Sequence[str]) -> Iterator[Any]:
     """A headless chromium (Playwright ``Browser``) started with ``args``, closed on exit."""
     from playwright.sync_api import sync_playwright

@@ -14,7 +14,8 @@ import pytest
 
 from campo.server.rig import ServerSettings
 from campo.server.runner import ServerThread, free_port
-from tests.browser_fixtures import CHROMIUM_ARGS, SIDE_RGB, checked_page, require_chromium
+from tests.browser_fixtures import (CHROMIUM_ARGS, SIDE_RGB, checked_page, overlay_server,
+                                    require_chromium)
 from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
 
 pytestmark = [pytest.mark.browser]
@@ -26,14 +27,7 @@ require_chromium()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    frames = tmp_path_factory.mktemp("frames")
-    render_frames(frames, [LAYOUT])
-    setup = tmp_path_factory.mktemp("setup") / "terrain.json"
-    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=setup,
-                              port=free_port(), token=TOKEN, fps=5.0, status_interval_s=0.25)
-    with ServerThread(settings) as srv:
-        assert wait_for(lambda: srv.services.tracker.state is not None
-                        and len(srv.services.tracker.state["bases"]) == 4, timeout=20)
+    with overlay_server(tmp_path_factory, TOKEN) as srv:
         yield srv
 
 

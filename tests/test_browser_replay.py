@@ -3,20 +3,15 @@ recorded positions on the board (drawn by the live page), with each move's measu
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from campo.server.recording import Recorder, open_recording
-from campo.server.recording.replay_app import create_replay_app
 from campo.server.recording.simulate import demo_scenario, demo_script, play
-from campo.server.runner import free_port, uvicorn_config
-from tests.browser_fixtures import SIDE_RGB, checked_page, require_chromium
+from tests.browser_fixtures import SIDE_RGB, checked_page, replay_server, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,18 +29,8 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(recording: Path) -> Iterator[str]:
-    port = free_port()
-    srv = uvicorn.Server(uvicorn_config(create_replay_app(recording), "127.0.0.1", port))
-    srv.install_signal_handlers = lambda: None  # type: ignore[method-assign]
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < end, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with replay_server(recording) as url:
+        yield url
 
 
 @pytest.fixture

@@ -86,13 +86,13 @@ def test_classify_reads_every_trait() -> None:
         id="q", side="B", kind="gun", arm="artillery", letter=None, light=False,
         march_column=False, limbered=True, horse=True, rockets=False, battery="reserve",
         division="d1", rank=None, commands=(), quality="elite", disordered=False,
-        shaken=False, losses=0, attached_to=None, stale=True)
+        shaken=False, losses=0, attached_to=None, stale=True, dispersed=False)
     info = classify(_base("general", {"commands": "d2", "rank": None}), "march_column")
     assert info == UnitInfo(
         id="q", side="B", kind="general", arm="general", letter=None, light=False,
         march_column=True, limbered=False, horse=False, rockets=False, battery="divisional",
         division=None, rank="division", commands=("d2",), quality=None, disordered=False,
-        shaken=False, losses=0, attached_to=None, stale=False)
+        shaken=False, losses=0, attached_to=None, stale=False, dispersed=False)
     info = classify(_base("C", {"light": 1, "formation": "line", "commands": ["a", "b"],
                                 "rank": "corps", "disordered": True, "shaken": 1, "losses": 2,
                                 "attached_to": "g1", "rockets": True}), "march_column")
@@ -100,7 +100,7 @@ def test_classify_reads_every_trait() -> None:
         id="q", side="B", kind="unit", arm="cavalry", letter="C", light=True,
         march_column=False, limbered=False, horse=False, rockets=True, battery="divisional",
         division=None, rank=None, commands=("a", "b"), quality=None, disordered=True,
-        shaken=True, losses=2, attached_to="g1", stale=False)
+        shaken=True, losses=2, attached_to="g1", stale=False, dispersed=False)
     # the same kind of instance as the dataclass's own __init__ builds
     plain = UnitInfo(**info.__dict__)
     assert repr(plain) == repr(info) and hash(plain) == hash(info)

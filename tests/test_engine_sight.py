@@ -53,7 +53,9 @@ def _few_pairs(limit: int) -> Iterator[None]:
 
 def _oracle(field: SightField, line: Any, q: SightQuery) -> bool:
     """The rule itself, one shapely call at a time."""
-    for body, bid in zip(field.bodies, field.body_ids):
+    shrunk = shapely.buffer(field.bodies, -field.graze, join_style="mitre") if field.graze \
+        else field.bodies   # a line merely grazing a body (within the graze) is not blocked
+    for body, bid in zip(shrunk, field.body_ids):
         if bid in q.exclude or bid in q.ignore_bodies or body.is_empty:
             continue
         if shapely.intersects(line, body) or (q.corridor > 0 and bid not in q.corridor_exclude
@@ -198,3 +200,26 @@ def test_surely_crossed_lines_cross() -> None:
     assert wall.crosses(np.array([[0.0, 300.0]]), np.array([0]), np.array([[600.0, 300.0]]),
                         np.array([0])).tolist() == [True]
     assert got.sum() > 100
+
+
+def test_a_question_shrinks_only_the_bodies_near_its_lines() -> None:
+    """Bodies are shrunk by the graze when a question first reaches them: a line across one
+    end of the table leaves the far bodies as they were given (and still blocked by the near
+    one)."""
+    near = Rect(100.0, 0.0, 0.0, 40.0, 40.0).polygon
+    far = [Rect(2000.0 + 100 * k, 1000.0, 0.0, 40.0, 40.0).polygon for k in range(5)]
+    field = SightField([near, *far], ["near", *[f"far{k}" for k in range(5)]], graze=0.5)
+    assert field.clear(sight_lines([(0.0, 0.0)], [(200.0, 0.0)])).tolist() == [False]
+    assert field._done.tolist() == [True] + [False] * 5
+
+
+def test_equal_walls_and_areas_share_their_arrays_across_fields() -> None:
+    """Terrain-only sight geometry is built once per terrain content, not once per field."""
+    def field(y: float) -> SightField:
+        wall = LineString([(0.0, y), (100.0, y)])
+        wood = Polygon([(0, 0), (50, 0), (50, 50), (0, 50)])
+        return SightField(walls=[wall], deep_areas=[wood], max_depth=10.0)
+
+    a, b, c = field(20.0), field(20.0), field(30.0)
+    assert a._walls is b._walls and a._areas is b._areas
+    assert a._walls is not c._walls

@@ -64,7 +64,7 @@ def test_report_has_every_unit_event_and_the_losses(run_campo, game: Path, tmp_p
     assert "Cavalry &lt;charge&gt; &amp; melee" in html  # escaped, not injected
     assert html.count("class='exceeded'") == 2  # a-3 and a-4 moved too far
     losses = html.split("<h2>Losses per turn</h2>")[1].split("</table>")[0]
-    assert re.search(r"<tr><td>2</td><td>2</td><td>0</td></tr>", losses)
+    assert re.search(r"<tr><td>2</td><td>2</td><td>0</td><td>0</td><td>0</td></tr>", losses)
 
 
 def test_empty_recording_still_makes_a_page(run_campo, tmp_path: Path) -> None:

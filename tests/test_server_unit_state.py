@@ -123,9 +123,11 @@ def test_a_read_only_page_cannot_change_a_state(live: tuple[TestClient, Services
 
 @pytest.mark.slow
 def test_kill_9_keeps_every_confirmed_change(frames: Path, tmp_path: Path) -> None:
-    """`campo serve --record`, killed hard right after the answers: every change it confirmed is
-    in the recording and is the base's state again when the server restarts on it."""
+    """`campo serve --record`, killed hard right after the answers: every change it confirmed,
+    an undo from the page among them, is in the recording and is the base's state again when
+    the server restarts on it."""
     import httpx
+    from websockets.sync.client import connect
 
     path = tmp_path / "game.db"
 
@@ -149,20 +151,29 @@ def test_kill_9_keeps_every_confirmed_change(frames: Path, tmp_path: Path) -> No
     proc, url = start()
     try:
         changes = [("pie-aosta", {"losses": 3}), ("aus-47", {"disordered": True}),
-                   ("pie-aosta", {"losses": 4, "disordered": True})]
+                   ("pie-aosta", {"losses": 4, "disordered": True}),
+                   ("aus-47", {"formation": "march_column"})]
         for base, traits in changes:
             assert httpx.put(f"{url}/api/bases/{base}/state", json={"traits": traits}).status_code == 200
+        with connect(url.replace("http://", "ws://") + "/ws") as ws:   # the page's Undo
+            ws.send(json.dumps({"type": "undo_unit_state"}))
+            while (message := json.loads(ws.recv(timeout=10)))["topic"] != "reply":
+                pass
+        assert message["payload"]["ok"], message
+        last = ("pie-cuneo", {"losses": 1})
+        assert httpx.put(f"{url}/api/bases/{last[0]}/state", json={"traits": last[1]}).status_code == 200
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
     with open_recording(path) as rec:
         recorded = [(e.data["base"], e.data["traits"]) for e in rec.events({"unit_state"})]
-    assert recorded == changes
+    assert recorded == [*changes, ("aus-47", {"formation": "line"}), last]
     proc, url = start()
     try:
         state = httpx.get(f"{url}/api/state").json()
         assert _base(state, "pie-aosta")["traits"] | {"losses": 4, "disordered": True} == _base(state, "pie-aosta")["traits"]
-        assert _base(state, "aus-47")["traits"]["disordered"] is True
+        assert _base(state, "aus-47")["traits"] | {"disordered": True, "formation": "line"} == _base(state, "aus-47")["traits"]
+        assert _base(state, "pie-cuneo")["traits"]["losses"] == 1
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)

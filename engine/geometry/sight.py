@@ -76,6 +76,10 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
     return shapely.linestrings(coords)
 
 
+NEAR_TEST_PAIRS = 50_000
+"""Up to this many (line, body) pairs the bodies a question needs are found line by line (box
+against box); beyond, every body is taken."""
+
 # what blocks a line (`Trace.kind`)
 CLEAR, BODY, CORRIDOR, WALL, DEPTH = 0, 1, 2, 3, 4
 
@@ -143,12 +147,18 @@ class SightField:
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
                  max_depth: float = float("inf"), graze: float = 0.0) -> None:
         # A line grazing a body's outline (within ``graze``) is not blocked by it: bodies are
-        # shrunk by that much, so that measurement noise cannot flip a touching line.
+        # shrunk by that much, so that measurement noise cannot flip a touching line. Each body
+        # is shrunk when a question first reaches it (`_shrunk_at`): one base's question meets
+        # a part of the table.
         shapes = np.empty(len(bodies), dtype=object)
         shapes[:] = list(bodies)
-        if graze > 0 and len(shapes):
-            shapes = shapely.buffer(shapes, -graze, join_style="mitre")
         self.bodies = shapes
+        """The bodies as given (`_shrunk_at` the shrunk ones)."""
+        self.graze = graze
+        self._shrunk = np.empty(len(shapes), dtype=object)
+        self._done = np.zeros(len(shapes), dtype=bool)
+        self._sets: dict[bytes, tuple[Bodies, np.ndarray]] = {}
+        """`_bodies_at` per set of positions asked (a field's questions ask a few sets)."""
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -162,20 +172,52 @@ class SightField:
         return {bid: i for i, bid in enumerate(self.body_ids)}
 
     @cached_property
-    def _bodies(self) -> tuple[Bodies, np.ndarray]:
-        """The bodies that can block (a body shrunk away by the graze cannot), and their
-        positions in ``bodies``."""
-        live = np.nonzero(~shapely.is_empty(self.bodies))[0] if len(self.bodies) else \
-            np.zeros(0, dtype=np.int64)
-        return Bodies.of(self.bodies[live]), live
+    def _bounds(self) -> np.ndarray:
+        """Each body's bounding box as given (n, 4): the shrunk body lies inside it."""
+        return shapely.bounds(self.bodies) if len(self.bodies) else np.zeros((0, 4))
+
+    def _shrunk_at(self, at: np.ndarray) -> np.ndarray:
+        """The bodies at positions ``at`` shrunk by the graze (each shrunk once, when first
+        asked for)."""
+        need = at[~self._done[at]]
+        if len(need):
+            self._shrunk[need] = shapely.buffer(self.bodies[need], -self.graze,
+                                                join_style="mitre") \
+                if self.graze > 0 else self.bodies[need]
+            self._done[need] = True
+        return self._shrunk[at]
+
+    def _bodies_at(self, at: np.ndarray) -> tuple[Bodies, np.ndarray]:
+        """The bodies at positions ``at`` (sorted) that can block (a body shrunk away by the
+        graze cannot), and their positions in ``bodies``."""
+        found = self._sets.get(at.tobytes())
+        if found is None:
+            shrunk = self._shrunk_at(at)
+            keep = ~shapely.is_empty(shrunk) if len(at) else np.zeros(0, dtype=bool)
+            found = self._sets[at.tobytes()] = Bodies.of(shrunk[keep]), at[keep]
+        return found
+
+    def _near_lines(self, xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
+        """The positions of the bodies whose box meets some line's box grown by its corridor
+        (no other body comes within a corridor of a line), when the lines are few; every body
+        for many lines (the whole table's shots span the table)."""
+        b = self._bounds
+        if not len(b) or not len(xy):
+            return np.zeros(0, dtype=np.int64)
+        if len(xy) * len(b) > NEAR_TEST_PAIRS:
+            return np.arange(len(b))
+        lo, hi = xy.min(axis=1) - widths[:, None], xy.max(axis=1) + widths[:, None]
+        meets = (lo[:, None, 0] <= b[None, :, 2]) & (hi[:, None, 0] >= b[None, :, 0]) & \
+            (lo[:, None, 1] <= b[None, :, 3]) & (hi[:, None, 1] >= b[None, :, 1])
+        return np.nonzero(meets.any(axis=0))[0]
 
     @cached_property
     def _walls(self) -> Walls:
-        return Walls(self.walls)
+        return Walls.of(self.walls)
 
     @cached_property
     def _areas(self) -> Areas:
-        return Areas(self.deep_areas, self.max_depth)
+        return Areas.of(self.deep_areas, self.max_depth)
 
     def name(self, blocker: np.ndarray | Sequence[int]) -> str:
         """The id of the obstacle a `Trace.blocker` row names ("" when clear)."""
@@ -193,11 +235,14 @@ class SightField:
         """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
         body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
         (`sight_bodies.surely_crosses`); False means "not sure"."""
-        bodies, live = self._bodies
+        body = np.asarray(body, dtype=np.int64)
+        bodies, live = self._bodies_at(np.unique(body[body >= 0]))
+        if not len(live):
+            return np.zeros(len(ends), dtype=bool)
         at = np.full(len(self.bodies), -1, dtype=np.int64)
         at[live] = np.arange(len(live))
-        return surely_crosses(np.asarray(starts, dtype=float), at[body], bodies,
-                              np.asarray(ends, dtype=float), group)
+        return surely_crosses(np.asarray(starts, dtype=float), np.where(body >= 0, at[body], -1),
+                              bodies, np.asarray(ends, dtype=float), group)
 
     def trace(self, lines: Sightlines, todo: np.ndarray | None = None) -> Trace:
         """What blocks each line (of ``todo``, default all: the others come back CLEAR)."""
@@ -209,7 +254,7 @@ class SightField:
             return Trace(kind, index)
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
-        bodies, live = self._bodies
+        bodies, live = self._bodies_at(self._near_lines(xy[todo], widths[todo]))
         if len(bodies.geoms):
             never = [Keyed(k.rows, k.table[:, live]) for k in lines.never]
             thin = [Keyed(k.rows, k.table[:, live]) for k in lines.thin]

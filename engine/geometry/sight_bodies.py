@@ -42,6 +42,9 @@ sweep picks the candidates (and settles most lines without an exact test)."""
 WRAP = np.pi + 0.25
 """Where an interval of directions is cut (radians): beyond half a turn, short of the next
 origin's keys (each origin's lines are keyed ``origin * 8 + direction + pi``)."""
+CONVEX_AREA_REL = 1e-9
+"""A body whose convex hull exceeds its area by at most this fraction of it is convex (a dent
+that small moves no sight line by a measurable amount)."""
 GROW_EPS_MM = 1e-6
 """How much nearer than a line's end a body's nearest point may be and still be a candidate."""
 
@@ -129,8 +132,11 @@ class Bodies:
         centre = (verts * real[..., None]).sum(axis=1) / counts[:, None]   # the vertices' mean
         d = verts - centre[:, None, :]
         radius = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2).max(axis=1)
+        # convex: no hole and no area missing from the hull (areas, not `shapely.equals`, a
+        # relate per body; a dent below CONVEX_AREA_REL of the area counts as none)
+        area = shapely.area(geoms)
         convex = (shapely.get_num_interior_rings(geoms) == 0) & \
-            shapely.equals(geoms, shapely.convex_hull(geoms))
+            (shapely.area(shapely.convex_hull(geoms)) - area <= CONVEX_AREA_REL * area)
         quads = verts if width == 4 and (counts == 4).all() and convex.all() else None
         return Bodies(geoms, verts, centre, radius, convex, quads)
 

@@ -9,6 +9,7 @@ part of the wall inside them does not count) and for areas that are not convex.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,8 +39,23 @@ class TerrainRules:
     uncounted: Sequence[Keyed] = ()
 
 
+TERRAIN_CACHE_SIZE = 8
+"""How many distinct sets of walls (and of deep areas) keep their arrays across sight fields:
+the terrain of a live game stays put while its bases move, so each new moment reuses them."""
+
+
+def _content(geoms: np.ndarray) -> tuple[bytes, ...]:
+    """The shapes' content as a hashable key (their WKB)."""
+    return tuple(shapely.to_wkb(geoms).tolist()) if len(geoms) else ()
+
+
 class Walls:
     """Lines (crests, tree rows) as shapely geometries and as segments (numpy)."""
+
+    @staticmethod
+    def of(walls: np.ndarray) -> Walls:
+        """The `Walls` of these lines, shared by every sight field with the same lines."""
+        return _walls_of(_content(walls))
 
     def __init__(self, walls: np.ndarray) -> None:
         self.geoms = walls
@@ -112,8 +128,18 @@ class Walls:
         return out[back.reshape(-1)]
 
 
+@functools.lru_cache(maxsize=TERRAIN_CACHE_SIZE)
+def _walls_of(content: tuple[bytes, ...]) -> Walls:
+    return Walls(np.array(shapely.from_wkb(list(content)), dtype=object).reshape(-1))
+
+
 class Areas:
     """Deep areas (woods, towns) a line may run at most ``max_depth`` inside, each alone."""
+
+    @staticmethod
+    def of(areas: np.ndarray, max_depth: float) -> Areas:
+        """The `Areas` of these shapes, shared by every sight field with the same ones."""
+        return _areas_of(_content(areas), max_depth)
 
     def __init__(self, areas: np.ndarray, max_depth: float) -> None:
         self.geoms = areas
@@ -155,3 +181,8 @@ class Areas:
         first = np.r_[True, line[1:] != line[:-1]] if len(line) else np.zeros(0, dtype=bool)
         out[line[first]] = area[first]
         return out
+
+
+@functools.lru_cache(maxsize=TERRAIN_CACHE_SIZE)
+def _areas_of(content: tuple[bytes, ...], max_depth: float) -> Areas:
+    return Areas(np.array(shapely.from_wkb(list(content)), dtype=object).reshape(-1), max_depth)

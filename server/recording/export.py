@@ -23,6 +23,15 @@ def _fmt(v: Any, digits: int = 1) -> str:
     return f"{round(v, digits):g}" if isinstance(v, float) else str(v)
 
 
+def _word(v: Any) -> str:
+    """A trait's value for people: yes/no, march column, 3; '-' when it had none."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v).replace("_", " ")
+
+
 PHASE_FLAGS = {"not_now": "NOT ITS PHASE", "too_far": "TOO FAR FOR THE PHASE",
                "stretched": "beyond its move (forced march?)", "result": "(a result?)"}
 """How a move's ``phase_check`` verdict reads in a one-line summary ("ok": nothing added)."""
@@ -61,6 +70,11 @@ def summary(entry: Entry) -> str:
         return f"phase {d.get('phase')}" + (f" of turn {d['turn']}" if d.get("turn") else "")
     if k == "losses":
         return f"{d['base']} losses {d.get('previous')} -> {d.get('losses')}"
+    if k == "unit_state":
+        before = d.get("before") or {}
+        changes = ", ".join(f"{key} {_word(before.get(key))} -> {_word(value)}"
+                            for key, value in (d.get("traits") or {}).items())
+        return f"{d.get('base')} state: {changes}" + (f" ({d['source']})" if d.get("source") else "")
     if k == "note":
         return str(d.get("text", ""))
     if k == "card":

@@ -30,7 +30,7 @@ class ReplaySession:
         self.rec: Recording = open_recording(path)
         self.path = self.rec.path
         self._lock = threading.Lock()
-        self._cache: OrderedDict[int, Snapshot] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._live = LiveAnalysis()
         with self._lock:
             self.events: list[Entry] = self.rec.events()
@@ -57,16 +57,16 @@ class ReplaySession:
         return {"file": self.path.name, "duration": self.duration, "states": self.state_count,
                 "events": events, "turns": turns, "ruleset": self.ruleset}
 
-    def _judged(self, seq: int, scenario: dict[str, Any]) -> Snapshot:
-        """Today's engine on a recorded moment (cached; a state the engine rejects shows its
-        error instead)."""
+    def _judged(self, key: tuple[int, int], scenario: dict[str, Any]) -> Snapshot:
+        """Today's engine on a recorded moment (cached by the state's seq and the last unit
+        state change applied to it; a state the engine rejects shows its error instead)."""
         with self._lock:
-            hit = self._cache.get(seq)
+            hit = self._cache.get(key)
             if hit is not None:
-                self._cache.move_to_end(seq)
+                self._cache.move_to_end(key)
                 return hit
             snapshot = self._live.update(scenario)
-            self._cache[seq] = snapshot
+            self._cache[key] = snapshot
             while len(self._cache) > _CACHE:
                 self._cache.popitem(last=False)
             return snapshot
@@ -95,6 +95,22 @@ class ReplaySession:
                 out.append({"seq": e.seq, **e.data})
         return out
 
+    def with_unit_states(self, state: dict[str, Any], seq: int, t: float) -> tuple[dict[str, Any], int]:
+        """The recorded state with the umpire's changes of unit state made after it and by
+        ``t`` applied, and the seq of the last one applied (0: none). A change is recorded the
+        moment it is made; the next state that carries it comes a frame later, or never (a
+        server killed in between): the replay shows the change from its own moment."""
+        later = [e for e in self.events if e.kind == "unit_state" and e.seq > seq and e.t <= t]
+        if not later:
+            return state, 0
+        bases = [dict(b) for b in state.get("bases") or []]   # shared with other states: copied
+        by_id = {b["id"]: b for b in bases}
+        for e in later:
+            base = by_id.get(e.data.get("base"))
+            if base is not None:
+                base["traits"] = {**(base.get("traits") or {}), **(e.data.get("traits") or {})}
+        return {**state, "bases": bases}, later[-1].seq
+
     def state_at(self, t: float) -> dict[str, Any]:
         """The scenario shown at ``t`` with today's ``summary``; ``live.replay`` says which
         moment (``t``, the state's ``seq`` and ``state_t``) and holds the moves to draw."""
@@ -113,7 +129,8 @@ class ReplaySession:
             seq, state_t = 0, 0.0
         else:
             state, seq, state_t = entry.data, entry.seq, entry.t
-        snapshot = self._judged(seq, state)
+        state, applied = self.with_unit_states(state, seq, t)
+        snapshot = self._judged((seq, applied), state)
         state["summary"] = snapshot.summary
         state["live"] = {"mode": "replay", "frame": None, "captured_unix": None, "replay": {
             "t": t, "seq": seq, "state_t": state_t, "duration": self.duration,

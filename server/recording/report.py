@@ -16,6 +16,7 @@ from typing import Any
 from campo.server.recording.export import summary
 from campo.server.recording.reader import Entry, Recording
 from campo.server.recording.svg import SIDE_COLOURS, TableSvg
+from campo.server.recording.unit_history import UnitHistory, turn_order, unit_history
 
 TRACK_STEP_MM = 3.0
 """Track points closer than this to the previous one are dropped (marker jitter, file size)."""
@@ -71,20 +72,6 @@ def _tracks(rec: Recording) -> tuple[dict[str, list[tuple[float, float]]], dict[
     return tracks, first, last, final
 
 
-def losses_per_turn(events: list[Entry]) -> dict[Any, dict[str, int]]:
-    """Turn -> side -> losses suffered in that turn (increases of ``traits.losses``)."""
-    out: dict[Any, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    turn: Any = None
-    for e in events:
-        if e.kind == "turn":
-            turn = e.data.get("turn")
-        elif e.kind == "losses":
-            gained = int(e.data.get("losses") or 0) - int(e.data.get("previous") or 0)
-            when = e.data.get("turn") if e.data.get("turn") is not None else turn
-            out[when][str(e.data.get("side"))] += gained
-    return out
-
-
 def render_report(rec: Recording, *, title: str | None = None) -> str:
     events = rec.events()
     deployed = deployment_state(rec, events)
@@ -121,7 +108,11 @@ def render_report(rec: Recording, *, title: str | None = None) -> str:
         svg.base(b)
     parts.append(svg.render("tracks"))
 
-    parts.append("<h2>Losses per turn</h2>" + _losses_table(losses_per_turn(events)))
+    history = unit_history(rec.entries())
+    parts.append("<h2>Losses per turn</h2>" + _losses_table(history))
+    parts.append("<h2>State per turn</h2><p>At the end of each turn, every base whose state "
+                 "then differed from how it began (losses, disorder, formation ...), from the "
+                 "recorded states and the umpire's changes.</p>" + _state_table(history))
     parts.append("<h2>Events</h2>" + _events_table(events))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -140,17 +131,67 @@ def _roster_table(bases: list[dict[str, Any]]) -> str:
             f"<th>Position (mm)</th><th>Facing</th></tr>{rows}</table>")
 
 
-def _losses_table(per_turn: dict[Any, dict[str, int]]) -> str:
-    if not per_turn:
+def _sides(history: UnitHistory) -> list[str]:
+    return sorted(set(history.sides.values()) | set(SIDE_COLOURS))
+
+
+def _turn_label(turn: Any) -> str:
+    return "before turn 1" if turn is None else escape(str(turn))
+
+
+def _losses_table(history: UnitHistory) -> str:
+    """Per turn and side: losses taken (``traits.losses``) and bases that left the table."""
+    losses, lost = history.losses(), history.bases_lost()
+    turns = [t for t in history.turns() if t in losses or t in lost]
+    if not turns:
         return "<p>No losses were recorded.</p>"
-    sides = sorted({s for v in per_turn.values() for s in v} | set(SIDE_COLOURS))
-    head = "".join(f"<th class='side-{escape(s)}'>Side {escape(s)}</th>" for s in sides)
+    sides = _sides(history)
+    head = "".join(f"<th class='side-{escape(s)}'>Side {escape(s)} losses</th>"
+                   f"<th class='side-{escape(s)}'>Side {escape(s)} bases lost</th>" for s in sides)
     rows = []
-    for turn in sorted(per_turn, key=lambda t: (t is None, t if isinstance(t, int) else 0)):
-        cells = "".join(f"<td>{per_turn[turn].get(s, 0)}</td>" for s in sides)
-        rows.append(f"<tr><td>{'before turn 1' if turn is None else escape(str(turn))}</td>"
-                    f"{cells}</tr>")
-    return f"<table><tr><th>Turn</th>{head}</tr>{''.join(rows)}</table>"
+    for turn in turns:
+        cells = "".join(f"<td>{losses.get(turn, {}).get(s, 0)}</td><td>{lost.get(turn, {}).get(s, 0)}</td>"
+                        for s in sides)
+        rows.append(f"<tr><td>{_turn_label(turn)}</td>{cells}</tr>")
+    return f"<table class='losses'><tr><th>Turn</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def state_words(traits: dict[str, Any]) -> str:
+    """A base's state in a few words: ``losses 3, disordered, formation march column`` (false
+    and absent traits are left out)."""
+    words = []
+    for key, value in traits.items():
+        if value is None or value is False:
+            continue
+        words.append(key if value is True else f"{key} {str(value).replace('_', ' ')}")
+    return ", ".join(words)
+
+
+def _gone_by(history: UnitHistory, base: str, turn: Any) -> bool:
+    """The base had left the table for good by the end of ``turn``."""
+    return base in history.gone and turn_order(history.gone[base]) <= turn_order(turn)
+
+
+def _state_table(history: UnitHistory) -> str:
+    """Per turn and side: each base's state at the end of the turn where it differs from how it
+    began, and the bases gone."""
+    sides = _sides(history)
+    rows = []
+    for turn in history.turns():
+        cells = []
+        for side in sides:
+            said = [f"{escape(bid)}: {escape(words)}" for bid, traits in
+                    sorted(history.ends.get(turn, {}).get(side, {}).items())
+                    if (words := state_words(traits)) and not _gone_by(history, bid, turn)]
+            said += [f"{escape(bid)}: left the table" for bid, t in sorted(history.gone.items())
+                     if t == turn and history.sides.get(bid) == side]
+            cells.append(f"<td>{'<br>'.join(said)}</td>")
+        if any(c != "<td></td>" for c in cells):
+            rows.append(f"<tr><td>{_turn_label(turn)}</td>{''.join(cells)}</tr>")
+    if not rows:
+        return "<p>No base's state changed.</p>"
+    head = "".join(f"<th class='side-{escape(s)}'>Side {escape(s)}</th>" for s in sides)
+    return f"<table class='states'><tr><th>Turn</th>{head}</tr>{''.join(rows)}</table>"
 
 
 def _events_table(events: list[Entry]) -> str:

@@ -109,10 +109,10 @@ export function renderBasePanel(root, base, info, unit, basesById, problems, sum
 export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
   if (!controls || !controls.length) return;
   const box = h("section", { class: "state-controls", "data-testid": "state-controls" },
-    h("h3", {}, "State ", h("button", { class: "undo", "data-testid": "state-undo", disabled: !canWrite,
-      title: "take back the last change of a base's state", onclick: () => onUndo() }, "Undo")));
+    h("h3", {}, "State ", canWrite ? h("button", { class: "undo", "data-testid": "state-undo",
+      title: "take back the last change of a base's state", onclick: () => onUndo() }, "Undo") : null));
   for (const c of controls) {
-    const row = h("div", { class: "state-row", "data-state": c.key, title: c.cites || "" },
+    const row = h("div", { class: `state-row kind-${c.kind}`, "data-state": c.key, title: c.cites || "" },
       h("span", { class: "state-label" }, c.label));
     if (c.kind === "bool") {
       row.appendChild(h("button", { class: `toggle${c.value ? " on" : ""}`, "data-testid": `state-${c.key}`,
@@ -120,7 +120,7 @@ export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
         onclick: () => onSet(c.key, !c.value) }, c.value ? "yes" : "no"));
     } else if (c.kind === "count") {
       const value = typeof c.value === "number" ? c.value : 0;
-      row.appendChild(h("button", { class: "step", "data-testid": `state-${c.key}-minus`, disabled: !canWrite || value <= 0,
+      row.appendChild(h("button", { class: "step", "data-testid": `state-${c.key}-minus`, disabled: !canWrite || value <= (c.least || 0),
         "aria-label": `${c.label} minus one`, onclick: () => onSet(c.key, value - 1) }, "−"));
       row.appendChild(h("span", { class: "count", "data-testid": `state-${c.key}-value` },
         c.most !== undefined ? `${value} / ${c.most}` : String(value)));
@@ -137,7 +137,10 @@ export function renderStateControls(root, controls, canWrite, onSet, onUndo) {
     if (c.note) row.appendChild(h("span", { class: "hint state-note" }, c.note));
     box.appendChild(row);
   }
-  root.appendChild(box);
+  // first thing under the base's name (the umpire's most frequent tap), not below the analysis
+  const name = root.querySelector('[data-testid="base-name"]');
+  const under = name && name.nextElementSibling ? name.nextElementSibling.nextSibling : null;
+  root.insertBefore(box, under);
 }
 
 /** The settings form: one control per setting; `onEdit(name, value)` when the umpire changes one.

@@ -73,6 +73,10 @@ def base_entries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         }
         if u.is_troops:
             entry["move"] = move_budget(board, i).to_dict(board.rect(i).width)
+        elif u.is_general:   # 24 cm, 10 cm once wounded (ATT 5.E, 8.C); no wheel limit
+            budget = move_budget(board, i)
+            entry["move"] = {"normal_cm": round(budget.normal_cm, 2),
+                             "available_cm": round(budget.available_cm, 2)}
         g = groups.group_of.get(i)
         if g is not None:
             entry["group"] = g.id
@@ -87,6 +91,8 @@ def base_entries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
             entry["reorganisation"] = rally
         if u.disordered:
             entry["disordered"] = True
+        if u.wounded:
+            entry["wounded"] = True
         if u.absent:
             entry["stale"] = True
         out[i] = entry

@@ -19,8 +19,8 @@ def unit_state(base: BaseState) -> list[StateTrait]:
                       default="line")]
     if base.type != "artillery":
         out.append(StateTrait("class", "class", "count", 'Federico "Mischie"', most=ELITE_CLASS,
-                              default=base.traits.get("class"),
-                              note=f"below {LOWEST_CLASS} the unit is eliminated"))
+                              least=LOWEST_CLASS, default=base.traits.get("class"),
+                              note=f"below {LOWEST_CLASS} the unit is eliminated: take it off"))
         out.append(StateTrait("fired", "has fired", "bool", 'Federico "Esecuzione del tiro"',
                               default=False))
     return out

@@ -228,7 +228,8 @@ def _judge(board: Board, pairs: list[tuple[str, str]]) -> list[Charge]:
         out.append(v)
         if not ci.can_charge:
             v.reasons.append("artillery never charges" if ci.arm == "artillery"
-                             else "generals do not charge")
+                             else "dispersed: it has lost its capacity to fight (ISD §4)"
+                             if ci.dispersed else "generals do not charge")
         elif ti.side == ci.side:
             v.reasons.append(f"{t} is a friend")
         elif ti.is_general:

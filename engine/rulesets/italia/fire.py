@@ -39,7 +39,7 @@ from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 __all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "cover_terrain_of", "fire_arc",
-           "line_of_sight", "measure_target", "probe", "shots"]
+           "line_of_sight", "measure_target", "probe", "probe_all", "shots"]
 
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
@@ -470,6 +470,19 @@ def probe(board: Board, shooter: str, target: str) -> Target | None:
         one = shots(board, [shooter], among=[target]).of(shooter)
         found = board.fire_memo.probes[(shooter, target)] = one[0] if one else None
     return found
+
+
+def probe_all(board: Board, shooters: Sequence[str], target: str) -> None:
+    """The shots of ``shooters`` at ``target`` that `probe` would measure alone, measured
+    together (one `shots` question) and kept for it."""
+    memo = board.fire_memo.probes
+    todo = [s for s in shooters if (s, target) not in memo
+            and not any(s in t.spans for t in board.fire_memo.tables)]
+    if todo:
+        table = shots(board, todo, among=[target])
+        for s in todo:
+            one = table.of(s)
+            memo[(s, target)] = one[0] if one else None
 
 
 def measure_target(board: Board, shooter: str, target: str, arc: Any = None

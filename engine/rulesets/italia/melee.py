@@ -35,7 +35,7 @@ from campo.engine.rulesets.italia.fire import MUSKETRY_COVER
 from campo.engine.rulesets.italia.modifier import Modifier, score_total
 from campo.engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
                                                           melee_modifiers)
-from campo.engine.rulesets.italia.relations import supports
+from campo.engine.rulesets.italia.relations import guns_seeing, supports
 from campo.engine.rulesets.italia.tables_melee import (ARTILLERY_SUPPORT_RANGE_IN,
                                                        LINEAR_OBSTACLES, SOFT_GROUND)
 from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
@@ -138,9 +138,10 @@ def _protection(features: list[Any]) -> str:
 
 
 def fights(board: Board, base_id: str) -> bool:
-    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not."""
+    """Infantry, cavalry and guns in battery fight a melee; limbers and limbered guns do not,
+    nor a dispersed unit or an eliminated gun (ISD §4)."""
     info = board.infos[base_id]
-    return info.is_unit or (info.is_gun and not info.limbered)
+    return (info.is_unit or (info.is_gun and not info.limbered)) and not info.dispersed
 
 
 def enemies_in_contact(board: Board, base_id: str) -> list[str]:
@@ -383,7 +384,8 @@ def charge_melee(board: Board, charge: Charge,
     protection, here = place
     own = _charging_side(board, me)
     assumed.extend(own.notes)
-    guns = sorted(g for g in _guns_near(board, enemy) if _covers_target(board, g, me, enemy))
+    guns = sorted(guns_seeing(board, [g for g in _guns_near(board, enemy)
+                                      if _may_cover(board, g, me, enemy)], enemy))
     supp_units = [*own.supports, *(book.unit(g, assumed) for g in guns)]
     assumed.extend(own.general_notes)
     facts = MeleeFacts(
@@ -402,6 +404,10 @@ def charge_melee(board: Board, charge: Charge,
              "moved_half_or_less": charge.within_half_move}
     entry = _entry(facts, board, shown, assumed)
     entry["facts"].pop("defending_linear_obstacle")
+    # ISD §1: attacked in march column it fights as shaken, «qualora fosse già in questo stato
+    # si disperde automaticamente»
+    target = board.infos[enemy]
+    entry["facts"]["enemy_disperses_at_once"] = target.march_column and target.shaken
     return entry
 
 
@@ -454,16 +460,13 @@ def _guns_near(board: Board, target: str) -> list[str]:
     return known[target]
 
 
-def _covers_target(board: Board, gun: str, charger: str, target: str) -> bool:
-    """A battery of the charger's side that will support by fire (ISD §1): the target in its
-    arc, in sight, at 3" or less and not in contact with it."""
-    from campo.engine.rulesets.italia.relations import gun_sees
-
+def _may_cover(board: Board, gun: str, charger: str, target: str) -> bool:
+    """A battery of the charger's side that can support by fire (ISD §1): unlimbered, not
+    rockets, not in contact with the target (whether it sees the target in its arc at 3" or
+    less is `relations.guns_seeing`'s question)."""
     g = board.infos[gun]
-    if not g.is_gun or g.limbered or g.rockets or g.stale or g.side != board.infos[charger].side \
-            or target in board.touching[gun]:
-        return False
-    return gun_sees(board, gun, target)
+    return g.is_gun and not (g.limbered or g.rockets or g.stale) \
+        and g.side == board.infos[charger].side and target not in board.touching[gun]
 
 
 __all__ = ["Aspect", "aspect_struck", "charge_melee", "melee_of", "principal_enemy", "side_facts"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from campo.engine.rulesets.italia import tables_fire
-from campo.engine.rulesets.italia.troops import UNIT_LETTERS
+from campo.engine.rulesets.italia.troops import UNIT_LETTERS, Quality, efficacy_state
 from campo.engine.scenario import BaseState
 
 
@@ -39,6 +39,7 @@ class UnitInfo:
     losses: int
     attached_to: str | None
     stale: bool
+    dispersed: bool           # ISD §4: a unit dispersed by its losses, a gun eliminated
 
     @property
     def is_general(self) -> bool:
@@ -60,10 +61,11 @@ class UnitInfo:
 
     @property
     def can_fire(self) -> bool:
-        """Infantry fires musketry (ISD §7); guns in battery bombard (ISD Intro, §6)."""
+        """Infantry fires musketry (ISD §7); guns in battery bombard (ISD Intro, §6); a
+        dispersed unit or an eliminated gun does not (ISD §4)."""
         if self.kind == "unit":
-            return self.arm == "infantry"
-        return self.kind == "gun" and not self.limbered
+            return self.arm == "infantry" and not self.dispersed
+        return self.kind == "gun" and not self.limbered and not self.dispersed
 
     @property
     def fire_range_in(self) -> float:
@@ -81,8 +83,9 @@ class UnitInfo:
 
     @property
     def can_charge(self) -> bool:
-        """Only cavalry and infantry charge; artillery never (ISD §9)."""
-        return self.kind == "unit"
+        """Only cavalry and infantry charge; artillery never (ISD §9); nor a dispersed unit
+        (ISD §4)."""
+        return self.kind == "unit" and not self.dispersed
 
 def _arm(base: BaseState) -> str:
     t, traits = base.type, base.traits
@@ -107,10 +110,12 @@ def classify(base: BaseState, default_formation: str = "line") -> UnitInfo:
     if isinstance(commands, str):
         commands = (commands,)
     general = kind == "general"
+    letter = base.type if base.type in UNIT_LETTERS else None
+    losses = max(int(get("losses", 0) or 0), 0)
     # the fields in UnitInfo's order (`_unit_info`)
     return _unit_info(
         base.id, base.side, kind, _arm(base),
-        base.type if base.type in UNIT_LETTERS else None,        # letter
+        letter,
         bool(get("light", False)),
         get("formation", default_formation) == "march_column",
         bool(get("limbered", False)) or kind == "limber",
@@ -122,13 +127,28 @@ def classify(base: BaseState, default_formation: str = "line") -> UnitInfo:
         tuple(commands),
         get("quality"),
         bool(get("disordered", False)),
-        bool(get("shaken", False)),
-        int(get("losses", 0) or 0),
+        # shaken when the trait says so or the losses reach the Efficacy table's (ISD §4)
+        bool(get("shaken", False)) or (letter is not None
+                                       and efficacy_state(letter, losses) == "shaken"),
+        losses,
         get("attached_to"),
         base.stale,
+        _dispersed(kind, letter, losses, get("quality")),
     )
 
 
+def _dispersed(kind: str, letter: str | None, losses: int, quality: Any) -> bool:
+    """ISD §4: a unit at the Efficacy table's losses is dispersed, «perdendo ogni efficacia di
+    combattimento» (it routs, §1); a gun at its losses is eliminated."""
+    if letter is not None:
+        return efficacy_state(letter, losses) == "dispersed"
+    if kind == "gun":
+        return efficacy_state("gun", losses, quality=quality if quality in _QUALITIES
+                              else "regular") == "dispersed"
+    return False
+
+
+_QUALITIES = frozenset(q.value for q in Quality)
 _KINDS = {"gun": "gun", "limber": "limber", "general": "general"}
 _FIELDS = tuple(f.name for f in fields(UnitInfo))
 

@@ -192,25 +192,35 @@ def _fire_supporters(board: Board, supported: str, foes: list[str]) -> list[str]
     for foe in foes:
         if board.infos[foe].stale:
             continue
+        guns = []
         for gun in board.near(foe, reach):
             g = board.infos[gun]
             if gun == supported or gun in found or not g.is_gun or g.side != info.side or \
                     g.limbered or g.rockets or g.stale or foe in board.touching[gun]:
                 continue
-            if gun_sees(board, gun, foe):
-                found.add(gun)
+            guns.append(gun)
+        found.update(guns_seeing(board, guns, foe))
     return sorted(found)
+
+
+def guns_seeing(board: Board, guns: list[str], foe: str) -> list[str]:
+    """The guns among ``guns`` that `gun_sees` the foe, in order, the shots not yet measured
+    measured together (`fire.probe_all`: one question, not one per gun)."""
+    from campo.engine.rulesets.italia.fire import probe_all
+
+    probe_all(board, [g for g in guns if (g, foe) not in board.relations._sees], foe)
+    return [g for g in guns if gun_sees(board, g, foe)]
 
 
 def gun_sees(board: Board, gun: str, foe: str) -> bool:
     """ISD §1: the enemy is on the battery's front as it would bombard it: in its arc, at 3"
     or less, in sight (the fire rules' own measures, ISD A4–A6, A14); once per pair."""
-    from campo.engine.rulesets.italia.fire import fire_arc, line_of_sight, measure_target
+    from campo.engine.rulesets.italia.fire import line_of_sight, measure_target
 
     known = board.relations._sees
     found = known.get((gun, foe))
     if found is None:
-        in_arc, distance, part = measure_target(board, gun, foe, fire_arc(board, gun))
+        in_arc, distance, part = measure_target(board, gun, foe)
         found = known[(gun, foe)] = in_arc and distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 \
             and line_of_sight(board, gun, foe, part)
     return found

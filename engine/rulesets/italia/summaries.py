@@ -21,7 +21,8 @@ from campo.engine.summary import base_summary
 def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """`engine.summary.base_summary` of each base: the enemies touching it and the aspect of
     this base each touches (ISD A33), the generals commanding it (ISD §3), its supports (ISD
-    §1, by fire too), and badges: "disordered", "shaken", "out of command"."""
+    §1, by fire too), and badges: "disordered", "shaken", "dispersed" (ISD §4),
+    "out of command"."""
     relations = board.relations
     out = {}
     for i in ids:
@@ -30,6 +31,7 @@ def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
                     for o in relations.foes[i]}
         badges = [word for word, on in (("disordered", info.disordered),
                                         ("shaken", info.shaken),
+                                        ("dispersed", info.dispersed),
                                         ("out of command", out_of_command(board, i))) if on]
         out[i] = base_summary(contacts=contacts,
                               commanded_by=[c["id"] for c in relations.commanders.get(i, ())],
