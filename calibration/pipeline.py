@@ -21,13 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from campo.calibration.change_watch import ChangeWatcher
 from campo.calibration.detection_merge import merge_detections
 from campo.calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
 from campo.calibration.integration import FrameIntegrator, agrees_with_live
-from campo.calibration.poses import PoseReport, base_poses
+from campo.calibration.poses import PoseReport, base_box_mm, base_poses
 from campo.calibration.registration import TableLocation, locate_table
 from campo.calibration.table_in_image import table_window
 from campo.calibration.table_scan import TableScanner, expected_ids_settings
+from campo.calibration.tokens import TokenReport, read_tokens
 from campo.calibration.tracking import TrackedBase, Tracker, TrackerSettings
 from campo.vision.camera_model import Intrinsics
 from campo.vision.detection import Detection, DetectorSettings, MarkerDetector, Window, merge_windows, to_gray
@@ -52,6 +54,18 @@ full scans."""
 STILL_SEARCH_SIDES = 2.0
 """In dim light, a lost marker whose pixels did not change is searched this many sides around it."""
 
+TOKEN_SCAN_EVERY_S = 1.0
+"""With status tokens on the roster, the table is scanned at least this often (s): a token laid
+down is a new marker, which only a full scan finds (a base's markers are followed)."""
+
+MOVING_PX_PER_S, MOVING_BACK_S, MOVING_SIDES = 5.0, 0.5, 2.0
+"""A base whose marker moves faster than this (image px/s) is being carried: changes from where
+it was this long ago to where it is, within this many of its marker's sides, are its own."""
+
+TOKEN_FORGET_S = 1.0
+"""A token unread for this long is no longer followed in a growing window (it was most likely
+lifted); full scans find it again if it was only covered."""
+
 
 @dataclass(frozen=True)
 class FrameResult:
@@ -65,6 +79,7 @@ class FrameResult:
     full_scan: bool
     timings_ms: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    tokens: TokenReport = field(default_factory=TokenReport)  # the status tokens read in this frame
 
     def to_json(self, image: str) -> dict[str, Any]:
         """The `campo detect --json` object for this frame (measured poses, not filtered)."""
@@ -74,6 +89,7 @@ class FrameResult:
             "table_located": loc.located,
             "anchors_seen": loc.anchors_seen,
             "bases": [b.to_json() for b in self.report.bases],
+            "tokens": [t.to_json() for t in self.tokens.tokens],
             "unknown_markers": self.report.unknown_markers,
             "duplicate_markers": self.report.duplicate_markers,
             "method": loc.method,
@@ -119,7 +135,8 @@ class FramePipeline:
         self.scanner = TableScanner(table, roster, self.detector)  # how full scans search (and the scale, light)
         self.tracker = Tracker(tracker_settings)
         self.full_scan_every = full_scan_every
-        self.full_scan_every_s = full_scan_every_s  # at 2 fps, 30 frames would be 15 s for a new base
+        # at 2 fps, 30 frames would be 15 s for a new base; tokens are laid down more often
+        self.full_scan_every_s = min(full_scan_every_s, TOKEN_SCAN_EVERY_S) if roster.tokens else full_scan_every_s
         self._last_full_t = float("-inf")
         self.lost_search_every = lost_search_every  # look around markers that were lost, every n frames
         self.use_windows = use_windows
@@ -135,6 +152,9 @@ class FramePipeline:
         self._integrated_scans: set[int] = set()  # integration depths already given a full scan
         self._was_missing = False  # whether the last frame left expected markers unread
         self._complete_frames = 0  # frames in a row that read every expected marker
+        # with status tokens on the roster: where something was laid down, searched at once
+        self._watch = ChangeWatcher() if roster.tokens else None
+        self._location: TableLocation | None = None  # the table as last located
 
     def _camera_moved(self, dets: list[Detection]) -> bool:
         """Whether the anchors moved in the image since the last frame (the camera was bumped)."""
@@ -235,6 +255,8 @@ class FramePipeline:
                 else:
                     finder = self.scanner.window_finder(detector)
                     dets = merge_detections(dets, self._live_only(live, gray, finder.detect(gray, windows)))
+            if not full and self._watch is not None:
+                full = self._search_settled(live, gray, intr, detector, dets, width, height)
             if not full:
                 location = locate_table(dets, self.table, intr)
                 self._moved = location.located and self._camera_moved(dets)
@@ -264,6 +286,8 @@ class FramePipeline:
                 self.tracker.forget_pixels()  # (velocities across a camera move would be nonsense)
                 if self._integrator is not None:
                     self._integrator.reset()
+            if self._watch is not None:
+                self._watch.reset(live)
         self._was_missing = self.scanner.missing(dets)
         self._complete_frames = 0 if self._was_missing else self._complete_frames + 1
         timings["detect_ms"] = (time.perf_counter() - t0) * 1000
@@ -274,15 +298,19 @@ class FramePipeline:
         else:
             # Windows and tracking only look at known markers: keep what the last full scan saw.
             report = _with_remembered(report, self._last_unknown, self._last_duplicates)
+        tokens = read_tokens(dets, location, self.roster, intr)
         if location.located:
             tracked = self.tracker.update(t, report.bases)
             anchors = set(location.anchors_used)
-            posed = list(report.readings.values()) + [d for d in dets if d.marker_id in anchors]
+            posed = list(report.readings.values()) + list(tokens.readings.values()) + \
+                [d for d in dets if d.marker_id in anchors]
             self.tracker.remember_pixels(posed, t)
+            self._forget_lifted_tokens(t)
         else:
             tracked = self.tracker.bases(set())
             self.tracker.forget_pixels()
         self._located = location.located
+        self._location = location if location.located else None
         if not location.located and self._integrator is not None:
             self._integrator.reset()
         elif self._integrator is not None and self._integrator.frames == 0 and full:
@@ -301,7 +329,53 @@ class FramePipeline:
             warnings.append(f"marker {marker} ignored: {why}")
         if report.duplicate_markers:
             warnings.append(f"markers seen more than once (no pose given): {report.duplicate_markers}")
-        return FrameResult(t, dets, location, report, tracked, full, timings, warnings)
+        for marker, why in sorted(tokens.rejected.items()):
+            warnings.append(f"token marker {marker} ignored: {why}")
+        if tokens.duplicates:
+            warnings.append(f"token markers seen more than once (not placed): {tokens.duplicates}")
+        return FrameResult(t, dets, location, report, tracked, full, timings, warnings, tokens)
+
+    def _covered(self, live: np.ndarray, intr: Intrinsics | None) -> np.ndarray | None:
+        """Where a change is a base's own: each base's box where it was last seen, and around
+        the bases being carried (`ChangeWatcher.covered`)."""
+        assert self._watch is not None
+        if self._location is None:
+            return None
+        sizes = self.roster.by_id()
+        boxes = []
+        for b in self.tracker.bases():
+            entry = sizes[b.id]
+            boxes.append(base_box_mm(b.x_mm, b.y_mm, b.heading_deg, entry.width_mm, entry.depth_mm, entry.height_mm))
+        if not boxes:
+            return None
+        try:
+            px = self._location.project(np.concatenate(boxes), intr).reshape(len(boxes), 8, 2)
+        except ValueError:   # a pnp location whose intrinsics are gone: nothing is the bases' own
+            return None
+        moving = self.tracker.moving_windows(MOVING_PX_PER_S, MOVING_BACK_S, MOVING_SIDES)
+        return self._watch.covered(live, list(px), moving)
+
+    def _search_settled(self, live: np.ndarray, gray: np.ndarray, intr: Intrinsics | None,
+                        detector: MarkerDetector, dets: list[Detection], width: int, height: int) -> bool:
+        """Search where something was laid down since the last frame (`ChangeWatcher`), adding
+        what is read to ``dets`` in place; True when so much changed that a full scan is due."""
+        assert self._watch is not None
+        windows = self._watch.settled(live, self._covered(live, intr))
+        if not windows:
+            return False
+        roi = self._table_roi or Window(0, 0, width, height)
+        if sum(w.area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
+            return True
+        found = self._live_only(live, gray, self.scanner.window_finder(detector).detect(gray, windows))
+        dets[:] = merge_detections(dets, found)
+        return False
+
+    def _forget_lifted_tokens(self, t: float) -> None:
+        """Stop following tokens unread for `TOKEN_FORGET_S` (see there)."""
+        gone = {m for m in self.roster.tokens_by_marker()
+                if (seen := self.tracker.seen_at(m)) is not None and t - seen > TOKEN_FORGET_S}
+        if gone:
+            self.tracker.forget_markers(gone)
 
 
 def _with_remembered(report: PoseReport, unknown: set[int], duplicates: set[int]) -> PoseReport:

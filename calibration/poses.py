@@ -119,6 +119,21 @@ def base_from_marker(base: RosterBase, marker_xy: np.ndarray, marker_up: float) 
     return float(centre[0]), float(centre[1]), float(heading)
 
 
+def base_box_mm(x_mm: float, y_mm: float, heading_deg: float, width_mm: float, depth_mm: float,
+                height_mm: float) -> np.ndarray:
+    """The 8 corners (8x3, table mm) of a base's box: its footprint, then its top.
+
+    >>> base_box_mm(0.0, 0.0, 90.0, 80.0, 40.0, 3.0)[:4, :2].round(6).tolist()
+    [[-40.0, 20.0], [40.0, 20.0], [40.0, -20.0], [-40.0, -20.0]]
+    """
+    a = np.radians(heading_deg)
+    front = np.array([np.cos(a), np.sin(a)]) * depth_mm / 2
+    right = np.array([np.sin(a), -np.cos(a)]) * width_mm / 2
+    c = np.array([x_mm, y_mm])
+    foot = np.array([c + front - right, c + front + right, c - front + right, c - front - right])
+    return np.vstack([np.column_stack([foot, np.zeros(4)]), np.column_stack([foot, np.full(4, height_mm)])])
+
+
 def _side_mm(c: np.ndarray) -> float:
     return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
 
@@ -171,7 +186,8 @@ def base_poses(
     be computed, but unknown and duplicated ids are still reported.
     """
     dets = list(detections)
-    anchors = table.anchor_ids if table is not None else set()
+    # anchors and the roster's status tokens are neither bases nor unknown (calibration/tokens.py)
+    anchors = (table.anchor_ids if table is not None else set()) | set(roster.tokens_by_marker())
     counts = Counter(d.marker_id for d in dets)
     roster_by_marker = roster.by_marker()
     doubled = {m for m, n in counts.items() if n > 1 and m not in anchors}

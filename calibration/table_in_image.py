@@ -21,7 +21,7 @@ def smallest_marker_px(table: TableConfig, roster: Roster, location: TableLocati
 
     It sets the upsampling and the sizes of squares worth reading.
     """
-    size = min(b.marker_size_mm for b in roster.bases)
+    size = min(roster.marker_sizes_mm)
     z = _top_height_mm(roster, location)
     tw, td = table.table.width_mm, table.table.depth_mm
     sides = []

@@ -244,7 +244,7 @@ class TableScanner:
             return
         up = 1.0 if side_px >= SMALL_SIDE_PX else float(np.clip(np.ceil(2 * TARGET_SIDE_PX / max(side_px, 1.0)) / 2, 1.0, 4.0))
         self._upsample = up
-        sizes = [b.marker_size_mm for b in self.roster.bases] + [a.size_mm for a in self.table.anchors]
+        sizes = self.roster.marker_sizes_mm + [a.size_mm for a in self.table.anchors]
         self._side_range = (0.7 * side_px, 2.0 * side_px * max(sizes) / min(sizes))
         if up == 1.0:
             # the full-size stages need not look at squares much smaller than any marker of ours
@@ -273,7 +273,9 @@ def _around_squares(quads: list[np.ndarray], width: int, height: int) -> list[Wi
 
 
 def expected_ids_settings(settings: DetectorSettings, table: TableConfig, roster: Roster) -> DetectorSettings:
-    """`settings` reading faint markers from templates, but only ours (anchors and roster)."""
+    """`settings` reading faint markers from templates, but only ours (anchors, roster bases and
+    status tokens)."""
     if settings.expected_ids:
         return settings
-    return replace(settings, expected_ids=frozenset(table.anchor_ids | set(roster.by_marker())))
+    return replace(settings, expected_ids=frozenset(table.anchor_ids | set(roster.by_marker())
+                                                    | set(roster.tokens_by_marker())))

@@ -144,6 +144,31 @@ class Tracker:
                 self._velocity[d.marker_id] = np.zeros_like(d.corners_px)
             self._seen_t[d.marker_id] = t
 
+    def moving_windows(self, min_px_per_s: float, back_s: float, sides: float) -> list[Window]:
+        """Windows around the bases' markers moving faster than ``min_px_per_s`` in the image,
+        from where they were ``back_s`` ago to where they are, grown by ``sides`` of their side:
+        a base being carried, and the table it uncovers."""
+        out = []
+        for track in self._tracks.values():
+            det, v = self._last.get(track.marker), self._velocity.get(track.marker)
+            if det is None or v is None or float(np.linalg.norm(v.mean(axis=0))) < min_px_per_s:
+                continue
+            out.append(Window.around(np.concatenate([det.corners_px, det.corners_px - v * back_s]),
+                                     sides * det.side_px))
+        return out
+
+    def forget_markers(self, markers: set[int]) -> None:
+        """Stop following these markers (a status token lifted off the table: its window would
+        otherwise grow until every frame is a full scan); a full scan finds them again."""
+        for m in markers:
+            self._last.pop(m, None)
+            self._seen_t.pop(m, None)
+            self._velocity.pop(m, None)
+
+    def seen_at(self, marker: int) -> float | None:
+        """When this marker was last read (s), or None when it is not followed."""
+        return self._seen_t.get(marker)
+
     def forget_pixels(self) -> None:
         """The camera moved (or the table was lost): old image positions mean nothing now."""
         self._last.clear()

@@ -35,6 +35,7 @@ from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.reference import rules_info
 from campo.server.resolution import Resolutions, add_resolution_routes
+from campo.server.tokens import TokenBoard
 from campo.server.turn_clock import TurnClock
 from campo.server.unit_state import UnitStates
 from campo.server.rig import Rig, ServerSettings, load_rig
@@ -87,11 +88,12 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     capture = Capture(rig.source)
     pipeline = FramePipeline(rig.table, rig.roster, rig.intrinsics)
     units = UnitStates(rig.roster)
+    tokens = TokenBoard(rig.roster, units, rig.table.table.dictionary) if rig.roster.tokens else None
     tracker = LiveTracker(
         capture=capture, pipeline=pipeline, roster=rig.roster,
         table_size=(rig.table.table.width_mm, rig.table.table.depth_mm),
         anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyst=LiveAnalysis(),
-        units=units, status_interval_s=settings.status_interval_s,
+        units=units, tokens=tokens, status_interval_s=settings.status_interval_s,
     )
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)

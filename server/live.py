@@ -30,6 +30,7 @@ from campo.server.capture import Capture
 from campo.server.game_state import GameSetup, PoseKey, PoseLike, PoseTolerance, pose_keys, poses_changed, scenario_from_tracking
 from campo.server.hub import StateHub
 from campo.server.sources import Frame
+from campo.server.tokens import TokenBoard, problem_lines
 from campo.server.unit_state import UnitStates
 from campo.vision.tabletop import Roster
 
@@ -42,6 +43,7 @@ class FrameResultLike(Protocol):
     tracked: Sequence[PoseLike]
     timings_ms: dict[str, float]
     warnings: list[str]
+    tokens: Any   # calibration.tokens.TokenReport: the status tokens read
 
     @property
     def location(self) -> Any: ...
@@ -105,6 +107,7 @@ class LiveTracker:
         hub: StateHub,
         analyst: LiveAnalysis | None = None,
         units: UnitStates | None = None,
+        tokens: TokenBoard | None = None,
         tolerance: PoseTolerance = PoseTolerance(),
         status_interval_s: float = 0.5,
         mode: str = "live",
@@ -118,6 +121,7 @@ class LiveTracker:
         self.hub = hub
         self.analyst = analyst or LiveAnalysis()
         self.units = units
+        self.tokens = tokens  # the roster's status tokens, applied to `units` as they lie
         self.tolerance = tolerance
         self.status_interval_s = status_interval_s
         self.mode = mode
@@ -189,6 +193,10 @@ class LiveTracker:
         self.view = CameraView(frame, result)
         self._frame_error = ""
         self._tracked = list(result.tracked)
+        if self.tokens is not None:
+            for change in self.tokens.update(result.tokens.tokens, self._tracked, frame.t,
+                                             bool(result.location.located)):
+                self.hub.publish_threadsafe("event", change.event())
         keys = pose_keys(self._tracked)
         if (self._edited() or poses_changed(self._published, keys, self.tolerance)
                 or (self.memory is not None and self.memory.due(time.monotonic()))):
@@ -255,6 +263,10 @@ class LiveTracker:
         parts: dict[str, Any] = {}
         for part in self.status_parts:
             parts.update(part())
+        if self.tokens is not None:
+            tokens = self.tokens.status()
+            parts["tokens"] = tokens
+            parts["token_problems"] = problem_lines(tokens)
         return parts | {
             "mode": self.mode,
             "fps": round(self._fps.fps(time.monotonic()), 2),

@@ -49,12 +49,16 @@ class StateChange:
     after: dict[str, Any]
     source: str
     time_unix: float = field(default_factory=time.time)
+    token: str | None = None  # the status token that made it (source "token")
 
     def event(self) -> dict[str, Any]:
         """The `unit_state` event's payload (interfaces.md: ``base`` and ``traits`` after)."""
-        return {"kind": "unit_state", "base": self.base, "traits": dict(self.after),
-                "before": dict(self.before), "source": self.source,
-                "time_unix": round(self.time_unix, 3)}
+        out = {"kind": "unit_state", "base": self.base, "traits": dict(self.after),
+               "before": dict(self.before), "source": self.source,
+               "time_unix": round(self.time_unix, 3)}
+        if self.token is not None:
+            out["token"] = self.token
+        return out
 
 
 class UnitStates:
@@ -87,6 +91,16 @@ class UnitStates:
         with self._lock:
             return dict(self._set.get(base_id, {}))
 
+    def value(self, base_id: str, key: str) -> Any:
+        """The value of one state trait now: set in the game, else the roster's, else the
+        rulebook's default (`UnknownBaseError` for a base not on the roster)."""
+        declared = {t.key: t.default for t in self.declared(base_id)}
+        with self._lock:
+            now = self._set.get(base_id, {})
+            if key in now:
+                return now[key]
+        return self._roster[base_id].traits.get(key, declared.get(key))
+
     def controls(self, base_id: str) -> list[dict[str, Any]]:
         """Each state trait of the base with its value now, for the page's controls."""
         entry = self._roster[base_id] if base_id in self._roster else None
@@ -104,9 +118,11 @@ class UnitStates:
                     base["traits"] = {**base.get("traits", {}), **changed}
 
     # --- changing -----------------------------------------------------------------------------
-    def set(self, base_id: str, traits: Mapping[str, Any], *, source: str) -> StateChange:
+    def set(self, base_id: str, traits: Mapping[str, Any], *, source: str,
+            token: str | None = None) -> StateChange:
         """Change some of a base's state traits; all or nothing (`CampoInputError` naming the
-        trait, `UnknownBaseError` for a base not on the roster)."""
+        trait, `UnknownBaseError` for a base not on the roster). A token's change is not the
+        umpire's to undo: lifting the token takes it back."""
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}")
         if not traits:
@@ -117,7 +133,7 @@ class UnitStates:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise CampoInputError(f"{why}{more}", key=f"traits.{key}")
         with self._lock:
-            return self._change(base_id, dict(traits), source)
+            return self._change(base_id, dict(traits), source, remember=source != "token", token=token)
 
     def undo(self, *, source: str) -> StateChange | None:
         """Take back the last change still standing (itself a change, published like any)."""
@@ -144,14 +160,14 @@ class UnitStates:
         return applied
 
     def _change(self, base_id: str, after: dict[str, Any], source: str, *,
-                remember: bool = True) -> StateChange:
+                remember: bool = True, token: str | None = None) -> StateChange:
         """Apply ``after`` (lock held)."""
         entry = self._roster[base_id]
         now = self._set.setdefault(base_id, {})
         defaults = {t.key: t.default for t in self.declared(base_id)}
         before = {k: now.get(k, entry.traits.get(k, defaults.get(k))) for k in after}
         now.update(after)
-        change = StateChange(base_id, before, after, source)
+        change = StateChange(base_id, before, after, source, token=token)
         if remember:
             self._history.append(change)
             del self._history[:-UNDO_DEPTH]

@@ -1,10 +1,12 @@
-"""Sheets of the markers a table needs: one per base of the roster, then the anchors.
+"""Sheets of the markers a table needs: one per base of the roster, the roster's status tokens,
+then the anchors.
 
 Each marker keeps a white quiet zone one cell wide inside a dashed cut line, so that after cutting
 it still has the white margin detection needs on a dark base. Beside it: the base id and name,
 the marker id and size, and an arrow showing which way the base's front goes once glued (from
 `marker_rotation_deg`). With ``cut="base"`` the cut line is the base's own outline instead, with
-the marker printed at its offset and rotation: glue the paper flush with the base edges.
+the marker printed at its offset and rotation: glue the paper flush with the base edges. A status
+token's card is its marker inside the cut line, with what the token means written under it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from campo.vision.printing import (
     marker_rects,
     paper_size,
 )
-from campo.vision.tabletop import Anchor, Roster, RosterBase, TableConfig
+from campo.vision.tabletop import Anchor, Roster, RosterBase, RosterToken, TableConfig
 
 HEADER_MM = 10.0
 GAP_MM = 4.0
@@ -101,6 +103,42 @@ def _marker_cell(dictionary: cv2.aruco.Dictionary, marker: int, size: float, lin
         return items + _label_items(x + cut + LABEL_GAP_MM, y, lines, front_deg)
 
     return _Cell(cut + LABEL_GAP_MM + LABEL_WIDTH_MM, max(cut, LABEL_HEIGHT_MM), draw)
+
+
+def _token_cell(dictionary: cv2.aruco.Dictionary, token: RosterToken) -> _Cell:
+    """A token's card (marker and quiet zone inside the cut line), its meaning written under it."""
+    size = token.size_mm
+    q = quiet_zone_mm(dictionary, size)
+    cut = size + 2 * q
+    bits = marker_bits(dictionary, token.marker)
+    lines = token_label_lines(token)
+    width = max(cut, LABEL_WIDTH_MM)
+
+    def draw(x: float, y: float) -> list[Item]:
+        items: list[Item] = [dashed_box(x, y, x + cut, y + cut), marker_rects(bits, x + q, y + q, size)]
+        for i, line in enumerate(lines):
+            bold = i == 0
+            size_pt = 8.0 if bold else 7.0
+            items.append(Label(x, y + cut + 3.5 + 3.4 * i, _fit(line, width, size_pt, bold), size_pt=size_pt, bold=bold))
+        return items
+
+    return _Cell(width, cut + 2.0 + 3.4 * len(lines), draw)
+
+
+def token_label_lines(token: RosterToken) -> list[str]:
+    """What is printed under a token's card: its name, what it sets, its marker."""
+    return [token.label, token.meaning, f"{token.id}: marker {token.marker}, {token.size_mm:g} mm"]
+
+
+def token_sheets(table: TableConfig, roster: Roster, *, paper: str = "A4",
+                 title: str = "Campo status tokens") -> list[Page]:
+    """Pages with the roster's status tokens (none when it has none), in roster order."""
+    if not roster.tokens:
+        return []
+    name = table.table.dictionary
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
+    cells = [_token_cell(dictionary, t) for t in roster.tokens]
+    return _pack(cells, paper, f"{title} ({roster.ruleset}, {name}; lay against a base, behind it)")
 
 
 def _base_cell(dictionary: cv2.aruco.Dictionary, base: RosterBase, lines: list[str]) -> _Cell:
@@ -207,5 +245,7 @@ def anchor_label_lines(anchor: Anchor) -> list[str]:
 
 
 def marker_sheets(table: TableConfig, roster: Roster, *, paper: str = "A4", cut: str = "marker") -> list[Page]:
-    """Everything to print for a table: the bases' markers, then the anchors on their own pages."""
-    return roster_sheets(table, roster, paper=paper, cut=cut) + anchor_sheets(table, paper=paper)
+    """Everything to print for a table: the bases' markers, the status tokens, then the anchors,
+    each on their own pages."""
+    return (roster_sheets(table, roster, paper=paper, cut=cut) + token_sheets(table, roster, paper=paper)
+            + anchor_sheets(table, paper=paper))

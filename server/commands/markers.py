@@ -1,7 +1,7 @@
 """Write the markers to print for a table and roster (PDF, optionally PNGs), at exact scale.
 
-One marker per base with its id and name and an arrow to the base front, then the table's anchor
-markers on their own pages. Print at 100 % / actual size and check the 100 mm ruler; cut along
+One marker per base with its id and name and an arrow to the base front, the roster's status
+tokens with their meaning under each, then the table's anchor markers on their own pages. Print at 100 % / actual size and check the 100 mm ruler; cut along
 the dashed lines, keeping the white margin around each marker.
 """
 
@@ -32,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     roster = load_checked_roster(args.roster, table)
     pages = marker_sheets(table, roster, paper=args.paper, cut=args.cut)
     write_pdf(pages, args.output, title=f"Campo markers {Path(args.roster).name}")
-    print(f"wrote {args.output}: {len(roster.bases)} base markers and {len(table.anchors)} anchors "
+    tokens = f", {len(roster.tokens)} status tokens" if roster.tokens else ""
+    print(f"wrote {args.output}: {len(roster.bases)} base markers{tokens} and {len(table.anchors)} anchors "
           f"on {len(pages)} {args.paper} pages")
     if args.png:
         paths = write_pngs(pages, args.png, Path(args.output).stem, args.dpi)

@@ -61,9 +61,13 @@ def restore_unit_states(services: Any, path: Any) -> int:
     if units is None:
         return 0
     with open_recording(path) as rec:
-        changes = [(e.data["base"], e.data["traits"]) for e in rec.events({"unit_state"})
-                   if isinstance(e.data.get("base"), str) and isinstance(e.data.get("traits"), dict)]
-    return int(units.restore(changes))
+        events = [e.data for e in rec.events({"unit_state"})
+                  if isinstance(e.data.get("base"), str) and isinstance(e.data.get("traits"), dict)]
+    applied = int(units.restore([(e["base"], e["traits"]) for e in events]))
+    tokens = getattr(getattr(services, "tracker", None), "tokens", None)
+    if tokens is not None:   # which token set what, so lifting it takes that back (server/tokens.py)
+        tokens.restore([e for e in events if e.get("source") == "token"])
+    return applied
 
 
 def restore_turn_clock(services: Any, path: Any) -> bool:

@@ -131,6 +131,8 @@ function onStatus(s) {
   if (s.frame_error) setPill("st-table", `frames unusable: ${s.frame_error}`, "bad");
   const unknown = s.unknown_markers || [];
   setPill("st-unknown", unknown.length ? `unknown markers: ${unknown.join(", ")}` : "", "warn");
+  const tokens = s.token_problems || [];  // status tokens that set nothing, and why (server/tokens.py)
+  setPill("st-tokens", tokens.join("; "), "warn");
   const skipped = (s.camera && s.camera.skipped) || [];
   setPill("st-skipped", skipped.length ? `images skipped: ${skipped.map((k) => `${k.name} (${k.error})`).join("; ")}` : "", "warn");
   const rec = s.recording;

@@ -3,7 +3,8 @@
 A Piedmontese division (Brigate Aosta, Regina, Savoia, the Granatieri, two Bersaglieri battalions,
 a three-gun battery, Gen. Durando) meets an Austrian one (IR 45, 11, 17, two Feldjäger
 battalions, two guns, FML Clam-Gallas) over ~90 s: advance, wheel, fire, charge into contact,
-fall back, regroup; players' hands reach over the table now and then. The data is in
+fall back, regroup; players' hands reach over the table now and then, and lay status tokens
+against two units for a while (`demo_tokens.py`). The data is in
 `demo_data/` (table.toml, roster.toml, terrain.json, script.json); `--source demo` plays
 `DemoCamera.render(t)` frames through the real pipeline.
 """
@@ -23,7 +24,8 @@ from campo.errors import FileFormatError
 from campo.vision.synthetic.effects import Effects
 from campo.vision.synthetic.pose import CameraPose, overhead
 from campo.vision.synthetic.render import SyntheticCamera
-from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.demo_tokens import TokenSpan, load_token_spans, tokens_at
+from campo.vision.synthetic.scene import Hand, PlacedBase, PlacedToken
 from campo.vision.synthetic.truth import Render
 from campo.vision.tabletop import Roster, RosterBase, TableConfig, load_roster, load_table
 
@@ -199,6 +201,7 @@ class DemoGame:
     duration_s: float
     tracks: dict[str, Track]
     hand_passes: list[HandPass] = field(default_factory=list)
+    token_spans: list[TokenSpan] = field(default_factory=list)
 
     @classmethod
     def load(cls, data_dir: str | Path | None = None) -> DemoGame:
@@ -211,7 +214,8 @@ class DemoGame:
         except (OSError, json.JSONDecodeError) as exc:
             raise FileFormatError(f"cannot read the demo terrain: {exc}", path=d / "terrain.json") from None
         duration, tracks, hands = load_script(d / "script.json", roster)
-        game = cls(table, roster, terrain, duration, tracks, hands)
+        spans = load_token_spans(d / "script.json", roster, duration)
+        game = cls(table, roster, terrain, duration, tracks, hands, spans)
         game._check_loop(d / "script.json")
         return game
 
@@ -229,6 +233,15 @@ class DemoGame:
         """Every base at time `t` (seconds; the script loops)."""
         lt = self._local(t)
         return [PlacedBase(b, *self.tracks[b.id].pose_at(lt, b)) for b in self.roster.bases]
+
+    def tokens_at(self, t: float) -> list[PlacedToken]:
+        """The status tokens on the table at time `t`, beside their bases."""
+        return tokens_at(self.token_spans, self.poses_at(t), self._local(t), self.table.table.dictionary)
+
+    def token_bases_at(self, t: float) -> dict[str, str]:
+        """Token id -> the base it lies against at time `t` (the truth attachments are judged by)."""
+        lt = self._local(t)
+        return {s.token.id: s.base for s in self.token_spans if s.t0 <= lt < s.t1}
 
     def hands_at(self, t: float) -> list[Hand]:
         """The hands over the table at time `t`."""
@@ -279,7 +292,8 @@ class DemoCamera:
 
     def render(self, t: float, *, pose: CameraPose | None = None) -> Render:
         """The frame at time `t` (seconds, looping)."""
-        return self.camera.render(self.game.poses_at(t), self.game.hands_at(t), pose=pose)
+        return self.camera.render(self.game.poses_at(t), self.game.hands_at(t), pose=pose,
+                                  tokens=self.game.tokens_at(t))
 
 
 _default: DemoCamera | None = None

@@ -24,7 +24,7 @@ from campo.vision.synthetic.planar import (
     PlacedTexture, RayMap, centred_texture, depth_mm, project_px, render_texture, sample_texture, texels_per_mm_for,
 )
 from campo.vision.synthetic.pose import CameraPose
-from campo.vision.synthetic.scene import Hand, PlacedBase
+from campo.vision.synthetic.scene import Hand, PlacedBase, PlacedToken
 from campo.vision.synthetic.tablecloth import FLOOR, MARGIN_MM, Painter, paint_table
 from campo.vision.synthetic.textures import marker_texture, quiet_zone_mm
 from campo.vision.synthetic.truth import GroundTruth, Render
@@ -134,10 +134,16 @@ class SyntheticCamera:
         pose: CameraPose | None = None,
         *,
         effects: Effects | None = None,
+        tokens: Sequence[PlacedToken] = (),
     ) -> Render:
-        """One frame: the bases at their poses and the hands over them, with its ground truth."""
+        """One frame: the bases at their poses, the tokens beside them and the hands over them,
+        with its ground truth (the tokens' in `GroundTruth.tokens`)."""
         pose = pose or self.pose
         effects = self.effects if effects is None else effects
+        if tokens:
+            cards = [t.as_card(self.dictionary) for t in tokens]
+            render = self.render([*bases, *cards], hands, pose, effects=effects)
+            return Render(render.image, render.truth.without_tokens_in_bases({c.id for c in cards}))
         _check_unique(bases, self.table.anchor_ids)
         static = self.static_image(pose)
         frame = static.copy()

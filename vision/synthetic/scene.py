@@ -1,4 +1,5 @@
-"""What stands on the table in one frame: bases at their poses, and hands reaching over it."""
+"""What stands on the table in one frame: bases at their poses, status tokens lying against them,
+and hands reaching over it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from shapely import LineString, Polygon, unary_union
 
-from campo.vision.tabletop import RosterBase
+from campo.vision.tabletop import RosterBase, RosterToken, card_side_mm
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,30 @@ class PlacedBase:
     @property
     def id(self) -> str:
         return self.base.id
+
+
+@dataclass(frozen=True)
+class PlacedToken:
+    """A roster token's card lying on the table: its centre (mm) and the way its marker's top
+    edge points (degrees CCW from +x)."""
+
+    token: RosterToken
+    x_mm: float
+    y_mm: float
+    up_deg: float = 90.0
+
+    @property
+    def id(self) -> str:
+        return self.token.id
+
+    def as_card(self, dictionary: str) -> PlacedBase:
+        """The card as a thin square "base" the renderer draws like any other: the marker and its
+        white quiet zone fill it (nothing is painted around them)."""
+        side = card_side_mm(self.token.size_mm, dictionary)
+        card = RosterBase(marker=self.token.marker, id=self.token.id, side="A", type="token",
+                          width_mm=side, depth_mm=side, marker_size_mm=self.token.size_mm,
+                          height_mm=self.token.height_mm)
+        return PlacedBase(card, self.x_mm, self.y_mm, self.up_deg)
 
 
 @dataclass(frozen=True, eq=False)

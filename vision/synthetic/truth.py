@@ -40,6 +40,12 @@ class GroundTruth:
 
     markers: dict[int, MarkerTruth]
     bases: dict[str, BasePoseTruth]
+    tokens: dict[str, BasePoseTruth] = field(default_factory=dict)  # token id -> its card's centre and up
+
+    def without_tokens_in_bases(self, token_ids: set[str]) -> GroundTruth:
+        """This truth with the tokens (rendered as thin cards) moved from `bases` to `tokens`."""
+        return GroundTruth(self.markers, {k: b for k, b in self.bases.items() if k not in token_ids},
+                           {**self.tokens, **{k: b for k, b in self.bases.items() if k in token_ids}})
 
     def visible_markers(self, min_fraction: float = 0.999) -> dict[int, MarkerTruth]:
         """Markers that a detector should find: (almost) wholly visible."""
