@@ -141,25 +141,19 @@ class Bodies:
         return Bodies(geoms, verts, centre, radius, convex, quads)
 
 
-def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
-            todo: np.ndarray | None = None, origin: np.ndarray | None = None
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Per line (``xy`` (n, 2, 2): start, end), the body that blocks it (index into
-    ``bodies``, -1 when none does) and whether the line crosses it (else the body only lies
-    within its corridor); only the lines ``todo`` are looked at (default: all). ``origin``
-    numbers the lines' starting points when the caller knows them (lines starting at one point
-    share a number; default: found from ``xy``). A body blocks
-    a line that crosses it, or comes within the line's corridor (``width``) of it unless the
-    body is `Rules.thin` for that line."""
-    n = len(xy)
-    out = np.full(n, -1, dtype=np.int64)
-    crossed = np.zeros(n, dtype=bool)
-    live = np.arange(n) if todo is None else np.asarray(todo, dtype=np.int64)
-    if rules.off is not None:
-        live = live[~rules.off[live]]
+def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
+             live: np.ndarray, origin: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the sweep of directions settles for the lines ``live`` (indices into ``xy``, (n,
+    2, 2): start, end): per live line the body that certainly crosses it (-1: not sure; never a
+    body `Rules.never` leaves out), and the (live position, body) pairs to test exactly for the
+    others: every body that may come within the line's corridor (``width``) of it. A rulebook
+    with its own exact test (and tolerance) asks this and judges the pairs itself; `blocked`
+    judges them with `reaches`."""
+    sure_body = np.full(len(live), -1, dtype=np.int64)
     if not len(live) or not len(bodies.geoms):
-        return out, crossed
-    p0 = xy[live, 0]
+        empty = np.zeros(0, dtype=np.int64)
+        return sure_body, empty, empty
     if len(live) * len(bodies.geoms) <= FEW_PAIRS:
         # a few lines: every body whose box, grown by the corridor, meets a line's box
         lo, hi = xy[live].min(axis=1), xy[live].max(axis=1)
@@ -176,12 +170,36 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         far, body = sweep.nearest_certain()
         sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
         sure[sure] = ~rules.skipped(live[sure], body[sure])
-        out[live[sure]] = body[sure]
-        crossed[live[sure]] = True
+        sure_body[sure] = body[sure]
         line, cand = sweep.candidates(np.nonzero(~sure)[0])
-    # the rest, exactly, against the bodies that could block them
     keep = ~rules.skipped(live[line], cand)
-    line, cand = line[keep], cand[keep]
+    return sure_body, line[keep], cand[keep]
+
+
+def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
+            todo: np.ndarray | None = None, origin: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Per line (``xy`` (n, 2, 2): start, end), the body that blocks it (index into
+    ``bodies``, -1 when none does) and whether the line crosses it (else the body only lies
+    within its corridor); only the lines ``todo`` are looked at (default: all). ``origin``
+    numbers the lines' starting points when the caller knows them (lines starting at one point
+    share a number; default: found from ``xy``). A body blocks
+    a line that crosses it, or comes within the line's corridor (``width``) of it unless the
+    body is `Rules.thin` for that line."""
+    n = len(xy)
+    out = np.full(n, -1, dtype=np.int64)
+    crossed = np.zeros(n, dtype=bool)
+    live = np.arange(n) if todo is None else np.asarray(todo, dtype=np.int64)
+    if rules.off is not None:
+        live = live[~rules.off[live]]
+    sure_body, line, cand = suspects(xy, width, bodies, rules, live, origin)
+    sure = sure_body >= 0
+    out[live[sure]] = sure_body[sure]
+    crossed[live[sure]] = True
+    if not len(line):
+        return out, crossed
+    p0 = xy[live, 0]
+    # the rest, exactly, against the bodies that could block them
     reach = width[live[line]]
     thin = rules.thinned(live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
