@@ -235,7 +235,7 @@ def shadowed(starts: np.ndarray, own: np.ndarray, fan_origin: np.ndarray,
     line per end. ``fan_skip`` (F,) a body the fan never counts (its target, -1: none): a fan
     whose body could be the envelope there (its far corner nearer than the fan's nearest end) is
     not covered. A fan across the direction straight to -x, or spanning a quarter turn or more,
-    is not covered either.
+    is not covered either. ``end_fan`` is sorted and every fan has an end.
 
     >>> import numpy as np, shapely
     >>> bodies = Bodies.of(np.array([shapely.box(40, -10, 60, 10), shapely.box(40, 10, 60, 30)]))
@@ -255,24 +255,36 @@ def shadowed(starts: np.ndarray, own: np.ndarray, fan_origin: np.ndarray,
     d_end = np.sqrt(v[:, 0] ** 2 + v[:, 1] ** 2)
     angle = np.arctan2(v[:, 1], v[:, 0])
     # each fan's directions: offsets from its first end's (no fan spans half a turn)
-    ref = np.full(n_fan, np.nan)
-    ref[end_fan[::-1]] = angle[::-1]
+    first = np.searchsorted(end_fan, np.arange(n_fan))
+    ref = angle[first]
     rel = (angle - ref[end_fan] + np.pi) % (2 * np.pi) - np.pi
-    lo_f, hi_f = np.full(n_fan, np.inf), np.full(n_fan, -np.inf)
-    np.minimum.at(lo_f, end_fan, rel)
-    np.maximum.at(hi_f, end_fan, rel)
-    near_f = np.full(n_fan, np.inf)
-    np.minimum.at(near_f, end_fan, d_end)
-    lo_f, hi_f = ref + lo_f, ref + hi_f
-    ok_fan = (lo_f > -np.pi) & (hi_f < np.pi) & (hi_f - lo_f < np.pi / 2) & np.isfinite(near_f)
-    # (origin, body) pairs whose body could lie in an envelope nearer than a fan's end
-    reach = np.zeros(len(starts))
+    lo_f = ref + np.minimum.reduceat(rel, first)
+    hi_f = ref + np.maximum.reduceat(rel, first)
+    near_f = np.minimum.reduceat(d_end, first)
+    ok_fan = (lo_f > -np.pi) & (hi_f < np.pi) & (hi_f - lo_f < np.pi / 2)
+    # (origin, body) pairs whose body could lie in an envelope nearer than a fan's end, within
+    # the directions of the origin's fans (their spread about their mean direction)
+    n_o = len(starts)
+    reach = np.zeros(n_o)
     np.maximum.at(reach, fan_origin, near_f)
+    mid = (lo_f + hi_f) / 2
+    ux = np.bincount(fan_origin, np.cos(mid), n_o)
+    uy = np.bincount(fan_origin, np.sin(mid), n_o)
+    mean = np.arctan2(uy, ux)
+    side = np.maximum(np.abs((lo_f - mean[fan_origin] + np.pi) % (2 * np.pi) - np.pi),
+                      np.abs((hi_f - mean[fan_origin] + np.pi) % (2 * np.pi) - np.pi))
+    spread = np.zeros(n_o)
+    np.maximum.at(spread, fan_origin, side)
     cx = bodies.centre[None, :, 0] - starts[:, 0, None]
     cy = bodies.centre[None, :, 1] - starts[:, 1, None]
     o, b = np.nonzero((cx * cx + cy * cy < (reach * reach)[:, None]) & bodies.convex[None, :])
-    keep = b != own[o]
-    o, b, cx, cy = o[keep], b[keep], cx[o[keep], b[keep]], cy[o[keep], b[keep]]
+    cx, cy = cx[o, b], cy[o, b]
+    dist = np.sqrt(cx * cx + cy * cy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        width = np.arcsin(np.minimum(1.0, bodies.radius[b] / dist))
+    turn = np.abs((np.arctan2(cy, cx) - mean[o] + np.pi) % (2 * np.pi) - np.pi)
+    keep = (b != own[o]) & ((dist <= bodies.radius[b]) | (turn <= spread[o] + width + 1e-6))
+    o, b, cx, cy = o[keep], b[keep], cx[keep], cy[keep]
     rx = bodies.vx[:, b] - starts[o, 0]                                   # (k, p)
     ry = bodies.vy[:, b] - starts[o, 1]
     apart = ~_holds(rx, ry)

@@ -30,7 +30,7 @@ import shapely
 from shapely.strtree import STRtree
 
 from campo.engine.geometry.sight import SightField, SightQuery
-from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, suspects
+from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, shadowed, suspects
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.convex import clip, convex, crosses, normals
 
@@ -370,6 +370,7 @@ class _Judge:
         bases that may come within SLACK_MM of it, clipped with that slack either way
         (`convex.crosses`); what neither settles is unsure."""
         b = self.board
+        self._shadowed(lines)
         pair, row, i, j = lines.open_lines(np.arange(len(lines.shots)))
         if not len(pair):
             return
@@ -396,6 +397,29 @@ class _Judge:
         at, rows, hit, miss = at[order], rows[order], hit[order], miss[order]
         named = np.r_[True, at[1:] != at[:-1]] | ~hit
         lines.record(row[at], i[at], j[at], hit & named, ~hit & ~miss, rows, b.ids)
+
+    def _shadowed(self, lines: _Lines) -> None:
+        """The lines from an origin to a target all certainly blocked by bases nearer than the
+        target (`sight_bodies.shadowed`: one query per origin and target), each named by the
+        nearest base across it."""
+        b = self.board
+        bodies, troop_rows, _ = b.obstacles.sight_bodies
+        body_of = np.full(len(b.ids), -1, dtype=np.int64)
+        body_of[troop_rows] = np.arange(len(troop_rows))
+        f_row, t_row = self.rows
+        n, k = lines.origins.shape[:2]
+        starts = np.zeros((len(b.ids) * ORIGINS, 2))
+        origin = (f_row[lines.shots][:, None] * ORIGINS + lines.slots).ravel()
+        starts[origin] = lines.origins.reshape(-1, 2)
+        valid = lines.valid.reshape(n * k, -1)                    # (fan, end)
+        fan, end = np.nonzero(valid)
+        covered, body = shadowed(starts, np.repeat(body_of, ORIGINS), origin,
+                                 np.repeat(body_of[t_row[lines.shots]], k),
+                                 lines.ends[fan // k, end], fan, bodies)
+        done = np.nonzero(body >= 0)[0]
+        f, e = fan[done], end[done]
+        lines.record(f // k, f % k, e, np.ones(len(done), dtype=bool),
+                     np.zeros(len(done), dtype=bool), troop_rows[body[done]], b.ids)
 
     # --- woods, towns, hills -------------------------------------------------------------------
     def _areas(self, lines: _Lines) -> None:
