@@ -370,7 +370,8 @@ class _Judge:
         bases that may come within SLACK_MM of it, clipped with that slack either way
         (`convex.crosses`); what neither settles is unsure."""
         b = self.board
-        self._shadowed(lines)
+        if lines.origins.shape[1] * lines.ends.shape[1] > 1:   # fans, not single lines
+            self._shadowed(lines)
         pair, row, i, j = lines.open_lines(np.arange(len(lines.shots)))
         if not len(pair):
             return
