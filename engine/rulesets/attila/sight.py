@@ -87,24 +87,27 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
     areas = _near_areas(board, shots)
     k = shots.origins.shape[1]
     coarse = sorted({0, k // 2, k - 1})
-    hidden = np.zeros(n, dtype=bool)
+    shadowed_fans = np.zeros((n, k), dtype=bool)    # every line from that origin is blocked
     for stage in ("shortest", "coarse", "all"):
-        todo = np.nonzero(~out & ~hidden)[0]
-        if stage == "coarse":       # certainly blocked: no line to try
-            hidden[todo] = _hidden(board, shots, todo)
-            todo = todo[~hidden[todo]]
+        todo = np.nonzero(~out & ~shadowed_fans.all(axis=1))[0]
+        if stage == "coarse":
+            shadowed_fans[todo] = _shadowed(board, shots, todo)
+            todo = todo[~shadowed_fans[todo].all(axis=1)]
         if not len(todo):
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
+        keep = ~shadowed_fans[owner, j]
+        j, e, owner = j[keep], e[keep], owner[keep]
         ok = _clear_lines(board, shots, areas, j, e, owner)
         out[np.unique(owner[ok])] = True
     return out
 
 
-def _hidden(board: Board, shots: Shots, todo: np.ndarray) -> np.ndarray:
-    """Per shot of ``todo``, every one of its lines certainly crosses a base (not its shooter
-    or target) before its end: from each origin, the directions of its ends lie in the shadows
-    of bases nearer than its nearest end (`sight_bodies.shadowed`, one query per origin)."""
+def _shadowed(board: Board, shots: Shots, todo: np.ndarray) -> np.ndarray:
+    """Per shot of ``todo`` and origin (len(todo) × k), every line from the origin certainly
+    crosses a base (not the shooter or target) before its end: the directions of its ends lie
+    in the shadows of bases nearer than its nearest end (`sight_bodies.shadowed`, one query per
+    origin)."""
     bodies, rows, is_row = _sight_bodies(board)
     k = shots.origins.shape[1]
     body_of = np.full(len(is_row), -1, dtype=np.int64)
@@ -126,7 +129,7 @@ def _hidden(board: Board, shots: Shots, todo: np.ndarray) -> np.ndarray:
     end_fan = np.repeat(np.arange(len(origin)), fan_count)
     covered, _ = shadowed(starts, own, origin, np.repeat(body_of[shots.ignore[todo, 1]], k),
                           shots.ends[ends], end_fan, bodies)
-    return covered.reshape(len(todo), k).all(axis=1)
+    return covered.reshape(len(todo), k)
 
 
 def _near_areas(board: Board, shots: Shots) -> np.ndarray:
