@@ -41,6 +41,7 @@ SLACK_MM = 1e-6     # certain answers keep this much to spare; closer calls go t
 SLOPE_SLACK = 1e-9  # the same, as a difference of slopes (lines up to ~1 km long)
 DEPTH_MM = 1e-6     # a line runs through an area when its chord there is longer (SightField)
 FIRST_LINES_FROM = 64   # from this many shots, each shot's shortest line is judged first
+FANS_FROM = 64          # from this many shots, a target hidden from an origin is one query
 
 
 @dataclass
@@ -370,7 +371,7 @@ class _Judge:
         bases that may come within SLACK_MM of it, clipped with that slack either way
         (`convex.crosses`); what neither settles is unsure."""
         b = self.board
-        if lines.origins.shape[1] * lines.ends.shape[1] > 1:   # fans, not single lines
+        if len(lines.shots) >= FANS_FROM and lines.origins.shape[1] * lines.ends.shape[1] > 1:
             self._shadowed(lines)
         pair, row, i, j = lines.open_lines(np.arange(len(lines.shots)))
         if not len(pair):
