@@ -11,6 +11,10 @@ corners of the target, then every line. Bases go through the shared sweep of dir
 (`geometry.sight_bodies.suspects`: each origin's lines sorted by direction; a line certainly
 crossing a nearer base is settled there), the few lines it leaves are tested exactly against
 the bases that may meet them (`geometry.segments_meet_rects`); woods and hills by clipping.
+Before the coarse round, a target whose directions seen from an origin lie wholly in the
+shadows of bases nearer than it is hidden from that origin (`sight_bodies.shadowed`, one query
+per origin and target): those lines are not tried, and a shot hidden from every origin is
+blocked.
 """
 
 from __future__ import annotations

@@ -8,10 +8,14 @@ INSET_MM, sampled, and its centroid) that passes through no other troop base, no
 
 The lines are judged in numpy, obstacle by obstacle, with certain answers only:
 
-* a base ahead of the line's origin blocks the lines whose direction lies inside the angle it
-  spans and whose end lies beyond it, and misses those outside that angle or ending before it;
-* otherwise (a base beside the origin, a wood, a town, a hill) the line is clipped to the
-  obstacle (`convex.clip`); a crest is crossed, or not, between the two bases.
+* bases through the shared sight geometry (`geometry.sight_bodies`): a target whose directions,
+  seen from an origin, lie wholly in the shadows of bases nearer than it is hidden from that
+  origin at once (`shadowed`, one query per origin and target); a line whose direction lies
+  inside the angle a nearer base spans is blocked by it, and the bases that may touch the
+  other lines (`suspects`: each origin's lines sorted by direction) are clipped to them
+  (`convex.crosses`);
+* woods, towns and hills: the line is clipped to the obstacle (`convex.clip`); a crest is
+  crossed, or not, between the two bases.
 
 Every test keeps SLACK_MM to spare; a line that no test can settle with that margin (it grazes
 a corner, crosses a non-convex wood) is left to GEOS (`SightField.clear_many`), and only when
