@@ -329,8 +329,17 @@ def shadowed(starts: np.ndarray, own: np.ndarray, fan_origin: np.ndarray,
         covered &= ~skip | (np.sqrt(sx * sx + sy * sy).max(axis=0) + FAR_MARGIN_MM >= near_f)
     # per end of a covered fan: the envelope's body at its direction
     mine = np.nonzero(covered[end_fan])[0]
-    e_key = fan_origin[end_fan[mine]] * 8.0 + (ref[end_fan[mine]] + rel[mine])
-    at = np.searchsorted(points, e_key, side="left")
+    fan = end_fan[mine]
+    e_key = fan_origin[fan] * 8.0 + (ref[fan] + rel[mine])
+    # the first interval end not below the end's key: a walk from the fan's first one (only a
+    # few ends of bodies' intervals lie within a fan's directions)
+    at, stop = q_start[fan] // 2, (q_stop[fan] - 1) // 2
+    walk = np.nonzero(at < stop)[0]
+    while len(walk):
+        below = points[at[walk]] < e_key[walk]
+        walk = walk[below]
+        at[walk] += 1
+        walk = walk[at[walk] < stop[walk]]
     pos = np.where(points[np.minimum(at, len(points) - 1)] == e_key, 2 * at + 1, 2 * at)
     body[mine] = who[pos]
     return covered, body
