@@ -323,21 +323,16 @@ def _search(board: Board, pairs: _Pairs
     the paths of the attempts passed over without a check (`paths.run_blockers`).
 
     The square wheels first; the sweep only for the pairs none of whose square wheels gives a
-    clear path with the fronts along each other (all the attempts are built at once)."""
+    clear path with the fronts along each other (all the attempts are built at once, and the
+    pairs still on their square wheels and those already on the sweep are checked in the same
+    rounds)."""
     rows, turns = _square_turns(board, pairs)
     srows, sturns = _sweep_turns(board, pairs, list(range(len(pairs.keys))))
     att = _attempts(board, pairs, np.concatenate([rows, srows]),
                     np.concatenate([turns, sturns]), len(rows))
-    square_phase = np.arange(len(att.pair)) < att.first_sweep
     facts: dict[int, PathFacts] = {}
     blockers = _blockers(board, pairs, att)
-    chosen = _first_clear(board, pairs, att, facts, blockers, range(len(pairs.keys)),
-                          usable=square_phase, fallback=False)
-    sweep = [k for k in range(len(pairs.keys))
-             if chosen.get(k) is None or not att.flush[chosen[k]]]
-    if sweep:
-        chosen.update(_first_clear(board, pairs, att, facts, blockers, sweep,
-                                   usable=np.ones(len(att.pair), dtype=bool), fallback=True))
+    chosen = _first_clear(board, pairs, att, facts, blockers)
     return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
@@ -352,48 +347,62 @@ def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarra
     return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
 
 
+def _tries(att: Attempts) -> tuple[list[list[int]], list[list[int]]]:
+    """Per pair, its square attempts and all its attempts, each in order of preference."""
+    order = _preference(att)
+    owner = att.pair[order]
+    cut = np.searchsorted(owner, np.arange(int(att.pair.max(initial=-1)) + 2))
+    square = order < att.first_sweep
+    every = [order[a:b].tolist() for a, b in zip(cut[:-1], cut[1:])]
+    squares = [order[a:b][square[a:b]].tolist() for a, b in zip(cut[:-1], cut[1:])]
+    return squares, every
+
+
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
-                 blockers: dict[int, np.ndarray], which: Iterable[int], *, usable: np.ndarray,
-                 fallback: bool) -> dict[int, int | None]:
-    """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. Attempts
-    with an enemy certainly in their path (``blockers``) are passed over; the others' paths are
-    checked (`paths.path_facts`) in order of preference, in rounds: each round checks, in one
-    batch, the next attempts of every pair still looking (at first one, or a few when there are
-    few pairs, then twice as many each round). When none is clear: with ``fallback`` the
-    preferred attempt, blocked though it is (checked, for its reasons), else None."""
+                 blockers: dict[int, np.ndarray]) -> dict[int, int | None]:
+    """Per pair, its preferred attempt whose path is clear: first among its square wheels, and
+    when none of those is clear with the fronts along each other, among all its attempts (the
+    sweep), falling back on the preferred one, blocked though it is (checked, for its reasons),
+    or None when it has none. Attempts with an enemy certainly in their path (``blockers``) are
+    passed over; the others' paths are checked (`paths.path_facts`) in order of preference, in
+    rounds: each round checks, in one batch, the next attempts of every pair still looking (at
+    first one, or a few when there are few pairs, then twice as many each round)."""
     def blocked(i: int) -> bool:
         return i in blockers or (i in facts and bool(facts[i].reasons))
 
-    by_pair: dict[int, list[int]] = {}
-    for i in _preference(att).tolist():
-        if usable[i]:
-            by_pair.setdefault(int(att.pair[i]), []).append(i)
-    refused = att.refused
+    n_pairs = len(pairs.keys)
+    squares, every = _tries(att)
+    refused, flush = att.refused.tolist(), att.flush.tolist()
     out: dict[int, int | None] = {}
-    place = {k: 0 for k in which}
+    # per pair still looking: its phase (0 the square wheels, 1 the sweep), place and batch;
     # a round costs about as much as checking ROUND_ATTEMPTS attempts: a few pairs (one base's
     # detail) check several of their attempts at once
-    batch = dict.fromkeys(which, max(1, -(-ROUND_ATTEMPTS // max(len(place), 1))))
+    first = max(1, -(-ROUND_ATTEMPTS // max(n_pairs, 1)))
+    place = {k: (0, 0, first) for k in range(n_pairs)}
     while place:
         ask: list[int] = []
-        for k, n in list(place.items()):
-            tries = by_pair.get(k, [])
-            while n < len(tries) and blocked(tries[n]):
-                n += 1                       # something in the way
-            place[k] = n
-            if n < len(tries) and tries[n] in facts:
-                out[k] = tries[n]            # checked and clear
-            elif n < len(tries) and not refused[tries[n]]:
-                ask += [i for i in tries[n:n + batch[k]] if not blocked(i) and not refused[i]]
-                batch[k] *= 2
-                continue
-            elif fallback and tries:         # none clear (sorted: the rest are refused too)
-                out[k] = tries[0]
-                if tries[0] not in facts:
-                    ask.append(tries[0])
-            else:
-                out[k] = None
-            del place[k]
+        for k, (phase, n, batch) in list(place.items()):
+            while True:
+                tries = (squares if phase == 0 else every)[k] if k < len(every) else []
+                while n < len(tries) and blocked(tries[n]):
+                    n += 1                   # something in the way
+                found: int | None = None
+                if n < len(tries) and tries[n] in facts:
+                    found = tries[n]         # checked and clear
+                elif n < len(tries) and not refused[tries[n]]:
+                    ask += [i for i in tries[n:n + batch] if not blocked(i) and not refused[i]]
+                    place[k] = (phase, n, batch * 2)
+                    break
+                elif phase == 1 and tries:   # none clear (sorted: the rest are refused too)
+                    found = tries[0]
+                    if found not in facts:
+                        ask.append(found)
+                if phase == 0 and (found is None or not flush[found]):
+                    phase, n, batch = 1, 0, first    # on to the sweep, in this round
+                    continue
+                out[k] = found
+                del place[k]
+                break
         todo = [i for i in dict.fromkeys(ask) if i not in facts]
         if todo:
             facts.update(path_facts(board, pairs.keys, att, todo))
