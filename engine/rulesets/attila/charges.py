@@ -31,7 +31,7 @@ from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
 from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
-from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.board import BaseKey, Board
 from campo.engine.rulesets.attila.geometry import (
     Frames, clip_lengths, either, highest, lowest, slide,
 )
@@ -430,20 +430,21 @@ class Outcome:
 class MemoEntry:
     """A charge's outcome with what it depended on: the paths of the attempts whose paths were
     checked (unshrunk outlines) and the bases meeting them (``seen``), and the bases that
-    certainly blocked the attempts passed over without a check (``blockers``); ids with their
-    `Board.base_keys` digests. It still holds in a later state while the same bases, unmoved,
+    certainly blocked the attempts passed over without a check (``blockers``), by their
+    `Board.base_keys`. It still holds in a later state while the same bases, unmoved,
     meet the same paths and the blockers are where they were (the order in which attempts are
     tried depends only on charger and target)."""
 
     outcome: Outcome | None
     paths: np.ndarray
-    seen: frozenset[tuple[str, bytes]]
-    blockers: frozenset[tuple[str, bytes]]
+    seen: frozenset[BaseKey]
+    blockers: frozenset[BaseKey]
 
 
 class OutcomeMemo:
     """Charge outcomes a live game keeps from one moment to the next (`MemoEntry`), keyed by the
-    settings, the terrain, charger and target (their digests) and the charger's move roll. One
+    settings, the terrain, charger and target (their `Board.base_keys`) and the charger's move
+    roll. One
     move leaves most charges as they were: only those whose paths it touches are judged again.
     Bounded (least recently used first out) and thread-safe."""
 
@@ -473,15 +474,15 @@ def _still_valid(board: Board, entries: list[MemoEntry]) -> list[bool]:
     """Which remembered outcomes still hold in this state (`MemoEntry`): the bases meeting their
     paths now (one STRtree query for all) are those seen then, unmoved, and their blockers are
     unmoved."""
-    digests = board.base_keys
-    ok = [all(digests.get(i) == d for i, d in e.blockers) for e in entries]
+    keys, row_keys = board.base_keys, board.row_keys
+    ok = [all(keys.get(k[0]) == k for k in e.blockers) for e in entries]
     paths = [e.paths for e in entries]
     owner = np.repeat(np.arange(len(entries)), [len(p) for p in paths])
-    meeting: list[set[tuple[str, bytes]]] = [set() for _ in entries]
+    meeting: list[set[BaseKey]] = [set() for _ in entries]
     if len(owner):
         si, bi = board.state.index.meeting_many(np.concatenate(paths))
         for e, b in zip(owner[si].tolist(), bi.tolist()):
-            meeting[e].add((board.order[b], digests[board.order[b]]))
+            meeting[e].add(row_keys[b])
     return [good and meeting[n] == entries[n].seen for n, good in enumerate(ok)]
 
 
@@ -512,8 +513,8 @@ def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], C
         return out
     keys = [k for k, _ in geo]
     budgets = [move_budget(board, c) for c, _ in keys]
-    digests = board.base_keys
-    memo_keys = [(board.scene_key, c, t, b.roll, digests[c], digests[t])
+    base_keys = board.base_keys
+    memo_keys = [(board.scene_key, b.roll, base_keys[c], base_keys[t])
                  for (c, t), b in zip(keys, budgets)]
     memo = outcome_memo(board)
     entries = memo.get(memo_keys)
@@ -578,17 +579,16 @@ def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
              att: Attempts) -> list[MemoEntry]:
     """Each outcome with the paths it checked, the bases meeting them and the blockers of the
     attempts it passed over (`MemoEntry`)."""
-    digests = board.base_keys
-    order = board.order
+    row_keys = board.row_keys
     paths: list[list[Any]] = [[] for _ in pairs.keys]
-    seen: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
-    blocking: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
+    seen: list[set[BaseKey]] = [set() for _ in pairs.keys]
+    blocking: list[set[BaseKey]] = [set() for _ in pairs.keys]
     for i, f in facts.items():
         k = int(att.pair[i])
         paths[k].append(f.outline)
-        seen[k].update((order[b], digests[order[b]]) for b in f.seen)
+        seen[k].update(map(row_keys.__getitem__, f.seen))
     for i, rows in blockers.items():
-        blocking[int(att.pair[i])].update((order[b], digests[order[b]]) for b in rows.tolist())
+        blocking[int(att.pair[i])].update(map(row_keys.__getitem__, rows.tolist()))
     return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
