@@ -103,8 +103,8 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
     return out
 
 
-def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray]:
-    """Per charge, the board rows of every base its paths could meet: those meeting the box of
+def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
+    """(charge, board row) of every base the charge's paths could meet, sorted by charge: those meeting the box of
     charger and target grown by the charger's diagonal and the contact tolerance. Every path
     lies within that distance of the two: the wheel within the diagonal of a front corner, the
     final pose within it of the point where it touches the target, and the straight move
@@ -116,8 +116,7 @@ def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray
     reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
     lo = np.stack([lowest(corners[..., 0]), lowest(corners[..., 1])], axis=1) - reach[:, None]
     hi = np.stack([highest(corners[..., 0]), highest(corners[..., 1])], axis=1) + reach[:, None]
-    si, bi = board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
-    return np.split(bi, np.searchsorted(si, np.arange(1, len(keys))))
+    return board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
@@ -190,7 +189,8 @@ class _Pairs:
     allowance_mm: np.ndarray
     limit_mm: np.ndarray
     wheels: np.ndarray           # may wheel (AT26 'wheel_then_straight' and not a phalanx)
-    enemies: dict[int, np.ndarray]   # per pair, the rows of the enemies near its charger
+    enemies_from: np.ndarray     # (n + 1): pair k's enemies are enemies[from[k]:from[k + 1]]
+    enemies: np.ndarray          # the rows of the enemies near each pair (not its target)
 
 
 @dataclass
@@ -340,7 +340,8 @@ def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarra
     """Attempt -> the rows of the enemies certainly in its path, for every attempt within the
     move that has one (`paths.run_blockers`, all at once): the search passes over these without
     their full check, and the rounds of full checks are few."""
-    at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies)
+    at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies_from,
+                            pairs.enemies)
     if not len(at):
         return {}
     cut = np.flatnonzero(np.diff(at)) + 1          # `run_blockers` keeps the attempts in order
@@ -545,17 +546,16 @@ def _outcomes(board: Board, keys: list[tuple[str, str]],
     s = board.settings
     charger = np.array([board.pos[c] for c, _ in keys])
     target = np.array([board.pos[t] for _, t in keys])
-    enemies = {}
-    for n, rows in enumerate(_near_rows(board, keys)):
-        enemies[n] = rows[board.present[rows] & (board.sides[rows] != board.sides[charger[n]])
-                          & (rows != target[n])]
+    si, bi = _near_rows(board, keys)
+    foe = board.present[bi] & (board.sides[bi] != board.sides[charger[si]]) & (bi != target[si])
+    si, bi = si[foe], bi[foe]
     pairs = _Pairs(
         keys=keys, budgets=budgets, charger=charger, target=target,
         allowance_mm=np.array([board.mm(b.available_cm) for b in budgets]),
         limit_mm=np.array([board.mm(b.wheel_limit_cm) for b in budgets]),
         wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
                          and not board.units[c].phalanx for c, _ in keys], dtype=bool),
-        enemies=enemies)
+        enemies_from=np.searchsorted(si, np.arange(len(keys) + 1)), enemies=bi)
     att, chosen, facts, blockers = _search(board, pairs)
     outcomes: list[Outcome | None] = [None] * len(keys)
     if chosen:

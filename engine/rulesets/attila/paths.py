@@ -106,21 +106,22 @@ def swept_outlines(board: Board, att: Attempts, at: np.ndarray,
     return shapely.polygons(shapely.linearrings(xy, indices=owner))
 
 
-def run_blockers(board: Board, att: Attempts, which: np.ndarray,
-                 enemies: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(attempt, board row) of each enemy (``enemies``: per pair the board rows of the enemies
-    near it, not its target) certainly in the path of attempts ``which``: overlapping the
+def run_blockers(board: Board, att: Attempts, which: np.ndarray, enemies_from: np.ndarray,
+                 enemies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(attempt, board row) of each enemy (``enemies[enemies_from[k]:enemies_from[k + 1]]``: the
+    board rows of the enemies near pair k, not its target) certainly in the path of attempts ``which``: overlapping the
     straight move's rectangle shrunk by the contact tolerance, which lies inside the path shrunk
     by it. A quick test in numpy, so that the search passes over blocked attempts without their
     full check (`path_facts`, done only if one is reported)."""
     tol = board.contact_tol
     which = np.asarray(which, dtype=int)
-    rows = [enemies[int(p)] for p in att.pair[which]]
-    counts = np.array([len(r) for r in rows], dtype=int)
+    first = enemies_from[att.pair[which]]
+    counts = enemies_from[att.pair[which] + 1] - first
     if not counts.sum():
         return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
     at = np.repeat(which, counts)
-    other = np.concatenate(rows)
+    start = np.cumsum(counts) - counts
+    other = enemies[np.repeat(first - start, counts) + np.arange(len(at))]
     w, run = att.wheeled.take(at), att.d_front[at]
     inner = Frames(w.cx + w.fx * run / 2, w.cy + w.fy * run / 2, w.fx, w.fy, w.width - 2 * tol,
                    w.depth + run - 2 * tol)
