@@ -233,7 +233,8 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
     w = start.wheeled(turns)
     # the lane: the target must lie across the front's lane and not wholly behind the front
     fl = w.front_edges[:, 0]
-    rel = goal.corners - fl[:, None, :]
+    goal_corners = f.corners[pairs.target[rows]]       # the board's, not worked out again
+    rel = goal_corners - fl[:, None, :]
     across = rel[..., 0] * w.fy[:, None] - rel[..., 1] * w.fx[:, None]
     ahead = rel[..., 0] * w.fx[:, None] + rel[..., 1] * w.fy[:, None]
     keep = ~((highest(across) < -MISS_MARGIN_MM)
@@ -242,11 +243,11 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
     d_front = np.full(len(rows), np.inf)
     if keep.any():
         at = np.nonzero(keep)[0]
-        d_front[at] = slide(w.front_edges[at], goal.corners[at], w.front[at])
+        d_front[at] = slide(w.front_edges[at], goal_corners[at], w.front[at])
         # a target reaching behind the front line may be struck first by a flank or rear corner
         behind = at[(lowest(ahead)[at] < 0.0) & np.isfinite(d_front[at])]
         if len(behind):
-            body = slide(w.corners[behind], goal.corners[behind], w.front[behind])
+            body = slide(w.corners[behind], goal_corners[behind], w.front[behind])
             d_front[behind[body < d_front[behind] - BODY_FIRST_MM]] = np.inf
     ok = np.nonzero(np.isfinite(d_front))[0]
     first_sweep = int(np.searchsorted(ok, first_sweep))

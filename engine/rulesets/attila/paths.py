@@ -73,9 +73,8 @@ def swept_outlines(board: Board, att: Attempts, at: np.ndarray,
     (no point of the base goes farther from the pivot); the straight move then covers the
     rectangle from the wheeled base to the final one. A straight charge is the rectangle from
     where it stands to where it ends."""
-    start = board.frames.take(charger_rows)
     turn, run = att.turn[at], att.d_front[at]
-    c = start.corners                                    # FL, FR, RR, RL
+    c = board.frames.corners[charger_rows]               # FL, FR, RR, RL
     left = (turn > 0)[:, None]                           # pivot FL, far corner RR; else FR, RL
     pivot = np.where(left, c[:, 0], c[:, 1])
     far = np.where(left, c[:, 2], c[:, 3])
@@ -223,8 +222,12 @@ def _terrain(board: Board, att: Attempts, at: np.ndarray, charger_rows: np.ndarr
         in_path = reaches(f.id)
         front_on = shapely.intersects(start_fronts, poly)
         ask = (forbidden | stopping) & (in_path | front_on)
-        entry = _terrain_entries(board, f.id, wheeled, turn, ask & stopping & ~front_on)
-        ends_in = shapely.intersects(att.final.take(at).polygons(board.contact_tol), poly)
+        entering = ask & stopping & ~front_on
+        entry = _terrain_entries(board, f.id, wheeled, turn, entering)
+        ends_in = np.zeros(len(at), dtype=bool)      # asked only where the answer is read
+        if entering.any():
+            ends_in[entering] = shapely.intersects(
+                att.final.take(at[entering]).polygons(board.contact_tol), poly)
         for k in np.nonzero(ask)[0].tolist():
             facts = out[k]
             if forbidden[k] and in_path[k]:
