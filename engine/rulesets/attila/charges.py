@@ -588,8 +588,10 @@ def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
         k = int(att.pair[i])
         paths[k].append(f.outline)
         seen[k].update(map(row_keys.__getitem__, f.seen))
-    for i, rows in blockers.items():
-        blocking[int(att.pair[i])].update(map(row_keys.__getitem__, rows.tolist()))
+    if blockers:
+        owner = np.repeat(att.pair[list(blockers)], [len(r) for r in blockers.values()])
+        for k, b in zip(owner.tolist(), np.concatenate(list(blockers.values())).tolist()):
+            blocking[k].add(row_keys[b])
     return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
@@ -605,8 +607,8 @@ def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> N
                           [key("reach", c.charger, c.target) for c, _, _ in chosen],
                           board.state.held)
     for n, (c, budget, o) in enumerate(chosen):
-        start = board.rect(c.charger)
         if o.wide:
+            start = board.rect(c.charger)
             c.reasons.append(f"needs a wheel of {abs(o.turn):.0f}° ({board.cm(o.cost):.1f} cm "
                              f"along the moving corner's arc), wider than the "
                              f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
