@@ -104,8 +104,9 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
 
 
 def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
-    """(charge, board row) of every base the charge's paths could meet, sorted by charge: those meeting the box of
-    charger and target grown by the charger's diagonal and the contact tolerance. Every path
+    """(charge, board row) of every base the charge's paths could meet, sorted by charge: those
+    meeting the box of charger and target grown by the charger's diagonal and the contact
+    tolerance. Every path
     lies within that distance of the two: the wheel within the diagonal of a front corner, the
     final pose within it of the point where it touches the target, and the straight move
     between the two. One STRtree query of boxes."""
@@ -349,11 +350,10 @@ def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarra
     return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
 
 
-def _tries(att: Attempts) -> tuple[list[list[int]], list[list[int]]]:
+def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]]]:
     """Per pair, its square attempts and all its attempts, each in order of preference."""
     order = _preference(att)
-    owner = att.pair[order]
-    cut = np.searchsorted(owner, np.arange(int(att.pair.max(initial=-1)) + 2))
+    cut = np.searchsorted(att.pair[order], np.arange(n_pairs + 1))
     square = order < att.first_sweep
     every = [order[a:b].tolist() for a, b in zip(cut[:-1], cut[1:])]
     squares = [order[a:b][square[a:b]].tolist() for a, b in zip(cut[:-1], cut[1:])]
@@ -373,7 +373,7 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
         return i in blockers or (i in facts and bool(facts[i].reasons))
 
     n_pairs = len(pairs.keys)
-    squares, every = _tries(att)
+    squares, every = _tries(att, n_pairs)
     refused, flush = att.refused.tolist(), att.flush.tolist()
     out: dict[int, int | None] = {}
     # per pair still looking: its phase (0 the square wheels, 1 the sweep), place and batch;
@@ -385,7 +385,7 @@ def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, Pa
         ask: list[int] = []
         for k, (phase, n, batch) in list(place.items()):
             while True:
-                tries = (squares if phase == 0 else every)[k] if k < len(every) else []
+                tries = (squares if phase == 0 else every)[k]
                 while n < len(tries) and blocked(tries[n]):
                     n += 1                   # something in the way
                 found: int | None = None
@@ -446,9 +446,8 @@ class MemoEntry:
 class OutcomeMemo:
     """Charge outcomes a live game keeps from one moment to the next (`MemoEntry`), keyed by the
     settings, the terrain, charger and target (their `Board.base_keys`) and the charger's move
-    roll. One
-    move leaves most charges as they were: only those whose paths it touches are judged again.
-    Bounded (least recently used first out) and thread-safe."""
+    roll. One move leaves most charges as they were: only those whose paths it touches are
+    judged again. Bounded (least recently used first out) and thread-safe."""
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
