@@ -110,8 +110,8 @@ def run_blockers(board: Board, att: Attempts, which: np.ndarray, enemies_from: n
     """(attempt, board row) of each enemy (``enemies[enemies_from[k]:enemies_from[k + 1]]``: the
     board rows of the enemies near pair k, not its target) certainly in the path of attempts
     ``which``: overlapping the straight move's rectangle shrunk by the contact tolerance, which
-    lies inside the path shrunk by it. A quick test in numpy, so that the search passes over blocked attempts without their
-    full check (`path_facts`, done only if one is reported)."""
+    lies inside the path shrunk by it. A quick test in numpy, so that the search passes over
+    blocked attempts without their full check (`path_facts`, done only if one is reported)."""
     tol = board.contact_tol
     which = np.asarray(which, dtype=int)
     first = enemies_from[att.pair[which]]
