@@ -194,8 +194,11 @@ class Board:
         gap): one STRtree query, one distance call and one clipping for all (contacts and groups
         read it)."""
         tol, cc = self.contact_tol, self.close_call
-        si, bi, gaps = self.pairs_within(self.shapes, tol + 2 * cc)
-        keep = si < bi
+        si, bi = self.state.index.candidate_pairs(tol + 2 * cc)
+        keep = si < bi                  # each pair once: its gap measured once
+        si, bi = si[keep], bi[keep]
+        gaps = shapely.distance(self.shapes[si], self.shapes[bi])
+        keep = gaps <= tol + 2 * cc
         si, bi, gaps = si[keep], bi[keep], gaps[keep]
         a, b = self.frames.take(si), self.frames.take(bi)
         grow = np.maximum(max(tol, 1e-6), gaps)
