@@ -33,7 +33,7 @@ from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
 from campo.engine.rulesets.attila.board import BaseKey, Board
 from campo.engine.rulesets.attila.geometry import (
-    Frames, clip_lengths, either, highest, lowest, slide,
+    Frames, clip_lengths, either, highest, lowest, shared_lengths, slide,
 )
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
@@ -645,9 +645,7 @@ def _struck(board: Board, goal: Frames, final: Frames, targets: list[str]) -> li
                                                  float(final.width[n]), float(final.depth[n])),
                              tol, method)
                 for n, t in enumerate(targets)]
-    corners = goal.corners
-    lengths = np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], final,
-                                     max(tol, _EPS)) for e in range(4)], axis=1)
+    lengths = shared_lengths(goal, final, max(tol, _EPS))
     return [edge_of_lengths(dict(zip(EDGE_NAMES, row)), tol) for row in lengths.tolist()]
 
 

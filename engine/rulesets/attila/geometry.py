@@ -266,7 +266,9 @@ def rects_overlap(a: Frames, b: Frames) -> np.ndarray:
 def shared_lengths(a: Frames, b: Frames, grow: float | np.ndarray) -> np.ndarray:
     """(n, 4): for each edge of ``a`` (front, right, rear, left: `rect.EDGE_NAMES`), the length
     of it lying within ``b`` grown by ``grow`` (per row or one value) on every side."""
-    corners = a.corners
-    return np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], b, grow)
-                     for e in range(4)], axis=1)
+    n = len(a)
+    every = np.repeat(np.arange(n), 4)            # the four edges of a row, one clipping for all
+    grow = np.broadcast_to(np.asarray(grow, dtype=float), (n,))[every]
+    return clip_lengths(a.corners.reshape(-1, 2), np.roll(a.corners, -1, axis=1).reshape(-1, 2),
+                        b.take(every), grow).reshape(n, 4)
 
