@@ -98,10 +98,13 @@ class Frames:
 
     @cached_property
     def corners(self) -> np.ndarray:
-        """(n, 4, 2): front-left, front-right, rear-right, rear-left (`Rect.corners`)."""
-        hw, hd = self.width / 2, self.depth / 2
-        return np.stack([self.point(-hw, hd), self.point(hw, hd), self.point(hw, -hd),
-                         self.point(-hw, -hd)], axis=1)
+        """(n, 4, 2): front-left, front-right, rear-right, rear-left (`Rect.corners`); `point`
+        of the four at once."""
+        hw, hd = (self.width / 2)[:, None], (self.depth / 2)[:, None]
+        u = np.concatenate([-hw, hw, hw, -hw], axis=1)
+        v = np.concatenate([hd, hd, -hd, -hd], axis=1)
+        cx, cy, fx, fy = self.cx[:, None], self.cy[:, None], self.fx[:, None], self.fy[:, None]
+        return np.stack([cx + u * fy + v * fx, cy - u * fx + v * fy], axis=2)
 
     @property
     def front_edges(self) -> np.ndarray:
