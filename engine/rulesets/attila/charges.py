@@ -566,11 +566,13 @@ def _outcomes(board: Board, keys: list[tuple[str, str]],
         headings = (f.heading_deg[charger[ks]] + att.turn[at]) % 360.0
         aspects = _struck(board, f.take(target[ks]), final, [keys[k][1] for k in ks])
         paths = _path_points(board, charger[ks], att.turn[at], final)
-        for n, (k, i) in enumerate(zip(ks, at.tolist())):
-            outcomes[k] = Outcome(float(att.turn[i]), float(att.cost[i]), float(att.d_front[i]),
-                                  bool(att.wide[i]), bool(att.flush[i]),
-                                  (float(final.cx[n]), float(final.cy[n]), float(headings[n])),
-                                  aspects[n], tuple(map(tuple, paths[n])), facts[i])
+        columns = zip(ks, at.tolist(), att.turn[at].tolist(), att.cost[at].tolist(),
+                      att.d_front[at].tolist(), att.wide[at].tolist(), att.flush[at].tolist(),
+                      zip(final.cx.tolist(), final.cy.tolist(), headings.tolist()), aspects,
+                      paths)
+        for k, i, turn, cost, run, wide, flush, pose, aspect, path in columns:
+            outcomes[k] = Outcome(turn, cost, run, wide, flush, pose, aspect,
+                                  tuple(map(tuple, path)), facts[i])
     return _entries(board, pairs, outcomes, facts, blockers, att)
 
 
