@@ -163,20 +163,18 @@ def main() -> None:
             frames = srv.services.tracker.frames - frames0
             analyses = srv.services.tracker.analyses - analyses0
             dropped = srv.services.capture.status().dropped
-            skipped = srv.services.tracker.moments_dropped
+            skipped = srv.services.tracker.stale_skipped
             browser.close()
         print(f"latency, capture -> state in Chromium ({len(arrived)} states over {args.seconds:g} s; "
               f"{frames / args.seconds:.1f} frames/s processed, {analyses} analyses, {dropped} frames dropped, "
-              f"{skipped} moments skipped by the analysis; load average {os.getloadavg()[0]:.1f}):")
+              f"{skipped} changed frames left to a newer one; load average {os.getloadavg()[0]:.1f}):")
         print(f"  on arrival: p50 {np.percentile(arrived, 50):.0f} ms, p95 {np.percentile(arrived, 95):.0f} ms, "
               f"max {max(arrived):.0f} ms")
         print(f"  table redrawn: p50 {np.percentile(drawn, 50):.0f} ms, p95 {np.percentile(drawn, 95):.0f} ms")
         print(f"  state messages: {statistics.mean(sizes):.0f} bytes per base on average "
               f"(max {max(sizes):.0f}), {len(lives)} states")
-        for key in ("queued_ms", "pipeline_ms", "handover_ms", "analysis_ms"):
-            vals = [lv[key] for lv in lives if key in lv]   # (handover: waited for the analysis thread)
-            if not vals:
-                continue
+        for key in ("queued_ms", "pipeline_ms", "analysis_ms"):
+            vals = [lv[key] for lv in lives]
             print(f"  of which {key[:-3]}: p50 {np.percentile(vals, 50):.0f} ms, p95 {np.percentile(vals, 95):.0f} ms")
         server = [1000 * (lv["published_unix"] - lv["captured_unix"]) for lv in lives]
         print(f"  capture -> published by the server: p50 {np.percentile(server, 50):.0f} ms, "

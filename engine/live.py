@@ -96,8 +96,8 @@ class Snapshot:
 class LiveAnalysis:
     """Turns each new scenario of a live game into a `Snapshot`, re-analysing only what changed.
 
-    One engine call at a time (`update` runs on the live server's analysis thread, the detail
-    questions on the web server's): the states' caches are not shared across threads otherwise."""
+    One engine call at a time (`update` runs on the frame thread, the detail questions on the
+    web server's): the states' caches are not shared across threads otherwise."""
 
     def __init__(self) -> None:
         self.held = HeldVerdicts()

@@ -1,10 +1,7 @@
 """The per-frame loop: newest frame -> pipeline -> game state -> summary (only on real change) -> hub.
 
-Runs in two threads of its own so the CPU-heavy work never blocks the web server's event loop,
-and the camera's next frame never waits behind the rules engine: the frame thread detects and
-tracks, and hands each moment that changed to the analysis thread through a one-moment mailbox
-(`MomentSlot`); a moment still waiting when a newer one comes is dropped (counted), so a slow
-analysis makes the states skip, never lag behind the camera. The engine runs only when the game really changed: a base moved or
+Runs in its own thread so the CPU-heavy work (marker detection, the rules engine) never blocks
+the web server's event loop. The engine runs only when the game really changed: a base moved or
 turned beyond `PoseTolerance`, appeared, or was hidden / uncovered, or the umpire edited the
 terrain or the settings; and then only for what the change reaches (`engine.live.LiveAnalysis`):
 the `state` message carries the scenario and each base's compact summary, and a base's full
@@ -12,6 +9,11 @@ analysis is computed when a page asks for it (`snapshot`). A `status` message (f
 anchors, unknown markers, camera signal) is published a few times a second whatever happens.
 No exception in one frame stops the loop: the error is shown on the page and the poses still go
 out.
+
+A frame that changed the game is not analysed when a newer frame already waits behind it (its
+state would be stale on arrival): the newer one is analysed instead, so one slow frame does not
+make the next wait for an analysis nobody needs. Never two in a row: a camera faster than the
+pipeline still gets every other state.
 """
 
 from __future__ import annotations
@@ -88,40 +90,6 @@ class FpsMeter:
 
 
 @dataclass(frozen=True)
-class Moment:
-    """What the frame thread hands the analysis thread: the tracked poses of one frame (None for
-    an umpire's edit while the camera shows nothing new), and when it was handed over."""
-
-    frame: Frame | None
-    tracked: list[PoseLike]
-    frame_ms: tuple[float, float]   # (waited in the capture slot, pipeline) for `frame`
-    handed: float                   # time.monotonic() at hand-over
-
-
-class MomentSlot:
-    """The newest moment not yet analysed: `put` replaces (counting the one dropped), `take` waits."""
-
-    def __init__(self) -> None:
-        self._moment: Moment | None = None
-        self._cond = threading.Condition()
-        self.dropped = 0
-
-    def put(self, moment: Moment) -> None:
-        with self._cond:
-            if self._moment is not None:
-                self.dropped += 1
-            self._moment = moment
-            self._cond.notify_all()
-
-    def take(self, timeout: float) -> Moment | None:
-        with self._cond:
-            if self._moment is None:
-                self._cond.wait(timeout)
-            moment, self._moment = self._moment, None
-            return moment
-
-
-@dataclass(frozen=True)
 class CameraView:
     """The last processed frame and what the pipeline found in it (for the camera panel)."""
 
@@ -130,7 +98,7 @@ class CameraView:
 
 
 class LiveTracker:
-    """Owns the frame and analysis threads; publishes `state` and `status` to the hub."""
+    """Owns the per-frame thread; publishes `state` and `status` to the hub."""
 
     def __init__(
         self,
@@ -163,6 +131,8 @@ class LiveTracker:
         self.status_interval_s = status_interval_s
         self.mode = mode
         self.analyses = 0  # how many times the engine ran (tests check it stays low)
+        self.stale_skipped = 0  # changed frames not analysed: a newer frame was already waiting
+        self._skipped_last = False  # whether the last changed frame was skipped
         # what the rulebook remembers across moments (ATTILA: groups that split stay split)
         self.memory = get_ruleset(roster.ruleset).memory()
         self.frames = 0
@@ -179,30 +149,20 @@ class LiveTracker:
         self._analysis_ms = 0.0
         self._frame_ms = (0.0, 0.0)  # (waited in the slot, pipeline) for the latest frame
         self._frame_error = ""  # why the latest frame could not be used ("" when it could)
-        self._moments = MomentSlot()  # frame thread -> analysis thread
         self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
+        self._thread: threading.Thread | None = None
 
     # -- control ------------------------------------------------------------------------------
 
     def start(self) -> None:
-        # the empty game, so /api/state answers before the first frame
-        self._edits = self._edits_now()
-        self._publish_state(Moment(None, [], (0.0, 0.0), time.monotonic()))
-        self._threads = [threading.Thread(target=self._run, name="campo-live", daemon=True),
-                         threading.Thread(target=self._analyse, name="campo-analysis", daemon=True)]
-        for thread in self._threads:
-            thread.start()
+        self._publish_state(None)  # the empty game, so /api/state answers before the first frame
+        self._thread = threading.Thread(target=self._run, name="campo-live", daemon=True)
+        self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        for thread in self._threads:
-            thread.join(timeout)
-
-    @property
-    def moments_dropped(self) -> int:
-        """Moments replaced by a newer one before the analysis thread took them."""
-        return self._moments.dropped
+        if self._thread is not None:
+            self._thread.join(timeout)
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -214,7 +174,7 @@ class LiveTracker:
                 if frame is not None:
                     self._process(frame)
                 elif self._edited():
-                    self._hand_over(None)  # an edit while the camera shows nothing new
+                    self._publish_state(None)  # an edit while the camera shows nothing new
                 now = time.monotonic()
                 if now >= next_status:
                     self.hub.publish_threadsafe("status", self.status())
@@ -223,18 +183,6 @@ class LiveTracker:
                 self._report_frame_error(str(exc))
             except Exception:  # noqa: BLE001 - the server must outlive any one bad frame
                 log.exception("frame %s failed; carrying on", None if frame is None else frame.index)
-
-    def _analyse(self) -> None:
-        """The analysis thread: the newest moment handed over -> engine -> `state` message."""
-        while not self._stop.is_set():
-            moment = self._moments.take(timeout=0.1)
-            if moment is None:
-                continue
-            try:
-                self._publish_state(moment)
-            except Exception:  # noqa: BLE001 - the server must outlive any one bad moment
-                log.exception("state of frame %s failed; carrying on",
-                              None if moment.frame is None else moment.frame.index)
 
     def _report_frame_error(self, message: str) -> None:
         """Shown in the status bar; logged once per distinct message (not 15 times a second)."""
@@ -259,7 +207,15 @@ class LiveTracker:
         keys = pose_keys(self._tracked)
         if (self._edited() or poses_changed(self._published, keys, self.tolerance)
                 or (self.memory is not None and self.memory.due(time.monotonic()))):
-            self._hand_over(frame)
+            if not self._superseded():
+                self._publish_state(frame)
+
+    def _superseded(self) -> bool:
+        """Whether to leave this frame's change to the newer frame already waiting (counted)."""
+        skip = not self._skipped_last and self.capture.slot.peek() is not None
+        self._skipped_last = skip
+        self.stale_skipped += skip
+        return skip
 
     def _edits_now(self) -> tuple[int, int]:
         return (self.setup.version, -1 if self.units is None else self.units.version)
@@ -268,18 +224,10 @@ class LiveTracker:
         """The umpire changed the terrain, the settings or a base's state since the last state."""
         return self._edits_now() != self._edits
 
-    def _hand_over(self, frame: Frame | None) -> None:
-        """Give this moment to the analysis thread. What it will publish counts as published
-        from now on, so the following frames are compared with it (not analysed again)."""
-        self._edits = self._edits_now()
-        self._published = pose_keys(self._tracked)
-        self._moments.put(Moment(frame, self._tracked, self._frame_ms, time.monotonic()))
-
-    def _publish_state(self, moment: Moment) -> None:
-        frame = moment.frame
-        waited_ms = (time.monotonic() - moment.handed) * 1000
+    def _publish_state(self, frame: Frame | None) -> None:
+        edits = self._edits_now()
         _, terrain, settings = self.setup.snapshot()
-        scenario = scenario_from_tracking(self.roster, self.table_size, moment.tracked, terrain, settings)
+        scenario = scenario_from_tracking(self.roster, self.table_size, self._tracked, terrain, settings)
         if self.units is not None:
             self.units.apply(scenario)
         if self.memory is not None:
@@ -291,15 +239,16 @@ class LiveTracker:
             log.info("remembered for good: %s", ", ".join(sorted(set(learnt.values()))))
         self._analysis_ms = (time.perf_counter() - t0) * 1000
         self.analyses += 1
+        self._edits = edits
+        self._published = pose_keys(self._tracked)
         state = dict(scenario)
         state["summary"] = snapshot.summary
         state["live"] = {
             "mode": self.mode,
             "frame": None if frame is None else frame.index,
             "captured_unix": None if frame is None else round(frame.wall, 4),
-            "queued_ms": None if frame is None else round(moment.frame_ms[0], 2),
-            "pipeline_ms": None if frame is None else round(moment.frame_ms[1], 2),
-            "handover_ms": round(waited_ms, 2),   # waited for the analysis thread
+            "queued_ms": None if frame is None else round(self._frame_ms[0], 2),
+            "pipeline_ms": None if frame is None else round(self._frame_ms[1], 2),
             "analysis_ms": round(self._analysis_ms, 2),
             "published_unix": round(time.time(), 4),
         }
