@@ -9,11 +9,6 @@ analysis is computed when a page asks for it (`snapshot`). A `status` message (f
 anchors, unknown markers, camera signal) is published a few times a second whatever happens.
 No exception in one frame stops the loop: the error is shown on the page and the poses still go
 out.
-
-A frame that changed the game is not analysed when a newer frame already waits behind it (its
-state would be stale on arrival): the newer one is analysed instead, so one slow frame does not
-make the next wait for an analysis nobody needs. Never two in a row: a camera faster than the
-pipeline still gets every other state.
 """
 
 from __future__ import annotations
@@ -131,8 +126,6 @@ class LiveTracker:
         self.status_interval_s = status_interval_s
         self.mode = mode
         self.analyses = 0  # how many times the engine ran (tests check it stays low)
-        self.stale_skipped = 0  # changed frames not analysed: a newer frame was already waiting
-        self._skipped_last = False  # whether the last changed frame was skipped
         # what the rulebook remembers across moments (ATTILA: groups that split stay split)
         self.memory = get_ruleset(roster.ruleset).memory()
         self.frames = 0
@@ -207,15 +200,7 @@ class LiveTracker:
         keys = pose_keys(self._tracked)
         if (self._edited() or poses_changed(self._published, keys, self.tolerance)
                 or (self.memory is not None and self.memory.due(time.monotonic()))):
-            if not self._superseded():
-                self._publish_state(frame)
-
-    def _superseded(self) -> bool:
-        """Whether to leave this frame's change to the newer frame already waiting (counted)."""
-        skip = not self._skipped_last and self.capture.slot.peek() is not None
-        self._skipped_last = skip
-        self.stale_skipped += skip
-        return skip
+            self._publish_state(frame)
 
     def _edits_now(self) -> tuple[int, int]:
         return (self.setup.version, -1 if self.units is None else self.units.version)
