@@ -195,7 +195,11 @@ class GameSetup:
             return cls(ruleset, default_terrain, None, path=path)
         data = parse_json(read_bounded(path, MAX_SETUP_BYTES, what="a terrain file"), path=path)
         if not isinstance(data, dict):
-            raise FileFormatError("must be a JSON object", path=path)
+            raise FileFormatError(
+                "must be a JSON object {\"version\": %d, \"terrain\": [...], \"settings\": {...}}%s"
+                % (SETUP_FILE_VERSION, " (this is a bare list of terrain features: put it under "
+                   "\"terrain\", or give another file with --terrain)" if isinstance(data, list) else ""),
+                path=path)
         unknown = sorted(set(data) - {"version", "terrain", "settings"})
         if unknown:
             raise FileFormatError("unknown key (check the spelling)", path=path, key=unknown[0])

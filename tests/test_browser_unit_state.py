@@ -77,6 +77,9 @@ def test_two_taps_change_a_state_and_undo_takes_it_back(browser: Any, server: Se
         assert wait_for(lambda: traits(server, "aus-47").get("disordered") is True, timeout=10)
         page.wait_for_selector('[data-testid="state-disordered"][aria-pressed="true"]')
         assert page.locator('[data-testid="state-disordered"]').text_content() == "yes"
+        # the board shows it without a tap: the state words drawn behind the base
+        page.wait_for_selector('[data-testid="badge-state-aus-47"]')
+        assert "disordered" in page.locator('[data-testid="badge-state-aus-47"]').text_content()
         # a count: one more loss, shown against the rulebook's limit (ISD §4, B: 9)
         page.locator('[data-testid="state-losses-plus"]').tap()
         assert wait_for(lambda: traits(server, "aus-47").get("losses") == 1, timeout=10)
@@ -91,6 +94,8 @@ def test_two_taps_change_a_state_and_undo_takes_it_back(browser: Any, server: Se
         assert wait_for(lambda: traits(server, "aus-47").get("disordered") is False, timeout=10)
         page.wait_for_selector('[data-testid="state-disordered"][aria-pressed="false"]')
         assert page.locator('[data-testid="state-losses-value"]').text_content() == "0 / 9"
+        page.wait_for_function("!(document.querySelector('[data-testid=badge-state-aus-47]') || "
+                               "{textContent: ''}).textContent.includes('disordered')")
 
 
 def test_a_read_only_page_shows_the_state_without_controls_to_change_it(

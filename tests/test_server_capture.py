@@ -113,3 +113,44 @@ def test_stop_is_prompt_even_while_backing_off(tmp_path: Path) -> None:
     t0 = time.monotonic()
     cap.stop()
     assert time.monotonic() - t0 < 2
+
+
+def test_a_camera_feed_that_stops_stays_no_signal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`campo serve` reads its camera through the setup host's feed (`FeedSource`): when the
+    camera stops sending (a folder removed, a webcam unplugged), the live status must stay
+    "no signal" — it flapped back to "signal" at every reopen, with the table "located"."""
+    from campo.server.setup import feed as feed_module
+    from campo.server.setup.feed import FeedSource, FrameFeed
+    from campo.server.sources import Frame
+
+    monkeypatch.setattr(feed_module, "NO_SIGNAL_S", 0.3)
+    feed = FrameFeed()
+    stop = threading.Event()
+
+    def camera() -> None:
+        k = 0
+        while not stop.is_set():
+            k += 1
+            feed.publish(Frame(np.zeros((8, 8, 3), np.uint8), time.monotonic(), time.time(), k))
+            time.sleep(0.02)
+
+    sender = threading.Thread(target=camera, daemon=True)
+    sender.start()
+    capture = Capture(FeedSource(feed, "test camera"), backoff_s=(0.05, 0.2))
+    capture.start()
+    try:
+        deadline = time.monotonic() + 5
+        while capture.status().frames < 5 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert capture.status().signal
+        stop.set()
+        sender.join()
+        time.sleep(0.6)
+        seen = []
+        for _ in range(30):   # 1.5 s of reopening attempts
+            seen.append(capture.status().signal)
+            time.sleep(0.05)
+        assert not any(seen)
+        assert "no frames from" in capture.status().error
+    finally:
+        capture.stop()

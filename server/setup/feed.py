@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 
-from campo.server.sources import Frame
+from campo.server.sources import Frame, SourceError
 
 NO_SIGNAL_S = 2.0
 """A live game reading the feed calls the signal lost after this long without a frame."""
@@ -60,7 +60,14 @@ class FeedSource:
         self._open = False
 
     def open(self) -> None:
-        self._seen, _ = self.feed.latest()
+        """Open once the camera sends a frame: a camera that sends none for `NO_SIGNAL_S` (gone,
+        unplugged, a folder removed) fails to open, so the live status stays "no signal" with
+        the table not located, instead of flapping back to "signal" at every reopen."""
+        serial, _ = self.feed.latest()
+        newer, frame = self.feed.next_after(serial, NO_SIGNAL_S)
+        if frame is None:
+            raise SourceError(f"no frames from {self.feed.name}")
+        self._seen = newer - 1   # the first read returns that frame
         self._open = True
 
     def read(self) -> Frame | None:

@@ -193,6 +193,7 @@ function render() {
   board.drawOverlay(base, campo.geometry, info, ctx.byId);
   board.layers.marks.replaceChildren();
   board.drawContacts(state.bases, summary.bases || {});
+  board.drawBadges(state.bases, summary.bases || {}, rulebook.drawnBadges || []);
   renderBasePanel($("tab-base"), base, info, summary.unit || "", ctx.byId, summary.problems, summary.bases || {},
     campo.selected && !campo.detail ? "loading…" : null);
   if (base && info) {

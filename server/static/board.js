@@ -37,6 +37,23 @@ export function fitLabel(name, widthMm, font) {
   return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
 }
 
+/** A pill by a base, upright whatever its heading: in front of it (``where`` "front", the
+ * rulebooks' calls to action) or behind its name ("rear", the state the umpire set). */
+export function badge(layer, b, text, cls, testid, where = "front") {
+  // sized in screen pixels, so it reads at arm's length however large the table: mm per pixel
+  const ctm = layer.getScreenCTM ? layer.getScreenCTM() : null;
+  const mmPerPx = ctm && (ctm.a || ctm.b) ? 1 / Math.hypot(ctm.a, ctm.b) : 1;
+  const font = 12 * mmPerPx, height = 19 * mmPerPx;
+  const a = (b.heading_deg * Math.PI) / 180;
+  const off = where === "front" ? b.depth_mm / 2 + height * 0.7 : -(b.depth_mm / 2 + 24 + height * 0.7);
+  const x = b.x_mm + off * Math.cos(a), y = b.y_mm + off * Math.sin(a);
+  const g = el("g", { class: cls, "data-testid": testid, "data-base": b.id }, layer);
+  const w = text.length * font * 0.6 + font;
+  el("rect", { x: x - w / 2, y: y - height / 2, width: w, height, rx: height / 2 }, g);
+  label(g, x, y, text, "badge-text").style.fontSize = `${font.toFixed(2)}px`;
+  return g;
+}
+
 export class Board {
   constructor(svg) {
     this.svg = svg;
@@ -141,6 +158,16 @@ export class Board {
         el("line", { x1: edge[0][0], y1: edge[0][1], x2: edge[1][0], y2: edge[1][1],
           class: `contact-mark ${aspect}`, "data-contact": `${b.id}:${other}` }, g);
       }
+    }
+  }
+
+  /** Each base's state words from its summary (disordered, shaken, out of command ...), behind
+   * it, so what happened to a unit shows without a tap; ``drawnElsewhere``: words the
+   * rulebook's page module already draws its own way. */
+  drawBadges(bases, summaries, drawnElsewhere = []) {
+    for (const b of bases) {
+      const words = ((summaries[b.id] || {}).badges || []).filter((w) => !drawnElsewhere.includes(w));
+      if (words.length) badge(this.layers.marks, b, words.join(" · "), "badge state", `badge-state-${b.id}`, "rear");
     }
   }
 

@@ -2,10 +2,12 @@
 // /rulesets/attila.js): groups outlined and mandatory charges marked on the table, deployment
 // zones, the group, move cost and melee in the Base panel; the card deck, mandatory charges,
 // army morale and Control Points in the Army tab.
-import { baseCorners, el, label, pts } from "/static/board.js";
+import { badge, baseCorners, el, label, pts } from "/static/board.js";
 import { h, nameOf, pct, sideName, table } from "/static/panels.js";
 
 export const hasArmyTab = true;
+/** Summary badges drawn here in their own way (the board draws the others behind each base). */
+export const drawnBadges = ["must charge"];
 
 /** Bases that must charge (ATT 13): id -> the mandatory-charge entry. */
 function mandatoryByBase(board) {
@@ -66,17 +68,6 @@ export function drawMarks(layer, ctx) {
     el("polygon", { points: pts(grown(b, 5)), class: "must-charge", "data-testid": `must-charge-${id}` }, layer);
     badge(layer, b, "MUST CHARGE", "badge must", `badge-must-charge-${id}`);
   }
-}
-
-function badge(layer, b, text, cls, testid) {
-  // a pill just in front of the base (toward its front edge), upright whatever the heading
-  const a = (b.heading_deg * Math.PI) / 180;
-  const off = b.depth_mm / 2 + 16;
-  const x = b.x_mm + off * Math.cos(a), y = b.y_mm + off * Math.sin(a);
-  const g = el("g", { class: cls, "data-testid": testid, "data-base": b.id }, layer);
-  const w = text.length * 9 + 12;
-  el("rect", { x: x - w / 2, y: y - 11, width: w, height: 22, rx: 10 }, g);
-  label(g, x, y, text, "badge-text");
 }
 
 /** The Base panel's ATTILA section. */

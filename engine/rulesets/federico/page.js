@@ -1,10 +1,12 @@
 // Federico's part of the umpire's page (loaded by app.js through the ruleset registry, served at
 // /rulesets/federico.js): isolated bases marked on the table, the regiment, fire modifiers and
 // melee odds in the Base panel, army morale, objectives and initiative in the Army tab.
-import { baseCorners, el, label, pts } from "/static/board.js";
+import { badge } from "/static/board.js";
 import { h, nameOf, num, pct, sideName, signed, table } from "/static/panels.js";
 
 export const hasArmyTab = true;
+/** Summary badges drawn here in their own way (the board draws the others behind each base). */
+export const drawnBadges = ["isolated"];
 
 /** Marks over the bases: bases cut off from their regiment (Federico F17). */
 export function drawMarks(layer, ctx) {
@@ -16,17 +18,6 @@ export function drawMarks(layer, ctx) {
 }
 
 export function drawZones() {}
-
-function badge(layer, b, text, cls, testid) {
-  // a pill just in front of the base (toward its front edge), upright whatever the heading
-  const a = (b.heading_deg * Math.PI) / 180;
-  const off = b.depth_mm / 2 + 16;
-  const x = b.x_mm + off * Math.cos(a), y = b.y_mm + off * Math.sin(a);
-  const g = el("g", { class: cls, "data-testid": testid, "data-base": b.id }, layer);
-  const w = text.length * 9 + 12;
-  el("rect", { x: x - w / 2, y: y - 11, width: w, height: 22, rx: 10 }, g);
-  label(g, x, y, text, "badge-text");
-}
 
 /** The Base panel's Federico section. */
 export function renderBaseExtras(root, base, info, ctx) {
