@@ -9,7 +9,7 @@
    processed, nothing changes, the engine does not run), then with no signal at all.
 
     .venv/bin/python bench/server_latency.py [--seconds 20] [--fps 15] [--size 1920x1080]
-    .venv/bin/python bench/server_latency.py --bases 100 --size 3840x2160 --fps 10
+    .venv/bin/python bench/server_latency.py --bases 100 --size 3840x2160 --fps 10 [--latency-only]
 
 With ``--bases N`` the table is not the demo's 18 bases but a dense "L'Italia s'è desta!"
 battle of N bases on a 6' x 4' table (bench/battles.py), its markers rendered by the synthetic
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -119,6 +120,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=150, help="demo frames rendered (played in a loop)")
     parser.add_argument("--bases", type=int, default=0,
                         help="a dense battle of this many bases instead of the demo game")
+    parser.add_argument("--latency-only", action="store_true", help="skip the CPU measurements")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
     from playwright.sync_api import sync_playwright
@@ -164,7 +166,8 @@ def main() -> None:
             dropped = srv.services.capture.status().dropped
             browser.close()
         print(f"latency, capture -> state in Chromium ({len(arrived)} states over {args.seconds:g} s; "
-              f"{frames / args.seconds:.1f} frames/s processed, {analyses} analyses, {dropped} frames dropped):")
+              f"{frames / args.seconds:.1f} frames/s processed, {analyses} analyses, {dropped} frames dropped; "
+              f"load average {os.getloadavg()[0]:.1f}):")
         print(f"  on arrival: p50 {np.percentile(arrived, 50):.0f} ms, p95 {np.percentile(arrived, 95):.0f} ms, "
               f"max {max(arrived):.0f} ms")
         print(f"  table redrawn: p50 {np.percentile(drawn, 50):.0f} ms, p95 {np.percentile(drawn, 95):.0f} ms")
@@ -177,6 +180,8 @@ def main() -> None:
         print(f"  capture -> published by the server: p50 {np.percentile(server, 50):.0f} ms, "
               f"p95 {np.percentile(server, 95):.0f} ms")
 
+        if args.latency_only:
+            return
         still = work / "still"
         still.mkdir()
         shutil.copy(work / "moving" / "f0000.jpg", still / "f0000.jpg")

@@ -8,7 +8,6 @@ sorted, the order of every output.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,6 +26,10 @@ from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
 from campo.engine.rulesets.attila.units import Unit, read_unit
 from campo.engine.scenario import TerrainFeature
 from campo.engine.state import GameState
+
+
+BaseKey = tuple[Any, ...]
+"""A base's id with everything its geometry and reading depend on (`Board.base_keys`)."""
 
 
 @dataclass(frozen=True)
@@ -131,14 +134,18 @@ class Board:
         return np.array([not u.absent for u in self.rows], dtype=bool)
 
     @cached_property
-    def base_keys(self) -> dict[str, bytes]:
-        """Per base, a digest of everything its geometry and reading depend on (id, side, type,
-        pose, size, traits, seen or not): what a memo of answers across states is keyed by
-        (BLAKE2b of the exact values: two different bases never share one in practice)."""
-        return {b.id: hashlib.blake2b(repr((
-            b.id, b.side, b.type, b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm, b.stale,
-            json.dumps(b.traits, sort_keys=True, default=str))).encode(), digest_size=16).digest()
-            for b in self.state.bases}
+    def base_keys(self) -> dict[str, BaseKey]:
+        """Per base, everything its geometry and reading depend on (id, side, type, pose, size,
+        traits as text, seen or not), exactly: what a memo of answers across states is keyed by
+        (traits listed in another order only miss the memo)."""
+        return {b.id: (b.id, b.side, b.type, b.x_mm, b.y_mm, b.heading_deg, b.width_mm,
+                       b.depth_mm, b.stale, repr(b.traits))
+                for b in self.state.bases}
+
+    @cached_property
+    def row_keys(self) -> list[BaseKey]:
+        """`base_keys` in index order (the rows of every array)."""
+        return [self.base_keys[i] for i in self.order]
 
     @cached_property
     def scene_key(self) -> tuple[str, str]:
@@ -187,8 +194,11 @@ class Board:
         gap): one STRtree query, one distance call and one clipping for all (contacts and groups
         read it)."""
         tol, cc = self.contact_tol, self.close_call
-        si, bi, gaps = self.pairs_within(self.shapes, tol + 2 * cc)
-        keep = si < bi
+        si, bi = self.state.index.candidate_pairs(tol + 2 * cc)
+        keep = si < bi                  # each pair once: its gap measured once
+        si, bi = si[keep], bi[keep]
+        gaps = shapely.distance(self.shapes[si], self.shapes[bi])
+        keep = gaps <= tol + 2 * cc
         si, bi, gaps = si[keep], bi[keep], gaps[keep]
         a, b = self.frames.take(si), self.frames.take(bi)
         grow = np.maximum(max(tol, 1e-6), gaps)

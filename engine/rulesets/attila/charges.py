@@ -31,9 +31,9 @@ from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
 from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
-from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.board import BaseKey, Board
 from campo.engine.rulesets.attila.geometry import (
-    Frames, clip_lengths, either, highest, lowest, slide,
+    Frames, clip_lengths, either, highest, lowest, shared_lengths, slide,
 )
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
@@ -103,9 +103,10 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
     return out
 
 
-def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray]:
-    """Per charge, the board rows of every base its paths could meet: those meeting the box of
-    charger and target grown by the charger's diagonal and the contact tolerance. Every path
+def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
+    """(charge, board row) of every base the charge's paths could meet, sorted by charge: those
+    meeting the box of charger and target grown by the charger's diagonal and the contact
+    tolerance. Every path
     lies within that distance of the two: the wheel within the diagonal of a front corner, the
     final pose within it of the point where it touches the target, and the straight move
     between the two. One STRtree query of boxes."""
@@ -116,8 +117,7 @@ def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> list[np.ndarray
     reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
     lo = np.stack([lowest(corners[..., 0]), lowest(corners[..., 1])], axis=1) - reach[:, None]
     hi = np.stack([highest(corners[..., 0]), highest(corners[..., 1])], axis=1) + reach[:, None]
-    si, bi = board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
-    return np.split(bi, np.searchsorted(si, np.arange(1, len(keys))))
+    return board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
@@ -190,7 +190,8 @@ class _Pairs:
     allowance_mm: np.ndarray
     limit_mm: np.ndarray
     wheels: np.ndarray           # may wheel (AT26 'wheel_then_straight' and not a phalanx)
-    enemies: dict[int, np.ndarray]   # per pair, the rows of the enemies near its charger
+    enemies_from: np.ndarray     # (n + 1): pair k's enemies are enemies[from[k]:from[k + 1]]
+    enemies: np.ndarray          # the rows of the enemies near each pair (not its target)
 
 
 @dataclass
@@ -233,7 +234,8 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
     w = start.wheeled(turns)
     # the lane: the target must lie across the front's lane and not wholly behind the front
     fl = w.front_edges[:, 0]
-    rel = goal.corners - fl[:, None, :]
+    goal_corners = f.corners[pairs.target[rows]]       # the board's, not worked out again
+    rel = goal_corners - fl[:, None, :]
     across = rel[..., 0] * w.fy[:, None] - rel[..., 1] * w.fx[:, None]
     ahead = rel[..., 0] * w.fx[:, None] + rel[..., 1] * w.fy[:, None]
     keep = ~((highest(across) < -MISS_MARGIN_MM)
@@ -242,11 +244,11 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
     d_front = np.full(len(rows), np.inf)
     if keep.any():
         at = np.nonzero(keep)[0]
-        d_front[at] = slide(w.front_edges[at], goal.corners[at], w.front[at])
+        d_front[at] = slide(w.front_edges[at], goal_corners[at], w.front[at])
         # a target reaching behind the front line may be struck first by a flank or rear corner
         behind = at[(lowest(ahead)[at] < 0.0) & np.isfinite(d_front[at])]
         if len(behind):
-            body = slide(w.corners[behind], goal.corners[behind], w.front[behind])
+            body = slide(w.corners[behind], goal_corners[behind], w.front[behind])
             d_front[behind[body < d_front[behind] - BODY_FIRST_MM]] = np.inf
     ok = np.nonzero(np.isfinite(d_front))[0]
     first_sweep = int(np.searchsorted(ok, first_sweep))
@@ -323,21 +325,16 @@ def _search(board: Board, pairs: _Pairs
     the paths of the attempts passed over without a check (`paths.run_blockers`).
 
     The square wheels first; the sweep only for the pairs none of whose square wheels gives a
-    clear path with the fronts along each other (all the attempts are built at once)."""
+    clear path with the fronts along each other (all the attempts are built at once, and the
+    pairs still on their square wheels and those already on the sweep are checked in the same
+    rounds)."""
     rows, turns = _square_turns(board, pairs)
     srows, sturns = _sweep_turns(board, pairs, list(range(len(pairs.keys))))
     att = _attempts(board, pairs, np.concatenate([rows, srows]),
                     np.concatenate([turns, sturns]), len(rows))
-    square_phase = np.arange(len(att.pair)) < att.first_sweep
     facts: dict[int, PathFacts] = {}
     blockers = _blockers(board, pairs, att)
-    chosen = _first_clear(board, pairs, att, facts, blockers, range(len(pairs.keys)),
-                          usable=square_phase, fallback=False)
-    sweep = [k for k in range(len(pairs.keys))
-             if chosen.get(k) is None or not att.flush[chosen[k]]]
-    if sweep:
-        chosen.update(_first_clear(board, pairs, att, facts, blockers, sweep,
-                                   usable=np.ones(len(att.pair), dtype=bool), fallback=True))
+    chosen = _first_clear(board, pairs, att, facts, blockers)
     return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
@@ -345,55 +342,69 @@ def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarra
     """Attempt -> the rows of the enemies certainly in its path, for every attempt within the
     move that has one (`paths.run_blockers`, all at once): the search passes over these without
     their full check, and the rounds of full checks are few."""
-    at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies)
+    at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies_from,
+                            pairs.enemies)
     if not len(at):
         return {}
     cut = np.flatnonzero(np.diff(at)) + 1          # `run_blockers` keeps the attempts in order
     return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
 
 
+def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Per pair, its square attempts and all its attempts, each in order of preference."""
+    order = _preference(att)
+    cut = np.searchsorted(att.pair[order], np.arange(n_pairs + 1))
+    square = order < att.first_sweep
+    every = [order[a:b].tolist() for a, b in zip(cut[:-1], cut[1:])]
+    squares = [order[a:b][square[a:b]].tolist() for a, b in zip(cut[:-1], cut[1:])]
+    return squares, every
+
+
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
-                 blockers: dict[int, np.ndarray], which: Iterable[int], *, usable: np.ndarray,
-                 fallback: bool) -> dict[int, int | None]:
-    """Per pair of ``which``, its preferred ``usable`` attempt whose path is clear. Attempts
-    with an enemy certainly in their path (``blockers``) are passed over; the others' paths are
-    checked (`paths.path_facts`) in order of preference, in rounds: each round checks, in one
-    batch, the next attempts of every pair still looking (at first one, or a few when there are
-    few pairs, then twice as many each round). When none is clear: with ``fallback`` the
-    preferred attempt, blocked though it is (checked, for its reasons), else None."""
+                 blockers: dict[int, np.ndarray]) -> dict[int, int | None]:
+    """Per pair, its preferred attempt whose path is clear: first among its square wheels, and
+    when none of those is clear with the fronts along each other, among all its attempts (the
+    sweep), falling back on the preferred one, blocked though it is (checked, for its reasons),
+    or None when it has none. Attempts with an enemy certainly in their path (``blockers``) are
+    passed over; the others' paths are checked (`paths.path_facts`) in order of preference, in
+    rounds: each round checks, in one batch, the next attempts of every pair still looking (at
+    first one, or a few when there are few pairs, then twice as many each round)."""
     def blocked(i: int) -> bool:
         return i in blockers or (i in facts and bool(facts[i].reasons))
 
-    by_pair: dict[int, list[int]] = {}
-    for i in _preference(att).tolist():
-        if usable[i]:
-            by_pair.setdefault(int(att.pair[i]), []).append(i)
-    refused = att.refused
+    n_pairs = len(pairs.keys)
+    squares, every = _tries(att, n_pairs)
+    refused, flush = att.refused.tolist(), att.flush.tolist()
     out: dict[int, int | None] = {}
-    place = {k: 0 for k in which}
+    # per pair still looking: its phase (0 the square wheels, 1 the sweep), place and batch;
     # a round costs about as much as checking ROUND_ATTEMPTS attempts: a few pairs (one base's
     # detail) check several of their attempts at once
-    batch = dict.fromkeys(which, max(1, -(-ROUND_ATTEMPTS // max(len(place), 1))))
+    first = max(1, -(-ROUND_ATTEMPTS // max(n_pairs, 1)))
+    place = {k: (0, 0, first) for k in range(n_pairs)}
     while place:
         ask: list[int] = []
-        for k, n in list(place.items()):
-            tries = by_pair.get(k, [])
-            while n < len(tries) and blocked(tries[n]):
-                n += 1                       # something in the way
-            place[k] = n
-            if n < len(tries) and tries[n] in facts:
-                out[k] = tries[n]            # checked and clear
-            elif n < len(tries) and not refused[tries[n]]:
-                ask += [i for i in tries[n:n + batch[k]] if not blocked(i) and not refused[i]]
-                batch[k] *= 2
-                continue
-            elif fallback and tries:         # none clear (sorted: the rest are refused too)
-                out[k] = tries[0]
-                if tries[0] not in facts:
-                    ask.append(tries[0])
-            else:
-                out[k] = None
-            del place[k]
+        for k, (phase, n, batch) in list(place.items()):
+            while True:
+                tries = (squares if phase == 0 else every)[k]
+                while n < len(tries) and blocked(tries[n]):
+                    n += 1                   # something in the way
+                found: int | None = None
+                if n < len(tries) and tries[n] in facts:
+                    found = tries[n]         # checked and clear
+                elif n < len(tries) and not refused[tries[n]]:
+                    ask += [i for i in tries[n:n + batch] if not blocked(i) and not refused[i]]
+                    place[k] = (phase, n, batch * 2)
+                    break
+                elif phase == 1 and tries:   # none clear (sorted: the rest are refused too)
+                    found = tries[0]
+                    if found not in facts:
+                        ask.append(found)
+                if phase == 0 and (found is None or not flush[found]):
+                    phase, n, batch = 1, 0, first    # on to the sweep, in this round
+                    continue
+                out[k] = found
+                del place[k]
+                break
         todo = [i for i in dict.fromkeys(ask) if i not in facts]
         if todo:
             facts.update(path_facts(board, pairs.keys, att, todo))
@@ -421,22 +432,22 @@ class Outcome:
 class MemoEntry:
     """A charge's outcome with what it depended on: the paths of the attempts whose paths were
     checked (unshrunk outlines) and the bases meeting them (``seen``), and the bases that
-    certainly blocked the attempts passed over without a check (``blockers``); ids with their
-    `Board.base_keys` digests. It still holds in a later state while the same bases, unmoved,
+    certainly blocked the attempts passed over without a check (``blockers``), by their
+    `Board.base_keys`. It still holds in a later state while the same bases, unmoved,
     meet the same paths and the blockers are where they were (the order in which attempts are
     tried depends only on charger and target)."""
 
     outcome: Outcome | None
     paths: np.ndarray
-    seen: frozenset[tuple[str, bytes]]
-    blockers: frozenset[tuple[str, bytes]]
+    seen: frozenset[BaseKey]
+    blockers: frozenset[BaseKey]
 
 
 class OutcomeMemo:
     """Charge outcomes a live game keeps from one moment to the next (`MemoEntry`), keyed by the
-    settings, the terrain, charger and target (their digests) and the charger's move roll. One
-    move leaves most charges as they were: only those whose paths it touches are judged again.
-    Bounded (least recently used first out) and thread-safe."""
+    settings, the terrain, charger and target (their `Board.base_keys`) and the charger's move
+    roll. One move leaves most charges as they were: only those whose paths it touches are
+    judged again. Bounded (least recently used first out) and thread-safe."""
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
@@ -464,15 +475,15 @@ def _still_valid(board: Board, entries: list[MemoEntry]) -> list[bool]:
     """Which remembered outcomes still hold in this state (`MemoEntry`): the bases meeting their
     paths now (one STRtree query for all) are those seen then, unmoved, and their blockers are
     unmoved."""
-    digests = board.base_keys
-    ok = [all(digests.get(i) == d for i, d in e.blockers) for e in entries]
+    keys, row_keys = board.base_keys, board.row_keys
+    ok = [all(keys.get(k[0]) == k for k in e.blockers) for e in entries]
     paths = [e.paths for e in entries]
     owner = np.repeat(np.arange(len(entries)), [len(p) for p in paths])
-    meeting: list[set[tuple[str, bytes]]] = [set() for _ in entries]
+    meeting: list[set[BaseKey]] = [set() for _ in entries]
     if len(owner):
         si, bi = board.state.index.meeting_many(np.concatenate(paths))
         for e, b in zip(owner[si].tolist(), bi.tolist()):
-            meeting[e].add((board.order[b], digests[board.order[b]]))
+            meeting[e].add(row_keys[b])
     return [good and meeting[n] == entries[n].seen for n, good in enumerate(ok)]
 
 
@@ -503,8 +514,8 @@ def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], C
         return out
     keys = [k for k, _ in geo]
     budgets = [move_budget(board, c) for c, _ in keys]
-    digests = board.base_keys
-    memo_keys = [(board.scene_key, c, t, b.roll, digests[c], digests[t])
+    base_keys = board.base_keys
+    memo_keys = [(board.scene_key, b.roll, base_keys[c], base_keys[t])
                  for (c, t), b in zip(keys, budgets)]
     memo = outcome_memo(board)
     entries = memo.get(memo_keys)
@@ -535,17 +546,16 @@ def _outcomes(board: Board, keys: list[tuple[str, str]],
     s = board.settings
     charger = np.array([board.pos[c] for c, _ in keys])
     target = np.array([board.pos[t] for _, t in keys])
-    enemies = {}
-    for n, rows in enumerate(_near_rows(board, keys)):
-        enemies[n] = rows[board.present[rows] & (board.sides[rows] != board.sides[charger[n]])
-                          & (rows != target[n])]
+    si, bi = _near_rows(board, keys)
+    foe = board.present[bi] & (board.sides[bi] != board.sides[charger[si]]) & (bi != target[si])
+    si, bi = si[foe], bi[foe]
     pairs = _Pairs(
         keys=keys, budgets=budgets, charger=charger, target=target,
         allowance_mm=np.array([board.mm(b.available_cm) for b in budgets]),
         limit_mm=np.array([board.mm(b.wheel_limit_cm) for b in budgets]),
         wheels=np.array([s.at26_charge_reach == "wheel_then_straight"
                          and not board.units[c].phalanx for c, _ in keys], dtype=bool),
-        enemies=enemies)
+        enemies_from=np.searchsorted(si, np.arange(len(keys) + 1)), enemies=bi)
     att, chosen, facts, blockers = _search(board, pairs)
     outcomes: list[Outcome | None] = [None] * len(keys)
     if chosen:
@@ -556,11 +566,13 @@ def _outcomes(board: Board, keys: list[tuple[str, str]],
         headings = (f.heading_deg[charger[ks]] + att.turn[at]) % 360.0
         aspects = _struck(board, f.take(target[ks]), final, [keys[k][1] for k in ks])
         paths = _path_points(board, charger[ks], att.turn[at], final)
-        for n, (k, i) in enumerate(zip(ks, at.tolist())):
-            outcomes[k] = Outcome(float(att.turn[i]), float(att.cost[i]), float(att.d_front[i]),
-                                  bool(att.wide[i]), bool(att.flush[i]),
-                                  (float(final.cx[n]), float(final.cy[n]), float(headings[n])),
-                                  aspects[n], tuple(map(tuple, paths[n])), facts[i])
+        columns = zip(ks, at.tolist(), att.turn[at].tolist(), att.cost[at].tolist(),
+                      att.d_front[at].tolist(), att.wide[at].tolist(), att.flush[at].tolist(),
+                      zip(final.cx.tolist(), final.cy.tolist(), headings.tolist()), aspects,
+                      paths)
+        for k, i, turn, cost, run, wide, flush, pose, aspect, path in columns:
+            outcomes[k] = Outcome(turn, cost, run, wide, flush, pose, aspect,
+                                  tuple(map(tuple, path)), facts[i])
     return _entries(board, pairs, outcomes, facts, blockers, att)
 
 
@@ -569,17 +581,18 @@ def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
              att: Attempts) -> list[MemoEntry]:
     """Each outcome with the paths it checked, the bases meeting them and the blockers of the
     attempts it passed over (`MemoEntry`)."""
-    digests = board.base_keys
-    order = board.order
+    row_keys = board.row_keys
     paths: list[list[Any]] = [[] for _ in pairs.keys]
-    seen: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
-    blocking: list[set[tuple[str, bytes]]] = [set() for _ in pairs.keys]
+    seen: list[set[BaseKey]] = [set() for _ in pairs.keys]
+    blocking: list[set[BaseKey]] = [set() for _ in pairs.keys]
     for i, f in facts.items():
         k = int(att.pair[i])
         paths[k].append(f.outline)
-        seen[k].update((order[b], digests[order[b]]) for b in f.seen)
-    for i, rows in blockers.items():
-        blocking[int(att.pair[i])].update((order[b], digests[order[b]]) for b in rows.tolist())
+        seen[k].update(map(row_keys.__getitem__, f.seen))
+    if blockers:
+        owner = np.repeat(att.pair[list(blockers)], [len(r) for r in blockers.values()])
+        for k, b in zip(owner.tolist(), np.concatenate(list(blockers.values())).tolist()):
+            blocking[k].add(row_keys[b])
     return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
@@ -595,8 +608,8 @@ def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> N
                           [key("reach", c.charger, c.target) for c, _, _ in chosen],
                           board.state.held)
     for n, (c, budget, o) in enumerate(chosen):
-        start = board.rect(c.charger)
         if o.wide:
+            start = board.rect(c.charger)
             c.reasons.append(f"needs a wheel of {abs(o.turn):.0f}° ({board.cm(o.cost):.1f} cm "
                              f"along the moving corner's arc), wider than the "
                              f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
@@ -634,9 +647,7 @@ def _struck(board: Board, goal: Frames, final: Frames, targets: list[str]) -> li
                                                  float(final.width[n]), float(final.depth[n])),
                              tol, method)
                 for n, t in enumerate(targets)]
-    corners = goal.corners
-    lengths = np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], final,
-                                     max(tol, _EPS)) for e in range(4)], axis=1)
+    lengths = shared_lengths(goal, final, max(tol, _EPS))
     return [edge_of_lengths(dict(zip(EDGE_NAMES, row)), tol) for row in lengths.tolist()]
 
 

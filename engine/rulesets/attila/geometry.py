@@ -98,10 +98,13 @@ class Frames:
 
     @cached_property
     def corners(self) -> np.ndarray:
-        """(n, 4, 2): front-left, front-right, rear-right, rear-left (`Rect.corners`)."""
-        hw, hd = self.width / 2, self.depth / 2
-        return np.stack([self.point(-hw, hd), self.point(hw, hd), self.point(hw, -hd),
-                         self.point(-hw, -hd)], axis=1)
+        """(n, 4, 2): front-left, front-right, rear-right, rear-left (`Rect.corners`); `point`
+        of the four at once."""
+        hw, hd = (self.width / 2)[:, None], (self.depth / 2)[:, None]
+        u = np.concatenate([-hw, hw, hw, -hw], axis=1)
+        v = np.concatenate([hd, hd, -hd, -hd], axis=1)
+        cx, cy, fx, fy = self.cx[:, None], self.cy[:, None], self.fx[:, None], self.fy[:, None]
+        return np.stack([cx + u * fy + v * fx, cy - u * fx + v * fy], axis=2)
 
     @property
     def front_edges(self) -> np.ndarray:
@@ -266,7 +269,9 @@ def rects_overlap(a: Frames, b: Frames) -> np.ndarray:
 def shared_lengths(a: Frames, b: Frames, grow: float | np.ndarray) -> np.ndarray:
     """(n, 4): for each edge of ``a`` (front, right, rear, left: `rect.EDGE_NAMES`), the length
     of it lying within ``b`` grown by ``grow`` (per row or one value) on every side."""
-    corners = a.corners
-    return np.stack([clip_lengths(corners[:, e], corners[:, (e + 1) % 4], b, grow)
-                     for e in range(4)], axis=1)
+    n = len(a)
+    every = np.repeat(np.arange(n), 4)            # the four edges of a row, one clipping for all
+    grow = np.broadcast_to(np.asarray(grow, dtype=float), (n,))[every]
+    return clip_lengths(a.corners.reshape(-1, 2), np.roll(a.corners, -1, axis=1).reshape(-1, 2),
+                        b.take(every), grow).reshape(n, 4)
 

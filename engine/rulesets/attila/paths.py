@@ -73,9 +73,8 @@ def swept_outlines(board: Board, att: Attempts, at: np.ndarray,
     (no point of the base goes farther from the pivot); the straight move then covers the
     rectangle from the wheeled base to the final one. A straight charge is the rectangle from
     where it stands to where it ends."""
-    start = board.frames.take(charger_rows)
     turn, run = att.turn[at], att.d_front[at]
-    c = start.corners                                    # FL, FR, RR, RL
+    c = board.frames.corners[charger_rows]               # FL, FR, RR, RL
     left = (turn > 0)[:, None]                           # pivot FL, far corner RR; else FR, RL
     pivot = np.where(left, c[:, 0], c[:, 1])
     far = np.where(left, c[:, 2], c[:, 3])
@@ -106,21 +105,22 @@ def swept_outlines(board: Board, att: Attempts, at: np.ndarray,
     return shapely.polygons(shapely.linearrings(xy, indices=owner))
 
 
-def run_blockers(board: Board, att: Attempts, which: np.ndarray,
-                 enemies: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(attempt, board row) of each enemy (``enemies``: per pair the board rows of the enemies
-    near it, not its target) certainly in the path of attempts ``which``: overlapping the
-    straight move's rectangle shrunk by the contact tolerance, which lies inside the path shrunk
-    by it. A quick test in numpy, so that the search passes over blocked attempts without their
-    full check (`path_facts`, done only if one is reported)."""
+def run_blockers(board: Board, att: Attempts, which: np.ndarray, enemies_from: np.ndarray,
+                 enemies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(attempt, board row) of each enemy (``enemies[enemies_from[k]:enemies_from[k + 1]]``: the
+    board rows of the enemies near pair k, not its target) certainly in the path of attempts
+    ``which``: overlapping the straight move's rectangle shrunk by the contact tolerance, which
+    lies inside the path shrunk by it. A quick test in numpy, so that the search passes over
+    blocked attempts without their full check (`path_facts`, done only if one is reported)."""
     tol = board.contact_tol
     which = np.asarray(which, dtype=int)
-    rows = [enemies[int(p)] for p in att.pair[which]]
-    counts = np.array([len(r) for r in rows], dtype=int)
+    first = enemies_from[att.pair[which]]
+    counts = enemies_from[att.pair[which] + 1] - first
     if not counts.sum():
         return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
     at = np.repeat(which, counts)
-    other = np.concatenate(rows)
+    start = np.cumsum(counts) - counts
+    other = enemies[np.repeat(first - start, counts) + np.arange(len(at))]
     w, run = att.wheeled.take(at), att.d_front[at]
     inner = Frames(w.cx + w.fx * run / 2, w.cy + w.fy * run / 2, w.fx, w.fy, w.width - 2 * tol,
                    w.depth + run - 2 * tol)
@@ -222,8 +222,12 @@ def _terrain(board: Board, att: Attempts, at: np.ndarray, charger_rows: np.ndarr
         in_path = reaches(f.id)
         front_on = shapely.intersects(start_fronts, poly)
         ask = (forbidden | stopping) & (in_path | front_on)
-        entry = _terrain_entries(board, f.id, wheeled, turn, ask & stopping & ~front_on)
-        ends_in = shapely.intersects(att.final.take(at).polygons(board.contact_tol), poly)
+        entering = ask & stopping & ~front_on
+        entry = _terrain_entries(board, f.id, wheeled, turn, entering)
+        ends_in = np.zeros(len(at), dtype=bool)      # asked only where the answer is read
+        if entering.any():
+            ends_in[entering] = shapely.intersects(
+                att.final.take(at[entering]).polygons(board.contact_tol), poly)
         for k in np.nonzero(ask)[0].tolist():
             facts = out[k]
             if forbidden[k] and in_path[k]:
