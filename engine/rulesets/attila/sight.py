@@ -32,6 +32,8 @@ from campo.engine.rulesets.attila.tables import SIGHT_BLOCKING_AREAS
 
 MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along an edge)
 INSIDE_MM = 1e-9     # a line running less than this inside a wood or hill only grazes it
+FANS_FROM = 64       # from this many shots left after the shortest lines, hidden targets are
+                     # found per origin (`_shadowed`); fewer go to the lines alone
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
     shadowed_fans = np.zeros((n, k), dtype=bool)    # every line from that origin is blocked
     for stage in ("shortest", "coarse", "all"):
         todo = np.nonzero(~out & ~shadowed_fans.all(axis=1))[0]
-        if stage == "coarse":
+        if stage == "coarse" and len(todo) >= FANS_FROM:
             shadowed_fans[todo] = _shadowed(board, shots, todo)
             todo = todo[~shadowed_fans[todo].all(axis=1)]
         if not len(todo):
