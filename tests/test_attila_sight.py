@@ -62,8 +62,13 @@ def _oracle(board: Board, shots: sight.Shots) -> list[bool]:
     return out
 
 
+@pytest.mark.parametrize("fans_from", [0, sight.FANS_FROM], ids=["fans", "lines"])
 @pytest.mark.parametrize("seed", range(3))
-def test_sight_equals_a_naive_oracle(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sight_equals_a_naive_oracle(seed: int, fans_from: int,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the hidden-target query (`sight_bodies.shadowed`) on every table and, as on a small
+    one, on none."""
+    monkeypatch.setattr(sight, "FANS_FROM", fans_from)
     asked: list[tuple[Board, sight.Shots, np.ndarray]] = []
 
     def clear(board: Board, shots: sight.Shots) -> np.ndarray:

@@ -141,25 +141,19 @@ class Bodies:
         return Bodies(geoms, verts, centre, radius, convex, quads)
 
 
-def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
-            todo: np.ndarray | None = None, origin: np.ndarray | None = None
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Per line (``xy`` (n, 2, 2): start, end), the body that blocks it (index into
-    ``bodies``, -1 when none does) and whether the line crosses it (else the body only lies
-    within its corridor); only the lines ``todo`` are looked at (default: all). ``origin``
-    numbers the lines' starting points when the caller knows them (lines starting at one point
-    share a number; default: found from ``xy``). A body blocks
-    a line that crosses it, or comes within the line's corridor (``width``) of it unless the
-    body is `Rules.thin` for that line."""
-    n = len(xy)
-    out = np.full(n, -1, dtype=np.int64)
-    crossed = np.zeros(n, dtype=bool)
-    live = np.arange(n) if todo is None else np.asarray(todo, dtype=np.int64)
-    if rules.off is not None:
-        live = live[~rules.off[live]]
+def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
+             live: np.ndarray, origin: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the sweep of directions settles for the lines ``live`` (indices into ``xy``, (n,
+    2, 2): start, end): per live line the body that certainly crosses it (-1: not sure; never a
+    body `Rules.never` leaves out), and the (live position, body) pairs to test exactly for the
+    others: every body that may come within the line's corridor (``width``) of it. A rulebook
+    with its own exact test (and tolerance) asks this and judges the pairs itself; `blocked`
+    judges them with `reaches`."""
+    sure_body = np.full(len(live), -1, dtype=np.int64)
     if not len(live) or not len(bodies.geoms):
-        return out, crossed
-    p0 = xy[live, 0]
+        empty = np.zeros(0, dtype=np.int64)
+        return sure_body, empty, empty
     if len(live) * len(bodies.geoms) <= FEW_PAIRS:
         # a few lines: every body whose box, grown by the corridor, meets a line's box
         lo, hi = xy[live].min(axis=1), xy[live].max(axis=1)
@@ -176,12 +170,36 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         far, body = sweep.nearest_certain()
         sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
         sure[sure] = ~rules.skipped(live[sure], body[sure])
-        out[live[sure]] = body[sure]
-        crossed[live[sure]] = True
+        sure_body[sure] = body[sure]
         line, cand = sweep.candidates(np.nonzero(~sure)[0])
-    # the rest, exactly, against the bodies that could block them
     keep = ~rules.skipped(live[line], cand)
-    line, cand = line[keep], cand[keep]
+    return sure_body, line[keep], cand[keep]
+
+
+def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
+            todo: np.ndarray | None = None, origin: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Per line (``xy`` (n, 2, 2): start, end), the body that blocks it (index into
+    ``bodies``, -1 when none does) and whether the line crosses it (else the body only lies
+    within its corridor); only the lines ``todo`` are looked at (default: all). ``origin``
+    numbers the lines' starting points when the caller knows them (lines starting at one point
+    share a number; default: found from ``xy``). A body blocks
+    a line that crosses it, or comes within the line's corridor (``width``) of it unless the
+    body is `Rules.thin` for that line."""
+    n = len(xy)
+    out = np.full(n, -1, dtype=np.int64)
+    crossed = np.zeros(n, dtype=bool)
+    live = np.arange(n) if todo is None else np.asarray(todo, dtype=np.int64)
+    if rules.off is not None:
+        live = live[~rules.off[live]]
+    sure_body, line, cand = suspects(xy, width, bodies, rules, live, origin)
+    sure = sure_body >= 0
+    out[live[sure]] = sure_body[sure]
+    crossed[live[sure]] = True
+    if not len(line):
+        return out, crossed
+    p0 = xy[live, 0]
+    # the rest, exactly, against the bodies that could block them
     reach = width[live[line]]
     thin = rules.thinned(live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
@@ -199,6 +217,132 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         out[live[line[first]]] = cand[first]
         crossed[live[line[first]]] = cross[first]
     return out, crossed
+
+
+def shadowed(starts: np.ndarray, own: np.ndarray, fan_origin: np.ndarray,
+             fan_skip: np.ndarray, ends: np.ndarray, end_fan: np.ndarray,
+             bodies: Bodies) -> tuple[np.ndarray, np.ndarray]:
+    """Fans of lines, each from one origin (``starts`` (O, 2); ``fan_origin`` (F,)) to several
+    ends (``ends`` (E, 2), ``end_fan`` (E,)): whether every line of the fan certainly crosses a
+    body before its end, and per end the body its line certainly crosses (-1: not sure).
+
+    Seen from each origin, every convex body (but the origin's ``own``) covers an open interval
+    of directions (narrowed by ANGLE_EPS) out to its farthest corner; the least such distance
+    over the directions (an envelope, one `range_min` over the origins' sorted interval ends)
+    is the nearest certain blocker of every line in that direction, as `blocked` finds one line
+    at a time. A fan is covered when, over the whole interval of its ends' directions, the
+    envelope stays FAR_MARGIN_MM nearer than its nearest end: one query per fan instead of one
+    line per end. ``fan_skip`` (F,) a body the fan never counts (its target, -1: none): a fan
+    whose body could be the envelope there (its far corner nearer than the fan's nearest end) is
+    not covered. A fan across the direction straight to -x, or spanning a quarter turn or more,
+    is not covered either. ``end_fan`` is sorted and every fan has an end.
+
+    >>> import numpy as np, shapely
+    >>> bodies = Bodies.of(np.array([shapely.box(40, -10, 60, 10), shapely.box(40, 10, 60, 30)]))
+    >>> ends = np.array([[100, 0], [100, 15], [100, 40], [100, 8], [100, 80]], dtype=float)
+    >>> fan, body = shadowed(np.zeros((1, 2)), np.array([-1]), np.array([0, 0, 0]),
+    ...                      np.array([-1, -1, -1]), ends, np.array([0, 0, 1, 1, 2]), bodies)
+    >>> fan.tolist(), body.tolist()
+    ([True, True, False], [0, 0, 1, 0, -1])
+    """
+    n_fan = len(fan_origin)
+    covered = np.zeros(n_fan, dtype=bool)
+    body = np.full(len(ends), -1, dtype=np.int64)
+    if not n_fan or not len(bodies.geoms) or not len(ends):
+        return covered, body
+    o_xy = starts[fan_origin[end_fan]]
+    v = ends - o_xy
+    d_end = np.sqrt(v[:, 0] ** 2 + v[:, 1] ** 2)
+    angle = np.arctan2(v[:, 1], v[:, 0])
+    # each fan's directions: offsets from its first end's (no fan spans half a turn)
+    first = np.searchsorted(end_fan, np.arange(n_fan))
+    ref = angle[first]
+    rel = (angle - ref[end_fan] + np.pi) % (2 * np.pi) - np.pi
+    lo_f = ref + np.minimum.reduceat(rel, first)
+    hi_f = ref + np.maximum.reduceat(rel, first)
+    near_f = np.minimum.reduceat(d_end, first)
+    ok_fan = (lo_f > -np.pi) & (hi_f < np.pi) & (hi_f - lo_f < np.pi / 2)
+    # (origin, body) pairs whose body could lie in an envelope nearer than a fan's end, within
+    # the directions of the origin's fans (their spread about their mean direction)
+    n_o = len(starts)
+    reach = np.zeros(n_o)
+    np.maximum.at(reach, fan_origin, near_f)
+    mid = (lo_f + hi_f) / 2
+    ux = np.bincount(fan_origin, np.cos(mid), n_o)
+    uy = np.bincount(fan_origin, np.sin(mid), n_o)
+    mean = np.arctan2(uy, ux)
+    side = np.maximum(np.abs((lo_f - mean[fan_origin] + np.pi) % (2 * np.pi) - np.pi),
+                      np.abs((hi_f - mean[fan_origin] + np.pi) % (2 * np.pi) - np.pi))
+    spread = np.zeros(n_o)
+    np.maximum.at(spread, fan_origin, side)
+    cx = bodies.centre[None, :, 0] - starts[:, 0, None]
+    cy = bodies.centre[None, :, 1] - starts[:, 1, None]
+    o, b = np.nonzero((cx * cx + cy * cy < (reach * reach)[:, None]) & bodies.convex[None, :])
+    cx, cy = cx[o, b], cy[o, b]
+    dist = np.sqrt(cx * cx + cy * cy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        width = np.arcsin(np.minimum(1.0, bodies.radius[b] / dist))
+    turn = np.abs((np.arctan2(cy, cx) - mean[o] + np.pi) % (2 * np.pi) - np.pi)
+    keep = (b != own[o]) & ((dist <= bodies.radius[b]) | (turn <= spread[o] + width + 1e-6))
+    o, b, cx, cy = o[keep], b[keep], cx[keep], cy[keep]
+    rx = bodies.vx[:, b] - starts[o, 0]                                   # (k, p)
+    ry = bodies.vy[:, b] - starts[o, 1]
+    apart = ~_holds(rx, ry)
+    o, b, cx, cy, rx, ry = o[apart], b[apart], cx[apart], cy[apart], rx[:, apart], ry[:, apart]
+    offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
+    base = np.arctan2(cy, cx)
+    lo, hi = base + offset.min(axis=0) + ANGLE_EPS, base + offset.max(axis=0) - ANGLE_EPS
+    far = np.sqrt(rx * rx + ry * ry).max(axis=0)
+    ok = hi > lo
+    o, b, lo, hi, far = o[ok], b[ok], lo[ok], hi[ok], far[ok]
+    # an interval across the direction -x is cut in two there (that direction itself: uncovered)
+    over, under = hi > np.pi, lo < -np.pi
+    o = np.concatenate([o, o[over], o[under]])
+    b = np.concatenate([b, b[over], b[under]])
+    far = np.concatenate([far, far[over], far[under]])
+    lo, hi = (np.concatenate([np.maximum(lo, -np.pi), np.full(over.sum(), -np.pi),
+                              lo[under] + 2 * np.pi]),
+              np.concatenate([np.minimum(hi, np.pi), hi[over] - 2 * np.pi,
+                              np.full(under.sum(), np.pi)]))
+    # positions along the origins' sorted interval ends: 2i+1 the i-th end, 2i the directions
+    # just before it (2 * len the directions after the last); keys origin * 8 + direction
+    lo_key, hi_key = o * 8.0 + lo, o * 8.0 + hi
+    points = np.sort(np.concatenate([lo_key, hi_key]))
+    n_pos = 2 * len(points) + 1
+    start = 2 * (np.searchsorted(points, lo_key, side="right") - 1) + 2
+    stop = 2 * np.searchsorted(points, hi_key, side="left") + 1
+    env, who = range_min(n_pos, start, stop, far, b)
+    # a fan: the envelope's greatest distance over its directions (every position they touch)
+    f_key = fan_origin * 8.0
+    q_start = 2 * np.searchsorted(points, f_key + np.where(ok_fan, lo_f, 0.0), side="left")
+    q_stop = 2 * np.searchsorted(points, f_key + np.where(ok_fan, hi_f, 0.0), side="right") + 1
+    edges = np.empty(2 * n_fan, dtype=np.int64)
+    edges[0::2], edges[1::2] = q_start, q_stop
+    worst = np.maximum.reduceat(np.r_[env, np.inf], edges)[0::2]
+    covered = ok_fan & (worst + FAR_MARGIN_MM < near_f)
+    # a body the fan never counts must not be what covers it
+    skip = fan_skip >= 0
+    if skip.any():
+        sb = np.where(skip, fan_skip, 0)
+        sx = bodies.vx[:, sb] - starts[fan_origin, 0]
+        sy = bodies.vy[:, sb] - starts[fan_origin, 1]
+        covered &= ~skip | (np.sqrt(sx * sx + sy * sy).max(axis=0) + FAR_MARGIN_MM >= near_f)
+    # per end of a covered fan: the envelope's body at its direction
+    mine = np.nonzero(covered[end_fan])[0]
+    fan = end_fan[mine]
+    e_key = fan_origin[fan] * 8.0 + (ref[fan] + rel[mine])
+    # the first interval end not below the end's key: a walk from the fan's first one (only a
+    # few ends of bodies' intervals lie within a fan's directions)
+    at, stop = q_start[fan] // 2, (q_stop[fan] - 1) // 2
+    walk = np.nonzero(at < stop)[0]
+    while len(walk):
+        below = points[at[walk]] < e_key[walk]
+        walk = walk[below]
+        at[walk] += 1
+        walk = walk[at[walk] < stop[walk]]
+    pos = np.where(points[np.minimum(at, len(points) - 1)] == e_key, 2 * at + 1, 2 * at)
+    body[mine] = who[pos]
+    return covered, body
 
 
 def surely_crosses(starts: np.ndarray, body: np.ndarray, bodies: Bodies, ends: np.ndarray,

@@ -5,14 +5,16 @@ bases shrunk by the contact tolerance, so a line grazing one is not blocked; Gen
 generals_block_sight), no wood and no hill (except those the shot leaves uncounted: the shooter's
 and target's own, ATT 6.A, AT8).
 
-Many shots are answered together (`Shots`, arrays): the obstacles near each shot come from one
-STRtree query of the hulls of its lines, and a shot with none is clear at once. A shot whose
-target, seen from every point its lines start from, lies wholly behind bases nearer than it
-(their directions cover the target's) is blocked at once (`_covered`). The others try their lines
-in rounds, stopping at the first clear one: the shortest line, then the lines from the ends and
-middle of the front to the corners of the target, then every line. Bases are tested in numpy by
-the directions they cover (`_Shadows`; `geometry.segments_meet_rects` where that is unsure),
-woods and hills by clipping.
+Many shots are answered together (`Shots`, arrays), their lines in rounds, stopping at a shot's
+first clear line: the shortest line, then the lines from the ends and middle of the front to the
+corners of the target, then every line. Bases go through the shared sweep of directions
+(`geometry.sight_bodies.suspects`: each origin's lines sorted by direction; a line certainly
+crossing a nearer base is settled there), the few lines it leaves are tested exactly against
+the bases that may meet them (`geometry.segments_meet_rects`); woods and hills by clipping.
+Before the coarse round, a target whose directions seen from an origin lie wholly in the
+shadows of bases nearer than it is hidden from that origin (`sight_bodies.shadowed`, one query
+per origin and target): those lines are not tried, and a shot hidden from every origin is
+blocked.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
+from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, shadowed, suspects
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.geometry import Frames, highest, lowest, segments_meet_rects
+from campo.engine.rulesets.attila.geometry import Frames, segments_meet_rects
 from campo.engine.rulesets.attila.tables import SIGHT_BLOCKING_AREAS
 
 MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along an edge)
 INSIDE_MM = 1e-9     # a line running less than this inside a wood or hill only grazes it
+FANS_FROM = 64       # from this many shots left after the shortest lines, hidden targets are
+                     # found per origin (`_shadowed`); fewer go to the lines alone
 
 
 @dataclass(frozen=True)
@@ -66,71 +71,90 @@ def _bodies(board: Board) -> tuple[np.ndarray, Frames, np.ndarray]:
     return board.state.cached("attila.sight_bodies", build)
 
 
-def _blocking_tree(board: Board) -> tuple[np.ndarray, shapely.STRtree]:
-    """(board rows, STRtree of their shrunk outlines) of the bases that block sight."""
-    def build() -> tuple[np.ndarray, shapely.STRtree]:
-        blocks, _, shrunk = _bodies(board)
-        rows = np.nonzero(blocks)[0]
-        return rows, shapely.STRtree(shrunk[rows])
-    return board.state.cached("attila.sight_tree", build)
-
-
-@dataclass
-class _Near:
-    """Per shot, the bases (CSR: ``start``/``rows``) and the areas (``areas``, Q × A) near it."""
-
-    start: np.ndarray
-    rows: np.ndarray
-    areas: np.ndarray
-
-    def count(self, q: np.ndarray) -> np.ndarray:
-        return self.start[q + 1] - self.start[q]
+def _sight_bodies(board: Board) -> tuple[Bodies, np.ndarray, np.ndarray]:
+    """The bases that block sight, shrunk (`_bodies`), as the shared sight code's bodies; their
+    board rows; and a (board row, body) table marking each body's own row (a shot's shooter
+    and target never block it)."""
+    def build() -> tuple[Bodies, np.ndarray, np.ndarray]:
+        blocks, frames, shrunk = _bodies(board)
+        rows = np.nonzero(blocks & (frames.width > 0) & (frames.depth > 0))[0]
+        is_row = np.zeros((len(blocks), len(rows)), dtype=bool)
+        is_row[rows, np.arange(len(rows))] = True
+        return Bodies.of(shrunk[rows]), rows, is_row
+    return board.state.cached("attila.sight_bodies_shared", build)
 
 
 def clear(board: Board, shots: Shots) -> np.ndarray:
     """Per shot, True when at least one of its lines is clear."""
     n = len(shots.origins)
+    out = np.zeros(n, dtype=bool)
     if not n:
-        return np.zeros(0, dtype=bool)
-    near = _near(board, shots)
-    shadows = _Shadows.of(board, shots, near)
-    out = (near.count(np.arange(n)) == 0) & ~near.areas.any(axis=1)
-    hidden = _covered(shots, near, shadows)       # certainly blocked: no line to try
+        return out
+    areas = _near_areas(board, shots)
     k = shots.origins.shape[1]
     coarse = sorted({0, k // 2, k - 1})
+    shadowed_fans = np.zeros((n, k), dtype=bool)    # every line from that origin is blocked
     for stage in ("shortest", "coarse", "all"):
-        todo = np.nonzero(~out & ~hidden)[0]
+        todo = np.nonzero(~out & ~shadowed_fans.all(axis=1))[0]
+        if stage == "coarse" and len(todo) >= FANS_FROM:
+            shadowed_fans[todo] = _shadowed(board, shots, todo)
+            todo = todo[~shadowed_fans[todo].all(axis=1)]
         if not len(todo):
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
-        ok = _clear_lines(board, shots, near, shadows, j, e, owner)
+        keep = ~shadowed_fans[owner, j]
+        j, e, owner = j[keep], e[keep], owner[keep]
+        ok = _clear_lines(board, shots, areas, j, e, owner)
         out[np.unique(owner[ok])] = True
     return out
 
 
-def _near(board: Board, shots: Shots) -> _Near:
-    """The bases and areas meeting the hull of each shot's lines (the hull of its front's ends
-    and its target's corners)."""
+def _shadowed(board: Board, shots: Shots, todo: np.ndarray) -> np.ndarray:
+    """Per shot of ``todo`` and origin (len(todo) × k), every line from the origin certainly
+    crosses a base (not the shooter or target) before its end: the directions of its ends lie
+    in the shadows of bases nearer than its nearest end (`sight_bodies.shadowed`, one query per
+    origin)."""
+    bodies, rows, is_row = _sight_bodies(board)
+    k = shots.origins.shape[1]
+    body_of = np.full(len(is_row), -1, dtype=np.int64)
+    body_of[rows] = np.arange(len(rows))
+    # the origins: each shooter's k points (every shot of a shooter starts from the same ones)
+    shooter = shots.ignore[todo, 0]
+    origin = (shooter[:, None] * k + np.arange(k)[None, :]).ravel()
+    starts = np.zeros((len(is_row) * k, 2))
+    starts[origin] = shots.origins[todo].reshape(-1, 2)
+    own = np.repeat(body_of, k)
+    # the fans: (shot, origin) to every end of the shot (ends are sorted by shot)
+    first = np.searchsorted(shots.end_owner, todo)
+    count = np.searchsorted(shots.end_owner, todo, side="right") - first
+    fan_count = np.repeat(count, k)
+    fan_first = np.repeat(first, k)
+    step = np.arange(int(fan_count.sum())) - np.repeat(np.cumsum(fan_count) - fan_count,
+                                                         fan_count)
+    ends = np.repeat(fan_first, fan_count) + step
+    end_fan = np.repeat(np.arange(len(origin)), fan_count)
+    covered, _ = shadowed(starts, own, origin, np.repeat(body_of[shots.ignore[todo, 1]], k),
+                          shots.ends[ends], end_fan, bodies)
+    return covered.reshape(len(todo), k)
+
+
+def _near_areas(board: Board, shots: Shots) -> np.ndarray:
+    """Per shot and sight area (Q × A), the area meets the hull of the shot's lines (the hull of
+    its front's ends and its target's corners) and the shot counts it."""
     n, k = shots.origins.shape[:2]
-    ends = np.unique(np.concatenate([[0, k - 1]]))
+    ids = sight_areas(board)
+    areas = np.zeros((n, len(ids)), dtype=bool)
+    if not ids:
+        return areas
     corners = np.nonzero(shots.corner)[0]
-    points = np.concatenate([shots.origins[:, ends].reshape(-1, 2), shots.ends[corners]])
-    owner = np.concatenate([np.repeat(np.arange(n), len(ends)), shots.end_owner[corners]])
+    points = np.concatenate([shots.origins[:, [0, k - 1]].reshape(-1, 2), shots.ends[corners]])
+    owner = np.concatenate([np.repeat(np.arange(n), 2), shots.end_owner[corners]])
     order = np.argsort(owner, kind="stable")
     # (a line through the points: shapely builds it much faster than a multipoint)
     hulls = shapely.convex_hull(shapely.linestrings(points[order], indices=owner[order]))
-    rows, tree = _blocking_tree(board)
-    qi, bi = tree.query(hulls, predicate="intersects")
-    bi = rows[bi]
-    keep = (bi != shots.ignore[qi, 0]) & (bi != shots.ignore[qi, 1])
-    order = np.lexsort((bi[keep], qi[keep]))
-    qi, bi = qi[keep][order], bi[keep][order]
-    start = np.concatenate([[0], np.cumsum(np.bincount(qi, minlength=n))])
-    ids = sight_areas(board)
-    areas = np.zeros((n, len(ids)), dtype=bool)
     for a, fid in enumerate(ids):
         areas[:, a] = shapely.intersects(hulls, board.areas[fid]) & ~shots.uncounted[:, a]
-    return _Near(start, bi, areas)
+    return areas
 
 
 def _lines(shots: Shots, todo: np.ndarray, stage: str,
@@ -156,35 +180,23 @@ def _lines(shots: Shots, todo: np.ndarray, stage: str,
             np.repeat(owner, len(origins)))
 
 
-def _clear_lines(board: Board, shots: Shots, near: _Near, shadows: _Shadows, j: np.ndarray,
-                 e: np.ndarray, owner: np.ndarray) -> np.ndarray:
-    """Per line (origin ``j`` of shot ``owner`` to end ``e``), clear of every base and area near
-    its shot: against each base, the line's direction from its origin and its length decide
-    (`_Shadows`) unless it ends among the base's corners, where the exact test does."""
+def _clear_lines(board: Board, shots: Shots, areas: np.ndarray, j: np.ndarray, e: np.ndarray,
+                 owner: np.ndarray) -> np.ndarray:
+    """Per line (origin ``j`` of shot ``owner`` to end ``e``), clear of every base but the
+    shot's own two and of every area ``areas`` counts for its shot."""
     starts, stops = shots.origins[owner, j], shots.ends[e]
-    ok = np.ones(len(starts), dtype=bool)
-    counts = near.count(owner)
-    if counts.sum():
-        line = np.repeat(np.arange(len(starts)), counts)
-        pair = near.start[owner[line]] + \
-            np.arange(len(line)) - np.repeat(np.cumsum(counts) - counts, counts)
-        slot = pair * shots.origins.shape[1] + j[line]
-        v = stops - starts
-        ref = shadows.ref[owner]
-        angle = np.arctan2(ref[:, 0] * v[:, 1] - ref[:, 1] * v[:, 0],
-                           ref[:, 0] * v[:, 0] + ref[:, 1] * v[:, 1])[line]
-        length = np.hypot(v[:, 0], v[:, 1])[line]
-        within = (angle >= shadows.lo[slot]) & (angle <= shadows.hi[slot])
-        hit = within & (length >= shadows.far[slot])
-        unsure = (within & (length > shadows.near[slot]) & ~hit) | shadows.exact[slot]
-        if unsure.any():
-            at = np.nonzero(unsure)[0]
-            _, bodies, _ = _bodies(board)
-            hit[at] = segments_meet_rects(starts[line[at]], stops[line[at]],
-                                          bodies.take(near.rows[pair[at]]))
-        ok[line[hit]] = False
+    bodies, rows, is_row = _sight_bodies(board)
+    rules = Rules(never=(Keyed(shots.ignore[owner, 0], is_row),
+                         Keyed(shots.ignore[owner, 1], is_row)))
+    sure, at, body = suspects(np.stack([starts, stops], axis=1), np.zeros(len(starts)), bodies,
+                              rules, np.arange(len(starts)))
+    ok = sure < 0
+    if len(at):
+        _, frames, _ = _bodies(board)
+        meets = segments_meet_rects(starts[at], stops[at], frames.take(rows[body]))
+        ok[at[meets]] = False
     for a, fid in enumerate(sight_areas(board)):
-        ask = np.nonzero(ok & near.areas[owner, a])[0]
+        ask = np.nonzero(ok & areas[owner, a])[0]
         if len(ask):
             ok[ask[_runs_inside(board, fid, starts[ask], stops[ask])]] = False
     return ok
@@ -222,92 +234,3 @@ def _convex_ring(board: Board, fid: str) -> np.ndarray | None:
             return None
         return np.asarray(orient(poly, 1.0).exterior.coords, dtype=float)
     return board.state.cached(f"attila.convex_ring.{fid}", build)
-
-
-def _covered(shots: Shots, near: _Near, shadows: _Shadows) -> np.ndarray:
-    """Per shot, every one of its lines is certainly blocked: from each origin, the directions
-    of its ends lie within the union of the directions covered by the bases wholly nearer than
-    its nearest end (a line in such a base's directions meets it before its end). Per (shot,
-    origin) the bases' intervals are sorted and swept, all at once: each group's angles are
-    offset by a multiple of GROUP_SPAN so that one running maximum serves every group."""
-    n, k = shots.origins.shape[:2]
-    owner = shots.end_owner
-    v = shots.ends[:, None, :] - shots.origins[owner]                        # (e, k, 2)
-    ref = shadows.ref[owner][:, None, :]
-    angle = np.arctan2(ref[..., 0] * v[..., 1] - ref[..., 1] * v[..., 0],
-                       ref[..., 0] * v[..., 0] + ref[..., 1] * v[..., 1])
-    dist = np.hypot(v[..., 0], v[..., 1])
-    first = np.concatenate([[0], np.flatnonzero(np.diff(owner)) + 1])      # ends sorted by shot
-    glo = np.minimum.reduceat(angle, first, axis=0).ravel()                 # (n * k,)
-    ghi = np.maximum.reduceat(angle, first, axis=0).ravel()
-    gnear = np.minimum.reduceat(dist, first, axis=0).ravel()
-    pairs = near.count(np.arange(n))
-    slot_group = (np.repeat(np.arange(n), pairs)[:, None] * k + np.arange(k)[None, :]).ravel()
-    use = ~shadows.exact & (shadows.far <= gnear[slot_group])
-    groups = np.arange(n * k)
-    offset = GROUP_SPAN * groups
-    # each group opens with its target's first direction, sorted before any base's (-4 < -pi)
-    lo = np.concatenate([np.full(n * k, -4.0), shadows.lo[use]]) + np.concatenate(
-        [offset, offset[slot_group[use]]])
-    hi = np.concatenate([glo, shadows.hi[use]]) + np.concatenate(
-        [offset, offset[slot_group[use]]])
-    group = np.concatenate([groups, slot_group[use]])
-    base = np.concatenate([np.zeros(n * k, dtype=bool), np.ones(int(use.sum()), dtype=bool)])
-    order = np.argsort(lo, kind="stable")
-    lo, hi, group, base = lo[order], hi[order], group[order], base[order]
-    reach = np.maximum.accumulate(hi)
-    before = np.concatenate([[-np.inf], reach[:-1]])
-    gap = base & (lo > before) & (before < ghi[group] + offset[group])
-    covered = np.ones(n * k, dtype=bool)
-    covered[group[gap]] = False
-    last = np.full(n * k, -np.inf)
-    np.maximum.at(last, group, hi)
-    covered &= last >= ghi + offset
-    return covered.reshape(n, k).all(axis=1) & (pairs > 0)
-
-
-GROUP_SPAN = 20.0   # radians between groups' angles in `_covered` (each spans less than 2 pi + 1)
-
-
-@dataclass
-class _Shadows:
-    """Per (shot, near base, origin) slot: the directions the base covers seen from the origin,
-    as angles from the shot's reference direction ``ref`` (``lo`` to ``hi``), its nearest point's
-    distance and its farthest corner's. A line from that origin whose direction lies within and
-    which is longer than ``far`` certainly meets the base; one outside, or shorter than
-    ``near``, certainly does not. ``exact``: the base's corners span half a turn or more seen
-    from the origin (it lies around it, or across the direction opposite the reference), where
-    these angles do not bound its directions: the exact test decides."""
-
-    ref: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    near: np.ndarray
-    far: np.ndarray
-    exact: np.ndarray
-
-    @staticmethod
-    def of(board: Board, shots: Shots, near: _Near) -> _Shadows:
-        n, k = shots.origins.shape[:2]
-        centre = np.zeros((n, 2))
-        np.add.at(centre, shots.end_owner, shots.ends)
-        centre /= np.maximum(np.bincount(shots.end_owner, minlength=n), 1)[:, None]
-        ref = centre - shots.origins.mean(axis=1)
-        ref /= np.maximum(np.hypot(ref[:, 0], ref[:, 1]), 1e-12)[:, None]
-        shot = np.repeat(np.arange(n), near.count(np.arange(n)))
-        _, bodies, _ = _bodies(board)
-        corners = bodies.take(near.rows).corners                     # (p, 4, 2)
-        v = corners[:, None, :, :] - shots.origins[shot][:, :, None, :]   # (p, k, 4, 2)
-        r = ref[shot][:, None, None, :]
-        angle = np.arctan2(r[..., 0] * v[..., 1] - r[..., 1] * v[..., 0],
-                           r[..., 0] * v[..., 0] + r[..., 1] * v[..., 1])
-        lo, hi = lowest(angle), highest(angle)
-        far = highest(np.hypot(v[..., 0], v[..., 1]))          # a vertex is the farthest point
-        b = bodies.take(near.rows)
-        o = shots.origins[shot]                                  # (p, k, 2)
-        dx, dy = o[..., 0] - b.cx[:, None], o[..., 1] - b.cy[:, None]
-        across = np.abs(dx * b.fy[:, None] - dy * b.fx[:, None]) - b.width[:, None] / 2
-        along = np.abs(dx * b.fx[:, None] + dy * b.fy[:, None]) - b.depth[:, None] / 2
-        nearest = np.hypot(np.maximum(across, 0.0), np.maximum(along, 0.0))   # its nearest point
-        return _Shadows(ref, lo.ravel(), hi.ravel(), nearest.ravel(), far.ravel(),
-                        (hi - lo > np.pi - 1e-6).ravel())

@@ -8,10 +8,14 @@ INSET_MM, sampled, and its centroid) that passes through no other troop base, no
 
 The lines are judged in numpy, obstacle by obstacle, with certain answers only:
 
-* a base ahead of the line's origin blocks the lines whose direction lies inside the angle it
-  spans and whose end lies beyond it, and misses those outside that angle or ending before it;
-* otherwise (a base beside the origin, a wood, a town, a hill) the line is clipped to the
-  obstacle (`convex.clip`); a crest is crossed, or not, between the two bases.
+* bases through the shared sight geometry (`geometry.sight_bodies`): a target whose directions,
+  seen from an origin, lie wholly in the shadows of bases nearer than it is hidden from that
+  origin at once (`shadowed`, one query per origin and target); a line whose direction lies
+  inside the angle a nearer base spans is blocked by it, and the bases that may touch the
+  other lines (`suspects`: each origin's lines sorted by direction) are clipped to them
+  (`convex.crosses`);
+* woods, towns and hills: the line is clipped to the obstacle (`convex.clip`); a crest is
+  crossed, or not, between the two bases.
 
 Every test keeps SLACK_MM to spare; a line that no test can settle with that margin (it grazes
 a corner, crosses a non-convex wood) is left to GEOS (`SightField.clear_many`), and only when
@@ -30,8 +34,9 @@ import shapely
 from shapely.strtree import STRtree
 
 from campo.engine.geometry.sight import SightField, SightQuery
+from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, shadowed, suspects
 from campo.engine.rulesets.federico.board import Board
-from campo.engine.rulesets.federico.convex import amax, amin, clip, convex, crosses, normals
+from campo.engine.rulesets.federico.convex import clip, convex, crosses, normals
 
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
@@ -40,7 +45,7 @@ SLACK_MM = 1e-6     # certain answers keep this much to spare; closer calls go t
 SLOPE_SLACK = 1e-9  # the same, as a difference of slopes (lines up to ~1 km long)
 DEPTH_MM = 1e-6     # a line runs through an area when its chord there is longer (SightField)
 FIRST_LINES_FROM = 64   # from this many shots, each shot's shortest line is judged first
-ONE_ROUND_UPTO = 400    # up to this many (shot, base) pairs, every base in one round
+FANS_FROM = 64          # from this many shots, a target hidden from an origin is one query
 
 
 @dataclass
@@ -56,13 +61,15 @@ class Shots:
 
 @dataclass
 class _Lines:
-    """Lines to judge: per row (``shots``: the row's shot), origins (n, k, 2) and ends (n, m, 2,
-    NaN-padded); and what is known: certainly ``blocked``, ``unsure`` (left to GEOS), and per
+    """Lines to judge: per row (``shots``: the row's shot), origins (n, k, 2), which of its
+    firer's origins each is (``slots``, n × k), and ends (n, m, 2, NaN-padded); and what is
+    known: certainly ``blocked``, ``unsure`` (left to GEOS), and per
     obstacle kind the (row, obstacle) of each line certainly blocked, with the obstacles'
     names."""
 
     shots: np.ndarray
     origins: np.ndarray
+    slots: np.ndarray
     ends: np.ndarray
     valid: np.ndarray = field(init=False)
     blocked: np.ndarray = field(init=False)
@@ -135,6 +142,17 @@ class Obstacles:
         return STRtree(self.board.area_shapes[self.blocking])
 
     @cached_property
+    def sight_bodies(self) -> tuple[Bodies, np.ndarray, np.ndarray]:
+        """The troop bases as sight bodies (`sight_bodies.Bodies`), their board rows, and a
+        (board row, body) table marking each body's own row (which body a firer or target
+        is)."""
+        b = self.board
+        rows = np.nonzero(b.troop)[0]
+        is_row = np.zeros((len(b.ids), len(rows)), dtype=bool)
+        is_row[rows, np.arange(len(rows))] = True
+        return Bodies.of(shapely.polygons(b.quads[rows])), rows, is_row
+
+    @cached_property
     def crest_segments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(start, end, crest row) of every segment of every crest line."""
         xy, which = shapely.get_coordinates(
@@ -158,45 +176,6 @@ class Obstacles:
         return SightField([b.rect(i).polygon for i in ids], ids,
                           [line for _, line in b.crests], [tid for tid, _ in b.crests],
                           [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)
-
-
-def _turn(angle: np.ndarray, heading: np.ndarray) -> np.ndarray:
-    """``angle - heading`` brought into [-pi, pi)."""
-    return (angle - heading + np.pi) % (2 * np.pi) - np.pi
-
-
-@dataclass
-class _EndsSeen:
-    """Each line's end seen from its origin in the shot's frame (r: toward the middle of the
-    ends): ``x`` along r, ``slope`` across it over x, per (row, origin, end); and per (row,
-    origin) the range the ends span: nearest and farthest x (the origin's 0 included), least
-    and greatest slope of the ends ahead (``all_ahead``: every end is)."""
-
-    x: np.ndarray
-    slope: np.ndarray
-    forward: np.ndarray
-    near: np.ndarray
-    far: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    all_ahead: np.ndarray
-    r: np.ndarray
-
-    def __init__(self, o: np.ndarray, e: np.ndarray, r: np.ndarray) -> None:
-        dx = e[:, None, :, 0] - o[:, :, None, 0]
-        dy = e[:, None, :, 1] - o[:, :, None, 1]
-        rx, ry = r[:, 0, None, None], r[:, 1, None, None]
-        self.r = r
-        self.x = dx * rx + dy * ry
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.slope = (dy * rx - dx * ry) / self.x
-        valid = ~np.isnan(self.x)
-        self.forward = valid & (self.x > SLACK_MM)
-        self.far = amax(np.where(valid, np.maximum(self.x, 0.0), -np.inf))
-        self.near = amin(np.where(valid, np.minimum(self.x, 0.0), np.inf))
-        self.lo = amin(np.where(self.forward, self.slope, np.inf))
-        self.hi = amax(np.where(self.forward, self.slope, -np.inf))
-        self.all_ahead = amin(self.forward == valid)
 
 
 def _with_centroid(pts: np.ndarray, counts: np.ndarray, centroid: np.ndarray) -> np.ndarray:
@@ -317,13 +296,14 @@ class _Judge:
             best = np.where(np.isnan(d2), np.inf, d2).reshape(n, -1).argmin(axis=1)
             m = e.shape[1]
             first = self._judge(_Lines(rest, o[rest, best // m][:, None],
-                                       e[rest, best % m][:, None]))
+                                       (best // m)[:, None], e[rest, best % m][:, None]))
             clear = first.valid & ~first.blocked & ~first.unsure
             settled = (first.blocked if all_lines else clear)[:, 0, 0]
             seen[settled] = not all_lines
             rest = np.nonzero(~settled)[0]
             judged.append(first)
-        lines = self._judge(_Lines(rest, o[rest], e[rest]))
+        slots = np.broadcast_to(np.arange(o.shape[1]), (len(rest), o.shape[1]))
+        lines = self._judge(_Lines(rest, o[rest], slots, e[rest]))
         judged.append(lines)
         clear = lines.valid & ~lines.blocked & ~lines.unsure
         if all_lines:
@@ -389,132 +369,63 @@ class _Judge:
 
     # --- bases ---------------------------------------------------------------------------------
     def _bodies(self, lines: _Lines) -> None:
-        """Troop bases other than the firer and the target, against the lines of the shots
-        whose corridor they meet: each shot's bases nearest first, each only against the lines
-        the nearer ones left open (most lines of a screened target stop at the first)."""
+        """Troop bases other than the firer and the target, against every open line: the
+        shared sweep of directions (`sight_bodies.suspects`, each firer's origins' lines sorted
+        by direction) names the base that certainly crosses a line and, for the others, the
+        bases that may come within SLACK_MM of it, clipped with that slack either way
+        (`convex.crosses`); what neither settles is unsure."""
         b = self.board
-        o, e = lines.origins, lines.ends
-        s, body = self._near_bodies(lines)
-        # the shot's frame: r from the middle of the origins toward the middle of the ends
-        centre = o.mean(axis=1)
-        r = np.nanmean(e, axis=1) - centre
-        r /= np.maximum(np.hypot(r[:, 0], r[:, 1]), 1e-12)[:, None]
-        pts = np.concatenate([o, e], axis=1) - centre[:, None, :]
-        px = pts[..., 0] * r[:, 0, None] + pts[..., 1] * r[:, 1, None]
-        py = pts[..., 1] * r[:, 0, None] - pts[..., 0] * r[:, 1, None]
-        # a base outside the box the shot's lines span in that frame touches none of them
-        q = b.quads[body] - centre[s][:, None, :]                              # (P, 4, 2)
-        qx = q[..., 0] * r[s, 0, None] + q[..., 1] * r[s, 1, None]
-        qy = q[..., 1] * r[s, 0, None] - q[..., 0] * r[s, 1, None]
-        near = amin(qx)
-        meet = ((amax(qx) >= np.nanmin(px, axis=1)[s] - SLACK_MM)
-                & (near <= np.nanmax(px, axis=1)[s] + SLACK_MM)
-                & (amax(qy) >= np.nanmin(py, axis=1)[s] - SLACK_MM)
-                & (amin(qy) <= np.nanmax(py, axis=1)[s] + SLACK_MM))
-        s, body, near = s[meet], body[meet], near[meet]
-        if not len(s):
-            return
-        order = np.lexsort((near, s))
-        s, body = s[order], body[order]
-        starts = np.r_[0, np.nonzero(s[1:] != s[:-1])[0] + 1]
-        rank = np.arange(len(s)) - np.repeat(starts, np.diff(np.r_[starts, len(s)]))
-        ends = _EndsSeen(o, e, r)
-        # the nearest base of each shot, the next, then the next two, four ...: a line stopped
-        # by a nearer base is not tested again (a few pairs: all at once)
-        last = int(rank.max()) + 1
-        bounds = [0, last] if len(s) <= ONE_ROUND_UPTO else [0, 1, 2, 4, 8, 16, 32, 64, last]
-        for lo, hi in zip(bounds, bounds[1:]):
-            if lo >= hi:
-                break
-            at = (rank >= lo) & (rank < hi)
-            ps, pb = s[at], body[at]
-            live = (lines.valid[ps] & ~lines.blocked[ps]).any(axis=(1, 2))
-            if live.any():
-                self._bodies_against(lines, ends, ps[live], pb[live])
-
-    def _near_bodies(self, lines: _Lines) -> tuple[np.ndarray, np.ndarray]:
-        """(row, base) of the troop bases (not the firer or the target) that may meet a line of
-        the row. Seen from the middle c of the firer's front, every point of a line from its
-        front lies within w (half the front) of a ray from c toward the line's end; so a base
-        can meet one only if its angle from c, widened by asin(w / its distance), overlaps the
-        ends' angle, and it is no farther than the farthest end plus w. Angles are measured
-        from the firer's heading, each firer's to every base once; a base or a target
-        straddling the angle's cut behind the firer is kept."""
-        b = self.board
-        f_row, t_row = self.rows
-        shots = lines.shots
-        firers, at = np.unique(f_row[shots], return_inverse=True)
-        front, right, half = (v[firers] for v in b.axes)
-        c = b.centres[firers] + half[:, 1:] * front                            # (F, 2)
-        w = np.hypot(half[:, 0], AHEAD_MM)
-        heading = np.arctan2(front[:, 1], front[:, 0])
-        bodies = np.nonzero(b.troop)[0]
-        dq = b.quads[bodies][None, :, :, :] - c[:, None, None, :]             # (F, B, 4, 2)
-        alpha = _turn(np.arctan2(dq[..., 1], dq[..., 0]), heading[:, None, None])
-        a_lo, a_hi = amin(alpha), amax(alpha)
-        near = np.hypot(*(b.centres[bodies][None, :, :] - c[:, None, :]).transpose(2, 0, 1)) \
-            - b.radii[bodies][None, :]                                        # (F, B)
-        widen = np.arcsin(np.clip(w[:, None] / np.maximum(near, SLACK_MM), 0.0, 1.0))
-        always = (near <= w[:, None] + SLACK_MM) | (a_hi - a_lo > np.pi)
-        lo, hi = a_lo - widen, a_hi + widen
-        de = lines.ends - c[at][:, None, :]                                    # (n, m, 2)
-        beta = _turn(np.arctan2(de[..., 1], de[..., 0]), heading[at][:, None])
-        e_lo, e_hi = np.nanmin(beta, axis=1), np.nanmax(beta, axis=1)
-        reach = np.nanmax(np.hypot(de[..., 0], de[..., 1]), axis=1) + w[at]
-        meet = (always[at] | (e_hi - e_lo > np.pi)[:, None]
-                | ((hi[at] >= e_lo[:, None]) & (lo[at] <= e_hi[:, None])))
-        meet &= near[at] <= reach[:, None] + SLACK_MM
-        meet &= (bodies[None, :] != f_row[shots][:, None]) \
-            & (bodies[None, :] != t_row[shots][:, None])
-        s, k = np.nonzero(meet)
-        return s, bodies[k]
-
-    def _bodies_against(self, lines: _Lines, ends: _EndsSeen, s: np.ndarray,
-                        body: np.ndarray) -> None:
-        """The open lines of rows ``s`` against one base each (``body``)."""
-        b = self.board
-        o, e = lines.origins, lines.ends
-        # from each origin: the base's corners along the shot's r and across it (slopes)
-        dx = b.quads[body][:, None, :, 0] - o[s][:, :, None, 0]                # (P, k, 4)
-        dy = b.quads[body][:, None, :, 1] - o[s][:, :, None, 1]
-        rx, ry = ends.r[s, 0, None, None], ends.r[s, 1, None, None]
-        x = dx * rx + dy * ry
-        ahead = amin(x) > SLACK_MM
-        with np.errstate(divide="ignore", invalid="ignore"):
-            slope = np.where(ahead[..., None], (dy * rx - dx * ry) / x, 0.0)
-        s_lo, s_hi = amin(slope), amax(slope)
-        x_lo, x_hi = amin(x), amax(x)
-        # rows (pair, origin) no line can touch: the base lies beyond or behind every line, or
-        # (every end ahead) wholly on the far side of the lowest or the highest line's ray
-        y = dy * rx - dx * ry
-        e_lo, e_hi = ends.lo[s][..., None], ends.hi[s][..., None]
-        aside = ends.all_ahead[s] & (
-            (amax(y - e_lo * x) < -SLACK_MM * (1 + np.abs(e_lo[..., 0])))
-            | (amax(e_hi * x - y) < -SLACK_MM * (1 + np.abs(e_hi[..., 0]))))
-        pair, origin = np.nonzero(~((x_lo > ends.far[s] + SLACK_MM)
-                                    | (x_hi < ends.near[s] - SLACK_MM) | aside))
+        if len(lines.shots) >= FANS_FROM and lines.origins.shape[1] * lines.ends.shape[1] > 1:
+            self._shadowed(lines)
+        pair, row, i, j = lines.open_lines(np.arange(len(lines.shots)))
         if not len(pair):
             return
-        row = s[pair]
-        xe, se = ends.x[row, origin], ends.slope[row, origin]                  # (R, m)
-        lo, hi = s_lo[pair, origin, None], s_hi[pair, origin, None]
-        front = ahead[pair, origin, None] & ends.forward[row, origin]
-        inside = (se > lo + SLOPE_SLACK) & (se < hi - SLOPE_SLACK)
-        outside = (se < lo - SLOPE_SLACK) | (se > hi + SLOPE_SLACK)
-        block = front & inside & (xe > x_hi[pair, origin, None] + SLACK_MM)
-        clear = front & (outside | (xe < x_lo[pair, origin, None] - SLACK_MM))
-        open_ = lines.valid[row, origin] & ~lines.blocked[row, origin]
-        k, j = np.nonzero(open_ & ~clear)
-        sh, i, bo = row[k], origin[k], body[pair][k]
-        blk, unsure = block[k, j], ~block[k, j]
-        if unsure.any():   # clip those lines to the base, with the slack either way
-            u = np.nonzero(unsure)[0]
-            planes, offsets = b.body_planes
-            hit, miss = crosses(o[sh[u], i[u]], e[sh[u], j[u]], planes[bo[u]], offsets[bo[u]],
-                                SLACK_MM)
-            blk[u[hit]] = True
-            unsure[u[hit | miss]] = False
-        lines.record(sh, i, j, blk, unsure, bo, b.ids)
+        f_row, t_row = self.rows
+        shot = lines.shots[row]
+        p0, p1 = lines.origins[row, i], lines.ends[row, j]
+        bodies, troop_rows, is_row = b.obstacles.sight_bodies
+        rules = Rules(never=(Keyed(f_row[shot], is_row), Keyed(t_row[shot], is_row)))
+        origin = f_row[shot] * ORIGINS + lines.slots[row, i]
+        sure, at, body = suspects(np.stack([p0, p1], axis=1), np.full(len(row), SLACK_MM),
+                                  bodies, rules, np.arange(len(row)), origin)
+        certain = np.nonzero(sure >= 0)[0]
+        lines.record(row[certain], i[certain], j[certain], np.ones(len(certain), dtype=bool),
+                     np.zeros(len(certain), dtype=bool), troop_rows[sure[certain]], b.ids)
+        if not len(at):
+            return
+        rows = troop_rows[body]
+        planes, offsets = b.body_planes
+        hit, miss = crosses(p0[at], p1[at], planes[rows], offsets[rows], SLACK_MM)
+        # a line crossing several bases names one, as the sweep does: the one whose farthest
+        # corner is nearest its origin
+        far = np.hypot(*(b.quads[rows] - p0[at][:, None, :]).transpose(2, 0, 1)).max(axis=1)
+        order = np.lexsort((far, ~hit, at))
+        at, rows, hit, miss = at[order], rows[order], hit[order], miss[order]
+        named = np.r_[True, at[1:] != at[:-1]] | ~hit
+        lines.record(row[at], i[at], j[at], hit & named, ~hit & ~miss, rows, b.ids)
+
+    def _shadowed(self, lines: _Lines) -> None:
+        """The lines from an origin to a target all certainly blocked by bases nearer than the
+        target (`sight_bodies.shadowed`: one query per origin and target), each named by the
+        nearest base across it."""
+        b = self.board
+        bodies, troop_rows, _ = b.obstacles.sight_bodies
+        body_of = np.full(len(b.ids), -1, dtype=np.int64)
+        body_of[troop_rows] = np.arange(len(troop_rows))
+        f_row, t_row = self.rows
+        n, k = lines.origins.shape[:2]
+        starts = np.zeros((len(b.ids) * ORIGINS, 2))
+        origin = (f_row[lines.shots][:, None] * ORIGINS + lines.slots).ravel()
+        starts[origin] = lines.origins.reshape(-1, 2)
+        valid = lines.valid.reshape(n * k, -1)                    # (fan, end)
+        fan, end = np.nonzero(valid)
+        covered, body = shadowed(starts, np.repeat(body_of, ORIGINS), origin,
+                                 np.repeat(body_of[t_row[lines.shots]], k),
+                                 lines.ends[fan // k, end], fan, bodies)
+        done = np.nonzero(body >= 0)[0]
+        f, e = fan[done], end[done]
+        lines.record(f // k, f % k, e, np.ones(len(done), dtype=bool),
+                     np.zeros(len(done), dtype=bool), troop_rows[body[done]], b.ids)
 
     # --- woods, towns, hills -------------------------------------------------------------------
     def _areas(self, lines: _Lines) -> None:
