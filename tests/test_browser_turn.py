@@ -168,8 +168,10 @@ def test_attila_stepper_deals_the_cards(browser: Any, attila: ServerThread, size
         assert page.locator('[data-testid="turn-first"]').count() == 0
         if clock.view()["next"]["phase"] != "shuffle":
             while clock.view()["next"]["phase"] != "shuffle":   # an earlier test left cards
+                before = clock.view()
                 page.click('[data-testid="turn-next"]')
-                assert wait_for(lambda: clock.view()["phase"] != "shuffle", timeout=5)
+                # each click handled before the next (a second click could land on the shuffle)
+                assert wait_for(lambda: clock.view() != before, timeout=15)
         page.click('[data-testid="turn-next"]')
         wait_text(page, "turn-number", f"Turn {turn + 1}")
         assert text(page, "turn-phase") == "Cards shuffled"
