@@ -39,10 +39,8 @@ export function fitLabel(name, widthMm, font) {
 
 /** A pill by a base, upright whatever its heading: in front of it (``where`` "front", the
  * rulebooks' calls to action) or behind its name ("rear", the state the umpire set). */
-export function badge(layer, b, text, cls, testid, where = "front") {
-  // sized in screen pixels, so it reads at arm's length however large the table: mm per pixel
-  const ctm = layer.getScreenCTM ? layer.getScreenCTM() : null;
-  const mmPerPx = ctm && (ctm.a || ctm.b) ? 1 / Math.hypot(ctm.a, ctm.b) : 1;
+export function badge(layer, b, text, cls, testid, where = "front", mmPerPx = screenScale(layer)) {
+  // sized in screen pixels, so it reads at arm's length however large the table
   const font = 12 * mmPerPx, height = 19 * mmPerPx;
   const a = (b.heading_deg * Math.PI) / 180;
   const off = where === "front" ? b.depth_mm / 2 + height * 0.7 : -(b.depth_mm / 2 + 24 + height * 0.7);
@@ -52,6 +50,13 @@ export function badge(layer, b, text, cls, testid, where = "front") {
   el("rect", { x: x - w / 2, y: y - height / 2, width: w, height, rx: height / 2 }, g);
   label(g, x, y, text, "badge-text").style.fontSize = `${font.toFixed(2)}px`;
   return g;
+}
+
+/** Table mm per screen pixel where ``node`` is drawn (1 when it is not on screen). Reading it
+ * makes the browser lay the page out: ask once per drawing, not once per base. */
+export function screenScale(node) {
+  const ctm = node.getScreenCTM ? node.getScreenCTM() : null;
+  return ctm && (ctm.a || ctm.b) ? 1 / Math.hypot(ctm.a, ctm.b) : 1;
 }
 
 export class Board {
@@ -165,9 +170,12 @@ export class Board {
    * it, so what happened to a unit shows without a tap; ``drawnElsewhere``: words the
    * rulebook's page module already draws its own way. */
   drawBadges(bases, summaries, drawnElsewhere = []) {
+    const scale = screenScale(this.layers.marks);
     for (const b of bases) {
       const words = ((summaries[b.id] || {}).badges || []).filter((w) => !drawnElsewhere.includes(w));
-      if (words.length) badge(this.layers.marks, b, words.join(" · "), "badge state", `badge-state-${b.id}`, "rear");
+      if (words.length) {
+        badge(this.layers.marks, b, words.join(" · "), "badge state", `badge-state-${b.id}`, "rear", scale);
+      }
     }
   }
 
