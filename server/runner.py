@@ -116,10 +116,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 class AppThread:
     """Any ASGI app under a real uvicorn server on a port, in a background thread (tests, benchmarks)."""
 
-    def __init__(self, app: object, host: str, port: int, proxy: str | None = None) -> None:
+    join_s = 10.0   # how long `__exit__` waits for the server to stop
+
+    def __init__(self, app: object, host: str, port: int, proxy: str | None = None, *,
+                 config: uvicorn.Config | None = None) -> None:
+        """``config``: a uvicorn config of the caller's own (TLS, a host's), else the live server's."""
         self.host, self.port = host, port
         self.app = app
-        self.server = uvicorn.Server(uvicorn_config(app, host, port, proxy))
+        self.server = uvicorn.Server(config or uvicorn_config(app, host, port, proxy))
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self.thread = threading.Thread(target=self.server.run, name="campo-uvicorn", daemon=True)
 
@@ -138,7 +142,7 @@ class AppThread:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(self.join_s)
 
 
 class ServerThread(AppThread):

@@ -47,10 +47,10 @@ def test_the_phone_page_streams_into_the_capture_path(browser: Any, tmp_path: Pa
     with HostThread(tmp_path, "phone", token="secret-token") as host:
         stats = stream(browser, f"{host.url}/camera?token=secret-token", host)
         assert stats["errors"] == [] and stats["width"] == 1280 and stats["height"] == 720
-        _, frame = host.host.feed.latest()
+        _, frame = host.campo.feed.latest()
         assert frame is not None and frame.image.shape == (720, 1280, 3)
-        assert wait_for(lambda: host.host.camera_status()["frames"] >= 10)
-        assert host.host.camera_status()["signal"] is True
+        assert wait_for(lambda: host.campo.camera_status()["frames"] >= 10)
+        assert host.campo.camera_status()["signal"] is True
 
 
 def test_frames_without_the_token_are_refused(browser: Any, tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_frames_without_the_token_are_refused(browser: Any, tmp_path: Path) -> N
             assert "token" in page.evaluate("window.campoCamera.errors[0]")
         finally:
             context.close()
-        assert host.host.feed.latest() == (0, None)
+        assert host.campo.feed.latest() == (0, None)
 
 
 def test_https_with_the_self_signed_certificate(browser: Any, tmp_path: Path) -> None:

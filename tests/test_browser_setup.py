@@ -68,7 +68,7 @@ def walk_to_play(page: Any, size: tuple[int, int], tmp: Path, host: HostThread) 
     assert tablet_friendly(page) == []
     shot(page, "2-table", size, tmp)
     # "all saved" may already show (the rulebook's save) before the preset's own save lands
-    assert wait_for(lambda: 'width_mm = 1200.0' in host.host.files.table.read_text(), timeout=10)
+    assert wait_for(lambda: 'width_mm = 1200.0' in host.campo.files.table.read_text(), timeout=10)
     # the roster: three brigades a side, then a mistake, shown on its field, and undone
     page.click('[data-testid="step-roster"]')
     page.select_option('[data-testid="add-type"]', "B/infantry")
@@ -85,7 +85,7 @@ def walk_to_play(page: Any, size: tuple[int, int], tmp: Path, host: HostThread) 
     assert "anchor" in message
     assert re.search(r"problem", page.locator('[data-testid="save-state"]').text_content())
     shot(page, "3-roster-problem", size, tmp)
-    assert "marker = 11" in host.host.files.roster.read_text()      # the file kept its last good state
+    assert "marker = 11" in host.campo.files.roster.read_text()      # the file kept its last good state
     page.click('[data-testid="undo"]')
     page.wait_for_function("document.querySelector('[data-testid=save-state]').textContent === 'all saved'")
     assert page.locator('[data-testid="base-1-marker"]').input_value() == "11"
@@ -106,7 +106,7 @@ def walk_to_play(page: Any, size: tuple[int, int], tmp: Path, host: HostThread) 
     shot(page, "5-camera-collecting", size, tmp)
     page.wait_for_function("document.querySelector('[data-testid=calibration-saved]').textContent.startsWith('Saved')",
                            timeout=120000)
-    assert host.host.files.camera.exists()
+    assert host.campo.files.camera.exists()
     assert "px" in page.locator('[data-testid="calibration-rms"]').text_content()
     assert "%" in page.locator('[data-testid="calibration-focal"]').text_content()
     shot(page, "5-camera-saved", size, tmp)
@@ -183,12 +183,12 @@ def test_a_roster_file_is_imported_with_its_errors_named(browser: Any, set_up_fo
     context, page, problems = new_page(browser, f"{set_up_folder.url}/setup#roster", (1024, 768))
     try:
         page.wait_for_selector('[data-testid="base-0"]')
-        before = set_up_folder.host.files.roster.read_text()
+        before = set_up_folder.campo.files.roster.read_text()
         page.set_input_files('[data-testid="import-file"]', str(bad))
         page.wait_for_selector('[data-testid="roster-problems"] li')
         text = page.locator('[data-testid="roster-problems"]').text_content()
         assert "their-roster.toml:6: bases[0].side" in text
-        assert set_up_folder.host.files.roster.read_text() == before    # nothing written, nothing lost
+        assert set_up_folder.campo.files.roster.read_text() == before    # nothing written, nothing lost
     finally:
         context.close()
     assert problems == []
