@@ -56,6 +56,17 @@ def _error_logs_fail() -> object:
     root.removeHandler(handler)
 
 
+@pytest.fixture(scope="session")
+def still_frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of two rendered frames of the server tests' table (`server_fixtures.LAYOUT`),
+    standing still: the camera a live server test watches (read only; shared by the session)."""
+    from tests.server_fixtures import LAYOUT, render_frames
+
+    folder = tmp_path_factory.mktemp("still")
+    render_frames(folder, [LAYOUT] * 2)
+    return folder
+
+
 @pytest.fixture
 def data_dir() -> Path:
     return DATA

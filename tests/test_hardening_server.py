@@ -25,17 +25,10 @@ from campo.server.recording.replay_app import create_replay_app
 from campo.server.recording.simulate import demo_scenario, demo_script, play
 from campo.server.rig import ServerSettings
 from campo.server.runner import AppThread, ServerThread, free_port
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+from tests.server_fixtures import ROSTER, TABLE, wait_for
 
 ROAD_INF = '{"terrain": [{"id": "r", "kind": "road", "line_mm": [[0, 0], [Infinity, 10]]}]}'
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-@pytest.fixture(scope="module")
-def frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("frames")
-    render_frames(folder, [LAYOUT] * 2)
-    return folder
 
 
 def live_settings(folder: Path, tmp: Path, **kw: Any) -> ServerSettings:
@@ -44,8 +37,8 @@ def live_settings(folder: Path, tmp: Path, **kw: Any) -> ServerSettings:
 
 
 @pytest.fixture(scope="module")
-def live(frames: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    with ServerThread(live_settings(frames, tmp_path_factory.mktemp("live"))) as srv:
+def live(still_frames: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with ServerThread(live_settings(still_frames, tmp_path_factory.mktemp("live"))) as srv:
         assert wait_for(lambda: len(httpx.get(srv.url + "/api/state").json()["bases"]) == 4, timeout=30)
         yield srv
 
@@ -178,8 +171,8 @@ def test_every_route_of_both_servers_refuses_a_foreign_host(server: str, request
     assert " 101 " in raw_status(srv.port, upgrade.replace("evil.example", "127.0.0.1"))
 
 
-def test_allow_host_adds_a_name(frames: Path, tmp_path: Path) -> None:
-    settings = live_settings(frames, tmp_path, allow_hosts=("campo.club.lan",))
+def test_allow_host_adds_a_name(still_frames: Path, tmp_path: Path) -> None:
+    settings = live_settings(still_frames, tmp_path, allow_hosts=("campo.club.lan",))
     with ServerThread(settings) as srv, client() as c:
         assert c.get(srv.url + "/api/status", headers={"host": "campo.club.lan:8000"}).status_code == 200
         assert c.get(srv.url + "/api/status", headers={"host": "evil.example"}).status_code == 403
@@ -266,9 +259,9 @@ def test_a_rotating_forwarded_for_header_does_not_dodge_the_write_limit(live: Se
         assert c.post(live.url + "/api/events", json={"kind": "note", "text": "calm"}).status_code == 200
 
 
-def test_a_configured_proxy_is_believed(frames: Path, tmp_path: Path) -> None:
+def test_a_configured_proxy_is_believed(still_frames: Path, tmp_path: Path) -> None:
     """Behind `--proxy 127.0.0.1` the proxy's X-Forwarded-For names the client: each its own bucket."""
-    with ServerThread(live_settings(frames, tmp_path, proxy="127.0.0.1")) as srv, client() as c:
+    with ServerThread(live_settings(still_frames, tmp_path, proxy="127.0.0.1")) as srv, client() as c:
         burst = int(srv.services.limits.writes.burst)
         codes = [c.post(srv.url + "/api/events", json={"kind": "bogus"},
                         headers={"x-forwarded-for": f"10.0.0.{i}"}).status_code for i in range(burst + 10)]

@@ -15,22 +15,15 @@ from campo.engine.resolution import Roll, roll
 from campo.server.app import Services, build_services, create_app
 from campo.server.recording import attach, open_recording
 from campo.server.rig import ServerSettings
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+from tests.server_fixtures import ROSTER, TABLE, wait_for
 
 BASE = "http://127.0.0.1"
 SHOT = {"shooter": "pie-aosta", "target": "aus-47"}
 
 
-@pytest.fixture(scope="module")
-def frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("still")
-    render_frames(folder, [LAYOUT] * 2)
-    return folder
-
-
 @pytest.fixture
-def live(frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Services, Path]]:
-    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, dice_seed=7,
+def live(still_frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Services, Path]]:
+    settings = ServerSettings(source=str(still_frames), table=TABLE, roster=ROSTER, dice_seed=7,
                               setup_file=tmp_path / "terrain.json", fps=10.0, status_interval_s=0.2)
     services = build_services(settings)
     app = create_app(settings, services=services)

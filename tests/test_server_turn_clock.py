@@ -22,7 +22,7 @@ from campo.server.recording.events import EventDeriver
 from campo.server.rig import ServerSettings
 from campo.server.security import AccessPolicy
 from campo.server.turn_clock import TurnClock, restore_from_events
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
+from tests.server_fixtures import ROSTER, TABLE, receive_until
 
 BASE = "http://127.0.0.1"
 
@@ -108,21 +108,14 @@ def test_restore_from_events_takes_the_last_phase() -> None:
 
 
 # --- the live server ------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("still")
-    render_frames(folder, [LAYOUT] * 2)
-    return folder
-
-
-def _settings(frames: Path, tmp_path: Path) -> ServerSettings:
-    return ServerSettings(source=str(frames), table=TABLE, roster=ROSTER,
+def _settings(still_frames: Path, tmp_path: Path) -> ServerSettings:
+    return ServerSettings(source=str(still_frames), table=TABLE, roster=ROSTER,
                           setup_file=tmp_path / "terrain.json", fps=10.0, status_interval_s=0.2)
 
 
 @pytest.fixture
-def live(frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Services]]:
-    settings = _settings(frames, tmp_path)
+def live(still_frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Services]]:
+    settings = _settings(still_frames, tmp_path)
     services = build_services(settings)
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:
         yield client, services
@@ -184,9 +177,9 @@ def test_the_page_steps_over_the_websocket(live: tuple[TestClient, Services]) ->
         assert reply["ok"] and reply["type"] == "turn"
 
 
-def test_steps_are_recorded_and_a_resumed_game_carries_on(frames: Path, tmp_path: Path) -> None:
+def test_steps_are_recorded_and_a_resumed_game_carries_on(still_frames: Path, tmp_path: Path) -> None:
     path = tmp_path / "game.db"
-    settings = _settings(frames, tmp_path)
+    settings = _settings(still_frames, tmp_path)
     services = build_services(settings)
     recorder = attach_recorder(services.hub, path)
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:

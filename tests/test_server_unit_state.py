@@ -19,22 +19,15 @@ from campo.server.app import Services, build_services, create_app
 from campo.server.recording import open_recording
 from campo.server.rig import ServerSettings
 from campo.server.runner import free_port
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
+from tests.server_fixtures import ROSTER, TABLE, receive_until, wait_for
 
 BASE = "http://127.0.0.1"
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("still")
-    render_frames(folder, [LAYOUT] * 2)
-    return folder
-
-
 @pytest.fixture
-def live(frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Services]]:
-    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER,
+def live(still_frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Services]]:
+    settings = ServerSettings(source=str(still_frames), table=TABLE, roster=ROSTER,
                               setup_file=tmp_path / "terrain.json", fps=10.0, status_interval_s=0.2)
     services = build_services(settings)
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:
@@ -122,7 +115,7 @@ def test_a_read_only_page_cannot_change_a_state(live: tuple[TestClient, Services
 
 
 @pytest.mark.slow
-def test_kill_9_keeps_every_confirmed_change(frames: Path, tmp_path: Path) -> None:
+def test_kill_9_keeps_every_confirmed_change(still_frames: Path, tmp_path: Path) -> None:
     """`campo serve --record`, killed hard right after the answers: every change it confirmed,
     an undo from the page among them, is in the recording and is the base's state again when
     the server restarts on it."""
@@ -133,7 +126,7 @@ def test_kill_9_keeps_every_confirmed_change(frames: Path, tmp_path: Path) -> No
 
     def start() -> tuple[subprocess.Popen[bytes], str]:
         port = free_port()
-        cmd = [sys.executable, "-m", "campo.server.cli", "serve", "--source", str(frames), "--table",
+        cmd = [sys.executable, "-m", "campo.server.cli", "serve", "--source", str(still_frames), "--table",
                str(TABLE), "--roster", str(ROSTER), "--terrain", str(tmp_path / "terrain.json"),
                "--fps", "5", "--port", str(port), "--record", str(path)]
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
