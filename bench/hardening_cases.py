@@ -660,16 +660,13 @@ def _bomb() -> bytes:
 @case("two-writers")
 def two_writers(root: Path, work: Path) -> str:
     db = work / "game.db"
-    try:
-        with server(root, ["serve", "--source", "demo", "--record", str(db)], work):
-            try:
-                with server(root, ["serve", "--source", "demo", "--record", str(db)], work) as second:
-                    time.sleep(20)
-                    outcome = f"second accepted ({second.err[-1:]})"
-            except RuntimeError as exc:
-                outcome = f"second refused: {str(exc)[-160:]}"
-    finally:
-        pass
+    with server(root, ["serve", "--source", "demo", "--record", str(db)], work):
+        try:
+            with server(root, ["serve", "--source", "demo", "--record", str(db)], work) as second:
+                time.sleep(20)
+                outcome = f"second accepted ({second.err[-1:]})"
+        except RuntimeError as exc:
+            outcome = f"second refused: {str(exc)[-160:]}"
     conn = sqlite3.connect(db)
     ts = [r[0] for r in conn.execute("SELECT t FROM entries ORDER BY seq")]
     conn.close()
