@@ -85,16 +85,23 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
 
     rig = rig or load_rig(settings)
     hub = StateHub()
-    capture = Capture(rig.source)
-    pipeline = FramePipeline(rig.table, rig.roster, rig.intrinsics)
     units = UnitStates(rig.roster)
     tokens = TokenBoard(rig.roster, units, rig.table.table.dictionary) if rig.roster.tokens else None
-    tracker = LiveTracker(
-        capture=capture, pipeline=pipeline, roster=rig.roster,
-        table_size=(rig.table.table.width_mm, rig.table.table.depth_mm),
-        anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyst=LiveAnalysis(),
-        units=units, tokens=tokens, status_interval_s=settings.status_interval_s,
-    )
+    if rig.cameras:   # two or more cameras (server/cameras.py)
+        from campo.server.cameras import rig_loop
+
+        capture, tracker = rig_loop(rig.cameras, rig.table, rig.roster, setup=rig.setup, hub=hub,
+                                    analyst=LiveAnalysis(), units=units, tokens=tokens,
+                                    status_interval_s=settings.status_interval_s)
+    else:
+        capture = Capture(rig.source)
+        pipeline = FramePipeline(rig.table, rig.roster, rig.intrinsics)
+        tracker = LiveTracker(
+            capture=capture, pipeline=pipeline, roster=rig.roster,
+            table_size=(rig.table.table.width_mm, rig.table.table.depth_mm),
+            anchors_total=len(rig.table.anchors), setup=rig.setup, hub=hub, analyst=LiveAnalysis(),
+            units=units, tokens=tokens, status_interval_s=settings.status_interval_s,
+        )
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
     dice = Resolutions() if settings.dice_seed is None else Resolutions(seed=settings.dice_seed)

@@ -186,11 +186,16 @@ class LiveTracker:
     def _process(self, frame: Frame) -> None:
         started = time.monotonic()
         result = self.pipeline.process(frame.image, frame.t, self.capture.source.name)
+        self._use(frame, result, started, CameraView(frame, result))
+
+    def _use(self, frame: Frame, result: FrameResultLike, started: float, view: CameraView | None) -> None:
+        """Everything after the pipeline (shared with the several-camera loop, server/cameras.py)."""
         self._frame_ms = ((started - frame.t) * 1000, (time.monotonic() - started) * 1000)
         self.frames += 1
         self._fps.tick(time.monotonic())
         self._last_result = result
-        self.view = CameraView(frame, result)
+        if view is not None:
+            self.view = view
         self._frame_error = ""
         self._tracked = list(result.tracked)
         if self.tokens is not None:

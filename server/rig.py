@@ -39,6 +39,8 @@ class ServerSettings:
     deck_seed: int | None = None  # ATTILA's umpire deck (default: random, shown on the page)
     dice_seed: int | None = None  # the dice Campo rolls for the umpire (default: random, recorded)
     status_interval_s: float = 0.5
+    sources: tuple[str, ...] = ()  # two or more `--source`: a rig of cameras (server/cameras.py)
+    cameras: tuple[Path, ...] = ()  # their `--camera` files, paired by order (or none)
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Rig:
     intrinsics: Intrinsics | None
     source: FrameSource
     setup: GameSetup
+    cameras: tuple[Any, ...] = ()  # a rig of cameras: `server.cameras.CameraSpec`s (source: the first's)
 
 
 def load_rig(settings: ServerSettings) -> Rig:
@@ -55,9 +58,17 @@ def load_rig(settings: ServerSettings) -> Rig:
     from campo.calibration.camera_file import load_camera
     from campo.server.roster import load_checked_roster
 
-    source = open_source(settings.source, fps=settings.fps)
-    demo_source = source if isinstance(source, DemoSource) else None
-    demo = demo_source.game if demo_source is not None else None
+    cameras: tuple[Any, ...] = ()
+    if len(settings.sources) > 1:
+        from campo.server.cameras import camera_specs
+
+        specs, wide = camera_specs(settings.sources, settings.cameras, fps=settings.fps)
+        cameras, source, demo_source = tuple(specs), specs[0].source, None
+        demo = None if wide is None else wide.game
+    else:
+        source = open_source(settings.source, fps=settings.fps)
+        demo_source = source if isinstance(source, DemoSource) else None
+        demo = demo_source.game if demo_source is not None else None
     if settings.table is not None:
         table = load_table(settings.table)
     elif demo is not None:
@@ -70,8 +81,10 @@ def load_rig(settings: ServerSettings) -> Rig:
         roster = demo.roster
     else:
         raise CampoInputError("--roster is required with a real camera, video or folder", key="--roster")
-    if settings.camera is not None:
-        intrinsics: Intrinsics | None = load_camera(settings.camera).intrinsics
+    if cameras:
+        intrinsics: Intrinsics | None = cameras[0].intrinsics
+    elif settings.camera is not None:
+        intrinsics = load_camera(settings.camera).intrinsics
     elif demo_source is not None and settings.table is None:
         intrinsics = demo_source.intrinsics
     else:
@@ -84,4 +97,4 @@ def load_rig(settings: ServerSettings) -> Rig:
         setup = GameSetup(roster.ruleset, default_terrain)
     else:
         setup = GameSetup.load(roster.ruleset, setup_path, default_terrain)
-    return Rig(table, roster, intrinsics, source, setup)
+    return Rig(table, roster, intrinsics, source, setup, cameras)

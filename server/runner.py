@@ -59,7 +59,7 @@ def serve(settings: ServerSettings, *, record: Path | None = None) -> int:
         print(f"campo serve: open {url}", flush=True)
     if services.policy.token is not None:
         print("campo serve: the page is read-only without the token in its URL", flush=True)
-    print(f"campo serve: source {services.rig.source.name}; Ctrl-C to stop", flush=True)
+    print(f"campo serve: source {services.capture.source.name}; Ctrl-C to stop", flush=True)
     warmup = threading.Thread(target=_prepare_engine, name="engine-warmup", daemon=True)
     warmup.start()
     server = uvicorn.Server(uvicorn_config(app, settings.host, settings.port, settings.proxy))

@@ -7,6 +7,8 @@ Examples:
   campo serve --source 0 --table table.toml --roster roster.toml --camera camera.json
   campo serve --source game.mp4 --table table.toml --roster roster.toml
   campo serve --source demo --host 0.0.0.0       tablets on the club's Wi-Fi (prints a token URL)
+  campo serve --source demo --source demo        the demo on a 180x120 cm table seen by two cameras
+  campo serve --source 0 --source 1 --camera left.json --camera right.json --table table.toml --roster roster.toml
 
 Without --table and --roster (and without --source demo) the page opens the setup: the
 rulebook, the table and its anchors, the roster, the markers to print, the camera calibrated
@@ -27,11 +29,12 @@ def _recording_available() -> bool:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", metavar="demo|DEVICE|VIDEO|DIR|phone|rehearsal",
+    parser.add_argument("--source", metavar="demo|DEVICE|VIDEO|DIR|phone|rehearsal", action="append",
                         help="demo (synthetic camera), a camera number or /dev/video*, a video file, a folder "
                              "of images, phone (a browser's camera page streams the frames) or rehearsal (the "
                              "synthetic camera filming the setup); default: demo with no files given, else phone "
-                             "(the setup page can switch)")
+                             "(the setup page can switch). Repeat it for two or more cameras over one table "
+                             "(--source demo --source demo: the demo's two-camera mode; docs/cameras.md)")
     parser.add_argument("--folder", type=Path, metavar="DIR",
                         help="the game folder the setup reads and writes (default: --table's folder, "
                              "else the current folder)")
@@ -40,7 +43,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                              "open their camera only on secure pages")
     parser.add_argument("--table", type=Path, help="table.toml (default with --source demo: the demo's)")
     parser.add_argument("--roster", type=Path, help="roster.toml (default with --source demo: the demo's)")
-    parser.add_argument("--camera", type=Path, help="camera.json from `campo calibrate-camera`")
+    parser.add_argument("--camera", type=Path, action="append",
+                        help="camera.json from `campo calibrate-camera`; with several --source, one per "
+                             "source, in the same order")
     parser.add_argument("--terrain", type=Path,
                         help="terrain and settings file (default: terrain.json beside --table)")
     parser.add_argument("--host", default="127.0.0.1",
@@ -78,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
     if args.dice_seed is not None and not 0 <= args.dice_seed < 10**9:
         raise CampoInputError(f"--dice-seed {args.dice_seed} is not in 0..999999999", key="--dice-seed")
     record = getattr(args, "record", None)
+    sources, cameras = list(args.source or []), list(args.camera or [])
+    if len(sources) > 1:
+        return _serve_cameras(args, sources, cameras, record)
+    if len(cameras) > 1:
+        raise CampoInputError(f"{len(cameras)} --camera for one --source", key="--camera")
+    args.source, args.camera = (sources or [None])[0], (cameras or [None])[0]
     no_files = args.table is None and args.roster is None
     if args.source == "demo" and no_files and args.folder is None and not args.https:
         settings = ServerSettings(source="demo", setup_file=args.terrain, host=args.host, port=args.port,
@@ -116,3 +127,22 @@ def _serve_folder(args: argparse.Namespace, record: Path | None) -> int:
                               token=args.token, fps=args.fps, deck_seed=args.deck_seed,
                               dice_seed=args.dice_seed)
     return serve_host(settings, files, source=args.source, record=record, https=args.https)
+
+
+def _serve_cameras(args: argparse.Namespace, sources: list[str], cameras: list[Path], record: Path | None) -> int:
+    """Two or more cameras over one table (`campo.server.cameras`): no setup page, the files given
+    (or, for `--source demo --source demo`, the demo's two-camera game)."""
+    from campo.errors import CampoInputError
+    from campo.server.rig import ServerSettings
+    from campo.server.runner import serve
+
+    if args.https:
+        raise CampoInputError("--https is for a phone camera, which works alone", key="--https")
+    demo = all(s.strip() == "demo" for s in sources)
+    if not demo and (args.table is None or args.roster is None):
+        raise CampoInputError("several cameras need --table and --roster", key="--table" if args.table is None else "--roster")
+    settings = ServerSettings(source=sources[0], sources=tuple(sources), cameras=tuple(cameras),
+                              table=args.table, roster=args.roster, setup_file=args.terrain, host=args.host,
+                              port=args.port, token=args.token, fps=args.fps, deck_seed=args.deck_seed,
+                              dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
+    return serve(settings, record=record)

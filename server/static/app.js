@@ -5,7 +5,7 @@
 // badges) plus the table-level facts the board draws; the tapped base's full analysis and its
 // arcs come from /api/bases/{id}/analysis and /api/geometry/{id}. What only one rulebook has
 // (its marks, panels and Army tab) is that rulebook's own page module, named by the server.
-import { Board } from "./board.js";
+import { Board, el, label, pts } from "./board.js";
 import { appendEvent, renderBasePanel, renderReference, renderSettings, renderStateControls } from "./panels.js";
 import { TerrainEditor } from "./terrain.js";
 import { TurnStepper } from "./turn.js";
@@ -129,6 +129,7 @@ function onStatus(s) {
     setPill("st-table", s.table_located ? "table located" : "table NOT located", s.table_located ? "ok" : "bad");
   else setPill("st-table", "");
   if (s.frame_error) setPill("st-table", `frames unusable: ${s.frame_error}`, "bad");
+  renderCameras(s.cameras || [], s.unknown_areas_mm || []);
   const unknown = s.unknown_markers || [];
   setPill("st-unknown", unknown.length ? `unknown markers: ${unknown.join(", ")}` : "", "warn");
   const tokens = s.token_problems || [];  // status tokens that set nothing, and why (server/tokens.py)
@@ -139,6 +140,22 @@ function onStatus(s) {
   if (!rec) setPill("st-recording", "");
   else if (rec.ok) setPill("st-recording", `recording ${rec.file}`, "ok");
   else setPill("st-recording", `recording paused: ${rec.error}` + (rec.waiting ? ` (${rec.waiting} entries waiting)` : ""), "bad");
+}
+
+/** A rig of cameras (server/cameras.py): each one's signal, fps, anchors and registration in the
+ * status bar, and the table only a lost camera saw marked unknown on the board. */
+function renderCameras(cameras, unknownAreas) {
+  const words = cameras.map((c) => !c.signal ? `${c.camera}: no signal`
+    : `${c.camera}: ${c.fps.toFixed(1)} fps, anchors ${c.anchors_seen}, `
+      + (c.used ? "table located" : c.registration));
+  setPill("st-cameras", words.join(" · "), cameras.every((c) => c.used) ? "ok" : "bad");
+  const layer = $("layer-unknown");
+  layer.replaceChildren();
+  for (const area of unknownAreas) {
+    el("polygon", { points: pts(area), class: "unknown-area" }, layer);
+    const cx = area.reduce((a, p) => a + p[0], 0) / area.length, cy = area.reduce((a, p) => a + p[1], 0) / area.length;
+    label(layer, cx, cy, "unknown: camera lost", "unknown-area-label");
+  }
 }
 
 function onReply(r) {
