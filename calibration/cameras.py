@@ -41,6 +41,12 @@ from campo.vision.tabletop import Roster, TableConfig
 HOLD_S = 1.0
 """A camera's last readings stand in for this long when it delivers no new frame."""
 
+RIG_SMALL_SIDE_PX = 18.0
+"""Each camera of a rig upsamples its full scans for markers under this side (px), not 15
+(`table_scan.SMALL_SIDE_PX`): two 1080p cameras over 180 x 120 cm see 16 mm markers at 16-17 px,
+where the full-size stages missed 4 of 56 markers turned about 45 degrees on the synthetic camera
+(bench/two_cameras.py) and the upsampled stage read them all."""
+
 
 @dataclass(frozen=True)
 class CameraFrame:
@@ -107,8 +113,9 @@ class CameraRig:
         self.table = table
         self.roster = roster
         self.intrinsics = {name: intr for name, intr in cameras}
+        options: dict[str, object] = {"small_side_px": RIG_SMALL_SIDE_PX, **pipeline_options}
         self.pipelines = {name: FramePipeline(table, roster, intr, tracker_settings=tracker_settings,
-                                              **pipeline_options)  # type: ignore[arg-type]
+                                              **options)  # type: ignore[arg-type]
                           for name, intr in cameras}
         self.tracker = Tracker(tracker_settings)
         self.hold_s = hold_s

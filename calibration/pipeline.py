@@ -126,13 +126,15 @@ class FramePipeline:
         lost_search_every: int = 3,
         use_windows: bool = True,
         integrate_frames: int = 8,
+        small_side_px: float | None = None,
     ) -> None:
         self.table = table
         self.roster = roster
         self.intrinsics = intrinsics
         self.base_settings = expected_ids_settings(detector_settings or DetectorSettings(), table, roster)
         self.detector = MarkerDetector(table.table.dictionary, self.base_settings)
-        self.scanner = TableScanner(table, roster, self.detector)  # how full scans search (and the scale, light)
+        # how full scans search (and the scale, light); `small_side_px`: see TableScanner
+        self.scanner = TableScanner(table, roster, self.detector, *(() if small_side_px is None else (small_side_px,)))
         self.tracker = Tracker(tracker_settings)
         self.full_scan_every = full_scan_every
         # at 2 fps, 30 frames would be 15 s for a new base; tokens are laid down more often

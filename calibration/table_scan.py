@@ -72,8 +72,11 @@ SMALL_STAGE_WINDOW = 0.35
 class TableScanner:
     """The full-scan strategy for one table and roster, and what it learnt (scale, light)."""
 
-    def __init__(self, table: TableConfig, roster: Roster, detector: MarkerDetector) -> None:
-        """`detector` carries the caller's settings (expected ids filled in): every stage derives from it."""
+    def __init__(self, table: TableConfig, roster: Roster, detector: MarkerDetector,
+                 small_side_px: float = SMALL_SIDE_PX) -> None:
+        """`detector` carries the caller's settings (expected ids filled in): every stage derives from it.
+        `small_side_px`: markers smaller than this get the upsampled stage (`SMALL_SIDE_PX`)."""
+        self.small_side_px = small_side_px
         self.table = table
         self.roster = roster
         self.detector = detector
@@ -242,7 +245,7 @@ class TableScanner:
         if self.base_settings.upsample != 1.0:
             self._upsample = self.base_settings.upsample  # fixed by the caller
             return
-        up = 1.0 if side_px >= SMALL_SIDE_PX else float(np.clip(np.ceil(2 * TARGET_SIDE_PX / max(side_px, 1.0)) / 2, 1.0, 4.0))
+        up = 1.0 if side_px >= self.small_side_px else float(np.clip(np.ceil(2 * TARGET_SIDE_PX / max(side_px, 1.0)) / 2, 1.0, 4.0))
         self._upsample = up
         sizes = self.roster.marker_sizes_mm + [a.size_mm for a in self.table.anchors]
         self._side_range = (0.7 * side_px, 2.0 * side_px * max(sizes) / min(sizes))
