@@ -23,7 +23,7 @@ given twice: fusion is by marker id, so this must be 0) and disagreements (repor
 and CPU ms per fused frame (`time.process_time`, all cameras and the fusion): `cold` is the
 first frame (full scans), `track` a second frame of the same scene with fresh sensor noise.
 
-Usage: .venv/bin/python bench/two_cameras.py [--seeds 3] [--bases 100] [--seam 40]
+Usage: .venv/bin/python bench/two_cameras.py [--seeds 3] [--bases 100] [--seam 30]
        [--rigs 2x1080p,1x1080p,1x4K] [--styles synthetic,warp]
 """
 
@@ -56,6 +56,8 @@ from campo.vision.tabletop import Roster, RosterBase, TableConfig  # noqa: E402
 GROSS_MM = 10.0
 MARKER_MM = 16.0
 SEAM_BAND_MM = (800.0, 1000.0)
+SPACING_MM = 45.0
+"""Bases in the seam band are placed at least this far from any other (30 x 20 mm bases never touch)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,16 @@ def make_scene(seed: int, n_grid: int, n_seam: int, height_mm: float) -> tuple[R
     rows = int(math.ceil(n_grid / cols))
     spots = [(100 + (i % cols + 0.5) * (w - 200) / cols + rng.uniform(-20, 20),
               100 + (i // cols + 0.5) * (d - 200) / rows + rng.uniform(-20, 20)) for i in range(n_grid)]
-    ys = np.linspace(110, d - 110, n_seam) + rng.uniform(-8, 8, n_seam)
-    spots += [(float(rng.uniform(*SEAM_BAND_MM)), float(y)) for y in ys]
+    seam: list[tuple[float, float]] = []
+    for _ in range(200 * n_seam):  # random places in the band, none within SPACING_MM of another base
+        if len(seam) == n_seam:
+            break
+        x, y = float(rng.uniform(*SEAM_BAND_MM)), float(rng.uniform(110, d - 110))
+        if all(math.hypot(x - a, y - b) >= SPACING_MM for a, b in spots + seam):
+            seam.append((x, y))
+    if len(seam) < n_seam:
+        raise SystemExit(f"only {len(seam)} of {n_seam} bases fit in the seam band {SEAM_BAND_MM} mm")
+    spots += seam
     roster, placed = [], []
     for i, (x, y) in enumerate(spots):
         base = RosterBase.model_validate({
@@ -190,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--bases", type=int, default=100, help="bases on the grid over the table")
-    ap.add_argument("--seam", type=int, default=40, help="more bases in the seam band x = 800..1000 mm")
+    ap.add_argument("--seam", type=int, default=30, help="more bases in the seam band x = 800..1000 mm")
     ap.add_argument("--rigs", default="2x1080p,1x1080p,1x4K")
     ap.add_argument("--styles", default="synthetic,warp")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (1: CPU time counts only the work)")

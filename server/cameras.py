@@ -93,11 +93,8 @@ class DemoViewSource:
         self._open = False
 
 
-def camera_specs(sources: Sequence[str], cameras: Sequence[Any], *, fps: float | None = None) -> tuple[list[CameraSpec], Any]:
-    """The rig's cameras from the repeated `--source` and `--camera` (paired by order), and the
-    wide demo game when every source is `demo` (else None)."""
-    from campo.calibration.camera_file import load_camera
-
+def check_camera_options(sources: Sequence[str], cameras: Sequence[Any]) -> None:
+    """The repeated `--source` and `--camera` make a rig (`CampoInputError` naming the option)."""
     if not 2 <= len(sources) <= MAX_CAMERAS:
         raise CampoInputError(f"{len(sources)} sources given: a rig has 2 to {MAX_CAMERAS} cameras", key="--source")
     if cameras and len(cameras) != len(sources):
@@ -108,9 +105,17 @@ def camera_specs(sources: Sequence[str], cameras: Sequence[Any], *, fps: float |
         raise CampoInputError("demo cannot be mixed with real cameras", key="--source")
     if any(s.strip() in ("phone", "rehearsal") for s in sources):
         raise CampoInputError("phone and rehearsal sources work alone, not in a rig of cameras", key="--source")
-    if all(demos):
-        if len(sources) != 2:
-            raise CampoInputError("the demo has a two-camera mode only (--source demo --source demo)", key="--source")
+    if all(demos) and len(sources) != 2:
+        raise CampoInputError("the demo has a two-camera mode only (--source demo --source demo)", key="--source")
+
+
+def camera_specs(sources: Sequence[str], cameras: Sequence[Any], *, fps: float | None = None) -> tuple[list[CameraSpec], Any]:
+    """The rig's cameras from the repeated `--source` and `--camera` (paired by order), and the
+    wide demo game when every source is `demo` (else None)."""
+    from campo.calibration.camera_file import load_camera
+
+    check_camera_options(sources, cameras)
+    if all(s.strip() == "demo" for s in sources):
         from campo.vision.synthetic.demo_wide import WideDemo
 
         demo = WideDemo()

@@ -136,6 +136,9 @@ def _serve_cameras(args: argparse.Namespace, sources: list[str], cameras: list[P
     from campo.server.rig import ServerSettings
     from campo.server.runner import serve
 
+    from campo.server.cameras import check_camera_options
+
+    check_camera_options(sources, cameras)
     if args.https:
         raise CampoInputError("--https is for a phone camera, which works alone", key="--https")
     demo = all(s.strip() == "demo" for s in sources)
