@@ -84,6 +84,19 @@ def rig_views(rig: str, pinhole: bool) -> list[View]:
     return [View("cam1", intr, overhead(table, intr, margin=1.04))]
 
 
+def px_per_mm(views: list[View], height_mm: float) -> float:
+    """Image pixels per table mm at the middle of each camera's view (the mean over the rig)."""
+    from campo.calibration.registration import TableLocation
+
+    out = []
+    for v in views:
+        loc = TableLocation(True, "pnp", rvec=v.pose.rvec, tvec=v.pose.tvec)
+        c = v.pose.centre_mm
+        px = loc.project(np.array([[c[0], c[1], height_mm], [c[0] + 10.0, c[1], height_mm]]), v.intrinsics)
+        out.append(float(np.linalg.norm(px[1] - px[0])) / 10.0)
+    return float(np.mean(out))
+
+
 def make_scene(seed: int, n_grid: int, n_seam: int, height_mm: float) -> tuple[Roster, list[PlacedBase]]:
     """`n_grid` bases on a jittered grid over the table and `n_seam` in the seam band."""
     rng = np.random.default_rng(seed)
@@ -147,6 +160,7 @@ class Tally:
     errors: list[float] | None = None
     cold_ms: list[float] | None = None
     track_ms: list[float] | None = None
+    px_per_mm: float = 0.0
 
     def __post_init__(self) -> None:
         self.errors, self.cold_ms, self.track_ms = [], [], []
@@ -172,6 +186,7 @@ def score(result: RigResult, placed: list[PlacedBase], tally: Tally) -> None:
 def run(rig_name: str, style: str, seeds: list[int], n_grid: int, n_seam: int) -> Tally:
     table = wide_table()
     tally = Tally()
+    tally.px_per_mm = px_per_mm(rig_views(rig_name, pinhole=style != "synthetic"), 0.0)
     for seed in seeds:
         roster, placed = make_scene(seed, n_grid, n_seam, 3.0 if style == "synthetic" else 0.0)
         views = rig_views(rig_name, pinhole=style != "synthetic")
@@ -191,7 +206,7 @@ def run(rig_name: str, style: str, seeds: list[int], n_grid: int, n_seam: int) -
 
 def row(rig_name: str, style: str, t: Tally) -> str:
     e = np.array(t.errors) if t.errors else np.array([np.nan])
-    return (f"{rig_name:9s} {style:9s} {100 * t.found / max(t.total, 1):7.2f}% {t.found:4d}/{t.total:<4d} "
+    return (f"{rig_name:9s} {style:9s} {t.px_per_mm:6.2f} {100 * t.found / max(t.total, 1):7.2f}% {t.found:4d}/{t.total:<4d} "
             f"{np.median(e):8.3f} {np.percentile(e, 95):8.3f} {t.gross:5d} {t.both:5d} {t.doubled:7d} {t.disagreements:6d} "
             f"{np.median(t.cold_ms):8.1f} {np.median(t.track_ms):8.1f}")
 
@@ -209,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(1, args.seeds + 1))
     print(f"180 x 120 cm, {MARKER_MM:g} mm markers, {args.bases} bases + {args.seam} in the seam band, "
           f"seeds {seeds}; scored on the second frame; CPU ms per fused frame (median)")
-    print(f"{'rig':9s} {'style':9s} {'recall':>8s} {'found':>9s} {'pos_med':>8s} {'pos_p95':>8s} {'gross':>5s} "
+    print(f"{'rig':9s} {'style':9s} {'px/mm':>6s} {'recall':>8s} {'found':>9s} {'pos_med':>8s} {'pos_p95':>8s} {'gross':>5s} "
           f"{'both':>5s} {'doubled':>7s} {'clash':>6s} {'cold_ms':>8s} {'track_ms':>8s}")
     for style in args.styles.split(","):
         for rig_name in args.rigs.split(","):

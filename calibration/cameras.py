@@ -95,10 +95,6 @@ class RigResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
-    @property
-    def detections(self) -> list:  # noqa: ANN201 - the first camera's, for the camera panel
-        first = next((c.result for c in self.cameras if c.result is not None), None)
-        return [] if first is None else first.detections
 
 
 class CameraRig:

@@ -212,8 +212,9 @@ class RigLiveTracker(LiveTracker):
         result = self.rig.process(frames)
         for name in frame.frames:
             self._camera_fps[name].tick(time.monotonic())
-        first = next((s for s in result.cameras if s.result is not None and s.camera in frame.frames), None)
-        view = None if first is None else CameraView(frame.frames[first.camera], first.result)  # type: ignore[arg-type]
+        # the camera panel shows the first camera (its intrinsics are the renderer's), when it delivered
+        first = result.cameras[0]
+        view = CameraView(frame.frames[first.camera], first.result) if first.fresh else None  # type: ignore[arg-type]
         self._use(frame, result, started, view)  # type: ignore[arg-type]
 
     def status(self) -> dict[str, Any]:
