@@ -14,7 +14,7 @@ snaps and stale flags would then have to be reconciled.
 A camera that delivered no frame this round lends its last readings for `HOLD_S` seconds (the
 cameras are not synchronised); after that, or while its registration is not good enough
 (`camera_coverage.registration_gap`), it contributes nothing: the bases only it saw keep their
-last pose, stale, and the table it covered is reported as unknown (`unknown_areas_mm`), not
+last pose, stale, and the table it covered is reported as unknown (`unknown_areas`), not
 emptied.
 """
 
@@ -81,6 +81,18 @@ class CameraState:
 
 
 @dataclass(frozen=True)
+class UnknownArea:
+    """Part of the table only a camera that does not count now covered: what is there is unknown."""
+
+    camera: str
+    reason: str  # why that camera does not count (no frame, what its registration lacks)
+    polygon_mm: list[list[float]]
+
+    def to_json(self) -> dict[str, object]:
+        return {"camera": self.camera, "reason": self.reason, "polygon_mm": self.polygon_mm}
+
+
+@dataclass(frozen=True)
 class RigResult:
     """One round of every camera, fused: what the live loop reads (like `FrameResult`)."""
 
@@ -90,7 +102,7 @@ class RigResult:
     tracked: list[TrackedBase]
     fused: FusedReport
     cameras: list[CameraState]
-    unknown_areas_mm: list[list[list[float]]]  # table seen only by cameras that do not count now
+    unknown_areas: list[UnknownArea]  # table seen only by cameras that do not count now
     tokens: TokenReport = field(default_factory=TokenReport)
     timings_ms: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -172,8 +184,8 @@ class CameraRig:
         return states, used
 
     def _location(self, states: list[CameraState], used: list[CameraState]) -> TableLocation:
-        seen = {m for s in states if s.result is not None and s.result.location.located
-                for m in s.result.location.anchors_used}
+        seen = {m for s in states if (s.used or s.fresh) and s.result is not None  # (not a lost camera's)
+                and s.result.location.located for m in s.result.location.anchors_used}
         if not used:
             why = "; ".join(f"{s.camera}: {s.gap}" for s in states) or "no camera"
             return TableLocation.not_located(why, len(seen))
@@ -181,7 +193,7 @@ class CameraRig:
         anchors = tuple(sorted({m for s in used for m in s.result.location.anchors_used}))  # type: ignore[union-attr]
         return replace(first, anchors_seen=len(seen), anchors_used=anchors, warning="")
 
-    def _unknown_areas(self, states: list[CameraState]) -> list[list[list[float]]]:
+    def _unknown_areas(self, states: list[CameraState]) -> list[UnknownArea]:
         """The table seen only by cameras that do not count now (lost, or badly registered)."""
         def shape(s: CameraState) -> Polygon | None:
             return Polygon(s.coverage_mm) if len(s.coverage_mm) >= 3 else None
@@ -194,7 +206,8 @@ class CameraRig:
             rest = p.difference(unary_union(live)) if live else p
             for part in getattr(rest, "geoms", [rest]):
                 if not part.is_empty and part.geom_type == "Polygon" and part.area > 1.0:
-                    out.append([[round(x, 1), round(y, 1)] for x, y in list(part.exterior.coords)[:-1]])
+                    out.append(UnknownArea(s.camera, s.gap, [[round(x, 1), round(y, 1)]
+                                                            for x, y in list(part.exterior.coords)[:-1]]))
         return out
 
     def _tokens(self, used: list[CameraState]) -> TokenReport:

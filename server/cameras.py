@@ -6,7 +6,7 @@ frames, runs `calibration.cameras.CameraRig` on it (a pipeline per camera, readi
 mm, one tracker) and publishes like the one-camera loop. A camera that disconnects holds nobody
 up: a round waits for every camera with a signal, `ROUND_WAIT_S` at most, and goes on with the
 frames it has; the bases only the lost camera saw keep their last pose, stale, and its part of the
-table is listed as unknown in the status (`unknown_areas_mm`).
+table is listed as unknown in the status (`unknown_areas`).
 
 `--source demo --source demo` is the demo's two-camera mode (`vision/synthetic/demo_wide.py`):
 the demo game on a 180 x 120 cm table, each synthetic camera over one half, one shared clock.
@@ -237,7 +237,7 @@ class RigLiveTracker(LiveTracker):
             cameras.append(row | {"signal": cs.signal, "fps": round(self._camera_fps[name].fps(now), 2),
                                   "source": cs.to_json()})
         out["cameras"] = cameras
-        out["unknown_areas_mm"] = [] if result is None else result.unknown_areas_mm
+        out["unknown_areas"] = [] if result is None else [a.to_json() for a in result.unknown_areas]
         out["disagreements"] = [] if result is None else [d.to_json() for d in result.fused.disagreements]
         return out
 

@@ -4,6 +4,7 @@ rate, anchors and registration in the status bar, and the half of a lost camera 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ require_chromium()
 
 
 @pytest.mark.slow
-def test_the_status_bar_shows_each_camera_and_a_lost_cameras_area(browser: Any) -> None:
+def test_the_status_bar_shows_each_camera_and_a_lost_cameras_area(browser: Any, tmp_path: Path) -> None:
     from campo.server.app import build_services
     from campo.server.rig import ServerSettings, load_rig
     from campo.server.runner import ServerThread, free_port
@@ -42,11 +43,12 @@ def test_the_status_bar_shows_each_camera_and_a_lost_cameras_area(browser: Any) 
                 .textContent.includes('demo camera 2: no signal')""", timeout=20000)
             pg.wait_for_selector("polygon.unknown-area", timeout=20000)
             assert "bad" in (pill.get_attribute("class") or "")
-            assert "unknown: camera lost" in pg.locator('[data-testid="unknown-areas"]').text_content()
+            assert "unknown: demo camera 2 not seen" in pg.locator('[data-testid="unknown-areas"]').text_content()
             # the bases of the lost half are still drawn, faded (stale), not removed
             right = pg.evaluate("window.campo.state.bases.filter(b => b.x_mm > 1100).map(b => b.id)")
             assert right
             for base_id in right:
                 assert "stale" in (pg.locator(f'[data-testid="base-{base_id}"]').get_attribute("class") or "")
+            pg.screenshot(path=str(tmp_path / "camera-lost.png"))
             cable.unplugged.clear()
             pg.wait_for_function("""() => !document.querySelector('polygon.unknown-area')""", timeout=30000)

@@ -81,8 +81,9 @@ def test_a_lost_camera_leaves_its_bases_stale_and_its_area_unknown() -> None:
     assert state["cam1"].used and not state["cam2"].used
     assert state["cam2"].gap.startswith("no frame for")
     assert later.warnings == [f"cam2: not used: {state['cam2'].gap}"]
-    (area,) = later.unknown_areas_mm  # cam2's half less what cam1 sees
-    xs = [p[0] for p in area]
+    (area,) = later.unknown_areas  # cam2's half less what cam1 sees
+    assert area.camera == "cam2" and area.reason == state["cam2"].gap
+    xs = [p[0] for p in area.polygon_mm]
     assert 950 < min(xs) < 1010 and max(xs) == 1800
 
 

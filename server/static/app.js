@@ -129,7 +129,7 @@ function onStatus(s) {
     setPill("st-table", s.table_located ? "table located" : "table NOT located", s.table_located ? "ok" : "bad");
   else setPill("st-table", "");
   if (s.frame_error) setPill("st-table", `frames unusable: ${s.frame_error}`, "bad");
-  renderCameras(s.cameras || [], s.unknown_areas_mm || []);
+  renderCameras(s.cameras || [], s.unknown_areas || []);
   const unknown = s.unknown_markers || [];
   setPill("st-unknown", unknown.length ? `unknown markers: ${unknown.join(", ")}` : "", "warn");
   const tokens = s.token_problems || [];  // status tokens that set nothing, and why (server/tokens.py)
@@ -152,9 +152,10 @@ function renderCameras(cameras, unknownAreas) {
   const layer = $("layer-unknown");
   layer.replaceChildren();
   for (const area of unknownAreas) {
-    el("polygon", { points: pts(area), class: "unknown-area" }, layer);
-    const cx = area.reduce((a, p) => a + p[0], 0) / area.length, cy = area.reduce((a, p) => a + p[1], 0) / area.length;
-    label(layer, cx, cy, "unknown: camera lost", "unknown-area-label");
+    const poly = area.polygon_mm;
+    el("title", {}, el("polygon", { points: pts(poly), class: "unknown-area" }, layer), `${area.camera}: ${area.reason}`);
+    const cx = poly.reduce((a, p) => a + p[0], 0) / poly.length, cy = poly.reduce((a, p) => a + p[1], 0) / poly.length;
+    label(layer, cx, cy, `unknown: ${area.camera} not seen`, "unknown-area-label");
   }
 }
 
