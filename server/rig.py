@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campo.server.game_state import GameSetup
 from campo.server.sources import DemoSource, FrameSource, open_source
 from campo.vision.camera_model import Intrinsics
 from campo.errors import CampoInputError
 from campo.vision.tabletop import Roster, TableConfig, load_table
+
+if TYPE_CHECKING:
+    from campo.server.cameras import CameraSpec
 
 SETUP_FILE_NAME = "terrain.json"
 """The umpire's terrain and settings, saved beside table.toml (docs/server.md)."""
@@ -50,7 +53,7 @@ class Rig:
     intrinsics: Intrinsics | None
     source: FrameSource
     setup: GameSetup
-    cameras: tuple[Any, ...] = ()  # a rig of cameras: `server.cameras.CameraSpec`s (source: the first's)
+    cameras: tuple[CameraSpec, ...] = ()  # two or more cameras (server/cameras.py); `source` is the first's
 
 
 def load_rig(settings: ServerSettings) -> Rig:
@@ -58,7 +61,7 @@ def load_rig(settings: ServerSettings) -> Rig:
     from campo.calibration.camera_file import load_camera
     from campo.server.roster import load_checked_roster
 
-    cameras: tuple[Any, ...] = ()
+    cameras: tuple[CameraSpec, ...] = ()
     if len(settings.sources) > 1:
         from campo.server.cameras import camera_specs
 

@@ -133,10 +133,9 @@ def _serve_cameras(args: argparse.Namespace, sources: list[str], cameras: list[P
     """Two or more cameras over one table (`campo.server.cameras`): no setup page, the files given
     (or, for `--source demo --source demo`, the demo's two-camera game)."""
     from campo.errors import CampoInputError
+    from campo.server.cameras import check_camera_options
     from campo.server.rig import ServerSettings
     from campo.server.runner import serve
-
-    from campo.server.cameras import check_camera_options
 
     check_camera_options(sources, cameras)
     if args.https:
