@@ -11,6 +11,14 @@ one table-mm `Tracker`, so each base has exactly one track and one filtered pose
 camera or cameras saw it; fusing after tracking would give each base one track per camera, whose
 snaps and stale flags would then have to be reconciled.
 
+Hand-over: a camera finds a marker it never saw only in a full scan (every few seconds), so
+a base carried across the seam would go stale once it left the first camera's view. Before each
+frame, every base the game's tracker placed in the last round well inside a camera's view that
+this camera does not follow is handed to it (its marker projected into this camera's image, as
+if this camera had seen it there), and it follows it from the next frame; a base placed outside
+a camera's view is dropped from that camera's search (it would otherwise widen its windows until
+it made every frame a full scan).
+
 A camera that delivered no frame this round lends its last readings for `HOLD_S` seconds (the
 cameras are not synchronised); after that, or while its registration is not good enough
 (`camera_coverage.registration_gap`), it contributes nothing: the bases only it saw keep their
@@ -25,21 +33,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
+from shapely.prepared import prep
 
 from campo.calibration.camera_coverage import coverage_mm, registration_gap
 from campo.calibration.fusion import CameraReadings, FusedReport, fuse
 from campo.calibration.pipeline import FramePipeline, FrameResult, fit_intrinsics
-from campo.calibration.poses import PoseReport
+from campo.calibration.poses import BasePose, PoseReport
 from campo.calibration.registration import TableLocation
 from campo.calibration.tokens import TokenReport
 from campo.calibration.tracking import TrackedBase, Tracker, TrackerSettings
 from campo.vision.camera_model import Intrinsics
+from campo.vision.detection.types import Detection
 from campo.vision.tabletop import Roster, TableConfig
 
 HOLD_S = 1.0
 """A camera's last readings stand in for this long when it delivers no new frame."""
+
+HAND_OVER_INSET_MM = 40.0
+"""A base is handed to a camera when it lies this far inside that camera's view (its marker then
+lies wholly inside the image)."""
+
+FORGET_OUTSIDE_MM = 60.0
+"""... and dropped from a camera's search when it lies this far outside it."""
 
 RIG_SMALL_SIDE_PX = 18.0
 """Each camera of a rig upsamples its full scans for markers under this side (px), not 15
@@ -130,6 +147,7 @@ class CameraRig:
         self.marker_sizes = {b.marker: b.marker_size_mm for b in roster.bases}
         self._last: dict[str, tuple[FrameResult, tuple[int, int]]] = {}
         self._coverage: dict[str, list[list[float]]] = {name: [] for name in names}
+        self._placed: tuple[float, list[BasePose]] = (0.0, [])  # the last round's fused bases, and when
 
     @property
     def names(self) -> list[str]:
@@ -144,6 +162,7 @@ class CameraRig:
         for frame in frames:
             pipeline = self.pipelines[frame.camera]  # KeyError: a frame from no camera of ours
             h, w = frame.image.shape[:2]
+            self._hand_over(frame.camera, pipeline, (w, h))
             result = pipeline.process(frame.image, frame.t, frame.camera)
             self._last[frame.camera] = (result, (w, h))
             fresh.add(frame.camera)
@@ -154,6 +173,7 @@ class CameraRig:
         fused = fuse([CameraReadings(s.camera, s.result.report, s.image_size) for s in used  # type: ignore[union-attr,arg-type]
                       ], self.marker_sizes)
         located = bool(used)
+        self._placed = (now, fused.bases)
         tracked = self.tracker.update(now, fused.bases) if located else self.tracker.bases(set())
         timings["fusion_ms"] = (time.perf_counter() - t1) * 1000
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
@@ -161,6 +181,39 @@ class CameraRig:
         return RigResult(now, self._location(states, used), report, tracked, fused, states,
                          self._unknown_areas(states), self._tokens(used), timings,
                          self._warnings(states, fused))
+
+    def _hand_over(self, name: str, pipeline: FramePipeline, size: tuple[int, int]) -> None:
+        """Give camera `name` the bases placed well inside its view that it does not follow, and
+        drop from its search those placed well outside it (see the module's doc)."""
+        when, placed = self._placed
+        location, cover = pipeline.location, self._coverage[name]
+        if not placed or location is None or len(cover) < 3:
+            return
+        intr = fit_intrinsics(self.intrinsics[name], size[0], size[1], name)
+        view = Polygon(cover)
+        inside, near = prep(view.buffer(-HAND_OVER_INSET_MM)), prep(view.buffer(FORGET_OUTSIDE_MM))
+        followed = {d.marker_id for d in pipeline.tracker.last_detections()}
+        heights = {b.marker: b.height_mm for b in self.roster.bases}
+        given: list[Detection] = []
+        gone: set[int] = set()
+        for pose in placed:
+            where = Point(pose.x_mm, pose.y_mm)
+            if pose.marker in followed:
+                if not near.contains(where):
+                    gone.add(pose.marker)
+            elif inside.contains(where):
+                z = heights[pose.marker] if location.method == "pnp" else 0.0
+                corners = np.column_stack([pose.marker_corners_mm, np.full(4, z)])
+                try:
+                    px = location.project(corners, intr)
+                except ValueError:
+                    return
+                if np.all(np.isfinite(px)) and px.min() >= 0 and px[:, 0].max() < size[0] and px[:, 1].max() < size[1]:
+                    given.append(Detection(pose.marker, px))
+        if gone:
+            pipeline.tracker.forget_markers(gone)
+        if given:
+            pipeline.tracker.remember_pixels(given, when)
 
     def _states(self, fresh: set[str], now: float) -> tuple[list[CameraState], list[CameraState]]:
         states, used = [], []

@@ -158,6 +158,11 @@ class FramePipeline:
         self._watch = ChangeWatcher() if roster.tokens else None
         self._location: TableLocation | None = None  # the table as last located
 
+    @property
+    def location(self) -> TableLocation | None:
+        """The table as last located (None until it is, and while it is not)."""
+        return self._location
+
     def _camera_moved(self, dets: list[Detection]) -> bool:
         """Whether the anchors moved in the image since the last frame (the camera was bumped)."""
         before = {d.marker_id: d for d in self.tracker.last_detections() if d.marker_id in self.table.anchor_ids}

@@ -100,3 +100,21 @@ def test_a_camera_that_sees_two_anchors_is_named_and_not_used() -> None:
                     "cam2": "anchors 1, 2 used: needs 3 not on one line with its camera.json"}
     assert not result.location.located and result.fused.bases == []
     assert result.location.reason == "cam1: " + gaps["cam1"] + "; cam2: " + gaps["cam2"]
+
+
+@pytest.mark.slow
+def test_a_base_carried_across_the_seam_is_handed_from_one_camera_to_the_other() -> None:
+    # 150 mm/s at 10 frames a second: it leaves camera 1's view (x ~ 980 mm) seconds before the
+    # next full scan, so camera 2 must be told where to look (CameraRig._hand_over)
+    rig, cams, placed = rig_and_scene(seed=4, grid=12, seam=2)
+    mover = placed[0].base
+    rest = [pb for pb in placed[1:] if abs(pb.y_mm - 620) > 60]
+    handed = []
+    for k in range(50):
+        t = 1.0 + k / 10
+        x = 700.0 + 150.0 * max(t - 1.5, 0.0)
+        result = rig.process(frames(cams, [PlacedBase(mover, x, 620.0, 90.0), *rest], k, t))
+        pose = next(b for b in result.tracked if b.id == mover.id)
+        assert not pose.stale and abs(pose.x_mm - x) < 2, (t, x, pose)
+        handed.append(result.fused.seen_by.get(mover.id))
+    assert ("cam1",) in handed and ("cam1", "cam2") in handed and handed[-1] == ("cam2",)
