@@ -24,8 +24,13 @@ and CPU ms per fused frame (`time.process_time`, all cameras and the fusion): `c
 first frame (full scans), `track` a second frame of the same scene with fresh sensor noise,
 `rescan` a third 6 s later (the pipelines' periodic full scan, knowing where the bases are).
 
+`--demo FPS`: instead, the demo's two-camera mode (`campo serve --source demo --source demo`)
+over its whole game, bases moving across the seam: rounds in which a base that either camera
+shows whole was stale, the tracked error, CPU ms per round.
+
 Usage: .venv/bin/python bench/two_cameras.py [--seeds 3] [--bases 100] [--seam 30]
        [--rigs 2x1080p,1x1080p,1x4K] [--styles synthetic,warp]
+       .venv/bin/python bench/two_cameras.py --demo 5
 """
 
 from __future__ import annotations
@@ -214,6 +219,35 @@ def row(rig_name: str, style: str, t: Tally) -> str:
             f"{np.median(t.cold_ms):8.1f} {np.median(t.track_ms):8.1f} {np.median(t.rescan_ms):9.1f}")
 
 
+def run_demo(fps: float) -> str:
+    """The demo's two-camera mode over its whole 90 s game at `fps` rounds a second: rounds in
+    which a base whose marker either camera shows whole was stale, the tracked error, CPU."""
+    from campo.vision.synthetic.demo_wide import WideDemo
+
+    demo = WideDemo()
+    game = demo.game
+    rig = CameraRig(game.table, game.roster, [("cam1", demo.intrinsics), ("cam2", demo.intrinsics)])
+    rounds = int(game.duration_s * fps)
+    stale_rounds, stale_bases, errors, cpu = 0, 0, [], 0.0
+    for k in range(rounds):
+        t = k / fps
+        renders = [demo.render(i, t) for i in range(2)]
+        c0 = time.process_time()
+        result = rig.process([CameraFrame(f"cam{i + 1}", r.image, 1.0 + t) for i, r in enumerate(renders)])
+        cpu += time.process_time() - c0
+        shown = {m for r in renders for m, truth in r.truth.markers.items() if truth.visible_fraction >= 0.999}
+        truth = {pb.base.id: pb for pb in game.poses_at(t)}
+        stale = [b for b in result.tracked if b.stale and b.marker in shown]
+        stale_rounds += bool(stale)
+        stale_bases += len(stale)
+        errors += [math.hypot(b.x_mm - truth[b.id].x_mm, b.y_mm - truth[b.id].y_mm) for b in result.tracked if not b.stale]
+    e = np.array(errors)
+    return (f"demo, two cameras, {fps:g} rounds/s over {game.duration_s:g} s ({rounds} rounds): rounds with a shown "
+            f"base stale {stale_rounds}, stale base-rounds {stale_bases}; tracked position error median "
+            f"{np.median(e):.2f} p95 {np.percentile(e, 95):.2f} max {e.max():.1f} mm (bases moving); "
+            f"CPU ms per round {1000 * cpu / rounds:.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3)
@@ -222,8 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rigs", default="2x1080p,1x1080p,1x4K")
     ap.add_argument("--styles", default="synthetic,warp")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (1: CPU time counts only the work)")
+    ap.add_argument("--demo", type=float, metavar="FPS",
+                    help="instead: the demo's two-camera mode over its whole game at FPS rounds a second")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
+    if args.demo:
+        print(run_demo(args.demo))
+        return 0
     seeds = list(range(1, args.seeds + 1))
     print(f"180 x 120 cm, {MARKER_MM:g} mm markers, {args.bases} bases + {args.seam} in the seam band, "
           f"seeds {seeds}; scored on the second frame; CPU ms per fused frame (median)")
