@@ -125,7 +125,6 @@ class RigResult:
     warnings: list[str] = field(default_factory=list)
 
 
-
 class CameraRig:
     """Every camera's pipeline, the fusion of their readings and the one tracker of the bases."""
 
@@ -145,6 +144,7 @@ class CameraRig:
         self.tracker = Tracker(tracker_settings)
         self.hold_s = hold_s
         self.marker_sizes = {b.marker: b.marker_size_mm for b in roster.bases}
+        self._heights = {b.marker: b.height_mm for b in roster.bases}
         self._last: dict[str, tuple[FrameResult, tuple[int, int]]] = {}
         self._coverage: dict[str, list[list[float]]] = {name: [] for name in names}
         self._placed: tuple[float, list[BasePose]] = (0.0, [])  # the last round's fused bases, and when
@@ -170,8 +170,9 @@ class CameraRig:
         now = t if t is not None else max((f.t for f in frames), default=0.0)
         states, used = self._states(fresh, now)
         t1 = time.perf_counter()
-        fused = fuse([CameraReadings(s.camera, s.result.report, s.image_size) for s in used  # type: ignore[union-attr,arg-type]
-                      ], self.marker_sizes)
+        readings = [CameraReadings(s.camera, s.result.report, s.image_size)  # type: ignore[union-attr,arg-type]
+                    for s in used]
+        fused = fuse(readings, self.marker_sizes)
         located = bool(used)
         self._placed = (now, fused.bases)
         tracked = self.tracker.update(now, fused.bases) if located else self.tracker.bases(set())
@@ -193,7 +194,6 @@ class CameraRig:
         view = Polygon(cover)
         inside, near = prep(view.buffer(-HAND_OVER_INSET_MM)), prep(view.buffer(FORGET_OUTSIDE_MM))
         followed = {d.marker_id for d in pipeline.tracker.last_detections()}
-        heights = {b.marker: b.height_mm for b in self.roster.bases}
         given: list[Detection] = []
         gone: set[int] = set()
         for pose in placed:
@@ -202,7 +202,7 @@ class CameraRig:
                 if not near.contains(where):
                     gone.add(pose.marker)
             elif inside.contains(where):
-                z = heights[pose.marker] if location.method == "pnp" else 0.0
+                z = self._heights[pose.marker] if location.method == "pnp" else 0.0
                 corners = np.column_stack([pose.marker_corners_mm, np.full(4, z)])
                 try:
                     px = location.project(corners, intr)
