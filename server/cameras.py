@@ -127,7 +127,7 @@ def camera_specs(sources: Sequence[str], cameras: Sequence[Any], *, fps: float |
     for k, spec in enumerate(sources):
         source = open_source(spec, fps=fps)
         intr = load_camera(cameras[k]).intrinsics if cameras else None
-        specs.append(CameraSpec(f"camera {k + 1} ({source.name})", source, intr))
+        specs.append(CameraSpec(f"#{k + 1} {source.name}", source, intr))  # "#2 camera 1", "#1 video a.mp4"
     return specs, None
 
 

@@ -110,3 +110,30 @@ def test_two_demo_cameras_play_one_table_and_survive_losing_one(caplog: pytest.L
         cable.unplugged.clear()
         assert poll(lambda: status()["cameras"][1]["used"], timeout=30)
         assert poll(lambda: status()["unknown_areas"] == [], timeout=10)
+
+
+@pytest.mark.slow
+def test_two_folders_of_the_same_table_give_each_base_once(tmp_path: Path) -> None:
+    # two "cameras" filming the whole table (no camera.json: located by homography from the four
+    # anchors): every base is read by both and fused into one
+    from campo.server.app import build_services, create_app
+    from campo.server.rig import ServerSettings
+
+    render_frames(tmp_path / "a", [LAYOUT] * 2, noisy=True)
+    render_frames(tmp_path / "b", [LAYOUT] * 2, noisy=True)
+    settings = ServerSettings(source=str(tmp_path / "a"), sources=(str(tmp_path / "a"), str(tmp_path / "b")),
+                              table=TABLE, roster=ROSTER, setup_file=tmp_path / "terrain.json", fps=4.0,
+                              status_interval_s=0.2)
+    services = build_services(settings)
+    assert [s.name for s in services.rig.cameras] == ["#1 folder a", "#2 folder b"]
+    with TestClient(create_app(settings, services=services), base_url=BASE) as client:
+        assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == len(LAYOUT), timeout=30,
+                        interval=0.2)
+        assert wait_for(lambda: all(c["used"] for c in client.get("/api/status").json()["cameras"]),
+                        timeout=10, interval=0.2)
+        state = client.get("/api/state").json()
+        assert sorted(b["id"] for b in state["bases"]) == sorted(b for b, *_ in LAYOUT)
+        assert [c["bases_seen"] for c in client.get("/api/status").json()["cameras"]] == [4, 4]  # each read all
+        truth = {b: (x, y) for b, x, y, _ in LAYOUT}
+        for b in state["bases"]:
+            assert abs(b["x_mm"] - truth[b["id"]][0]) < 3 and abs(b["y_mm"] - truth[b["id"]][1]) < 3
