@@ -384,8 +384,7 @@ def charge_melee(board: Board, charge: Charge,
     protection, here = place
     own = _charging_side(board, me)
     assumed.extend(own.notes)
-    guns = sorted(guns_seeing(board, [g for g in _guns_near(board, enemy)
-                                      if _may_cover(board, g, me, enemy)], enemy))
+    guns = sorted(guns_seeing(board, _covering_guns(board, me, enemy), enemy))
     supp_units = [*own.supports, *(book.unit(g, assumed) for g in guns)]
     assumed.extend(own.general_notes)
     facts = MeleeFacts(
@@ -449,6 +448,19 @@ def _charging_side_of(board: Board, me: str) -> _ChargingSide:
     counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)]
     return _ChargingSide(unit, supp_units, counted_ids, general, g_quality, g_rank, notes,
                          general_notes)
+
+
+def battery_shots(board: Board, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """The (gun, target) shots `charge_melee` asks about for the legal charges of ``ids``
+    (`relations.guns_seeing`), for the fire rules to measure with the bases' own shots."""
+    fighters = [i for i in ids if fights(board, i)]
+    return [(g, c.target) for found in board.charge_book.charges_of(fighters).values()
+            for c in found if c.legal for g in _covering_guns(board, c.charger, c.target)]
+
+
+def _covering_guns(board: Board, charger: str, target: str) -> list[str]:
+    """The batteries near ``target`` that may support ``charger``'s charge by fire."""
+    return [g for g in _guns_near(board, target) if _may_cover(board, g, charger, target)]
 
 
 def _guns_near(board: Board, target: str) -> list[str]:
