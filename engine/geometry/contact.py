@@ -28,6 +28,8 @@ from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import zone_of, zones_of
 
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
+_NEXT = [1, 2, 3, 0]
+"""Each corner's successor around a rectangle (``np.roll(a, -1, axis=1)``, cheaper)."""
 
 
 def gap(a: Rect, b: Rect) -> float:
@@ -165,7 +167,7 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
     grow = np.maximum(np.asarray(tolerance, dtype=float), 1e-6)
     if grow.ndim:
         grow = grow[:, None]
-    p, q = corners, np.roll(corners, -1, axis=1)                          # edge i: corner i -> i+1
+    p, q = corners, corners[:, _NEXT]                                     # edge i: corner i -> i+1
     cx, cy, r0, r1, f0, f1 = (frames[:, k, None] for k in range(6))
     hw, hd = frames[:, 6, None] + grow, frames[:, 7, None] + grow
 
@@ -206,7 +208,7 @@ def edge_shares(a: Poses, b: Poses, tolerance: float | np.ndarray) -> np.ndarray
     """`shared_lengths` of each pair of rows: (n, 4), each edge of ``a[k]`` (EDGE_NAMES order)
     clipped to ``b[k]`` grown by ``tolerance``."""
     corners = a.corners
-    d = np.roll(corners, -1, axis=1) - corners
+    d = corners[:, _NEXT] - corners
     return _clipped_edges(corners, np.hypot(d[..., 0], d[..., 1]), frames_of(b), tolerance)
 
 

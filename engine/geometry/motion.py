@@ -129,9 +129,22 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
     if k == 0:
         return np.zeros(0)
     r = np.broadcast_to(np.asarray(reach, dtype=float), (k,))
-    best = np.minimum(_vertex_hits(moving, obstacle, d, r), _vertex_hits(obstacle, moving, -d, r))
+    # the moving vertices against the obstacle, and the obstacle's against the moving shape
+    # going the other way, in one pass
+    width = max(moving.shape[1], obstacle.shape[1])
+    a, b = _padded(moving, width), _padded(obstacle, width)
+    hits = _vertex_hits(np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([d, -d]),
+                        np.concatenate([r, r]))
     within = shapely.dwithin(_shapes(moving), _shapes(obstacle), r)
-    return np.where(within, 0.0, best)
+    return np.where(within, 0.0, np.minimum(hits[:k], hits[k:]))
+
+
+def _padded(vertices: np.ndarray, width: int) -> np.ndarray:
+    """Outlines padded to ``width`` vertices by repeating their last: the edges added have no
+    length and the closing edge is the same, so `_vertex_hits` reads the same outline."""
+    extra = width - vertices.shape[1]
+    return vertices if not extra else \
+        np.concatenate([vertices, np.repeat(vertices[:, -1:], extra, axis=1)], axis=1)
 
 
 def _shapes(vertices: np.ndarray) -> np.ndarray:

@@ -53,6 +53,16 @@ class Conduct:
             done.update(_ANSWERS[name](self.board, missing))
         return {i: done[i] for i in ids}
 
+    @cached_property
+    def arms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per base, in index order: an enemy that counts (not a general, seen), its arm
+        (units, guns and limbers; "" otherwise), a unit (ISD ManTab, A25)."""
+        infos = [self.board.infos[n] for n in self.board.state.index.ids]
+        foe = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
+        arm = np.array([i.arm if i.is_unit or i.is_gun or i.kind == "limber" else ""
+                        for i in infos], dtype=object)
+        return foe, arm, np.array([i.is_unit for i in infos], dtype=bool)
+
 
 def _one(name: str) -> Callable[[Board, str], Any]:
     """The ``name`` answer of one base (a copy: callers may keep or change it)."""
@@ -95,10 +105,7 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
         return out
     at = board.positions(units)
     side = board.sides
-    foe = np.array([not (i.is_general or i.stale) for i in (infos[n] for n in names)])
-    arm = np.array([infos[n].arm if infos[n].is_unit or infos[n].is_gun or infos[n].kind == "limber"
-                    else "" for n in names], dtype=object)
-    unit = np.array([infos[n].is_unit for n in names], dtype=bool)
+    foe, arm, unit = board.conduct.arms
 
     def near(reach_in: float, wanted: np.ndarray) -> list[list[str]]:
         rows, others = index.query_many(index.shapes[at], board.mm(reach_in) + 1e-6)
