@@ -97,7 +97,8 @@ def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]
 def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
     and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
-    question one STRtree query (the cavalry's from the cavalry: fewer)."""
+    question one STRtree query (the cavalry's from the infantry asked or from the cavalry,
+    whichever are fewer)."""
     infos, names, index = board.infos, board.state.index.ids, board.state.index
     units = [i for i in ids if infos[i].is_unit]
     out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
@@ -117,17 +118,23 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
 
     inf = near(NEAR_INFANTRY_IN, unit & (arm == "infantry"))
     art = near(NEAR_ARTILLERY_IN, arm == "artillery")
-    # enemy cavalry within charge distance of infantry (queried from the cavalry)
+    # enemy cavalry within charge distance of infantry (queried from whichever are fewer)
     row_of = {u: k for k, u in enumerate(units) if infos[u].arm == "infantry"}
     riders = np.nonzero(unit & (arm == "cavalry") & foe)[0]
     looks: list[tuple[int, str]] = []
     if row_of and len(riders):
-        cav_in = board.settings.a25_cavalry_charge_distance_in
-        rows, others = index.query_many(index.shapes[riders], board.mm(cav_in) + 1e-6)
-        for r, o in zip(rows.tolist(), others.tolist()):
-            k = row_of.get(names[o])
-            if k is not None and side[riders[r]] != side[o]:
-                looks.append((k, names[riders[r]]))
+        reach = board.mm(board.settings.a25_cavalry_charge_distance_in) + 1e-6
+        foot = board.positions(row_of)
+        if len(foot) < len(riders):
+            rows, others = index.query_many(index.shapes[foot], reach)
+            pairs = zip(foot[rows].tolist(), others.tolist())
+        else:
+            rows, others = index.query_many(index.shapes[riders], reach)
+            pairs = zip(others.tolist(), riders[rows].tolist())
+        rider = np.zeros(len(names), dtype=bool)
+        rider[riders] = True
+        looks = [(row_of[names[f]], names[c]) for f, c in pairs
+                 if names[f] in row_of and rider[c] and side[f] != side[c]]
         looks.sort(key=lambda kc: (kc[0], board.position[kc[1]]))
     cav: list[list[str]] = [[] for _ in units]
     for (k, c), seen in zip(looks, _cavalry_sees(board, [(c, units[k]) for k, c in looks])):
