@@ -200,8 +200,10 @@ _TIE_ORDER = np.array([EDGE_NAMES.index(e) for e in ("front", "right", "left", "
 def frames_of(poses: Poses) -> np.ndarray:
     """(n, 8) frames of rectangles (centre, right, front, half width, half depth), the layout
     of `RectTable.frames`."""
-    return np.column_stack([poses.cx, poses.cy, poses.right, poses.front, poses.width / 2,
-                            poses.depth / 2])
+    out = np.empty((len(poses), 8))
+    out[:, 0], out[:, 1], out[:, 2:4], out[:, 4:6] = poses.cx, poses.cy, poses.right, poses.front
+    out[:, 6], out[:, 7] = poses.width / 2, poses.depth / 2
+    return out
 
 
 def edge_shares(a: Poses, b: Poses, tolerance: float | np.ndarray) -> np.ndarray:

@@ -541,7 +541,9 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
     c_at = board.positions([v.charger for v in charges])
-    entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach)
+    by_wheel = hits < len(paths.wheel_pieces[0])               # the wheels' pieces come first
+    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel])
+    entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach, wheeled)
     target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
                             entry[:len(rows)])
     at_target = np.zeros(len(charges))
@@ -582,25 +584,16 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
 
 
 def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.ndarray,
-                  others: np.ndarray, reach: float) -> np.ndarray:
+                  others: np.ndarray, reach: float, wheeled: np.ndarray) -> np.ndarray:
     """mm along path ``rows[i]`` of charger ``chargers[i]`` (index positions) at which it first
     comes within ``reach`` of base ``others[i]``: 0 when it starts there, half the wheel when
-    the wheel brings it there, else where the slide does; NaN when never."""
+    the wheel brings it there (``wheeled[i]``: a piece of its wheel does), else where the
+    slide does; NaN when never."""
     shapes = board.state.index.shapes
     entry = np.full(len(rows), np.nan)
     entry[shapely.dwithin(shapes[chargers], shapes[others], reach)] = 0.0
-    pieces, owner = paths.wheel_pieces
-    wheel = np.nonzero(np.isin(rows, owner) & np.isnan(entry))[0]
-    if len(wheel):
-        # each (row, other) against each piece of its row's wheel
-        order = np.argsort(owner, kind="stable")
-        first = np.searchsorted(owner[order], rows[wheel])
-        count = np.searchsorted(owner[order], rows[wheel], side="right") - first
-        at = order[np.repeat(first, count) + np.concatenate([np.arange(n) for n in count.tolist()])]
-        near = shapely.dwithin(pieces[at], np.repeat(shapes[others[wheel]], count), reach)
-        met = np.bincount(np.repeat(np.arange(len(wheel)), count)[near],
-                          minlength=len(wheel)) > 0
-        entry[wheel[met]] = paths.wheel_mm[rows[wheel[met]]] / 2
+    wheel = np.isnan(entry) & wheeled
+    entry[wheel] = paths.wheel_mm[rows[wheel]] / 2
     rest = np.nonzero(np.isnan(entry))[0]
     if len(rest):
         k = rows[rest]
