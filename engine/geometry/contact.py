@@ -69,11 +69,6 @@ def shared_lengths(a: Rect, b: Rect, tolerance: float) -> dict[str, float]:
     return {name: clip_length(*a.edge(name), b, grow) for name in EDGE_NAMES}
 
 
-
-shared_lengths_compiled = shared_lengths
-"""The old name of `shared_lengths` (ATTILA's charges still import it)."""
-
-
 def touched_edge(a: Rect, b: Rect, tolerance: float, method: str = "longest_shared_segment",
                  partition: str = "front_halfplane") -> str:
     """Which edge of ``a`` ("front", "left", "right", "rear") ``b`` touches.

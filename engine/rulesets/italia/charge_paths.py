@@ -66,7 +66,7 @@ class Paths:
 
     @cached_property
     def wheel_poses(self) -> tuple[Poses, np.ndarray]:
-        """The poses of each wheel every 10° (`motion.wheel_poses`), both ends included, and
+        """The poses of each wheel every 10° (`motion.wheel_steps`), both ends included, and
         the row each belongs to (rows without a wheel have none)."""
         rows = np.nonzero(self.found & (self.wheel_deg != 0))[0]
         steps = wheel_steps(self.wheel_deg[rows])
@@ -82,7 +82,7 @@ class Paths:
     @cached_property
     def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
         """The area each wheel sweeps, as pieces (the hulls of consecutive wheel poses,
-        `motion.swept_area`'s) and the row of each."""
+        `motion.hull_pieces`) and the row of each."""
         poses, owner = self.wheel_poses
         return hull_pieces(poses.corners, owner)
 

@@ -64,12 +64,9 @@ class Conduct:
         return foe, arm, np.array([i.is_unit for i in infos], dtype=bool)
 
 
-def _one(name: str) -> Callable[[Board, str], Any]:
-    """The ``name`` answer of one base (a copy: callers may keep or change it)."""
-    def answer(board: Board, base_id: str) -> Any:
-        return copy.deepcopy(board.conduct.of(name, [base_id])[base_id])
-    answer.__name__ = f"{name}_of"
-    return answer
+def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
+    """The ManTab proximity facts of one base (a copy: callers may keep or change it)."""
+    return copy.deepcopy(board.conduct.of("manoeuvre", [base_id])[base_id])
 
 
 # --- movement and manoeuvre (ISD §8, ManTab, A25) ---------------------------------------------
@@ -432,9 +429,3 @@ _ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
     "movement": _movements, "manoeuvre": _manoeuvres, "retreat": _retreats,
     "pursuit": _pursuits, "hidden": _hidden,
 }
-
-movement_of = _one("movement")
-manoeuvre_of = _one("manoeuvre")
-retreat_of = _one("retreat")
-pursuit_of = _one("pursuit")
-hidden_of = _one("hidden")
