@@ -112,11 +112,17 @@ def _mover(board: Board, base_id: str) -> tuple[str, str | None, str, bool, str 
             info.rank)
 
 
-def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:
-    """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; kinds the table does
-    not know do not change it)."""
+def move_over(board: Board, base_id: str, kinds: Iterable[str] = ()
+              ) -> tuple[float, tuple[str, ...]]:
+    """(movement allowance in inches over terrain ``kinds``, why it is less than the open move)
+    (ISD §8 table; kinds the table does not know do not change it)."""
     known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
-    return _allowance(*_mover(board, base_id), known, board.settings)[0]
+    return _allowance(*_mover(board, base_id), known, board.settings)
+
+
+def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:
+    """The allowance of `move_over`."""
+    return move_over(board, base_id, kinds)[0]
 
 
 def reach_cap_in(board: Board, base_id: str) -> float:
@@ -125,12 +131,6 @@ def reach_cap_in(board: Board, base_id: str) -> float:
     open_move = full_move_in(board, base_id)
     return max(open_move, full_move_in(board, base_id, ["road"])) \
         if board.infos[base_id].march_column else open_move
-
-
-def _limits(board: Board, base_id: str, kinds: list[str]) -> list[str]:
-    """Why the base's move over ``kinds`` is less than its open move (`movement_allowance`)."""
-    known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
-    return list(_allowance(*_mover(board, base_id), known, board.settings)[1])
 
 
 # --- the book of charges of one board ----------------------------------------------------------
@@ -365,7 +365,7 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
                              f"({', '.join(v.terrain)})")
         elif not verdicts[n]:
             why = [f"{-v.margin:.1f} in short"] if v.margin < 0 else []
-            why += _limits(board, v.charger, v.terrain)
+            why += move_over(board, v.charger, v.terrain)[1]
             v.reasons.append(f"out of reach: needs {v.distance:.1f} in, may move "
                              f"{v.allowance:.1f} in" + (f" ({'; '.join(why)})" if why else ""))
         if close[n]:

@@ -249,14 +249,6 @@ def supports(board: Board, supporter: str, supported: str) -> bool:
     return (supporter, supported) in board.relations.support_pairs
 
 
-def supported_by(board: Board, base_id: str) -> list[str]:
-    return board.relations.supported_by(base_id)
-
-
-def groups(board: Board) -> list[list[str]]:
-    return board.relations.groups
-
-
 def group_leader(board: Board, members: list[str]) -> str:
     """ISD §8 the largest unit tests for the Group (A > B > C/D > E; ties: first id)."""
     return min(members, key=lambda m: (-SIZE_RANK.get(board.infos[m].letter or "", 0), m))
