@@ -171,9 +171,9 @@ def main() -> None:
             if not args.no_live and n <= 200:
                 up, count = update(scenario, args.repeat)
                 details = detail(scenario, max(1, args.repeat // 2), args.detail_sample)
-                times = [ms for ms, _, _ in details]
-                row += (f" {min(up):>8.1f} {count:>8} {statistics.median(times):>10.1f}"
-                        f" {times[-1]:>10.1f}  {details[-1][1]}")
+                spent = [ms for ms, _, _ in details]
+                row += (f" {min(up):>8.1f} {count:>8} {statistics.median(spent):>10.1f}"
+                        f" {spent[-1]:>10.1f}  {details[-1][1]}")
                 worst += [f"  {n} bases, {b}: {ms:.1f} ms: {why(e)}" for ms, b, e in details[-3:]]
             print(row, flush=True)
         if worst:
