@@ -2,13 +2,16 @@
 each base's reading, the bases as arrays, contacts, terrain and which areas hold each base.
 
 `Board.of(state)` is kept with the state (`GameState.cached`), so all questions asked of one state
-share the work. Bases are numbered in the spatial index's order (`state.index`); ``ids`` lists them
-sorted, the order of every output.
+share the work. The board refers to its state weakly: with no reference cycle between them, a state
+a live game has replaced is freed at once, not left to the garbage collector (hold the state while
+you use its board). Bases are numbered in the spatial index's order (`state.index`); ``ids`` lists
+them sorted, the order of every output.
 """
 
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -60,12 +63,20 @@ class TouchingPairs:
 
 @dataclass
 class Board:
-    state: GameState
+    state_ref: weakref.ReferenceType[GameState]
     settings: AttilaSettings
 
     @staticmethod
     def of(state: GameState) -> Board:
-        return state.cached("attila.board", lambda: Board(state, state.settings))
+        return state.cached("attila.board", lambda: Board(weakref.ref(state), state.settings))
+
+    @property
+    def state(self) -> GameState:
+        state = self.state_ref()
+        if state is None:
+            raise ReferenceError("this board's GameState is gone: keep the state while its board "
+                                 "is used")
+        return state
 
     # --- distances ------------------------------------------------------------------------------
     @staticmethod

@@ -319,7 +319,7 @@ def _preference(att: Attempts) -> np.ndarray:
 
 # --- the search --------------------------------------------------------------------------------
 def _search(board: Board, pairs: _Pairs
-            ) -> tuple[Attempts, dict[int, int], dict[int, PathFacts], dict[int, np.ndarray]]:
+            ) -> tuple[Attempts, dict[int, int], dict[int, PathFacts], dict[int, list[int]]]:
     """Per pair, the attempt to report (index into the returned attempts; pairs with no attempt
     at all are missing), the path facts of every attempt checked, and the enemies certainly in
     the paths of the attempts passed over without a check (`paths.run_blockers`).
@@ -338,16 +338,16 @@ def _search(board: Board, pairs: _Pairs
     return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
-def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarray]:
+def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, list[int]]:
     """Attempt -> the rows of the enemies certainly in its path, for every attempt within the
     move that has one (`paths.run_blockers`, all at once): the search passes over these without
     their full check, and the rounds of full checks are few."""
     at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies_from,
                             pairs.enemies)
-    if not len(at):
-        return {}
-    cut = np.flatnonzero(np.diff(at)) + 1          # `run_blockers` keeps the attempts in order
-    return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
+    out: dict[int, list[int]] = {}
+    for i, row in zip(at.tolist(), rows.tolist()):
+        out.setdefault(i, []).append(row)
+    return out
 
 
 def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -361,7 +361,7 @@ def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]
 
 
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
-                 blockers: dict[int, np.ndarray]) -> dict[int, int | None]:
+                 blockers: dict[int, list[int]]) -> dict[int, int | None]:
     """Per pair, its preferred attempt whose path is clear: first among its square wheels, and
     when none of those is clear with the fronts along each other, among all its attempts (the
     sweep), falling back on the preferred one, blocked though it is (checked, for its reasons),
@@ -577,22 +577,20 @@ def _outcomes(board: Board, keys: list[tuple[str, str]],
 
 
 def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
-             facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
+             facts: dict[int, PathFacts], blockers: dict[int, list[int]],
              att: Attempts) -> list[MemoEntry]:
     """Each outcome with the paths it checked, the bases meeting them and the blockers of the
     attempts it passed over (`MemoEntry`)."""
     row_keys = board.row_keys
+    pair = att.pair.tolist()
     paths: list[list[Any]] = [[] for _ in pairs.keys]
     seen: list[set[BaseKey]] = [set() for _ in pairs.keys]
     blocking: list[set[BaseKey]] = [set() for _ in pairs.keys]
     for i, f in facts.items():
-        k = int(att.pair[i])
-        paths[k].append(f.outline)
-        seen[k].update(map(row_keys.__getitem__, f.seen))
-    if blockers:
-        owner = np.repeat(att.pair[list(blockers)], [len(r) for r in blockers.values()])
-        for k, b in zip(owner.tolist(), np.concatenate(list(blockers.values())).tolist()):
-            blocking[k].add(row_keys[b])
+        paths[pair[i]].append(f.outline)
+        seen[pair[i]].update(map(row_keys.__getitem__, f.seen))
+    for i, rows in blockers.items():
+        blocking[pair[i]].update(map(row_keys.__getitem__, rows))
     return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
