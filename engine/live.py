@@ -158,12 +158,16 @@ class LiveAnalysis:
     def _summarise(self, data: dict[str, Any], state: GameState,
                    previous: Snapshot | None) -> Snapshot:
         rs = state.ruleset
+        follows = previous is not None and previous.state is not None and \
+            previous.state.ruleset is rs
+        if follows:
+            state.reuse_geometry(previous.state)
         problems = state.validate()
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             state.check()   # raises ScenarioError naming every error
         old_summaries: dict[str, Any] = {}
-        if previous is not None and previous.state is not None and previous.state.ruleset is rs:
+        if follows:
             old_summaries = previous.summary["bases"]
             todo = self._affected(previous, state)
         else:
