@@ -93,7 +93,7 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
         return out
     reach = np.array([board.mm(board.units[c].move_cm(board.settings)) + board.contact_tol
                       for c in troops])
-    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in troops]], reach)
+    si, bi = board.within([board.pos[c] for c in troops], reach)
     for k, b in zip(si.tolist(), bi.tolist()):
         c, o = troops[k], board.order[b]
         if board.units[o].side != board.units[c].side:
