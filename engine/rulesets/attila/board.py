@@ -91,11 +91,6 @@ class Board:
         return mm / MM_PER_CM
 
     @cached_property
-    def scale(self) -> float:
-        """AT18: the factor on every ordinary distance."""
-        return float(self.settings.at18_distance_scale)
-
-    @cached_property
     def contact_tol(self) -> float:
         return float(self.settings.at2_contact_tolerance_mm)
 
