@@ -184,11 +184,22 @@ class Board:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
         return self._generals.get(side, ())
 
+    @cached_property
+    def _envelopes(self) -> shapely.STRtree:
+        return shapely.STRtree(self.shapes)
+
+    def boxes_meeting(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(box, base row) of every base whose bounding box meets each box, sorted: a superset
+        of the bases meeting it found without a GEOS predicate, for callers that test further."""
+        si, bi = self._envelopes.query(boxes)
+        order = np.lexsort((bi, si))
+        return si[order], bi[order]
+
     def within(self, rows: Sequence[int] | np.ndarray, distance: float | np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
         """(k, base row) of every base within ``distance`` (per row or one value) of base
         ``rows[k]``, itself included, sorted: the bases meeting its box grown by the distance
-        (one STRtree query of boxes); certain answers from the centres (a gap is never more
+        (`boxes_meeting`); certain answers from the centres (a gap is never more
         than the centres' distance, nor less than that less both half diagonals), GEOS's
         distance for the rest (one vectorised call)."""
         rows = np.asarray(rows, dtype=int)
@@ -197,7 +208,7 @@ class Board:
         reach = np.broadcast_to(np.asarray(distance, dtype=float), (len(rows),))
         b = shapely.bounds(self.shapes[rows])
         boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
-        si, bi = self.state.index.meeting_many(boxes)
+        si, bi = self.boxes_meeting(boxes)
         f, a, limit = self.frames, rows[si], reach[si]
         centres = np.hypot(f.cx[a] - f.cx[bi], f.cy[a] - f.cy[bi])
         half = np.hypot(f.width, f.depth) / 2

@@ -105,11 +105,10 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
 
 def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
     """(charge, board row) of every base the charge's paths could meet, sorted by charge: those
-    meeting the box of charger and target grown by the charger's diagonal and the contact
-    tolerance. Every path
-    lies within that distance of the two: the wheel within the diagonal of a front corner, the
-    final pose within it of the point where it touches the target, and the straight move
-    between the two. One STRtree query of boxes."""
+    whose bounding box meets the box of charger and target grown by the charger's diagonal and
+    the contact tolerance. Every path lies within that distance of the two: the wheel within
+    the diagonal of a front corner, the final pose within it of the point where it touches the
+    target, and the straight move between the two (`Board.boxes_meeting`)."""
     f = board.frames
     charger = np.array([board.pos[c] for c, _ in keys])
     target = np.array([board.pos[t] for _, t in keys])
@@ -117,7 +116,7 @@ def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarra
     reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
     lo = np.stack([lowest(corners[..., 0]), lowest(corners[..., 1])], axis=1) - reach[:, None]
     hi = np.stack([highest(corners[..., 0]), highest(corners[..., 1])], axis=1) + reach[:, None]
-    return board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+    return board.boxes_meeting(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
