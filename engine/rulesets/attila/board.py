@@ -162,27 +162,15 @@ class Board:
         return (self.settings.model_dump_json(),
                 json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
 
-    @cached_property
-    def _rect_of(self) -> dict[str, Rect]:
-        return dict(zip(self.order, self.rects))
-
     def rect(self, base_id: str) -> Rect:
-        return self._rect_of[base_id]
+        return self.rects[self.pos[base_id]]
 
     def poly(self, base_id: str) -> Polygon:
         return self.shapes[self.pos[base_id]]
 
-    @cached_property
-    def _generals(self) -> dict[str, tuple[str, ...]]:
-        found: dict[str, list[str]] = {}
-        for i in self.ids:
-            if self.units[i].is_general:
-                found.setdefault(self.units[i].side, []).append(i)
-        return {side: tuple(ids) for side, ids in found.items()}
-
-    def generals(self, side: str) -> tuple[str, ...]:
+    def generals(self, side: str) -> list[str]:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
-        return self._generals.get(side, ())
+        return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
     @cached_property
     def _envelopes(self) -> shapely.STRtree:
