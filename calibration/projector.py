@@ -36,8 +36,9 @@ PATTERN_DICTIONARY = "DICT_5X5_250"
 """Another family than the table's 4x4 markers: a corner of the pattern is never read as a base."""
 MIN_CORNERS = 12
 """Corners needed for a fit worth keeping (a homography needs 4; a dozen spread out checks it)."""
-RANSAC_PX = 3.0
-"""Projector pixels a corner may be off and still count (~3 mm: bases a few mm high are not)."""
+RANSAC_PX = 2.0
+"""Projector pixels a corner may be off and still count (~2 mm on a table a projector covers at
+~1 px/mm): a corner that lands on a base, its figures or its edge is off by more and left out."""
 MAX_MEDIAN_MM = 5.0
 """A fit whose median residual is above this is refused (the camera or the table moved)."""
 TABLE_MARGIN_MM = 5.0
