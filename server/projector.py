@@ -138,9 +138,10 @@ class ProjectorService:
             self._shown[step] = time.monotonic()
             return True
 
-    def wait_shown(self, step: int, timeout: float = SHOWN_TIMEOUT_S) -> float:
-        """When the page showed ``step`` (monotonic); `CalibrationFailed` after ``timeout``."""
-        end = time.monotonic() + timeout
+    def wait_shown(self, step: int, timeout: float | None = None) -> float:
+        """When the page showed ``step`` (monotonic); `CalibrationFailed` after ``timeout``
+        (default `SHOWN_TIMEOUT_S`)."""
+        end = time.monotonic() + (SHOWN_TIMEOUT_S if timeout is None else timeout)
         while time.monotonic() < end:
             with self._lock:
                 at = self._shown.get(step)

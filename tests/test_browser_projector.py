@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -118,6 +119,60 @@ def test_the_ruler_and_terrain_reach_the_projector(pages: tuple[Any, Any], serve
     ruler = projector.evaluate("window.projector.msg.view.ruler")
     mid = ((ruler[0][0] + ruler[1][0]) / 2, (ruler[0][1] + ruler[1][1]) / 2)
     assert max(pixel(projector, projector_px(server, *mid))) > 200, "the ruler's line is drawn"
+
+
+@pytest.fixture(scope="module")
+def projected(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, ProjectorModel]]:
+    """A live server whose camera films the demo table under a simulated projector that shows
+    what the server asks the projector page to show; no projector.json yet."""
+    from campo.server.app import build_services
+    from campo.server.game_state import GameSetup
+    from campo.server.rig import Rig
+    from campo.vision.synthetic.demo import DemoGame
+    from tests.projector_fixtures import ProjectedTableSource
+
+    game = DemoGame.load()
+    model = ProjectorModel.above(game.table, PROJECTOR, tilt_deg=5.0, roll_deg=-1.0)
+    source = ProjectedTableSource(game, model)
+    folder = tmp_path_factory.mktemp("calibrate")
+    settings = ServerSettings(source="projected", port=free_port(), token=TOKEN, status_interval_s=0.25,
+                              projector_file=folder / "projector.json")
+    rig = Rig(game.table, game.roster, source.intrinsics, source,
+              GameSetup(game.roster.ruleset, game.terrain, None, path=None))
+    services = build_services(settings, rig)
+    source.service = services.projector
+    with ServerThread(settings, services=services) as srv:
+        assert wait_for(lambda: srv.services.tracker.state is not None and srv.services.tracker.view is not None
+                        and srv.services.tracker.view.result.location.located, timeout=30)
+        yield srv, model
+
+
+def test_calibrate_from_the_tablet_with_the_projector_page_open(browser: Any, projected: Any) -> None:
+    """The button on the tablet; the projector page shows black, then the pattern; the camera
+    sees it; projector.json is written and the page draws through it."""
+    srv, model = projected
+    with checked_page(browser, f"{srv.url}/projector?token={TOKEN}", ["#light"], size=PROJECTOR) as projector, \
+            checked_page(browser, f"{srv.url}/?token={TOKEN}", ['[data-testid="tab-camera"]']) as tablet:
+        projector.wait_for_selector('[data-testid="projector-message"]:not([hidden])')
+        assert "not calibrated" in projector.locator('[data-testid="projector-message"]').text_content()
+        tablet.click('[data-testid="tab-camera"]')
+        tablet.click('[data-testid="projector-calibrate"]')
+        tablet.wait_for_function("document.querySelector('[data-testid=projector-status]').textContent"
+                                 ".startsWith('calibrated:')", timeout=60000)
+        status = tablet.locator('[data-testid="projector-status"]').text_content()
+        print(f"\n{status}")
+        assert "kept: first calibration" in status
+        projector.wait_for_selector('[data-testid="projector-message"]', state="hidden")
+    service = srv.services.projector
+    cal = service.calibration
+    assert cal is not None and srv.settings.projector_file.exists()
+    table = srv.services.rig.table.table
+    xs, ys = np.meshgrid(np.linspace(0, table.width_mm, 19), np.linspace(0, table.depth_mm, 13))
+    grid = np.column_stack([xs.ravel(), ys.ravel()])
+    true_px = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), model.table_to_projector).reshape(-1, 2)
+    err = np.linalg.norm(cal.to_table(true_px) - grid, axis=1)
+    print(f"true error over the table: median {np.median(err):.2f} mm, worst {err.max():.2f} mm")
+    assert err.max() <= 2.0
 
 
 def test_the_projector_says_when_it_is_not_calibrated(pages: tuple[Any, Any], server: ServerThread) -> None:

@@ -1,0 +1,51 @@
+"""A table with a projector over it, filmed by the synthetic camera: the camera source of the
+projector's end-to-end tests. The simulated projector shows what the server asks the projector
+page for (`ProjectorService.mode`): the calibration pattern, or black (the overlay's light is
+not simulated here; bench/projector.py measures it)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from campo.calibration.projector import ProjectorPattern
+from campo.server.sources import Frame
+from campo.vision.synthetic import Effects, SyntheticCamera
+from campo.vision.synthetic.demo import DemoGame, demo_intrinsics, demo_pose
+from campo.vision.synthetic.projection import ProjectedLight, ProjectorModel
+
+
+class ProjectedTableSource:
+    """The demo game at one moment, under a projector, at about ``fps`` frames a second."""
+
+    name = "synthetic table under a projector"
+
+    def __init__(self, game: DemoGame, model: ProjectorModel, fps: float = 8.0) -> None:
+        self.game = game
+        self.model = model
+        self.intrinsics = demo_intrinsics()
+        self.camera = SyntheticCamera(game.table, self.intrinsics, demo_pose(game.table, self.intrinsics),
+                                      effects=Effects.typical(), seed=5, terrain=game.terrain)
+        self.bases = game.poses_at(0.0)
+        self.period = 1.0 / fps
+        self.service: Any = None   # the server's ProjectorService, set once it is built
+        self.index = 0
+        self._black = np.zeros(model.size[::-1], np.uint8)
+        self._pattern = ProjectorPattern.for_screen(*model.size).image()
+
+    def open(self) -> None:
+        self.index = 0
+
+    def read(self) -> Frame | None:
+        time.sleep(self.period)
+        showing = self._pattern if self.service is not None and self.service.mode == "pattern" else self._black
+        t, wall = time.monotonic(), time.time()   # the shutter opens now: later pictures are not in it
+        light = ProjectedLight(showing, self.model.table_to_projector, brightness=1.0, blur_px=1.5)
+        render = self.camera.render(self.bases, light=light)
+        self.index += 1
+        return Frame(render.image, t, wall, self.index, render.truth)
+
+    def close(self) -> None:
+        pass
