@@ -18,6 +18,10 @@ import threading
 import time
 from urllib.parse import quote
 
+STARTED: list[subprocess.Popen[bytes]] = []
+"""The browsers started here: they outlive this call (and may outlive the server), so they are
+kept rather than left to the garbage collector while still running."""
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "microsoft-edge", "firefox")
 
 
@@ -78,8 +82,8 @@ def open_projector(url: str, host: str, port: int, *, timeout: float = 60.0) -> 
         return f"campo serve: projector: the server did not start; open {url} on the projector's screen"
     profile = tempfile.mkdtemp(prefix="campo-projector-")
     try:
-        subprocess.Popen(browser_command(browser, url, profile), stdin=subprocess.DEVNULL,  # noqa: S603
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        STARTED.append(subprocess.Popen(browser_command(browser, url, profile), stdin=subprocess.DEVNULL,  # noqa: S603
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
     except OSError as exc:
         return f"campo serve: projector: {os.path.basename(browser)} did not start ({exc}); open {url} by hand"
     return f"campo serve: projector page opened full screen in {os.path.basename(browser)} ({url})"
