@@ -179,3 +179,14 @@ def test_a_missing_key_and_a_broken_file_are_one_line_errors(tmp_path: Path) -> 
     path.write_text('{"version": 1,')
     with pytest.raises(FileFormatError, match="projector.json:1: invalid JSON"):
         load_projector(path)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from campo.calibration import projector
+    from campo.server import projector_launch
+
+    for module in (projector, projector_launch):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
