@@ -41,7 +41,7 @@ from campo.errors import CampoInputError
 from campo.safe_input import parse_json
 from campo.server.hub import StateHub
 from campo.server.projector_view import (
-    ProjectorScreen, ProjectorView, command_radius_mm, dark_footprints, parse_model,
+    ProjectorScreen, ProjectorShown, ProjectorView, command_radius_mm, parse_model,
 )
 
 log = logging.getLogger(__name__)
@@ -238,6 +238,19 @@ async def _json_object(request: Request) -> dict[str, Any]:
     return data
 
 
+async def _model_or_refusal(request: Request, refusal: Callable[[Request], JSONResponse | None],
+                            model: type[Any]) -> Any:
+    """The request's body as ``model``, or the response refusing it (another site, no token: 403;
+    not a JSON object: 400; a bad key or value: 422 naming it)."""
+    refused = refusal(request)
+    if refused is not None:
+        return refused
+    try:
+        return parse_model(model, await _json_object(request))
+    except CampoInputError as exc:
+        return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+
+
 def add_projector_routes(app: FastAPI, service: ProjectorService, feed: CameraFeed,
                          refusal: Callable[[Request], JSONResponse | None],
                          moment: Callable[[], Any]) -> None:
@@ -257,13 +270,9 @@ def add_projector_routes(app: FastAPI, service: ProjectorService, feed: CameraFe
     @app.put("/api/projector/view")
     async def put_view(request: Request) -> JSONResponse:
         """The umpire's choice: body ``{"base": id | null, "ruler": [[x, y], ...], "terrain": bool}``."""
-        refused = refusal(request)
-        if refused is not None:
-            return refused
-        try:
-            view = parse_model(ProjectorView, await _json_object(request))
-        except CampoInputError as exc:
-            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+        view = await _model_or_refusal(request, refusal, ProjectorView)
+        if isinstance(view, JSONResponse):
+            return view
         geometry, command = None, None
         if view.base is not None:
             snapshot = moment()
@@ -281,13 +290,9 @@ def add_projector_routes(app: FastAPI, service: ProjectorService, feed: CameraFe
     @app.put("/api/projector/screen")
     async def put_screen(request: Request) -> JSONResponse:
         """The projector page's picture size: body ``{"width": px, "height": px}``."""
-        refused = refusal(request)
-        if refused is not None:
-            return refused
-        try:
-            screen = parse_model(ProjectorScreen, await _json_object(request))
-        except CampoInputError as exc:
-            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+        screen = await _model_or_refusal(request, refusal, ProjectorScreen)
+        if isinstance(screen, JSONResponse):
+            return screen
         if screen != service.screen:
             service.screen = screen
             service.publish()
@@ -296,14 +301,10 @@ def add_projector_routes(app: FastAPI, service: ProjectorService, feed: CameraFe
     @app.put("/api/projector/shown")
     async def put_shown(request: Request) -> JSONResponse:
         """The projector page shows picture ``step``: body ``{"step": n}``."""
-        refused = refusal(request)
-        if refused is not None:
-            return refused
-        data = await _json_object(request)
-        step = data.get("step")
-        if set(data) != {"step"} or isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 2**31:
-            return JSONResponse({"ok": False, "error": 'give {"step": n}'}, status_code=422)
-        return JSONResponse({"ok": service.shown(step)})
+        shown = await _model_or_refusal(request, refusal, ProjectorShown)
+        if isinstance(shown, JSONResponse):
+            return shown
+        return JSONResponse({"ok": service.shown(shown.step)})
 
     @app.post("/api/projector/calibrate")
     async def post_calibrate(request: Request) -> JSONResponse:

@@ -41,6 +41,14 @@ class ProjectorScreen(BaseModel):
     height: int = Field(ge=64, le=16384)
 
 
+class ProjectorShown(BaseModel):
+    """The projector page shows the picture the server asked for (`PUT /api/projector/shown`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    step: int = Field(ge=0, lt=2**31)
+
+
 def parse_model(model: type[BaseModel], data: Any) -> Any:
     """``data`` as ``model``, or a `CampoInputError` naming the first bad key in one line."""
     try:

@@ -6,6 +6,8 @@ not simulated here; bench/projector.py measures it)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -15,6 +17,36 @@ from campo.server.sources import Frame
 from campo.vision.synthetic import Effects, SyntheticCamera
 from campo.vision.synthetic.demo import DemoGame, demo_intrinsics, demo_pose
 from campo.vision.synthetic.projection import ProjectedLight, ProjectorModel
+
+
+PROJECTOR = (1920, 1080)
+
+
+@contextmanager
+def layout_server(tmp_path_factory: Any, token: str, *, calibrated: bool) -> Iterator[Any]:
+    """The live server (`ServerThread`) fed the four-base layout of tests/server_fixtures.py,
+    with ``token``; with ``calibrated``, a projector.json whose homography is a projector's over
+    this table (`ProjectorModel`: exact, no camera needed); once its state has every base."""
+    from campo.calibration.projector import ProjectorCalibration, save_projector
+    from campo.server.rig import ServerSettings
+    from campo.server.runner import ServerThread, free_port
+    from campo.vision.tabletop import load_table
+    from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+
+    frames = tmp_path_factory.mktemp("frames")
+    render_frames(frames, [LAYOUT])
+    folder = tmp_path_factory.mktemp("game")
+    if calibrated:
+        model = ProjectorModel.above(load_table(TABLE), PROJECTOR, tilt_deg=3.0, roll_deg=1.5)
+        save_projector(ProjectorCalibration(PROJECTOR, model.table_to_projector, 0.1, 0.3, 0.9, 100, 110),
+                       folder / "projector.json")
+    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=folder / "terrain.json",
+                              port=free_port(), token=token, fps=5.0, status_interval_s=0.25,
+                              projector_file=folder / "projector.json")
+    with ServerThread(settings) as srv:
+        assert wait_for(lambda: srv.services.tracker.state is not None
+                        and len(srv.services.tracker.state["bases"]) == len(LAYOUT), timeout=20)
+        yield srv
 
 
 class ProjectedTableSource:

@@ -14,39 +14,24 @@ import cv2
 import numpy as np
 import pytest
 
-from campo.calibration.projector import ProjectorCalibration, save_projector
 from campo.server.rig import ServerSettings
 from campo.server.runner import ServerThread, free_port
 from campo.vision.synthetic.projection import ProjectorModel
-from campo.vision.tabletop import load_table
 from tests.browser_fixtures import checked_page, require_chromium
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+from tests.projector_fixtures import PROJECTOR, layout_server
+from tests.server_fixtures import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
 TOKEN = "umpire-token-for-projector-tests"
-PROJECTOR = (1920, 1080)
 TAP_BUDGET_MS = 100.0
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    """The live server fed the four-base layout, with a projector.json whose homography is a
-    projector's over this table (ProjectorModel: exact, no camera needed)."""
-    frames = tmp_path_factory.mktemp("frames")
-    render_frames(frames, [LAYOUT])
-    folder = tmp_path_factory.mktemp("projector")
-    model = ProjectorModel.above(load_table(TABLE), PROJECTOR, tilt_deg=3.0, roll_deg=1.5)
-    save_projector(ProjectorCalibration(PROJECTOR, model.table_to_projector, 0.1, 0.3, 0.9, 100, 110),
-                   folder / "projector.json")
-    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=folder / "terrain.json",
-                              port=free_port(), token=TOKEN, fps=5.0, status_interval_s=0.25,
-                              projector_file=folder / "projector.json")
-    with ServerThread(settings) as srv:
-        assert wait_for(lambda: srv.services.tracker.state is not None
-                        and len(srv.services.tracker.state["bases"]) == len(LAYOUT), timeout=20)
+    with layout_server(tmp_path_factory, TOKEN, calibrated=True) as srv:
         yield srv
 
 

@@ -21,10 +21,11 @@ from campo.errors import FileFormatError
 from campo.server import projector as projector_module
 from campo.server.app import build_services
 from campo.server.rig import ServerSettings
-from campo.server.runner import ServerThread, free_port
+from campo.server.runner import ServerThread
 from campo.vision.synthetic.projection import ProjectorModel
 from campo.vision.tabletop import load_table
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+from tests.projector_fixtures import layout_server
+from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames
 
 TOKEN = "projector-token"
 HEADERS = {"X-Campo-Token": TOKEN}
@@ -32,15 +33,7 @@ HEADERS = {"X-Campo-Token": TOKEN}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    frames = tmp_path_factory.mktemp("frames")
-    render_frames(frames, [LAYOUT])
-    folder = tmp_path_factory.mktemp("game")
-    settings = ServerSettings(source=str(frames), table=TABLE, roster=ROSTER, setup_file=folder / "terrain.json",
-                              port=free_port(), token=TOKEN, fps=5.0, status_interval_s=0.25,
-                              projector_file=folder / "projector.json")
-    with ServerThread(settings) as srv:
-        assert wait_for(lambda: srv.services.tracker.state is not None
-                        and len(srv.services.tracker.state["bases"]) == len(LAYOUT), timeout=20)
+    with layout_server(tmp_path_factory, TOKEN, calibrated=False) as srv:
         yield srv
 
 
