@@ -151,12 +151,17 @@ class ProjectorService:
         raise CalibrationFailed("no projector page showed the pattern: open /projector on the projector's "
                                 "screen (campo serve --projector) and try again")
 
-    def running(self) -> bool:
-        return self.job.get("state") == "running"
+    def begin(self) -> bool:
+        """Mark a calibration as running; False when one already is (one at a time)."""
+        with self._lock:
+            if self.job.get("state") == "running":
+                return False
+            self.job = {"state": "running", "progress": "showing black", "started_unix": round(time.time(), 3)}
+            return True
 
     def calibrate(self, feed: CameraFeed) -> dict[str, Any]:
-        """Run one calibration (blocking; the route runs it in a thread). Returns the job's result."""
-        self.job = {"state": "running", "progress": "showing black", "started_unix": round(time.time(), 3)}
+        """Run one calibration (blocking; the route runs it in a thread) and return its result.
+        Call `begin` first."""
         self.publish()
         try:
             dark, location, intr = self._dark_frame(feed)
@@ -313,7 +318,7 @@ def add_projector_routes(app: FastAPI, service: ProjectorService, feed: CameraFe
         refused = refusal(request)
         if refused is not None:
             return refused
-        if service.running():
+        if not service.begin():
             return JSONResponse({"ok": False, "error": "a calibration is already running"}, status_code=409)
         job = await asyncio.to_thread(service.calibrate, feed)
         return JSONResponse({"ok": job["state"] == "done", **job})

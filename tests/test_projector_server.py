@@ -136,3 +136,13 @@ def test_a_bad_projector_json_stops_the_start_naming_it(tmp_path: Path) -> None:
                               setup_file=tmp_path / "terrain.json")
     with pytest.raises(FileFormatError, match=r"projector.json: homography: must be a number"):
         build_services(settings)
+
+
+def test_one_calibration_at_a_time(server: ServerThread, http: httpx.Client) -> None:
+    service = server.services.projector
+    assert service is not None and service.begin()
+    try:
+        r = http.post("/api/projector/calibrate", headers=HEADERS)
+        assert r.status_code == 409 and "already running" in r.json()["error"]
+    finally:
+        service.job = {"state": "idle"}

@@ -87,6 +87,7 @@ function onHello(p) {
   const ro = !p.can_write;
   setPill("st-access", ro ? "read-only (no token)" : (p.token_required ? "umpire (token)" : "umpire"), ro ? "warn" : "ok");
   terrain.setWritable(p.can_write);
+  projector.setWritable(!!p.can_write);
   // the game's setup (table, roster, camera), when this server has one (not the demo, not a replay)
   $("st-setup").hidden = !p.setup_url;
   if (p.setup_url) $("st-setup").href = p.setup_url + (token ? `?token=${encodeURIComponent(token)}` : "");

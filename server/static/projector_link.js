@@ -9,6 +9,7 @@ export class ProjectorLink {
     this.view = { base: null, ruler: [], terrain: false };
     this.info = null;     // the latest `projector` message
     this.lastTap = null;  // {base, t}: when the umpire tapped, epoch ms (tests compare clocks)
+    this.canWrite = false; // a read-only page (no token) does not steer the projector
     if (panel) {
       panel.querySelector("[data-projector-calibrate]").addEventListener("click", () => this.calibrate());
       panel.querySelector("[data-projector-terrain]").addEventListener("change", (e) => this.set({ terrain: e.target.checked }));
@@ -21,19 +22,29 @@ export class ProjectorLink {
     return h;
   }
 
-  /** Change part of the view and send it (only when it changed). */
-  set(part, tapTime = null) {
+  /** Change part of the view and send it (only when it changed, and only to a server with a
+   * projector: the live one says so with its first `projector` message; a replay never does). */
+  set(part, tapTime = null, force = false) {
     const next = { ...this.view, ...part };
-    if (JSON.stringify(next) === JSON.stringify(this.view)) return;
+    if (!force && JSON.stringify(next) === JSON.stringify(this.view)) return;
     this.view = next;
+    if (!this.info || !this.canWrite) return;
     if (tapTime !== null) this.lastTap = { base: next.base, t: tapTime };
     fetch("/api/projector/view", { method: "PUT", headers: this.headers(), body: JSON.stringify(next) })
       .catch(() => { /* no server: the next change resends everything */ });
   }
 
+  setWritable(canWrite) {
+    this.canWrite = canWrite;
+    if (this.info) this.onProjector(this.info);
+  }
+
   onProjector(p) {
+    const first = !this.info;
     this.info = p;
+    if (first && (this.view.base || this.view.ruler.length)) this.set({}, null, true);
     if (!this.panel) return;
+    this.panel.hidden = false;
     const cal = p.calibration, job = p.job || {};
     const status = this.panel.querySelector("[data-projector-status]");
     let text = cal ? `calibrated: residual median ${cal.median_mm.toFixed(2)} mm, worst ${cal.worst_mm.toFixed(2)} mm, ` +
@@ -42,7 +53,7 @@ export class ProjectorLink {
     else if (job.state === "done") text += ` — last run ${job.accepted ? "kept" : "not kept"}: ${job.reason}`;
     else if (job.state === "failed") text += ` — last run failed: ${job.reason}`;
     status.textContent = text;
-    this.panel.querySelector("[data-projector-calibrate]").disabled = job.state === "running";
+    this.panel.querySelector("[data-projector-calibrate]").disabled = !this.canWrite || job.state === "running";
   }
 
   async calibrate() {
