@@ -135,7 +135,7 @@ class ProjectorService:
         with self._lock:
             if step != self._step:
                 return False
-            self._shown[step] = time.monotonic()
+            self._shown = {step: time.monotonic()}   # only the latest picture matters
             return True
 
     def wait_shown(self, step: int, timeout: float | None = None) -> float:
