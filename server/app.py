@@ -32,6 +32,7 @@ from campo.server.game_state import GameSetup
 from campo.server.guard import RequestLimits, allowed, client_keys, install_guard
 from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
+from campo.server.projector import TOPIC as PROJECTOR_TOPIC
 from campo.server.projector import CameraFeed, ProjectorService, add_projector_routes
 from campo.server.projector_view import dark_footprints
 from campo.server.messages import MAX_MESSAGE_BYTES
@@ -176,8 +177,6 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
         services.hub.bind(asyncio.get_running_loop())
         services.capture.start()
         services.tracker.start()
-        if services.projector is not None:
-            services.projector.publish()   # pages that connect get the projector's state at once
         try:
             yield
         finally:
@@ -341,6 +340,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
             s.hub.send_to(client, s.tool.topic, s.tool.view())
         if s.clock is not None:
             s.hub.send_to(client, s.clock.topic, s.clock.view())
+        if s.projector is not None:
+            s.hub.send_to(client, PROJECTOR_TOPIC, s.projector.payload())
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             await _receive_loop(websocket, client, s)

@@ -25,7 +25,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-COALESCING_TOPICS = frozenset({"state", "status", "projector"})
+COALESCING_TOPICS = frozenset({"state", "status"})
 """Topics where only the newest message matters; a slow client gets the latest, not the backlog."""
 
 SUBSCRIBED_TOPICS = frozenset({"state", "event", "deck"})

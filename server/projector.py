@@ -3,8 +3,8 @@
 `ProjectorService` holds projector.json's calibration (if any), the umpire's choice (the
 selected base, the ruler, terrain edges: `ProjectorView`), the projector page's picture size
 and what the projector must show now (`mode`: the overlay, black, or the calibration pattern).
-Every change is published on the WebSocket topic ``projector`` (coalescing: a page gets the
-latest), which the projector page (`/projector`) draws from; the tablet sets the choice with
+Every change is published on the WebSocket topic ``projector`` (and sent to each page as it
+connects), which the projector page (`/projector`) draws from; the tablet sets the choice with
 `PUT /api/projector/view`.
 
 Calibration (`POST /api/projector/calibrate`) runs in its own thread: the projector shows black
