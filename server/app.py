@@ -34,7 +34,7 @@ from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.projector import TOPIC as PROJECTOR_TOPIC
 from campo.server.projector import CameraFeed, ProjectorService, add_projector_routes
-from campo.server.projector_view import dark_footprints
+from campo.server.projector_view import dark_footprints, token_darkness
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.reference import rules_info
 from campo.server.resolution import Resolutions, add_resolution_routes
@@ -103,6 +103,9 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
     dice = Resolutions() if settings.dice_seed is None else Resolutions(seed=settings.dice_seed)
     projector = ProjectorService.open(hub, dark_footprints(rig.table, rig.roster), settings.projector_file)
+    if rig.roster.tokens:   # the projector page keeps the status tokens dark too, wherever they lie
+        tracker.status_parts.append(token_darkness(lambda: None if tracker.view is None else tracker.view.result,
+                                                   rig.roster))
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
                     CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool,
                     clock=TurnClock(rig.roster.ruleset, tool), resolutions=dice, projector=projector)

@@ -9,6 +9,7 @@ homography (calibration/projector.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -72,6 +73,22 @@ def dark_footprints(table: TableConfig, roster: Roster) -> dict[str, Any]:
     anchors = [{"x_mm": a.x_mm, "y_mm": a.y_mm, "size_mm": a.size_mm, "up_deg": a.up_deg} for a in table.anchors]
     return {"markers": markers, "anchors": anchors, "margin_mm": MARKER_MARGIN_MM,
             "quiet_factor": 0.25}   # a quarter of the side: more than any dictionary's white cell
+
+
+def token_darkness(latest: Callable[[], Any], roster: Roster) -> Callable[[], dict[str, Any]]:
+    """A part of the live status (`LiveTracker.status_parts`): where the status tokens lie in
+    the latest frame, ``projector_tokens: [[x_mm, y_mm, side_mm], ...]``, so the projector page
+    keeps them dark too (a token's card can lie at any angle: the page darkens the square that
+    holds it however it is turned). ``latest`` gives the latest frame's pipeline result."""
+    sizes = {t.marker: t.size_mm for t in roster.tokens}
+
+    def part() -> dict[str, Any]:
+        result = latest()
+        readings = [] if result is None else result.tokens.tokens
+        return {"projector_tokens": [[round(t.x_mm, 1), round(t.y_mm, 1), sizes.get(t.marker, 20.0)]
+                                     for t in readings]}
+
+    return part
 
 
 def command_radius_mm(state: GameState, base_id: str) -> float | None:

@@ -50,17 +50,19 @@ def layout_server(tmp_path_factory: Any, token: str, *, calibrated: bool) -> Ite
 
 
 class ProjectedTableSource:
-    """The demo game at one moment, under a projector, at about ``fps`` frames a second."""
+    """The demo game at one moment ``t`` (its bases and status tokens), under a projector, at
+    about ``fps`` frames a second."""
 
     name = "synthetic table under a projector"
 
-    def __init__(self, game: DemoGame, model: ProjectorModel, fps: float = 8.0) -> None:
+    def __init__(self, game: DemoGame, model: ProjectorModel, fps: float = 8.0, t: float = 32.0) -> None:
         self.game = game
         self.model = model
         self.intrinsics = demo_intrinsics()
         self.camera = SyntheticCamera(game.table, self.intrinsics, demo_pose(game.table, self.intrinsics),
                                       effects=Effects.typical(), seed=5, terrain=game.terrain)
-        self.bases = game.poses_at(0.0)
+        self.bases = game.poses_at(t)
+        self.tokens = game.tokens_at(t)
         self.period = 1.0 / fps
         self.service: Any = None   # the server's ProjectorService, set once it is built
         self.index = 0
@@ -75,7 +77,7 @@ class ProjectedTableSource:
         showing = self._pattern if self.service is not None and self.service.mode == "pattern" else self._black
         t, wall = time.monotonic(), time.time()   # the shutter opens now: later pictures are not in it
         light = ProjectedLight(showing, self.model.table_to_projector, brightness=1.0, blur_px=1.5)
-        render = self.camera.render(self.bases, light=light)
+        render = self.camera.render(self.bases, light=light, tokens=self.tokens)
         self.index += 1
         return Frame(render.image, t, wall, self.index, render.truth)
 

@@ -148,6 +148,7 @@ def test_calibrate_from_the_tablet_with_the_projector_page_open(browser: Any, pr
         print(f"\n{status}")
         assert "kept: first calibration" in status
         projector.wait_for_selector('[data-testid="projector-message"]', state="hidden")
+        check_token_kept_dark(srv, projector)
     service = srv.services.projector
     cal = service.calibration
     assert cal is not None and srv.settings.projector_file.exists()
@@ -158,6 +159,20 @@ def test_calibrate_from_the_tablet_with_the_projector_page_open(browser: Any, pr
     err = np.linalg.norm(cal.to_table(true_px) - grid, axis=1)
     print(f"true error over the table: median {np.median(err):.2f} mm, worst {err.max():.2f} mm")
     assert err.max() <= 2.0
+
+
+def check_token_kept_dark(srv: ServerThread, projector: Any) -> None:
+    """A ruler drawn across a status token lying on the table: lit on both sides, dark over it."""
+    projector.wait_for_function("window.projector.tokens.length > 0", timeout=20000)
+    x, y, _ = projector.evaluate("window.projector.tokens[0]")
+    import httpx
+
+    r = httpx.put(f"{srv.url}/api/projector/view", headers={"X-Campo-Token": TOKEN},
+                  json={"base": None, "ruler": [[x - 150, y], [x + 150, y]], "terrain": False})
+    assert r.status_code == 200
+    projector.wait_for_function("window.projector.msg.view.ruler.length === 2")
+    assert max(pixel(projector, projector_px(srv, x, y))) == 0, "no light on the token"
+    assert min(pixel(projector, projector_px(srv, x + 100, y))) > 200, "the ruler is lit beside it"
 
 
 def test_the_projector_says_when_it_is_not_calibrated(pages: tuple[Any, Any], server: ServerThread) -> None:

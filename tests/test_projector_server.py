@@ -146,3 +146,25 @@ def test_one_calibration_at_a_time(server: ServerThread, http: httpx.Client) -> 
         assert r.status_code == 409 and "already running" in r.json()["error"]
     finally:
         service.job = {"state": "idle"}
+
+
+def test_the_status_tokens_lying_on_the_table_are_named_for_the_projector_to_keep_dark() -> None:
+    """The demo game at 30 s: a loss marker lies behind Brigata Regina; the live status part
+    places it where it lies (the pipeline's reading), with its marker's side."""
+    from campo.calibration.pipeline import FramePipeline
+    from campo.server.projector_view import token_darkness
+    from campo.vision.synthetic.demo import DemoCamera
+
+    demo = DemoCamera()
+    t = 30.0
+    placed = demo.game.tokens_at(t)
+    assert placed, "the demo script lays a token from 27 s"
+    pipeline = FramePipeline(demo.game.table, demo.game.roster, demo.intrinsics)
+    result = pipeline.process(demo.render(t).image, t)
+    part = token_darkness(lambda: result, demo.game.roster)()
+    assert len(part["projector_tokens"]) == len(placed)
+    for token in placed:
+        x, y, side = min(part["projector_tokens"], key=lambda p: (p[0] - token.x_mm) ** 2 + (p[1] - token.y_mm) ** 2)
+        assert abs(x - token.x_mm) < 3 and abs(y - token.y_mm) < 3
+        assert side == token.token.size_mm
+    assert token_darkness(lambda: None, demo.game.roster)() == {"projector_tokens": []}

@@ -16,7 +16,7 @@ const patternImg = document.getElementById("pattern");
 const message = document.getElementById("message");
 const now = () => performance.timeOrigin + performance.now();
 
-const P = (window.projector = { state: null, msg: null, geometry: null, draws: [], connected: false, acked: 0 });
+const P = (window.projector = { state: null, msg: null, geometry: null, tokens: [], draws: [], connected: false, acked: 0 });
 
 const COLOURS = { arc: "rgba(255, 220, 90, 0.22)", arcEdge: "#ffdc5a", band: ["#7fd4ff", "#5aa0ff", "#3d6cff", "#2a4bd0"],
   chargeArc: "rgba(255, 120, 60, 0.7)", legal: "#4dff88", illegal: "#ff4d4d", command: "#5affe6", ruler: "#ffffff",
@@ -48,6 +48,10 @@ function onMessage(msg) {
     P.state = msg.payload;
     if (P.msg && P.msg.view.base) refreshGeometry();
     draw(msg.seq);
+  } else if (msg.topic === "status") {
+    // where the status tokens lie (server/projector_view.py token_darkness): kept dark too
+    const tokens = msg.payload.projector_tokens || [];
+    if (JSON.stringify(tokens) !== JSON.stringify(P.tokens)) { P.tokens = tokens; draw(-1); }
   } else if (msg.topic === "projector") {
     P.msg = msg.payload;
     P.geometry = msg.payload.geometry;
@@ -159,6 +163,8 @@ function darkSquares() {
     const c = [b.x_mm + or * r[0] + of * f[0], b.y_mm + or * r[1] + of * f[1]];
     out.push(square(c, b.heading_deg + spec.rotation_deg, grow(spec.size_mm)));
   }
+  // a token's card may lie at any angle: the square that holds it turned any way
+  for (const [x, y, size] of P.tokens) out.push(square([x, y], 0, grow(size) * Math.SQRT2));
   return out;
 }
 
@@ -176,6 +182,13 @@ function draw(seq) {
   ctx.lineJoin = "round";
   const view = m.view, g = P.geometry, state = P.state;
   const base = view.base && state ? state.bases.find((b) => b.id === view.base) : null;
+  // arcs and charge zones reach past the table's edge: no light off the table (players, floor)
+  ctx.save();
+  if (state && state.table) {
+    const { width_mm: w, depth_mm: d } = state.table;
+    path(map, [[0, 0], [w, 0], [w, d], [0, d]], true);
+    ctx.clip();
+  }
   if (view.terrain && state) {
     ctx.strokeStyle = COLOURS.terrain;
     ctx.lineWidth = 3 * px;
@@ -222,6 +235,7 @@ function draw(seq) {
     ctx.stroke();
   }
   drawRuler(map, view.ruler || [], px);
+  ctx.restore();
   // last: no light on any marker, inside an arc or not
   ctx.fillStyle = "#000";
   for (const sq of darkSquares()) { path(map, sq, true); ctx.fill(); }
