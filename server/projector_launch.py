@@ -73,13 +73,13 @@ def wait_listening(host: str, port: int, timeout: float) -> bool:
 
 
 def open_projector(url: str, host: str, port: int, *, timeout: float = 60.0) -> str:
-    """Start the browser on ``url`` once the server listens; returns what was done (printed)."""
+    """Once the server listens, start the browser on ``url``; returns what was done (printed)."""
+    if not wait_listening(host, port, timeout):
+        return f"campo serve: projector: the server did not start; open {url} on the projector's screen"
     browser = find_browser() if has_display() else None
     if browser is None:
         why = "no display" if not has_display() else "no browser found"
         return f"campo serve: projector ({why}): open {url} full screen on the projector's screen"
-    if not wait_listening(host, port, timeout):
-        return f"campo serve: projector: the server did not start; open {url} on the projector's screen"
     profile = tempfile.mkdtemp(prefix="campo-projector-")
     try:
         STARTED.append(subprocess.Popen(browser_command(browser, url, profile), stdin=subprocess.DEVNULL,  # noqa: S603

@@ -85,7 +85,13 @@ def run(args: argparse.Namespace) -> int:
         raise CampoInputError(f"--dice-seed {args.dice_seed} is not in 0..999999999", key="--dice-seed")
     record = getattr(args, "record", None)
     if args.projector:
+        import secrets
+
         from campo.server.projector_launch import launch_in_background, projector_url
+        from campo.server.security import is_loopback
+
+        if args.token is None and not is_loopback(args.host):   # the projector page must be able to answer
+            args.token = secrets.token_urlsafe(18)
 
         launch_in_background(projector_url(args.host, args.port, args.token, args.https), args.host, args.port)
     no_files = args.table is None and args.roster is None

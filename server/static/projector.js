@@ -101,6 +101,7 @@ function show(seq) {
     const src = m.pattern_url;
     if (patternImg.getAttribute("src") !== src) patternImg.setAttribute("src", src);
     patternImg.decode().then(() => {
+      if (P.msg !== m) return;   // the server asked for something else meanwhile
       patternImg.hidden = false;
       canvas.hidden = true;
       acknowledge(m.step);
