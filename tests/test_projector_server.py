@@ -168,3 +168,27 @@ def test_the_status_tokens_lying_on_the_table_are_named_for_the_projector_to_kee
         assert abs(x - token.x_mm) < 3 and abs(y - token.y_mm) < 3
         assert side == token.token.size_mm
     assert token_darkness(lambda: None, demo.game.roster)() == {"projector_tokens": []}
+
+
+def test_the_command_radius_drawn_for_a_general() -> None:
+    """ISD §3: 9" for a Division general, 6" for a Corps commander, halved in fog; Federico's
+    ``command_radius_cm`` (none by default); no circle for a unit."""
+    from campo.engine import GameState
+    from campo.server.projector_view import command_radius_mm
+
+    data = Path(__file__).parent / "data" / "engine"
+
+    def state(name: str, settings: dict[str, Any] | None = None) -> GameState:
+        scenario = json.loads((data / name).read_text())["scenario"]
+        if settings is not None:
+            scenario["settings"] = settings
+        return GameState.from_dict(scenario)
+
+    isd = state("italia/command_radius.json")
+    assert command_radius_mm(isd, "gen-div") == 225.0
+    assert command_radius_mm(isd, "gen-corps") == 150.0
+    assert command_radius_mm(isd, "u-in") is None
+    assert command_radius_mm(state("italia/command_radius_fog.json"), "gen-div") == 112.5
+    assert command_radius_mm(state("federico/melees.json"), "cmd-a") is None
+    assert command_radius_mm(state("federico/melees.json", {"command_radius_cm": 30}), "cmd-a") == 300.0
+    assert command_radius_mm(state("federico/melees.json", {"command_radius_cm": 30}), "a1") is None
