@@ -32,10 +32,9 @@ from campo.server.game_state import GameSetup
 from campo.server.guard import RequestLimits, allowed, client_keys, install_guard
 from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
-from campo.server.projector import TOPIC as PROJECTOR_TOPIC
-from campo.server.projector import CameraFeed, ProjectorService, add_projector_routes
-from campo.server.projector_view import dark_footprints, token_darkness
 from campo.server.messages import MAX_MESSAGE_BYTES
+from campo.server.projector import TOPIC as PROJECTOR_TOPIC, CameraFeed, ProjectorService, add_projector_routes
+from campo.server.projector_view import dark_footprints, token_darkness
 from campo.server.reference import rules_info
 from campo.server.resolution import Resolutions, add_resolution_routes
 from campo.server.tokens import TokenBoard
