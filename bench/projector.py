@@ -13,7 +13,7 @@ with it on. "On" is the hardest overlay the page can draw: the projector's full 
 whole picture (as if arcs and bands covered the table) with the page's dark squares round every
 marker (server/projector_view.py: the marker, a quarter of its side more each way, 6 mm more);
 "bare" is the same flood without the dark squares (what the page must avoid). Two scene styles:
-Campo's synthetic camera (the demo game's bases at several moments, two camera/projector
+Campo's synthetic camera (the demo game's bases at 8 moments, two camera/projector
 setups) and bench/vision_render.py's independent renderer (16 mm 4x4 markers on cloth).
 
     python bench/projector.py            # all setups
@@ -77,7 +77,7 @@ def setups(quick: bool = False) -> list[Setup]:
     projector off-centre and turned."""
     game = DemoGame.load()
     times = game.keyframe_times()
-    picks = times[:: max(1, len(times) // (1 if quick else 4))][: 1 if quick else 4]
+    picks = times[:: max(1, len(times) // (1 if quick else 8))][: 1 if quick else 8]
     moments = [game.poses_at(t) for t in picks]
     table = game.table
     intr = demo_intrinsics()
