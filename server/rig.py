@@ -44,6 +44,7 @@ class ServerSettings:
     status_interval_s: float = 0.5
     sources: tuple[str, ...] = ()  # two or more `--source`: a rig of cameras (server/cameras.py)
     cameras: tuple[Path, ...] = ()  # their `--camera` files, paired by order (or none)
+    projector_file: Path | None = None  # projector.json (read if it exists, written by calibration)
 
 
 @dataclass

@@ -64,6 +64,12 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="ATTILA: seed of the umpire's card deck (default: a random one, shown on the page)")
     parser.add_argument("--dice-seed", type=int, metavar="N",
                         help="seed of the dice Campo rolls for the umpire (default: a random one; each roll's seed is recorded)")
+    parser.add_argument("--projector", action="store_true",
+                        help="open the projector page (/projector) full screen in a browser once serving "
+                             "(chromium --kiosk), or print its URL when no browser can be found (docs/projector.md)")
+    parser.add_argument("--projector-file", type=Path, metavar="projector.json",
+                        help="the projector's calibration, read if it exists and written by 'Calibrate projector' "
+                             "(default: projector.json in the game folder; with --source demo: kept in memory)")
     if _recording_available():
         parser.add_argument("--record", type=Path, metavar="GAME.db",
                             help="save every change of state and every umpire event to this SQLite file")
@@ -83,6 +89,16 @@ def run(args: argparse.Namespace) -> int:
     if args.dice_seed is not None and not 0 <= args.dice_seed < 10**9:
         raise CampoInputError(f"--dice-seed {args.dice_seed} is not in 0..999999999", key="--dice-seed")
     record = getattr(args, "record", None)
+    if args.projector:
+        import secrets
+
+        from campo.server.projector_launch import launch_in_background, projector_url
+        from campo.server.security import is_loopback
+
+        if args.token is None and not is_loopback(args.host):   # the projector page must be able to answer
+            args.token = secrets.token_urlsafe(18)
+
+        launch_in_background(projector_url(args.host, args.port, args.token, args.https), args.host, args.port)
     sources, cameras = list(args.source or []), list(args.camera or [])
     if len(sources) > 1:
         return _serve_cameras(args, sources, cameras, record)
@@ -93,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     if args.source == "demo" and no_files and args.folder is None and not args.https:
         settings = ServerSettings(source="demo", setup_file=args.terrain, host=args.host, port=args.port,
                                   token=args.token, fps=args.fps,
-                                  deck_seed=args.deck_seed, dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
+                                  deck_seed=args.deck_seed, dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy,
+                                  projector_file=args.projector_file)
         return serve(settings, record=record)   # the demo game: its own files
     return _serve_folder(args, record)
 
@@ -125,7 +142,7 @@ def _serve_folder(args: argparse.Namespace, record: Path | None) -> int:
     settings = ServerSettings(source=args.source or "phone", table=args.table, roster=args.roster,
                               camera=args.camera, setup_file=files.terrain, host=args.host, port=args.port,
                               token=args.token, fps=args.fps, deck_seed=args.deck_seed,
-                              dice_seed=args.dice_seed)
+                              dice_seed=args.dice_seed, projector_file=args.projector_file or folder / "projector.json")
     return serve_host(settings, files, source=args.source, record=record, https=args.https)
 
 
@@ -143,8 +160,11 @@ def _serve_cameras(args: argparse.Namespace, sources: list[str], cameras: list[P
     demo = all(s.strip() == "demo" for s in sources)
     if not demo and (args.table is None or args.roster is None):
         raise CampoInputError("several cameras need --table and --roster", key="--table" if args.table is None else "--roster")
+    folder = args.folder or (args.table.parent if args.table is not None else None)
+    projector_file = args.projector_file or (folder / "projector.json" if folder is not None else None)
     settings = ServerSettings(source=sources[0], sources=tuple(sources), cameras=tuple(cameras),
                               table=args.table, roster=args.roster, setup_file=args.terrain, host=args.host,
                               port=args.port, token=args.token, fps=args.fps, deck_seed=args.deck_seed,
-                              dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
+                              dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy,
+                              projector_file=projector_file)
     return serve(settings, record=record)
