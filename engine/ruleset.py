@@ -1,12 +1,14 @@
 """The small protocol every ruleset implements, and the problem record `validate()` returns.
 
-A ruleset is ONE object (no subclass tree): it knows its unit, parses its settings, checks a game
-state, and answers questions about it. Generic geometry lives in `engine.geometry`; a ruleset
+A ruleset is ONE object (no subclass tree; `RulesetDefaults` holds only the members all three
+answer alike): it knows its unit, parses its settings, checks a game state, and answers
+questions about it. Generic geometry lives in `engine.geometry`; a ruleset
 composes it with its own numbers and readings.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,12 +92,6 @@ def placement_problems(state: GameState) -> list[Problem]:
                 out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²",
                                    "warning", (a, b)))
     return out
-
-
-class Settings(Protocol):
-    """What every ruleset's settings model has (`settings_common.RulesetSettings`)."""
-
-    close_call_mm: float
 
 
 @runtime_checkable
@@ -240,3 +236,53 @@ class UmpireTool(Protocol):
 
     def view(self) -> dict[str, Any]:
         """What every page shows."""
+
+
+class RulesetDefaults:
+    """The members every rulebook's ruleset object answers alike: each hands the question to the
+    rulebook's own module of that name under `package` (``resolution.fire_test``,
+    ``sequence.SEQUENCE`` ...), imported on first use so a server that never rolls dice never
+    loads the resolution module; and no memory, no umpire tool. A ruleset overrides what its
+    rulebook does otherwise."""
+
+    package: str
+    """The rulebook's package, e.g. ``campo.engine.rulesets.federico``."""
+    settings_model: Any
+    """Its settings model (a `campo.engine.rulesets.settings_common.RulesetSettings`)."""
+
+    def module(self, name: str) -> Any:
+        """The rulebook's module ``name`` (``"resolution"`` ...), imported on first use."""
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def load_settings(self, values: Mapping[str, Any] | None) -> Any:
+        return self.settings_model.load(values)
+
+    def describe_settings(self) -> list[dict[str, Any]]:
+        return self.settings_model.describe()
+
+    def reference(self, settings: Any) -> list[dict[str, Any]]:
+        return self.module("reference").reference(settings)
+
+    def fire_test(self, state: GameState, shooter: str, target: str) -> DiceTest:
+        return self.module("resolution").fire_test(state, shooter, target)
+
+    def melee_test(self, state: GameState, attacker: str, defender: str) -> DiceTest:
+        return self.module("resolution").melee_test(state, attacker, defender)
+
+    def manoeuvre_test(self, state: GameState, unit: str) -> DiceTest:
+        return self.module("resolution").manoeuvre_test(state, unit)
+
+    def sequence_of_play(self) -> SequenceOfPlay:
+        return self.module("sequence").SEQUENCE
+
+    def unit_state(self, base: BaseState) -> list[StateTrait]:
+        return self.module("unit_state").unit_state(base)
+
+    def roster_catalogue(self, settings: Mapping[str, Any]) -> RosterCatalogue:
+        return self.module("catalogue").roster_catalogue()
+
+    def memory(self) -> GameMemory | None:
+        return None
+
+    def umpire_tool(self, seed: int | None) -> UmpireTool | None:
+        return None
