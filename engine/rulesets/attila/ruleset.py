@@ -8,7 +8,7 @@ from typing import Any
 
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
-from campo.engine.ruleset import Problem, RulesetDefaults, vocabulary_problems
+from campo.engine.ruleset import Problem, Ruleset, vocabulary_problems
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.charges import Charge, all_candidates, candidates, judge_charge
 from campo.engine.rulesets.attila.settings import AttilaSettings
@@ -19,7 +19,7 @@ from campo.engine.rulesets.attila.warmup import WARMUP_SCENARIO
 from campo.engine.state import GameState
 
 
-class AttilaRuleset(RulesetDefaults):
+class AttilaRuleset(Ruleset):
     """ATTILA: measures in centimetres (ATT 0.2 of the digest: «Distanze in cm»)."""
 
     package = "campo.engine.rulesets.attila"

@@ -9,7 +9,7 @@ from typing import Any
 from campo.engine.analysis import gc_paused
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
-from campo.engine.ruleset import Problem, RulesetDefaults, placement_problems, vocabulary_problems
+from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
 from campo.engine.rulesets.federico import analysis
 from campo.engine.rulesets.federico.attacks import Attack, candidates
 from campo.engine.rulesets.federico.board import Board
@@ -25,7 +25,7 @@ from campo.engine.rulesets.federico.warmup import WARMUP_SCENARIO
 from campo.engine.state import GameState
 
 
-class FedericoRuleset(RulesetDefaults):
+class FedericoRuleset(Ruleset):
     """Federico — measures in centimetres (Federico "Raggio di tiro": «9CM Corta»)."""
 
     package = "campo.engine.rulesets.federico"

@@ -7,7 +7,7 @@ from typing import Any
 
 from campo.engine.geometry.arcs import arc_to_range, band_rings
 from campo.engine.results import Allowance
-from campo.engine.ruleset import Problem, RulesetDefaults, placement_problems, vocabulary_problems
+from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, charges_of, judge_charge
 from campo.engine.rulesets.italia.fire import fire_arc
@@ -21,7 +21,7 @@ from campo.engine.geometry.drawing import ring_coords
 from campo.engine.geometry.rect import Rect
 
 
-class ItaliaRuleset(RulesetDefaults):
+class ItaliaRuleset(Ruleset):
     """L'Italia s'è desta! — measures in inches of 25 mm (ISD Intro)."""
 
     package = "campo.engine.rulesets.italia"
