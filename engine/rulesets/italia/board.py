@@ -130,10 +130,6 @@ class Board:
         """Every base's rectangle (asked for some ten thousand times per analysis)."""
         return {i: self.state.rect(i) for i in self.state.ids}
 
-    def enemies(self, base_id: str) -> list[str]:
-        side = self.infos[base_id].side
-        return [i for i, info in self.infos.items() if info.side != side]
-
     def is_enemy(self, a: str, b: str) -> bool:
         return self.infos[a].side != self.infos[b].side
 
@@ -227,9 +223,6 @@ class Board:
     def shared_lengths(self, a: str, b: str) -> dict[str, float]:
         """Per edge of ``a``, the length lying along ``b`` (bases in contact)."""
         return dict(zip(EDGE_NAMES, self.contacts.lengths[self.contact_row(a, b)].tolist()))
-
-    def in_melee(self, base_id: str) -> bool:
-        return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
 
     @cached_property
     def relations(self) -> Relations:
