@@ -107,8 +107,7 @@ class Board:
         return self.mm(self.settings.a2_beyond_front_tolerance_in)
 
     def rect(self, base_id: str) -> Rect:
-        found = self._rects.get(base_id)
-        return found if found is not None else self.state.rect(base_id)
+        return self._rects[base_id]
 
     @cached_property
     def position(self) -> dict[str, int]:
@@ -360,8 +359,7 @@ class Board:
 
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
-        found = self._levels.get(base_id)
-        return found if found is not None else self._level_at(self.rect(base_id))
+        return self._levels[base_id]
 
     @cached_property
     def _levels(self) -> dict[str, int]:
@@ -376,12 +374,6 @@ class Board:
                 for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
                     levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
         return {i: 0 if v is None else v for i, v in zip(ids, levels)}
-
-    def _level_at(self, r: Rect) -> int:
-        centre = shapely.Point(r.cx, r.cy)
-        return max([t.level for t, g in self._terrain[0]
-                    if t.kind == "hill" and t.polygon_mm is not None and g.covers(centre)],
-                   default=0)
 
     @cached_property
     def sight_field(self) -> SightField:
