@@ -21,7 +21,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from campo.engine.geometry.sight import CLEAR, DEPTH, WALL, Keyed, SightField, Sightlines
+from campo.engine.geometry.sight import BODY, CLEAR, DEPTH, WALL, Keyed, SightField, Sightlines
 from campo.engine.rulesets.federico.board import Board
 
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
@@ -228,6 +228,16 @@ class _Judge:
             settled = (kind[first] != CLEAR) if all_lines else (kind[first] == CLEAR)
             todo &= ~settled[shot]
             todo[first] = False
+            # the base across a shot's shortest line most often crosses its other lines too: a
+            # cheap certain test (`SightField.crosses`) before the sweep takes the rest
+            body = np.where(kind[first] == BODY, index[first], -1)
+            rows = np.nonzero(todo & (body[shot] >= 0))[0]
+            k = self.origins.shape[1]
+            crossed = rows[field.crosses(self.origins.reshape(-1, 2), np.repeat(body, k),
+                                         lines.xy[rows, 1],
+                                         shot[rows] * k + lines.origin[rows] % ORIGINS)]
+            kind[crossed], index[crossed] = BODY, body[shot[crossed]]
+            todo[crossed] = False
         trace(np.nonzero(todo)[0])
         clear = (kind == CLEAR).reshape(n, -1)
         shape_ok = valid.reshape(n, -1)
@@ -238,13 +248,15 @@ class _Judge:
                   index: np.ndarray) -> list[list[str]]:
         """Per shot not seen, what blocks its traced lines, most lines first (then by name)."""
         field = self.board.obstacles.field
-        names = field.body_ids + field.wall_ids + field.deep_area_ids
+        names, which = np.unique(np.array(field.body_ids + field.wall_ids + field.deep_area_ids,
+                                          dtype=str), return_inverse=True)
         code = index + np.select([kind == WALL, kind == DEPTH],
                                  [len(field.body_ids), len(field.body_ids) + len(field.wall_ids)])
         line = np.nonzero((kind != CLEAR) & ~seen[shot])[0]
-        found, count = np.unique(shot[line] * len(names) + code[line], return_counts=True)
-        out: list[dict[str, int]] = [{} for _ in range(len(seen))]
-        for u, c in zip(found.tolist(), count.tolist()):
-            s, o = divmod(u, len(names))
-            out[s][names[o]] = out[s].get(names[o], 0) + c
-        return [sorted(got, key=lambda name: (-got[name], name)) for got in out]
+        found, count = np.unique(shot[line] * len(names) + which.reshape(-1)[code[line]],
+                                 return_counts=True)
+        s, name = np.divmod(found, len(names))
+        out: list[list[str]] = [[] for _ in range(len(seen))]
+        for k in np.lexsort((name, -count, s)).tolist():
+            out[s[k]].append(str(names[name[k]]))
+        return out
