@@ -9,8 +9,8 @@ INSET_MM, sampled, and its centroid) that passes through no other troop base, no
 Every line is one row of a question to the shared sight geometry (`geometry.sight.SightField.
 trace`: bases swept per origin, crests and convex areas in numpy, GEOS only where numpy cannot
 be sure), each shot's shortest line first: most visible targets are settled by it, and only the
-others have all their lines traced. What blocks an unseen target's lines is named
-(``sight_blocked_by``, most lines first).
+others have all their lines traced (but those the base across the shortest line surely crosses
+too). What blocks an unseen target's lines is named (``sight_blocked_by``, most lines first).
 """
 
 from __future__ import annotations
