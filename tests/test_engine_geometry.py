@@ -20,14 +20,13 @@ from campo.engine.geometry import (
     arc_polygon,
     beyond_front_line,
     in_contact,
-    outline,
     sight_lines,
-    slide_distance,
     touched_edge,
     wheel,
     wheel_cost,
     zone_of,
 )
+from campo.engine.geometry.motion import convex_slides
 from campo.engine.results import Zone
 
 IN = 25.0
@@ -120,11 +119,19 @@ def test_touched_edge_rotated_table() -> None:
 
 
 def test_slide_distance_and_flank_first() -> None:
+    def slide(a: Rect, b: Rect, reach: float = 0.0) -> float:
+        corners = np.array([a.corners, b.corners], dtype=float)
+        return float(convex_slides(corners[:1], corners[1:], np.array([[0.0, 1.0]]), reach)[0])
+
     a = at(0, 0, 90.0)
-    b = at(0, 100, 270.0)
-    assert slide_distance(outline(a), outline(b), (0.0, 1.0)) == pytest.approx(60.0)
-    assert slide_distance(outline(a), outline(at(500, 100, 0.0)), (0.0, 1.0)) == math.inf
-    assert slide_distance(outline(a), outline(at(0, 30, 270)), (0.0, 1.0)) == 0.0
+    assert slide(a, at(0, 100, 270.0)) == pytest.approx(60.0)
+    assert slide(a, at(500, 100, 0.0)) == math.inf
+    assert slide(a, at(0, 30, 270)) == 0.0
+    assert slide(a, at(0, 100, 270.0), reach=2 * IN) == pytest.approx(10.0)
+    # a front edge (two vertices) slides as far as the rectangle does, face to face
+    front = np.array([a.corners[:2]], dtype=float)
+    b = np.array([at(0, 100, 270.0).corners], dtype=float)
+    assert convex_slides(front, b, np.array([[0.0, 1.0]]))[0] == pytest.approx(60.0)
 
 
 def test_wheel_pivots_on_front_corner() -> None:

@@ -1,10 +1,7 @@
-"""Moving bases: how far a convex shape can slide before it touches another, wheels, sweeps.
+"""Moving bases: how far convex shapes slide before they touch others, wheels, sweeps.
 
 >>> from campo.engine.geometry.rect import Rect
 >>> a = Rect(0.0, 0.0, 90.0, 80.0, 40.0)
->>> b = Rect(0.0, 100.0, 270.0, 80.0, 40.0)
->>> round(slide_distance(outline(a), outline(b), (0.0, 1.0)), 6)   # 100 - 20 - 20
-60.0
 >>> round(wheel_cost(a, 30.0), 3)                          # outer corner: 80 mm * pi/6
 41.888
 """
@@ -15,57 +12,8 @@ import math
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
 
-from campo.engine.geometry.rect import Point, Rect
-
-_INF = float("inf")
-
-
-def outline(shape: Rect | Polygon | tuple[Point, Point]) -> np.ndarray:
-    """Vertices (n, 2) of a rectangle, a polygon's exterior or a segment, in order."""
-    if isinstance(shape, Rect):
-        return np.array(shape.corners, dtype=float)
-    if isinstance(shape, tuple):
-        return np.array(shape, dtype=float)
-    return np.asarray(shape.exterior.coords, dtype=float)[:-1]
-
-
-def _edges(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if len(vertices) == 2:
-        return vertices[:1], vertices[1:] - vertices[:1]
-    return vertices, np.roll(vertices, -1, axis=0) - vertices
-
-
-def _ray_hits(origins: np.ndarray, d: np.ndarray, starts: np.ndarray, spans: np.ndarray) -> float:
-    """Smallest t >= 0 such that some origin + t*d lies on some segment start + s*span."""
-    # Solve o + t d = q + s e for every (origin, segment) pair.
-    o = origins[:, None, :]
-    q = starts[None, :, :]
-    e = spans[None, :, :]
-    denom = d[0] * e[..., 1] - d[1] * e[..., 0]
-    w = q - o
-    # (Nearly) parallel pairs have no crossing: divide them by 1 instead of a denominator that
-    # may be tiny enough to overflow the quotient; they are masked out below either way.
-    usable = np.abs(denom) > 1e-12
-    safe = np.where(usable, denom, 1.0)
-    t = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / safe
-    s = (w[..., 0] * d[1] - w[..., 1] * d[0]) / safe
-    good = usable & (t >= -1e-9) & (s >= -1e-9) & (s <= 1 + 1e-9)
-    return float(t[good].min()) if good.any() else _INF
-
-
-def slide_distance(moving: np.ndarray, obstacle: np.ndarray, direction: Point) -> float:
-    """How far ``moving`` (convex polygon or segment vertices) slides along ``direction`` (unit
-    vector) before touching the convex ``obstacle``; 0 if they already touch, inf if never."""
-    d = np.asarray(direction, dtype=float)
-    a = Polygon(moving) if len(moving) > 2 else shapely.linestrings(moving)
-    b = Polygon(obstacle) if len(obstacle) > 2 else shapely.linestrings(obstacle)
-    if shapely.intersects(a, b):
-        return 0.0
-    s_a, e_a = _edges(moving)
-    s_b, e_b = _edges(obstacle)
-    return max(0.0, min(_ray_hits(moving, d, s_b, e_b), _ray_hits(obstacle, -d, s_a, e_a)))
+from campo.engine.geometry.rect import Rect
 
 
 def wheel_cost(rect: Rect, turn_deg: float) -> float:
@@ -79,22 +27,6 @@ def wheel(rect: Rect, turn_deg: float) -> Rect:
     turns toward (left corner for a left/CCW wheel)."""
     pivot = rect.front_left if turn_deg > 0 else rect.front_right
     return rect.pivoted(pivot, turn_deg)
-
-
-def wheel_poses(rect: Rect, turn_deg: float, step_deg: float = 10.0) -> list[Rect]:
-    """Intermediate poses of a wheel, every ``step_deg`` degrees, both ends included."""
-    steps = max(1, math.ceil(abs(turn_deg) / step_deg))
-    pivot = rect.front_left if turn_deg > 0 else rect.front_right
-    return [rect.pivoted(pivot, turn_deg * i / steps) for i in range(steps + 1)]
-
-
-def swept_area(poses: list[Rect]) -> Polygon:
-    """Area covered moving through ``poses`` in order (hull of each consecutive pair)."""
-    if len(poses) == 1:
-        return poses[0].polygon
-    corners = np.array([p.corners for p in poses], dtype=float)            # (n, 4, 2)
-    pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)            # (n-1, 8, 2)
-    return shapely.union_all(shapely.convex_hull(shapely.multipoints(pairs)))
 
 
 # --- many at once (array-first) ------------------------------------------------------------
@@ -129,9 +61,22 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
     if k == 0:
         return np.zeros(0)
     r = np.broadcast_to(np.asarray(reach, dtype=float), (k,))
-    best = np.minimum(_vertex_hits(moving, obstacle, d, r), _vertex_hits(obstacle, moving, -d, r))
+    # the moving vertices against the obstacle, and the obstacle's against the moving shape
+    # going the other way, in one pass
+    width = max(moving.shape[1], obstacle.shape[1])
+    a, b = _padded(moving, width), _padded(obstacle, width)
+    hits = _vertex_hits(np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([d, -d]),
+                        np.concatenate([r, r]))
     within = shapely.dwithin(_shapes(moving), _shapes(obstacle), r)
-    return np.where(within, 0.0, best)
+    return np.where(within, 0.0, np.minimum(hits[:k], hits[k:]))
+
+
+def _padded(vertices: np.ndarray, width: int) -> np.ndarray:
+    """Outlines padded to ``width`` vertices by repeating their last: the edges added have no
+    length and the closing edge is the same, so `_vertex_hits` reads the same outline."""
+    extra = width - vertices.shape[1]
+    return vertices if not extra else \
+        np.concatenate([vertices, np.repeat(vertices[:, -1:], extra, axis=1)], axis=1)
 
 
 def _shapes(vertices: np.ndarray) -> np.ndarray:
@@ -179,7 +124,7 @@ def _vertex_hits(points: np.ndarray, shape: np.ndarray, d: np.ndarray, reach: np
 
 
 def hull_pieces(corners: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The area swept moving through consecutive poses, as pieces (`swept_area` unites them):
+    """The area swept moving through consecutive poses, as pieces (their union is the area):
     the convex hull of each pose and the next of the same ``owner``. ``corners`` (n, 4, 2) in
     path order, owners grouped; returns (piece polygons, owner of each piece). An owner with a
     single pose gets that pose."""
@@ -199,5 +144,5 @@ def hull_pieces(corners: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def wheel_steps(turn_deg: np.ndarray, step_deg: float = 10.0) -> np.ndarray:
-    """How many steps `wheel_poses` cuts each wheel into (at least 1)."""
+    """How many steps of ``step_deg`` a wheel is cut into (at least 1)."""
     return np.maximum(1, np.ceil(np.abs(turn_deg) / step_deg)).astype(int)

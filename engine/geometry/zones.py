@@ -45,12 +45,6 @@ def beyond_front_line(rect: Rect, p: Point, tolerance: float) -> bool:
     return rect.ahead_of_front(p[0], p[1]) < -tolerance
 
 
-def whole_front_beyond(attacker: Rect, target: Rect, tolerance: float) -> bool:
-    """Both front corners of ``attacker`` are beyond ``target``'s front line."""
-    return (beyond_front_line(target, attacker.front_left, tolerance)
-            and beyond_front_line(target, attacker.front_right, tolerance))
-
-
 def zones_of(cx: np.ndarray, cy: np.ndarray, front: np.ndarray, width: np.ndarray,
              depth: np.ndarray, points: np.ndarray,
              partition: str = "front_halfplane") -> np.ndarray:

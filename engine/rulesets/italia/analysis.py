@@ -7,7 +7,8 @@ from typing import Any
 
 from campo.engine.rulesets.italia.board import Board
 from campo.engine.rulesets.italia.charges import charges_of
-from campo.engine.rulesets.italia.fire import shots
+from campo.engine.rulesets.italia.fire import shots, shots_and_probes
+from campo.engine.rulesets.italia.melee import battery_shots
 from campo.engine.rulesets.italia.relations import command_of, contacts_of, group_leader
 
 CONDUCT = ("manoeuvre", "movement", "retreat", "pursuit", "hidden")
@@ -19,8 +20,9 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
     two analyses of the same state are identical (the server diffs them)."""
     whole = ids is None
     asked = sorted(board.infos) if ids is None else list(ids)
-    targets = shots(board, None if whole else asked)   # the shots of the bases asked, together
     charges = charges_of(board, asked)
+    # the shots of the bases asked, and those of the batteries supporting their charges, together
+    targets = shots(board) if whole else shots_and_probes(board, asked, battery_shots(board, asked))
     conduct = {name: board.conduct.of(name, asked) for name in CONDUCT}
     melees = board.melee_book.entries(asked)
     relations = board.relations

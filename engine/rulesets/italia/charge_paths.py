@@ -66,7 +66,7 @@ class Paths:
 
     @cached_property
     def wheel_poses(self) -> tuple[Poses, np.ndarray]:
-        """The poses of each wheel every 10° (`motion.wheel_poses`), both ends included, and
+        """The poses of each wheel every 10° (`motion.wheel_steps`), both ends included, and
         the row each belongs to (rows without a wheel have none)."""
         rows = np.nonzero(self.found & (self.wheel_deg != 0))[0]
         steps = wheel_steps(self.wheel_deg[rows])
@@ -82,7 +82,7 @@ class Paths:
     @cached_property
     def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
         """The area each wheel sweeps, as pieces (the hulls of consecutive wheel poses,
-        `motion.swept_area`'s) and the row of each."""
+        `motion.hull_pieces`) and the row of each."""
         poses, owner = self.wheel_poses
         return hull_pieces(poses.corners, owner)
 
@@ -150,15 +150,14 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
     gap = line[:, 1] - line[:, 0]
     direct = signed_turn(np.degrees(np.arctan2(gap[:, 1], gap[:, 0])), body.heading)
     usable = (np.hypot(gap[:, 0], gap[:, 1]) > 1e-9) & (np.abs(direct) <= limit + 1e-9)
-    first = _Options.of(body, t.take(row), np.stack(
-        [np.where(usable, direct, np.nan), np.zeros(len(row))], axis=1))
-    missing = np.setdiff1d(np.arange(len(row)), first.start[first.ok])
-    wide = _Options.of(body.take(missing), t.take(row[missing]),
-                       np.tile([-limit, limit], (len(missing), 1)), missing)
-    s_at, off, s_front, ok = (np.concatenate([getattr(first, f), getattr(wide, f)])
-                              for f in ("start", "off", "s_front", "ok"))
-    d = np.concatenate([first.d, wide.d])
-    final = concat([first.final, wide.final])
+    k = len(row)
+    options = _Options.of(body, t.take(row), np.stack(
+        [np.where(usable, direct, np.nan), np.zeros(k), np.full(k, -limit), np.full(k, limit)],
+        axis=1))
+    s_at, off, s_front, ok, d, final = (options.start, options.off, options.s_front, options.ok,
+                                        options.d, options.final)
+    wide = options.column >= 2
+    ok &= ~wide | (np.bincount(s_at[ok & ~wide], minlength=k) == 0)[s_at]
     # the best option of each start: shortest; ties (to 0.01 mm) to the straighter path
     best = _first_of(s_at[ok], (np.round(s_front[ok], 2), np.round(np.abs(off[ok]), 6),
                                 off[ok]), len(row))
@@ -184,11 +183,13 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
 
 @dataclass(frozen=True, eq=False)
 class _Options:
-    """Oblique options of some starts: the start each belongs to, its offset (deg), slide
-    direction, the front's slide into contact, the pose at contact, and whether the front
-    makes the first contact (nothing else sooner, no flank or rear along the target)."""
+    """Oblique options of some starts: the start each belongs to, its column of offsets, its
+    offset (deg), slide direction, the front's slide into contact, the pose at contact, and
+    whether the front makes the first contact (nothing else sooner, no flank or rear along the
+    target)."""
 
     start: np.ndarray
+    column: np.ndarray
     off: np.ndarray
     d: np.ndarray
     s_front: np.ndarray
@@ -196,10 +197,8 @@ class _Options:
     ok: np.ndarray
 
     @staticmethod
-    def of(body: Poses, t: Poses, offsets: np.ndarray,
-           starts: np.ndarray | None = None) -> _Options:
-        """The options ``offsets[k]`` (deg from straight ahead; NaN: none) of each start ``k``
-        (numbered ``starts[k]``, or k)."""
+    def of(body: Poses, t: Poses, offsets: np.ndarray) -> _Options:
+        """The options ``offsets[k]`` (deg from straight ahead; NaN: none) of each start ``k``."""
         at, o_at = np.nonzero(~np.isnan(offsets))
         off = offsets[at, o_at]
         b, target = body.take(at), t.take(at)
@@ -212,7 +211,7 @@ class _Options:
         final = b.moved(d * np.where(ok, s_front, 0.0)[:, None])
         shared = edge_shares(final, target, TOUCH_MM)
         ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left
-        return _Options(at if starts is None else starts[at], off, d, s_front, final, ok)
+        return _Options(at, o_at, off, d, s_front, final, ok)
 
 
 def _first_of(group: np.ndarray, keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:

@@ -112,11 +112,17 @@ def _mover(board: Board, base_id: str) -> tuple[str, str | None, str, bool, str 
             info.rank)
 
 
-def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:
-    """Movement allowance in inches over terrain ``kinds`` (ISD §8 table; kinds the table does
-    not know do not change it)."""
+def move_over(board: Board, base_id: str, kinds: Iterable[str] = ()
+              ) -> tuple[float, tuple[str, ...]]:
+    """(movement allowance in inches over terrain ``kinds``, why it is less than the open move)
+    (ISD §8 table; kinds the table does not know do not change it)."""
     known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
-    return _allowance(*_mover(board, base_id), known, board.settings)[0]
+    return _allowance(*_mover(board, base_id), known, board.settings)
+
+
+def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:
+    """The allowance of `move_over`."""
+    return move_over(board, base_id, kinds)[0]
 
 
 def reach_cap_in(board: Board, base_id: str) -> float:
@@ -125,12 +131,6 @@ def reach_cap_in(board: Board, base_id: str) -> float:
     open_move = full_move_in(board, base_id)
     return max(open_move, full_move_in(board, base_id, ["road"])) \
         if board.infos[base_id].march_column else open_move
-
-
-def _limits(board: Board, base_id: str, kinds: list[str]) -> list[str]:
-    """Why the base's move over ``kinds`` is less than its open move (`movement_allowance`)."""
-    known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
-    return list(_allowance(*_mover(board, base_id), known, board.settings)[1])
 
 
 # --- the book of charges of one board ----------------------------------------------------------
@@ -365,7 +365,7 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
                              f"({', '.join(v.terrain)})")
         elif not verdicts[n]:
             why = [f"{-v.margin:.1f} in short"] if v.margin < 0 else []
-            why += _limits(board, v.charger, v.terrain)
+            why += move_over(board, v.charger, v.terrain)[1]
             v.reasons.append(f"out of reach: needs {v.distance:.1f} in, may move "
                              f"{v.allowance:.1f} in" + (f" ({'; '.join(why)})" if why else ""))
         if close[n]:
@@ -541,7 +541,9 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
     c_at = board.positions([v.charger for v in charges])
-    entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach)
+    by_wheel = hits < len(paths.wheel_pieces[0])               # the wheels' pieces come first
+    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel])
+    entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach, wheeled)
     target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
                             entry[:len(rows)])
     at_target = np.zeros(len(charges))
@@ -582,25 +584,16 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
 
 
 def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.ndarray,
-                  others: np.ndarray, reach: float) -> np.ndarray:
+                  others: np.ndarray, reach: float, wheeled: np.ndarray) -> np.ndarray:
     """mm along path ``rows[i]`` of charger ``chargers[i]`` (index positions) at which it first
     comes within ``reach`` of base ``others[i]``: 0 when it starts there, half the wheel when
-    the wheel brings it there, else where the slide does; NaN when never."""
+    the wheel brings it there (``wheeled[i]``: a piece of its wheel does), else where the
+    slide does; NaN when never."""
     shapes = board.state.index.shapes
     entry = np.full(len(rows), np.nan)
     entry[shapely.dwithin(shapes[chargers], shapes[others], reach)] = 0.0
-    pieces, owner = paths.wheel_pieces
-    wheel = np.nonzero(np.isin(rows, owner) & np.isnan(entry))[0]
-    if len(wheel):
-        # each (row, other) against each piece of its row's wheel
-        order = np.argsort(owner, kind="stable")
-        first = np.searchsorted(owner[order], rows[wheel])
-        count = np.searchsorted(owner[order], rows[wheel], side="right") - first
-        at = order[np.repeat(first, count) + np.concatenate([np.arange(n) for n in count.tolist()])]
-        near = shapely.dwithin(pieces[at], np.repeat(shapes[others[wheel]], count), reach)
-        met = np.bincount(np.repeat(np.arange(len(wheel)), count)[near],
-                          minlength=len(wheel)) > 0
-        entry[wheel[met]] = paths.wheel_mm[rows[wheel[met]]] / 2
+    wheel = np.isnan(entry) & wheeled
+    entry[wheel] = paths.wheel_mm[rows[wheel]] / 2
     rest = np.nonzero(np.isnan(entry))[0]
     if len(rest):
         k = rows[rest]

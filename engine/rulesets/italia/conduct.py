@@ -53,13 +53,20 @@ class Conduct:
             done.update(_ANSWERS[name](self.board, missing))
         return {i: done[i] for i in ids}
 
+    @cached_property
+    def arms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per base, in index order: an enemy that counts (not a general, seen), its arm
+        (units, guns and limbers; "" otherwise), a unit (ISD ManTab, A25)."""
+        infos = [self.board.infos[n] for n in self.board.state.index.ids]
+        foe = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
+        arm = np.array([i.arm if i.is_unit or i.is_gun or i.kind == "limber" else ""
+                        for i in infos], dtype=object)
+        return foe, arm, np.array([i.is_unit for i in infos], dtype=bool)
 
-def _one(name: str) -> Callable[[Board, str], Any]:
-    """The ``name`` answer of one base (a copy: callers may keep or change it)."""
-    def answer(board: Board, base_id: str) -> Any:
-        return copy.deepcopy(board.conduct.of(name, [base_id])[base_id])
-    answer.__name__ = f"{name}_of"
-    return answer
+
+def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
+    """The ManTab proximity facts of one base (a copy: callers may keep or change it)."""
+    return copy.deepcopy(board.conduct.of("manoeuvre", [base_id])[base_id])
 
 
 # --- movement and manoeuvre (ISD §8, ManTab, A25) ---------------------------------------------
@@ -87,7 +94,8 @@ def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]
 def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
     and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
-    question one STRtree query (the cavalry's from the cavalry: fewer)."""
+    question one STRtree query (the cavalry's from the infantry asked or from the cavalry,
+    whichever are fewer)."""
     infos, names, index = board.infos, board.state.index.ids, board.state.index
     units = [i for i in ids if infos[i].is_unit]
     out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
@@ -95,10 +103,7 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
         return out
     at = board.positions(units)
     side = board.sides
-    foe = np.array([not (i.is_general or i.stale) for i in (infos[n] for n in names)])
-    arm = np.array([infos[n].arm if infos[n].is_unit or infos[n].is_gun or infos[n].kind == "limber"
-                    else "" for n in names], dtype=object)
-    unit = np.array([infos[n].is_unit for n in names], dtype=bool)
+    foe, arm, unit = board.conduct.arms
 
     def near(reach_in: float, wanted: np.ndarray) -> list[list[str]]:
         rows, others = index.query_many(index.shapes[at], board.mm(reach_in) + 1e-6)
@@ -110,17 +115,23 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
 
     inf = near(NEAR_INFANTRY_IN, unit & (arm == "infantry"))
     art = near(NEAR_ARTILLERY_IN, arm == "artillery")
-    # enemy cavalry within charge distance of infantry (queried from the cavalry)
+    # enemy cavalry within charge distance of infantry (queried from whichever are fewer)
     row_of = {u: k for k, u in enumerate(units) if infos[u].arm == "infantry"}
     riders = np.nonzero(unit & (arm == "cavalry") & foe)[0]
     looks: list[tuple[int, str]] = []
     if row_of and len(riders):
-        cav_in = board.settings.a25_cavalry_charge_distance_in
-        rows, others = index.query_many(index.shapes[riders], board.mm(cav_in) + 1e-6)
-        for r, o in zip(rows.tolist(), others.tolist()):
-            k = row_of.get(names[o])
-            if k is not None and side[riders[r]] != side[o]:
-                looks.append((k, names[riders[r]]))
+        reach = board.mm(board.settings.a25_cavalry_charge_distance_in) + 1e-6
+        foot = board.positions(row_of)
+        if len(foot) < len(riders):
+            rows, others = index.query_many(index.shapes[foot], reach)
+            pairs = zip(foot[rows].tolist(), others.tolist())
+        else:
+            rows, others = index.query_many(index.shapes[riders], reach)
+            pairs = zip(others.tolist(), riders[rows].tolist())
+        rider = np.zeros(len(names), dtype=bool)
+        rider[riders] = True
+        looks = [(row_of[names[f]], names[c]) for f, c in pairs
+                 if names[f] in row_of and rider[c] and side[f] != side[c]]
         looks.sort(key=lambda kc: (kc[0], board.position[kc[1]]))
     cav: list[list[str]] = [[] for _ in units]
     for (k, c), seen in zip(looks, _cavalry_sees(board, [(c, units[k]) for k, c in looks])):
@@ -418,9 +429,3 @@ _ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
     "movement": _movements, "manoeuvre": _manoeuvres, "retreat": _retreats,
     "pursuit": _pursuits, "hidden": _hidden,
 }
-
-movement_of = _one("movement")
-manoeuvre_of = _one("manoeuvre")
-retreat_of = _one("retreat")
-pursuit_of = _one("pursuit")
-hidden_of = _one("hidden")

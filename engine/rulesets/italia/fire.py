@@ -11,8 +11,8 @@ they are "too close to call: measure", listed in the entry's ``close_calls`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -39,7 +39,7 @@ from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 __all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "cover_terrain_of", "fire_arc",
-           "line_of_sight", "measure_target", "probe", "probe_all", "shots"]
+           "line_of_sight", "measure_target", "probe", "probe_all", "shots", "shots_and_probes"]
 
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
@@ -134,10 +134,11 @@ def shooters_of(board: Board, ids: Sequence[str] | None = None) -> list[str]:
 
 
 def shots(board: Board, ids: Sequence[str] | None = None,
-          among: Sequence[str] | None = None) -> Shots:
+          among: Sequence[str] | Mapping[str, Sequence[str]] | None = None) -> Shots:
     """Every present enemy base in the arc (at any distance) or within range of each shooter
     among ``ids`` (every base when None), judged; only the targets ``among`` these when given
-    (a rule asking about a few shots: their compulsory target is then not marked)."""
+    (a rule asking about a few shots: their compulsory target is then not marked), for every
+    shooter or, a mapping, per shooter (one it does not name: every target)."""
     shooters = shooters_of(board, ids)
     if not shooters:
         return Shots.empty(ids if ids is not None else sorted(board.infos))
@@ -150,11 +151,13 @@ def shots(board: Board, ids: Sequence[str] | None = None,
     infos = [board.infos[i] for i in names]
     side = np.array([i.side for i in infos])
     present = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
-    if among is not None:
-        asked = np.zeros(len(names), dtype=bool)
-        asked[board.positions(among)] = True
-        present &= asked
     enemy = (side[None, :] != side[arcs.at][:, None]) & present[None, :]
+    for r, shooter in enumerate(arcs.shooters if among is not None else ()):
+        wanted = among.get(shooter) if isinstance(among, Mapping) else among
+        if wanted is not None:
+            asked = np.zeros(len(names), dtype=bool)
+            asked[board.positions(wanted)] = True
+            enemy[r] &= asked
     pairs = candidate_pairs(board, arcs, enemy)
     tol = board.settings.close_call_mm
     in_arc, arc_close = _settle(board, "arc", arcs, pairs.row, pairs.at,
@@ -475,14 +478,34 @@ def probe(board: Board, shooter: str, target: str) -> Target | None:
 def probe_all(board: Board, shooters: Sequence[str], target: str) -> None:
     """The shots of ``shooters`` at ``target`` that `probe` would measure alone, measured
     together (one `shots` question) and kept for it."""
-    memo = board.fire_memo.probes
-    todo = [s for s in shooters if (s, target) not in memo
-            and not any(s in t.spans for t in board.fire_memo.tables)]
-    if todo:
-        table = shots(board, todo, among=[target])
-        for s in todo:
-            one = table.of(s)
-            memo[(s, target)] = one[0] if one else None
+    shots_and_probes(board, [], [(s, target) for s in shooters])
+
+
+def shots_and_probes(board: Board, ids: Sequence[str],
+                     probes: Sequence[tuple[str, str]]) -> Shots:
+    """`shots(board, ids)`, and the single (shooter, target) shots ``probes`` that `probe`
+    would measure alone, measured in the same `shots` question and kept for it: the fire
+    rules' fixed costs paid once (a base's detail and the batteries supporting its charges)."""
+    memo, tables = board.fire_memo.probes, board.fire_memo.tables
+    own = shooters_of(board, ids)
+    if any(all(s in t.spans for s in own) for t in tables):
+        own = []                                  # measured already: `shots` reads it
+    wanted: dict[str, list[str]] = {}
+    for s, target in dict.fromkeys(probes):
+        if s not in own and (s, target) not in memo and not any(s in t.spans for t in tables):
+            wanted.setdefault(s, []).append(target)
+    if not wanted:
+        return shots(board, ids)
+    table = shots(board, [*own, *wanted], among=wanted)
+    for s, targets in wanted.items():
+        found = {t.id: t for t in table.of(s)}
+        for target in targets:
+            memo[(s, target)] = found.get(target)
+    if not own:
+        return shots(board, ids)
+    table = replace(table, spans={s: table.spans[s] for s in own})
+    tables.append(table)                          # rules asking about single shots read it
+    return table
 
 
 def measure_target(board: Board, shooter: str, target: str, arc: Any = None

@@ -35,9 +35,8 @@ from campo.engine.rulesets.italia.fire import MUSKETRY_COVER
 from campo.engine.rulesets.italia.modifier import Modifier, score_total
 from campo.engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
                                                           melee_modifiers)
-from campo.engine.rulesets.italia.relations import guns_seeing, supports
-from campo.engine.rulesets.italia.tables_melee import (ARTILLERY_SUPPORT_RANGE_IN,
-                                                       LINEAR_OBSTACLES, SOFT_GROUND)
+from campo.engine.rulesets.italia.relations import batteries_near, guns_seeing, supports
+from campo.engine.rulesets.italia.tables_melee import LINEAR_OBSTACLES, SOFT_GROUND
 from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
 from campo.errors import CampoInputError
 
@@ -59,7 +58,6 @@ class MeleeBook:
     _modifiers: dict[MeleeFacts, tuple[list[dict[str, Any]], int]] = field(default_factory=dict)
     _entries: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     _sides: dict[str, _ChargingSide] = field(default_factory=dict)
-    _guns: dict[str, list[str]] = field(default_factory=dict)
 
     def unit(self, base_id: str, assumed: list[str]) -> MeleeUnit:
         """A base's grade, class and state (traits); a missing grade reads as regular (listed
@@ -384,8 +382,7 @@ def charge_melee(board: Board, charge: Charge,
     protection, here = place
     own = _charging_side(board, me)
     assumed.extend(own.notes)
-    guns = sorted(guns_seeing(board, [g for g in _guns_near(board, enemy)
-                                      if _may_cover(board, g, me, enemy)], enemy))
+    guns = sorted(guns_seeing(board, batteries_near(board, enemy, board.infos[me].side), enemy))
     supp_units = [*own.supports, *(book.unit(g, assumed) for g in guns)]
     assumed.extend(own.general_notes)
     facts = MeleeFacts(
@@ -451,22 +448,13 @@ def _charging_side_of(board: Board, me: str) -> _ChargingSide:
                          general_notes)
 
 
-def _guns_near(board: Board, target: str) -> list[str]:
-    """Guns within 3" of ``target``, in index order (once per target)."""
-    known = board.melee_book._guns
-    if target not in known:
-        known[target] = [g for g in board.near(target, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6)
-                         if board.infos[g].is_gun]
-    return known[target]
-
-
-def _may_cover(board: Board, gun: str, charger: str, target: str) -> bool:
-    """A battery of the charger's side that can support by fire (ISD §1): unlimbered, not
-    rockets, not in contact with the target (whether it sees the target in its arc at 3" or
-    less is `relations.guns_seeing`'s question)."""
-    g = board.infos[gun]
-    return g.is_gun and not (g.limbered or g.rockets or g.stale) \
-        and g.side == board.infos[charger].side and target not in board.touching[gun]
+def battery_shots(board: Board, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """The (gun, target) shots `charge_melee` asks about for the legal charges of ``ids``
+    (`relations.guns_seeing`), for the fire rules to measure with the bases' own shots."""
+    fighters = [i for i in ids if fights(board, i)]
+    return [(g, c.target) for found in board.charge_book.charges_of(fighters).values()
+            for c in found if c.legal
+            for g in batteries_near(board, c.target, board.infos[c.charger].side)]
 
 
 __all__ = ["Aspect", "aspect_struck", "charge_melee", "melee_of", "principal_enemy", "side_facts"]

@@ -187,20 +187,25 @@ def _fire_supporters(board: Board, supported: str, foes: list[str]) -> list[str]
     info = board.infos[supported]
     if not foes or not (info.is_unit or info.is_gun):
         return []
-    reach = board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6
     found: set[str] = set()
     for foe in foes:
-        if board.infos[foe].stale:
-            continue
-        guns = []
-        for gun in board.near(foe, reach):
-            g = board.infos[gun]
-            if gun == supported or gun in found or not g.is_gun or g.side != info.side or \
-                    g.limbered or g.rockets or g.stale or foe in board.touching[gun]:
-                continue
-            guns.append(gun)
-        found.update(guns_seeing(board, guns, foe))
+        if not board.infos[foe].stale:
+            guns = [g for g in batteries_near(board, foe, info.side) if g != supported]
+            found.update(guns_seeing(board, guns, foe))
     return sorted(found)
+
+
+def batteries_near(board: Board, foe: str, side: str) -> list[str]:
+    """The guns of ``side`` that may support by fire against ``foe`` (ISD §1): within 3" of
+    it, unlimbered, not rockets, seen, not in contact with it, in index order (whether each
+    has it in its arc and in sight is `guns_seeing`'s question)."""
+    out = []
+    for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6):
+        gi = board.infos[g]
+        if gi.is_gun and not (gi.limbered or gi.rockets or gi.stale) and gi.side == side \
+                and foe not in board.touching[g]:
+            out.append(g)
+    return out
 
 
 def guns_seeing(board: Board, guns: list[str], foe: str) -> list[str]:
@@ -242,14 +247,6 @@ def contacts_of(board: Board, base_id: str) -> list[dict[str, Any]]:
 def supports(board: Board, supporter: str, supported: str) -> bool:
     """ISD §1 SUPPORTO: ``supporter`` supports ``supported`` in contact."""
     return (supporter, supported) in board.relations.support_pairs
-
-
-def supported_by(board: Board, base_id: str) -> list[str]:
-    return board.relations.supported_by(base_id)
-
-
-def groups(board: Board) -> list[list[str]]:
-    return board.relations.groups
 
 
 def group_leader(board: Board, members: list[str]) -> str:
