@@ -90,6 +90,16 @@ class GameState:
             r = rects[base_id] = Rect(b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm)
         return r
 
+    def reuse_geometry(self, before: GameState) -> None:
+        """Take over the rectangles, with their polygons, of the bases standing where they stood
+        in ``before`` (a live game's previous moment: most bases have not moved)."""
+        theirs = before.cached("rects", dict)
+        mine = self.cached("rects", dict)
+        for i, b in self._by_id.items():
+            rect, was = theirs.get(i), before._by_id.get(i)
+            if rect is not None and was is not None and _pose(was) == _pose(b):
+                mine.setdefault(i, rect)
+
     def move(self, base_id: str, *, x_mm: float | None = None, y_mm: float | None = None,
              heading_deg: float | None = None) -> None:
         """Put a base somewhere else (in place); derived geometry is recomputed lazily."""
@@ -176,6 +186,11 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.ruleset.name} {len(self._by_id)} bases>"
+
+
+def _pose(b: BaseState) -> tuple[float, ...]:
+    """What a base's rectangle is made of."""
+    return b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm
 
 
 class LegalCharges:

@@ -33,6 +33,8 @@ from campo.server.guard import RequestLimits, allowed, client_keys, install_guar
 from campo.server.hub import Client, StateHub
 from campo.server.live import LiveTracker
 from campo.server.messages import MAX_MESSAGE_BYTES
+from campo.server.projector import TOPIC as PROJECTOR_TOPIC, CameraFeed, ProjectorService, add_projector_routes
+from campo.server.projector_view import dark_footprints, token_darkness
 from campo.server.reference import rules_info
 from campo.server.resolution import Resolutions, add_resolution_routes
 from campo.server.tokens import TokenBoard
@@ -71,6 +73,7 @@ class Services:
     clock: TurnClock | None = None  # the turn and phase (the rulebook's sequence of play)
     setup_url: str | None = None  # the game's setup page, when a setup host runs this game
     resolutions: Resolutions = field(default_factory=Resolutions)  # dice rolled, results to confirm
+    projector: ProjectorService | None = None  # the projector over the table (server/projector.py)
     # per client address and per token across all their connections, every WebSocket message (a
     # page sends a few a minute; a runaway script sending in a loop is refused, the others are
     # unaffected)
@@ -98,9 +101,13 @@ def build_services(settings: ServerSettings, rig: Rig | None = None) -> Services
     policy = AccessPolicy.for_host(settings.host, settings.token)
     tool = get_ruleset(rig.roster.ruleset).umpire_tool(settings.deck_seed)
     dice = Resolutions() if settings.dice_seed is None else Resolutions(seed=settings.dice_seed)
+    projector = ProjectorService.open(hub, dark_footprints(rig.table, rig.roster), settings.projector_file)
+    if rig.roster.tokens:   # the projector page keeps the status tokens dark too, wherever they lie
+        tracker.status_parts.append(token_darkness(lambda: None if tracker.view is None else tracker.view.result,
+                                                   rig.roster))
     return Services(settings, rig, hub, capture, tracker, rig.setup, policy,
                     CameraRenderer(rig.table, rig.roster, rig.intrinsics), units=units, tool=tool,
-                    clock=TurnClock(rig.roster.ruleset, tool), resolutions=dice)
+                    clock=TurnClock(rig.roster.ruleset, tool), resolutions=dice, projector=projector)
 
 
 DURABLE_TYPES = frozenset({"unit_state", "undo_unit_state", "turn"})
@@ -190,6 +197,10 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
 
     add_analysis_routes(app, lambda: (services.tracker.state, services.tracker.snapshot),
                         unit_states=services.units)
+
+    if services.projector is not None:
+        add_projector_routes(app, services.projector, camera_feed(services),
+                             lambda request: write_refusal(request, services), lambda: services.tracker.snapshot)
 
     @app.get("/api/status")
     def api_status(s: ServicesDep) -> dict[str, Any]:
@@ -331,6 +342,8 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
             s.hub.send_to(client, s.tool.topic, s.tool.view())
         if s.clock is not None:
             s.hub.send_to(client, s.clock.topic, s.clock.view())
+        if s.projector is not None:
+            s.hub.send_to(client, PROJECTOR_TOPIC, s.projector.payload())
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             await _receive_loop(websocket, client, s)
@@ -341,6 +354,16 @@ def create_app(settings: ServerSettings, *, services: Services | None = None) ->
                 await sender
 
     return app
+
+
+def camera_feed(s: Services) -> CameraFeed:
+    """The live camera as projector calibration reads it: the latest frame and its table."""
+    def latest() -> tuple[Any, float, Any] | None:
+        view = s.tracker.view
+        return None if view is None else (view.frame.image, view.frame.t, view.result.location)
+
+    table = s.rig.table.table
+    return CameraFeed(latest, s.rig.intrinsics, (table.width_mm, table.depth_mm))
 
 
 def hello_payload(s: Services, client: Client) -> dict[str, Any]:

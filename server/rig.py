@@ -39,6 +39,7 @@ class ServerSettings:
     deck_seed: int | None = None  # ATTILA's umpire deck (default: random, shown on the page)
     dice_seed: int | None = None  # the dice Campo rolls for the umpire (default: random, recorded)
     status_interval_s: float = 0.5
+    projector_file: Path | None = None  # projector.json (read if it exists, written by calibration)
 
 
 @dataclass

@@ -46,6 +46,19 @@ def test_group_distance_is_to_its_nearest_base() -> None:
     assert a["control_points"]["A"]["groups"]["g.1"]["cost"] == 1
 
 
+@pytest.mark.parametrize("reading, cost, reasons", [
+    ("nearest_base_of_group", 1, []),                        # its nearest base: 39 cm
+    ("each_base", 2, ["40.8 cm from the General, more than 40 cm (ATT 4.C, AT14)"]),
+])
+def test_group_distance_under_each_reading(reading: str, cost: int, reasons: list[str]) -> None:
+    """Five bases side by side, fronts 39 cm from the General's; the farthest (x 1040..1080)
+    lies hypot(12, 39) = 40.8 cm from his nearest corner (920, 210)."""
+    line = [B(f"a{k}", "A", "FP", 900 + 40 * k, 610, 90, group="g") for k in range(5)]
+    a = analyze([GEN] + line, settings={"at14_general_distance": reading})
+    group = a["control_points"]["A"]["groups"]["g"]
+    assert (group["cost"], group["reasons"]) == (cost, reasons)
+
+
 def test_general_dead_or_in_contact_costs_two() -> None:
     unit = B("u", "A", "FP", 900, 300, 90)
     a = analyze([unit], armies={"A": {"general_killed": True, "start_bases": 20, "bases_lost": 0}})

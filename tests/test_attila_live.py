@@ -47,9 +47,11 @@ def test_summaries_hold_the_cheap_local_facts() -> None:
     assert got["hit"] == {"contacts": {"cav2": "front"}, "badges": ["disordered"]}
     assert got["gen"] == {"badges": ["wounded"]}
     whole = state.analyze()
-    assert ATTILA.board_summary(state) == {k: whole[k] for k in (
-        "groups", "group_splits", "mandatory_charges", "control_points", "army_morale",
-        "victory", "deployment")}
+    board = ATTILA.board_summary(state)
+    assert board == {k: whole[k] for k in ("groups", "group_splits", "mandatory_charges",
+                                           "control_points", "army_morale", "victory")} | {
+        "deployment": {k: v for k, v in whole["deployment"].items()
+                       if k not in ("bases", "terrain")}}   # the page draws the zones
 
 
 def _battle() -> dict[str, Any]:
@@ -103,6 +105,36 @@ def test_a_live_game_remembers_charges_and_always_agrees_with_a_fresh_analysis()
         assert snap.summary["board"]["mandatory_charges"] == fresh["mandatory_charges"], step
         for i in rng.sample(ids, 6):
             assert snap.base_analysis(i)["charges"] == fresh["bases"][i]["charges"], (step, i)
+
+
+def test_a_summary_after_an_update_equals_a_cold_one() -> None:
+    """A live game re-summarises only the bases a change reaches and reuses the rest (the
+    summaries, the rectangles, the charge outcomes): after every update its summary (bases,
+    table-level facts, problems) is that of a cold analysis of the same moment."""
+    rng = random.Random(11)
+    game = _battle()
+    live = LiveAnalysis()
+    live.update(game)
+    units = sorted({b["id"].rsplit("-", 1)[0] for b in game["bases"]})
+    for step in range(8):
+        unit = rng.choice(units)
+        toward = rng.uniform(20, 60)
+        for b in game["bases"]:
+            if b["id"].rsplit("-", 1)[0] == unit:
+                b["y_mm"] += toward if b["side"] == "A" else -toward
+                b["x_mm"] += rng.choice([0.0, 0.0, 7.5])
+        if step == 3:
+            game["bases"][5]["traits"]["disordered"] = True
+        if step == 6:
+            game["bases"][8]["stale"] = True
+        snap = live.update(game)
+        cold = LiveAnalysis().update(game)
+        assert snap.changed != frozenset(game_ids(game)), step      # not everything redone
+        assert snap.summary == cold.summary, step
+
+
+def game_ids(game: dict[str, Any]) -> list[str]:
+    return [b["id"] for b in game["bases"]]
 
 
 CAV = B("c", "A", "CP", 900, 400, 90, d=30)                 # front edge y = 415, moves 20 cm

@@ -37,20 +37,39 @@ def test_overlay_draws_arc_bands_zone_and_melee_moves() -> None:
 
 
 def test_retreat_back_to_the_enemy() -> None:
-    board = Board.of(state([A, E]))
-    r = retreat_pose(board, "a", "e")
+    turned = state([A, E])          # held: a board refers to its state weakly
+    r = retreat_pose(Board.of(turned), "a", "e")
     assert (r.cx, r.cy, r.heading_deg) == pytest.approx((900, 350, 270))    # 5 cm, turned away
-    keep = Board.of(state([A, E], settings={"at19_retreat": "keep_facing"}))
-    r = retreat_pose(keep, "a", "e")
+    kept = state([A, E], settings={"at19_retreat": "keep_facing"})
+    r = retreat_pose(Board.of(kept), "a", "e")
     assert (r.cx, r.cy, r.heading_deg) == pytest.approx((900, 350, 90))
 
 
 def test_advance_stops_at_other_bases() -> None:
-    board = Board.of(state([A, E]))
-    assert advance_pose(board, "a", "e").cy == pytest.approx(450)           # 5 cm (AT20)
+    two = state([A, E])
+    assert advance_pose(Board.of(two), "a", "e").cy == pytest.approx(450)   # 5 cm (AT20)
     other = B("o", "B", "FP", 900, 450, 270)                                 # front edge y = 440
-    board = Board.of(state([A, E, other]))
-    assert advance_pose(board, "a", "e").cy == pytest.approx(430)           # stops at contact
+    three = state([A, E, other])
+    assert advance_pose(Board.of(three), "a", "e").cy == pytest.approx(430)  # stops at contact
+
+
+def test_a_board_refers_to_its_state_weakly() -> None:
+    """No reference cycle: a state nobody holds is freed at once with its board, and a board
+    whose state is gone says so."""
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        s = state([A, E])
+        board = Board.of(s)
+        gone = weakref.ref(s)
+        del s
+        assert gone() is None
+        with pytest.raises(ReferenceError, match="GameState is gone"):
+            board.state
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize("roll, wounded, result", [(1, False, "retires"), (2, True, "retires"),

@@ -59,6 +59,12 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="ATTILA: seed of the umpire's card deck (default: a random one, shown on the page)")
     parser.add_argument("--dice-seed", type=int, metavar="N",
                         help="seed of the dice Campo rolls for the umpire (default: a random one; each roll's seed is recorded)")
+    parser.add_argument("--projector", action="store_true",
+                        help="open the projector page (/projector) full screen in a browser once serving "
+                             "(chromium --kiosk), or print its URL when no browser can be found (docs/projector.md)")
+    parser.add_argument("--projector-file", type=Path, metavar="projector.json",
+                        help="the projector's calibration, read if it exists and written by 'Calibrate projector' "
+                             "(default: projector.json in the game folder; with --source demo: kept in memory)")
     if _recording_available():
         parser.add_argument("--record", type=Path, metavar="GAME.db",
                             help="save every change of state and every umpire event to this SQLite file")
@@ -78,11 +84,22 @@ def run(args: argparse.Namespace) -> int:
     if args.dice_seed is not None and not 0 <= args.dice_seed < 10**9:
         raise CampoInputError(f"--dice-seed {args.dice_seed} is not in 0..999999999", key="--dice-seed")
     record = getattr(args, "record", None)
+    if args.projector:
+        import secrets
+
+        from campo.server.projector_launch import launch_in_background, projector_url
+        from campo.server.security import is_loopback
+
+        if args.token is None and not is_loopback(args.host):   # the projector page must be able to answer
+            args.token = secrets.token_urlsafe(18)
+
+        launch_in_background(projector_url(args.host, args.port, args.token, args.https), args.host, args.port)
     no_files = args.table is None and args.roster is None
     if args.source == "demo" and no_files and args.folder is None and not args.https:
         settings = ServerSettings(source="demo", setup_file=args.terrain, host=args.host, port=args.port,
                                   token=args.token, fps=args.fps,
-                                  deck_seed=args.deck_seed, dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy)
+                                  deck_seed=args.deck_seed, dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy,
+                                  projector_file=args.projector_file)
         return serve(settings, record=record)   # the demo game: its own files
     return _serve_folder(args, record)
 
@@ -114,5 +131,5 @@ def _serve_folder(args: argparse.Namespace, record: Path | None) -> int:
     settings = ServerSettings(source=args.source or "phone", table=args.table, roster=args.roster,
                               camera=args.camera, setup_file=files.terrain, host=args.host, port=args.port,
                               token=args.token, fps=args.fps, deck_seed=args.deck_seed,
-                              dice_seed=args.dice_seed)
+                              dice_seed=args.dice_seed, projector_file=args.projector_file or folder / "projector.json")
     return serve_host(settings, files, source=args.source, record=record, https=args.https)

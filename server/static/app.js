@@ -10,6 +10,7 @@ import { appendEvent, renderBasePanel, renderReference, renderSettings, renderSt
 import { TerrainEditor } from "./terrain.js";
 import { TurnStepper } from "./turn.js";
 import { Resolver } from "./resolve.js";
+import { ProjectorLink } from "./projector_link.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || sessionStorage.getItem("campo-token");
@@ -37,6 +38,7 @@ function send(message) {
 
 const terrain = new TerrainEditor({ send, redraw: () => render(), board });
 const turnStepper = new TurnStepper($("turn-bar"), send);
+const projector = (campo.projector = new ProjectorLink({ token, panel: $("projector-panel") }));
 const resolver = new Resolver({ board, token: () => token, byId: () => basesById(), onApplied: () => fetchDetail() });
 
 // -- connection --------------------------------------------------------------------------------
@@ -63,6 +65,7 @@ function onMessage(msg) {
     case "event": appendEvent($("events-list"), p); break;
     case "turn": campo.turn = p; turnStepper.update(p); break;
     case "reply": onReply(p); break;
+    case "projector": projector.onProjector(p); break;
     default:
       if (campo.hello && campo.hello.tool && msg.topic === campo.hello.tool.topic) { campo.umpireTool = p; renderArmy(); }
       break;
@@ -84,6 +87,7 @@ function onHello(p) {
   const ro = !p.can_write;
   setPill("st-access", ro ? "read-only (no token)" : (p.token_required ? "umpire (token)" : "umpire"), ro ? "warn" : "ok");
   terrain.setWritable(p.can_write);
+  projector.setWritable(!!p.can_write);
   // the game's setup (table, roster, camera), when this server has one (not the demo, not a replay)
   $("st-setup").hidden = !p.setup_url;
   if (p.setup_url) $("st-setup").href = p.setup_url + (token ? `?token=${encodeURIComponent(token)}` : "");
@@ -231,8 +235,9 @@ function drawRuler() {
     ? (campo.rulerResult ? `${campo.rulerResult.text} (${campo.rulerResult.mm.toFixed(0)} mm)` : "tap two points") : "";
 }
 
-function select(id) {
+function select(id, tapTime = null) {
   campo.selected = id;
+  projector.set({ base: id }, tapTime);
   campo.geometry = null;
   campo.detail = null;
   if (id) { fetchDetail(); showTab("base"); }
@@ -270,14 +275,16 @@ $("table").addEventListener("click", (e) => {
   if (terrain.isDrawing) { terrain.addPoint(p); return; }
   if (campo.tool === "ruler") {
     campo.ruler = campo.ruler.length >= 2 ? [p] : [...campo.ruler, p];
+    projector.set({ ruler: campo.ruler });
     drawRuler();
     return;
   }
+  const tapTime = performance.timeOrigin + e.timeStamp;   // the projector page's clock too
   const hit = e.target.closest("[data-base]");
-  if (hit) { select(hit.getAttribute("data-base")); return; }
+  if (hit) { select(hit.getAttribute("data-base"), tapTime); return; }
   const t = e.target.closest("[data-terrain]");
   if (t && activeTab === "terrain") { terrain.select(t.getAttribute("data-terrain")); return; }
-  select(nearestBase(p, 30));
+  select(nearestBase(p, 30), tapTime);
 });
 
 function nearestBase([x, y], within) {
@@ -293,6 +300,7 @@ for (const btn of document.querySelectorAll("#tools [data-tool]")) {
   btn.addEventListener("click", () => {
     campo.tool = btn.dataset.tool;
     campo.ruler = [];
+    projector.set({ ruler: [] });
     for (const b of document.querySelectorAll("#tools [data-tool]")) b.classList.toggle("active", b === btn);
     drawRuler();
   });

@@ -24,6 +24,7 @@ from campo.vision.synthetic.planar import (
     PlacedTexture, RayMap, centred_texture, depth_mm, project_px, render_texture, sample_texture, texels_per_mm_for,
 )
 from campo.vision.synthetic.pose import CameraPose
+from campo.vision.synthetic.projection import ProjectedLight
 from campo.vision.synthetic.scene import Hand, PlacedBase, PlacedToken
 from campo.vision.synthetic.tablecloth import FLOOR, MARGIN_MM, Painter, paint_table
 from campo.vision.synthetic.textures import marker_texture, quiet_zone_mm
@@ -135,14 +136,16 @@ class SyntheticCamera:
         *,
         effects: Effects | None = None,
         tokens: Sequence[PlacedToken] = (),
+        light: ProjectedLight | None = None,
     ) -> Render:
         """One frame: the bases at their poses, the tokens beside them and the hands over them,
-        with its ground truth (the tokens' in `GroundTruth.tokens`)."""
+        with its ground truth (the tokens' in `GroundTruth.tokens`); `light`: a projector's
+        picture on the table too (projection.py), lit before the camera's effects."""
         pose = pose or self.pose
         effects = self.effects if effects is None else effects
         if tokens:
             cards = [t.as_card(self.dictionary) for t in tokens]
-            render = self.render([*bases, *cards], hands, pose, effects=effects)
+            render = self.render([*bases, *cards], hands, pose, effects=effects, light=light)
             return Render(render.image, render.truth.without_tokens_in_bases({c.id for c in cards}))
         _check_unique(bases, self.table.anchor_ids)
         static = self.static_image(pose)
@@ -152,6 +155,12 @@ class SyntheticCamera:
         for hand in hands:
             boxes += draw_hand(frame, hand, self.intrinsics, pose, self.rays)
         truth = ground_truth(self.table, order, hands, self.intrinsics, pose, corners_px)
+        if light is not None:   # the whole frame changes: no cached degraded table to reuse
+            frame = light.apply(frame, self.intrinsics, pose, self.rays)
+            if not effects.is_clean:
+                deg = self._degrader(effects)
+                frame = deg.sensor(deg.static(frame))
+            return Render(frame, truth)
         if effects.is_clean:
             return Render(frame, truth)
         deg = self._degrader(effects)

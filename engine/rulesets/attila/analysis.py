@@ -16,7 +16,7 @@ from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.charges import all_candidates, judge_charges
 from campo.engine.rulesets.attila.contact import commanded_by, contacts_of, melee_of
 from campo.engine.rulesets.attila.control_points import control_points, reorganisation
-from campo.engine.rulesets.attila.deployment import deployment
+from campo.engine.rulesets.attila.deployment import deployment, deployment_zones
 from campo.engine.rulesets.attila.groups import Groups, supported_by
 from campo.engine.rulesets.attila.mandatory import mandatory_charges, obligations
 from campo.engine.rulesets.attila.morale import army_morale, victory
@@ -105,6 +105,7 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
         return {"bases": base_entries(board, ids)}
     out: dict[str, Any] = {"bases": base_entries(board, board.ids)}
     out.update(board_summary(board))
+    out["deployment"] = deployment(board)
     out["gaps"] = gaps_used(board)
     return out
 
@@ -127,8 +128,8 @@ def summaries(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 def board_summary(board: Board) -> dict[str, Any]:
     """The table-level facts the page draws without a tap (no targets): groups and their
-    splits, mandatory charges, Control Points, morale, victory, and the deployment zones with
-    each base's and terrain piece's placement."""
+    splits, mandatory charges, Control Points, morale, victory, and the deployment zones (the
+    whole analysis adds each base's and terrain piece's placement)."""
     groups = Groups.of(board)
     return {"groups": [g.to_dict() for g in groups.groups],
             "group_splits": groups.split_labels(),
@@ -136,4 +137,4 @@ def board_summary(board: Board) -> dict[str, Any]:
             "control_points": points(board),
             "army_morale": morale(board),
             "victory": victory(board, morale(board)),
-            "deployment": deployment(board)}
+            "deployment": deployment_zones(board)}

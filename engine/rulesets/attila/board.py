@@ -2,13 +2,17 @@
 each base's reading, the bases as arrays, contacts, terrain and which areas hold each base.
 
 `Board.of(state)` is kept with the state (`GameState.cached`), so all questions asked of one state
-share the work. Bases are numbered in the spatial index's order (`state.index`); ``ids`` lists them
-sorted, the order of every output.
+share the work. The board refers to its state weakly: with no reference cycle between them, a state
+a live game has replaced is freed at once, not left to the garbage collector (hold the state while
+you use its board). Bases are numbered in the spatial index's order (`state.index`); ``ids`` lists
+them sorted, the order of every output.
 """
 
 from __future__ import annotations
 
 import json
+import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -27,6 +31,8 @@ from campo.engine.rulesets.attila.units import Unit, read_unit
 from campo.engine.scenario import TerrainFeature
 from campo.engine.state import GameState
 
+
+_CERTAIN_MM = 1e-6   # `Board.within` trusts the centres' bounds only this clear of the limit
 
 BaseKey = tuple[Any, ...]
 """A base's id with everything its geometry and reading depend on (`Board.base_keys`)."""
@@ -60,12 +66,20 @@ class TouchingPairs:
 
 @dataclass
 class Board:
-    state: GameState
+    state_ref: weakref.ReferenceType[GameState]
     settings: AttilaSettings
 
     @staticmethod
     def of(state: GameState) -> Board:
-        return state.cached("attila.board", lambda: Board(state, state.settings))
+        return state.cached("attila.board", lambda: Board(weakref.ref(state), state.settings))
+
+    @property
+    def state(self) -> GameState:
+        state = self.state_ref()
+        if state is None:
+            raise ReferenceError("this board's GameState is gone: keep the state while its board "
+                                 "is used")
+        return state
 
     # --- distances ------------------------------------------------------------------------------
     @staticmethod
@@ -75,11 +89,6 @@ class Board:
     @staticmethod
     def cm(mm: float) -> float:
         return mm / MM_PER_CM
-
-    @cached_property
-    def scale(self) -> float:
-        """AT18: the factor on every ordinary distance."""
-        return float(self.settings.at18_distance_scale)
 
     @cached_property
     def contact_tol(self) -> float:
@@ -154,7 +163,7 @@ class Board:
                 json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
 
     def rect(self, base_id: str) -> Rect:
-        return self.state.rect(base_id)
+        return self.rects[self.pos[base_id]]
 
     def poly(self, base_id: str) -> Polygon:
         return self.shapes[self.pos[base_id]]
@@ -163,25 +172,42 @@ class Board:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
         return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
-    def pairs_within(self, shapes: np.ndarray, distance: float | np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(shape row, base row, gap mm) of every base within ``distance`` (per shape or one
-        value) of each shape, sorted: the bases meeting each shape's bounding box grown by the
-        distance (one STRtree query of boxes), then their gaps (one vectorised distance)."""
-        n = len(shapes)
-        if not n or not len(self.shapes):
-            return np.zeros(0, dtype=int), np.zeros(0, dtype=int), np.zeros(0)
-        reach = np.broadcast_to(np.asarray(distance, dtype=float), (n,))
-        b = shapely.bounds(np.asarray(shapes, dtype=object))
+    @cached_property
+    def _envelopes(self) -> shapely.STRtree:
+        return shapely.STRtree(self.shapes)
+
+    def boxes_meeting(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(box, base row) of every base whose bounding box meets each box, sorted: a superset
+        of the bases meeting it found without a GEOS predicate, for callers that test further."""
+        si, bi = self._envelopes.query(boxes)
+        order = np.lexsort((bi, si))
+        return si[order], bi[order]
+
+    def within(self, rows: Sequence[int] | np.ndarray, distance: float | np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """(k, base row) of every base within ``distance`` (per row or one value) of base
+        ``rows[k]``, itself included, sorted: the bases meeting its box grown by the distance
+        (`boxes_meeting`); certain answers from the centres (a gap is never more
+        than the centres' distance, nor less than that less both half diagonals), GEOS's
+        distance for the rest (one vectorised call)."""
+        rows = np.asarray(rows, dtype=int)
+        if not len(rows):
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        reach = np.broadcast_to(np.asarray(distance, dtype=float), (len(rows),))
+        b = shapely.bounds(self.shapes[rows])
         boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
-        si, bi = self.state.index.meeting_many(boxes)
-        gaps = shapely.distance(np.asarray(shapes, dtype=object)[si], self.shapes[bi])
-        keep = gaps <= reach[si]
-        return si[keep], bi[keep], gaps[keep]
+        si, bi = self.boxes_meeting(boxes)
+        f, a, limit = self.frames, rows[si], reach[si]
+        centres = np.hypot(f.cx[a] - f.cx[bi], f.cy[a] - f.cy[bi])
+        half = np.hypot(f.width, f.depth) / 2
+        keep = centres <= limit - _CERTAIN_MM
+        ask = ~keep & (centres - half[a] - half[bi] <= limit + _CERTAIN_MM)
+        keep[ask] = shapely.distance(self.shapes[a[ask]], self.shapes[bi[ask]]) <= limit[ask]
+        return si[keep], bi[keep]
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
         """Other bases within ``distance_mm`` of this one, sorted."""
-        _, bi, _ = self.pairs_within(self.shapes[[self.pos[base_id]]], distance_mm)
+        _, bi = self.within([self.pos[base_id]], distance_mm)
         return sorted(self.order[b] for b in bi.tolist() if self.order[b] != base_id)
 
     # --- contact (ATT 7.A, AT1, AT2) --------------------------------------------------------------

@@ -93,7 +93,7 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
         return out
     reach = np.array([board.mm(board.units[c].move_cm(board.settings)) + board.contact_tol
                       for c in troops])
-    si, bi, _ = board.pairs_within(board.shapes[[board.pos[c] for c in troops]], reach)
+    si, bi = board.within([board.pos[c] for c in troops], reach)
     for k, b in zip(si.tolist(), bi.tolist()):
         c, o = troops[k], board.order[b]
         if board.units[o].side != board.units[c].side:
@@ -105,11 +105,10 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
 
 def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
     """(charge, board row) of every base the charge's paths could meet, sorted by charge: those
-    meeting the box of charger and target grown by the charger's diagonal and the contact
-    tolerance. Every path
-    lies within that distance of the two: the wheel within the diagonal of a front corner, the
-    final pose within it of the point where it touches the target, and the straight move
-    between the two. One STRtree query of boxes."""
+    whose bounding box meets the box of charger and target grown by the charger's diagonal and
+    the contact tolerance. Every path lies within that distance of the two: the wheel within
+    the diagonal of a front corner, the final pose within it of the point where it touches the
+    target, and the straight move between the two (`Board.boxes_meeting`)."""
     f = board.frames
     charger = np.array([board.pos[c] for c, _ in keys])
     target = np.array([board.pos[t] for _, t in keys])
@@ -117,7 +116,7 @@ def _near_rows(board: Board, keys: Sequence[tuple[str, str]]) -> tuple[np.ndarra
     reach = np.hypot(f.width[charger], f.depth[charger]) + board.contact_tol + 1e-6
     lo = np.stack([lowest(corners[..., 0]), lowest(corners[..., 1])], axis=1) - reach[:, None]
     hi = np.stack([highest(corners[..., 0]), highest(corners[..., 1])], axis=1) + reach[:, None]
-    return board.state.index.meeting_many(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+    return board.boxes_meeting(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
 
 
 def judge_charge(board: Board, charger: str, target: str) -> Charge:
@@ -319,7 +318,7 @@ def _preference(att: Attempts) -> np.ndarray:
 
 # --- the search --------------------------------------------------------------------------------
 def _search(board: Board, pairs: _Pairs
-            ) -> tuple[Attempts, dict[int, int], dict[int, PathFacts], dict[int, np.ndarray]]:
+            ) -> tuple[Attempts, dict[int, int], dict[int, PathFacts], dict[int, list[int]]]:
     """Per pair, the attempt to report (index into the returned attempts; pairs with no attempt
     at all are missing), the path facts of every attempt checked, and the enemies certainly in
     the paths of the attempts passed over without a check (`paths.run_blockers`).
@@ -338,16 +337,16 @@ def _search(board: Board, pairs: _Pairs
     return att, {k: v for k, v in chosen.items() if v is not None}, facts, blockers
 
 
-def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, np.ndarray]:
+def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, list[int]]:
     """Attempt -> the rows of the enemies certainly in its path, for every attempt within the
     move that has one (`paths.run_blockers`, all at once): the search passes over these without
     their full check, and the rounds of full checks are few."""
     at, rows = run_blockers(board, att, np.nonzero(~att.refused)[0], pairs.enemies_from,
                             pairs.enemies)
-    if not len(at):
-        return {}
-    cut = np.flatnonzero(np.diff(at)) + 1          # `run_blockers` keeps the attempts in order
-    return dict(zip(at[np.concatenate([[0], cut])].tolist(), np.split(rows, cut)))
+    out: dict[int, list[int]] = {}
+    for i, row in zip(at.tolist(), rows.tolist()):
+        out.setdefault(i, []).append(row)
+    return out
 
 
 def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -361,7 +360,7 @@ def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]
 
 
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
-                 blockers: dict[int, np.ndarray]) -> dict[int, int | None]:
+                 blockers: dict[int, list[int]]) -> dict[int, int | None]:
     """Per pair, its preferred attempt whose path is clear: first among its square wheels, and
     when none of those is clear with the fronts along each other, among all its attempts (the
     sweep), falling back on the preferred one, blocked though it is (checked, for its reasons),
@@ -577,22 +576,20 @@ def _outcomes(board: Board, keys: list[tuple[str, str]],
 
 
 def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
-             facts: dict[int, PathFacts], blockers: dict[int, np.ndarray],
+             facts: dict[int, PathFacts], blockers: dict[int, list[int]],
              att: Attempts) -> list[MemoEntry]:
     """Each outcome with the paths it checked, the bases meeting them and the blockers of the
     attempts it passed over (`MemoEntry`)."""
     row_keys = board.row_keys
+    pair = att.pair.tolist()
     paths: list[list[Any]] = [[] for _ in pairs.keys]
     seen: list[set[BaseKey]] = [set() for _ in pairs.keys]
     blocking: list[set[BaseKey]] = [set() for _ in pairs.keys]
     for i, f in facts.items():
-        k = int(att.pair[i])
-        paths[k].append(f.outline)
-        seen[k].update(map(row_keys.__getitem__, f.seen))
-    if blockers:
-        owner = np.repeat(att.pair[list(blockers)], [len(r) for r in blockers.values()])
-        for k, b in zip(owner.tolist(), np.concatenate(list(blockers.values())).tolist()):
-            blocking[k].add(row_keys[b])
+        paths[pair[i]].append(f.outline)
+        seen[pair[i]].update(map(row_keys.__getitem__, f.seen))
+    for i, rows in blockers.items():
+        blocking[pair[i]].update(map(row_keys.__getitem__, rows))
     return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 

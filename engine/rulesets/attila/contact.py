@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import shapely
 
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.tables import (
@@ -55,12 +56,13 @@ def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
         if not generals:
             return out
         reach = max(command_reach_mm(board), board.settings.at24_general_attached_mm) + 1e-6
-        gi, bi, gaps = board.pairs_within(
-            board.shapes[np.array([board.pos[g] for g in generals])], reach)
+        rows = np.array([board.pos[g] for g in generals])
+        gi, bi = board.within(rows, reach)
+        own = (board.sides[bi] == board.sides[rows[gi]]) & (bi != rows[gi])
+        gi, bi = gi[own], bi[own]
+        gaps = shapely.distance(board.shapes[rows[gi]], board.shapes[bi])
         for g, b, gap in zip(gi.tolist(), bi.tolist(), gaps.tolist()):
-            general, other = generals[g], board.order[b]
-            if other != general and board.units[other].side == board.units[general].side:
-                out[other].append((general, gap))
+            out[board.order[b]].append((generals[g], gap))
         for v in out.values():
             v.sort()
         return out

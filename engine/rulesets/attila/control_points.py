@@ -13,7 +13,9 @@ from typing import Any
 import shapely
 
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.contact import attached_general, command_reach_mm
+from campo.engine.rulesets.attila.contact import (
+    attached_general, command_reach_mm, general_gaps,
+)
 from campo.engine.rulesets.attila.groups import Group, Groups
 from campo.engine.rulesets.attila.morale import armies, general_dead
 from campo.engine.rulesets.attila.tables import (
@@ -32,21 +34,32 @@ def general_status(board: Board, side: str) -> tuple[str | None, str]:
     return next(g for g in gens if not board.in_enemy_contact(g)), "ok"
 
 
-def _distances(board: Board, groups: list[Group], side: str) -> list[float]:
-    """Per group, the distance from the nearest free General (AT14: to the group's nearest base,
-    or with 'each_base' its farthest): one vectorised distance for every pair."""
+def _far(board: Board, groups: list[Group], side: str) -> list[float | None]:
+    """Per group, how far it is from the nearest free General (AT14: to the group's nearest
+    base, or with 'each_base' its farthest) when that is beyond the command reach, else None.
+    The bases within reach are known from `general_gaps` (the summaries ask it anyway); the
+    other groups are measured by one vectorised distance for every pair."""
     free = [g for g in board.generals(side) if not board.in_enemy_contact(g)]
-    members = [m for g in groups for m in g.members]
-    gaps = shapely.distance(board.shapes[[board.pos[m] for m in members]][:, None],
-                            board.shapes[[board.pos[g] for g in free]][None, :])
-    out, n = [], 0
+    reach = command_reach_mm(board) + 1e-6
+    gaps = general_gaps(board)
     nearest = board.settings.at14_general_distance == "nearest_base_of_group"
-    for g in groups:
-        block = gaps[n:n + len(g.members)]
+
+    def within(g: Group) -> bool:
+        near = [{general for general, gap in gaps[m] if gap <= reach} for m in g.members]
+        return bool(set(free) & (set.union(*near) if nearest else set.intersection(*near)))
+
+    far = [g for g in groups if not within(g)]
+    members = [m for g in far for m in g.members]
+    measured = shapely.distance(board.shapes[[board.pos[m] for m in members]][:, None],
+                                board.shapes[[board.pos[g] for g in free]][None, :])
+    out: dict[str, float] = {}
+    n = 0
+    for g in far:
+        block = measured[n:n + len(g.members)]
         n += len(g.members)
         per_general = block.min(axis=0) if nearest else block.max(axis=0)
-        out.append(float(per_general.min()))    # several Generals: the nearest free one
-    return out
+        out[g.id] = float(per_general.min())    # several Generals: the nearest free one
+    return [out.get(g.id) for g in groups]
 
 
 def group_costs(board: Board, groups: list[Group], side: str,
@@ -59,9 +72,8 @@ def group_costs(board: Board, groups: list[Group], side: str,
     elif status == "in_contact":
         far_reasons = [["the General is in contact with the enemy (ATT 4.C)"] for _ in groups]
     elif groups:
-        reach = command_reach_mm(board)
-        for k, far in enumerate(_distances(board, groups, side)):
-            if far > reach + 1e-6:
+        for k, far in enumerate(_far(board, groups, side)):
+            if far is not None:
                 far_reasons[k].append(f"{board.cm(far):.1f} cm from the General, more than "
                                       "40 cm (ATT 4.C, AT14)")
     out = []

@@ -147,22 +147,25 @@ def _box_sides(poly: Polygon) -> tuple[float, float]:
 
 
 def deployment(board: Board) -> dict[str, Any]:
-    """The ``deployment`` member: zones (table mm), each base's placement, each terrain piece
+    """The ``deployment`` member: `deployment_zones`, each base's placement, each terrain piece
     (once per state)."""
     return board.state.cached("attila.deployment", lambda: _deployment(board))
 
 
+def deployment_zones(board: Board) -> dict[str, Any]:
+    """What the board draws without a tap: the figure scale, who deploys first and the zones
+    (table mm); each base's and piece's placement is in `deployment` (while deploying, the
+    misplaced ones are problems too)."""
+    return {"figure_scale": board.settings.figure_scale, "order": deployment_order(board),
+            "checked": board.state.scenario.phase == "deployment",
+            "zones": {s: {k: ring_coords(p) for k, p in z.items()}
+                      for s, z in zones(board).items()}}
+
+
 def _deployment(board: Board) -> dict[str, Any]:
     zs = zones(board)
-    bases = placements(board, zs)
-    return {
-        "figure_scale": board.settings.figure_scale,
-        "order": deployment_order(board),
-        "checked": board.state.scenario.phase == "deployment",
-        "zones": {s: {k: ring_coords(p) for k, p in z.items()} for s, z in zs.items()},
-        "bases": bases,
-        "terrain": terrain_placement(board, zs),
-    }
+    return {**deployment_zones(board), "bases": placements(board, zs),
+            "terrain": terrain_placement(board, zs)}
 
 
 _DISCIPLINE_RANK = {"irregular": 0, "regular": 1, "veteran": 2}

@@ -29,29 +29,28 @@ _INF = float("inf")
 RAY_EPS = 1e-9        # rays meeting an edge this close to its ends (or 0) still count
 
 
-def lowest(x: np.ndarray) -> np.ndarray:
-    """The minimum over the last axis, which is short here (corners, edges, half-planes):
-    numpy reduces a short last axis row by row, ten times slower than column by column."""
+def _fold(x: np.ndarray, op: np.ufunc) -> np.ndarray:
+    """``op`` over the last axis, which is short here (corners, edges, half-planes): numpy
+    reduces a short last axis row by row, ten times slower than column by column."""
     out = x[..., 0].copy()
     for j in range(1, x.shape[-1]):
-        np.minimum(out, x[..., j], out=out)
+        op(out, x[..., j], out=out)
     return out
+
+
+def lowest(x: np.ndarray) -> np.ndarray:
+    """The minimum over the (short) last axis."""
+    return _fold(x, np.minimum)
 
 
 def highest(x: np.ndarray) -> np.ndarray:
-    """The maximum over the (short) last axis (see `lowest`)."""
-    out = x[..., 0].copy()
-    for j in range(1, x.shape[-1]):
-        np.maximum(out, x[..., j], out=out)
-    return out
+    """The maximum over the (short) last axis."""
+    return _fold(x, np.maximum)
 
 
 def either(x: np.ndarray) -> np.ndarray:
-    """Any over the (short) last axis of a boolean array (see `lowest`)."""
-    out = x[..., 0].copy()
-    for j in range(1, x.shape[-1]):
-        out |= x[..., j]
-    return out
+    """Any over the (short) last axis of a boolean array."""
+    return _fold(x, np.logical_or)
 
 
 @dataclass(frozen=True)

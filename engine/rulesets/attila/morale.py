@@ -95,7 +95,7 @@ def army_problems(board: Board) -> list[Problem]:
 
 
 def _general_on_table(board: Board, side: str) -> bool:
-    return any(u.is_general and u.side == side for u in board.units.values())
+    return bool(board.generals(side))
 
 
 def general_dead(board: Board, side: str) -> bool:

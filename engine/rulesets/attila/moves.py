@@ -61,10 +61,12 @@ class MoveBudget:
 
 
 def move_budget(board: Board, base_id: str) -> MoveBudget:
-    """The base's normal and available move and its wheel limit (every base's, once per
-    state)."""
-    return board.state.cached("attila.budgets", lambda: {
-        i: _budget(board, i) for i in board.ids})[base_id]
+    """The base's normal and available move and its wheel limit (once per state)."""
+    known: dict[str, MoveBudget] = board.state.cached("attila.budgets", dict)
+    found = known.get(base_id)
+    if found is None:
+        found = known[base_id] = _budget(board, base_id)
+    return found
 
 
 def _budget(board: Board, base_id: str) -> MoveBudget:

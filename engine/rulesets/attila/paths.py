@@ -139,9 +139,8 @@ def path_facts(board: Board, keys: list[tuple[str, str]], att: Attempts,
     outlines = swept_outlines(board, att, at, charger_rows)
     paths = _shrunk(board, att, at, charger_rows, outlines)
     si, bi = board.state.index.meeting_many(outlines)
-    split = np.searchsorted(si, np.arange(1, len(at)))
-    out = [PathFacts(o, tuple(rows.tolist()))
-           for o, rows in zip(outlines.tolist(), np.split(bi, split))]
+    rows, cut = bi.tolist(), np.searchsorted(si, np.arange(len(at) + 1)).tolist()
+    out = [PathFacts(o, tuple(rows[a:b])) for o, a, b in zip(outlines.tolist(), cut, cut[1:])]
     keep = (bi != charger_rows[si]) & (bi != target_rows[si]) & board.present[bi]
     si, bi = si[keep], bi[keep]
     inside = shapely.intersects(paths[si], board.shapes[bi])
