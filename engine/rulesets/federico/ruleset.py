@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -99,9 +100,13 @@ class FedericoRuleset(Ruleset):
         return candidates(Board.of(state), [charger])[charger]
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
-        """Arc, range bands and attack paths of one base, table mm."""
+        """Arc, range bands and attack paths of one base, and a commander's command radius (the
+        setting ``command_radius_cm``, when one is set), table mm."""
         board = Board.of(state)
         out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
+        radius = board.mm(board.settings.command_radius_cm)
+        if board.pieces[base_id].is_commander and 0 < radius < math.inf:
+            out["command_radius_mm"] = radius
         if board.pieces[base_id].can_fire:
             drawing = arc_drawing(board, base_id)
             out["arc"] = ring_coords(drawing["arc"])

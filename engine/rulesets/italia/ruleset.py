@@ -54,10 +54,16 @@ class ItaliaRuleset(Ruleset):
         return candidates(Board.of(state), charger)
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
-        """Arc, range bands, charge arc and charge paths of one base, table mm."""
+        """Arc, range bands, charge arc and charge paths of one base, and a general's command
+        radius (ISD §3, under the weather), table mm."""
+        from campo.engine.rulesets.italia.troops import command_radius_in
+
         board = Board.of(state)
         info = board.infos[base_id]
         out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
+        if info.is_general:
+            out["command_radius_mm"] = board.mm(command_radius_in(info.rank or "division",
+                                                                  weather=board.settings.weather))
         if info.can_fire:
             front = board.front(base_id)
             arc = fire_arc(board, base_id, info.fire_range_in)
