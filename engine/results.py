@@ -10,18 +10,22 @@ from enum import Enum
 from typing import Any
 
 
-class Aspect(str, Enum):
+class _Word(str, Enum):
+    """An enum written as its value in messages ("flank", not "Aspect.FLANK")."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Aspect(_Word):
     """Which side of a base something touches or strikes."""
 
     FRONT = "front"
     FLANK = "flank"
     REAR = "rear"
 
-    def __str__(self) -> str:  # "flank", not "Aspect.FLANK", in messages
-        return self.value
 
-
-class Zone(str, Enum):
+class Zone(_Word):
     """Where a point lies around a base, in the base's own frame (ISD A1 style partition)."""
 
     FRONT = "front"
@@ -36,20 +40,14 @@ class Zone(str, Enum):
             return Aspect.FLANK
         return Aspect.REAR if self is Zone.REAR else Aspect.FRONT
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Band(str, Enum):
+class Band(_Word):
     """Range bands. Which bands exist and where they end is the ruleset's business."""
 
     CLOSE = "close"
     SHORT = "short"
     MEDIUM = "medium"
     LONG = "long"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """The small protocol every ruleset implements, and the problem record `validate()` returns.
 
-A ruleset is ONE object (no subclass tree): it knows its unit, parses its settings, checks a game
-state, and answers questions about it. Generic geometry lives in `engine.geometry`; a ruleset
+A ruleset is ONE object (no subclass tree: it subclasses the `Ruleset` protocol only for the
+bodies of the members all three answer alike): it knows its unit, parses its settings, checks a
+game state, and answers questions about it. Generic geometry lives in `engine.geometry`; a ruleset
 composes it with its own numbers and readings.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,12 +94,6 @@ def placement_problems(state: GameState) -> list[Problem]:
     return out
 
 
-class Settings(Protocol):
-    """What every ruleset's settings model has (`settings_common.RulesetSettings`)."""
-
-    close_call_mm: float
-
-
 @runtime_checkable
 class Ruleset(Protocol):
     """Everything Campo knows about one rulebook, found through `campo.engine.registry`.
@@ -105,8 +101,16 @@ class Ruleset(Protocol):
     Per-base questions take the ids asked about, and a whole-table question is the same code
     with every id ("arrays of length one" for one base), so there is one implementation of each
     rule. Everything the server shows about a rulebook (its settings, quick reference, terrain
-    kinds, umpire tools, page module) comes from here, never from a copy in another layer."""
+    kinds, umpire tools, page module) comes from here, never from a copy in another layer.
 
+    A rulebook's ruleset object subclasses this protocol for the bodies of the members all three
+    answer alike: each hands the question to the rulebook's module of that name under
+    ``package`` (``resolution.fire_test``, ``sequence.SEQUENCE`` ...), imported on first use so
+    a server that never rolls dice never loads the resolution module; no memory, no umpire
+    tool. A ruleset overrides what its rulebook does otherwise."""
+
+    package: str         # the rulebook's package, e.g. "campo.engine.rulesets.federico"
+    settings_model: Any  # its settings model (a `settings_common.RulesetSettings`)
     name: str            # the scenario's ``ruleset``, e.g. "italia-se-desta"
     title: str           # "L'Italia s'è desta!"
     unit: str            # "in" or "cm"
@@ -121,16 +125,23 @@ class Ruleset(Protocol):
     """A small scenario the server analyses while it starts (imports and first-call costs paid
     before the first real frame)."""
 
+    def module(self, name: str) -> Any:
+        """The rulebook's module ``name`` (``"resolution"`` ...), imported on first use."""
+        return importlib.import_module(f"{self.package}.{name}")
+
     # --- settings and reference ----------------------------------------------------------
     def load_settings(self, values: Mapping[str, Any] | None) -> Any:
         """The ruleset's settings model from a scenario's ``settings`` overrides."""
+        return self.settings_model.load(values)
 
     def describe_settings(self) -> list[dict[str, Any]]:
         """One dict per setting for the settings panel and the docs (`settings_common`)."""
+        return self.settings_model.describe()
 
     def reference(self, settings: Any) -> list[dict[str, Any]]:
         """Quick-reference tables ``{"title", "cites", "columns", "rows"[, "gap"]}`` built from
         the rulebook's tables modules (the numbers the verdicts use) under ``settings``."""
+        return self.module("reference").reference(settings)
 
     # --- judging a moment ----------------------------------------------------------------
     def problems(self, state: GameState) -> list[Problem]:
@@ -182,37 +193,45 @@ class Ruleset(Protocol):
         """The rulebook's turn as data (`campo.engine.sequence`): its phases in order, who acts
         in each and what each side's bases may do with their move, with the rules cited; the
         server's turn clock steps through it and the movement audit judges moves against it."""
+        return self.module("sequence").SEQUENCE
 
     def unit_state(self, base: BaseState) -> list[StateTrait]:
         """The state traits this base carries during a game (losses, disorder, formation ...),
         with its limits read from the rulebook's tables for its type and traits
         (`campo.engine.unit_state`)."""
+        return self.module("unit_state").unit_state(base)
 
     def fire_test(self, state: GameState, shooter: str, target: str) -> DiceTest:
         """One shot ready to roll (`campo.engine.resolution`): the modifiers the fire verdict
         computed, the dice, the rulebook's fire table, and the reader that turns the dice into
         a result and its proposed effects. `CampoInputError` when the shot may not be taken."""
+        return self.module("resolution").fire_test(state, shooter, target)
 
     def melee_test(self, state: GameState, attacker: str, defender: str) -> DiceTest:
         """One melee between two bases in contact ready to roll, as `fire_test` (both sides'
         modifiers, both sides' dice, the rulebook's results table). `CampoInputError` when they
         are not in melee."""
+        return self.module("resolution").melee_test(state, attacker, defender)
 
     def manoeuvre_test(self, state: GameState, unit: str) -> DiceTest:
         """One base's own test ready to roll (ISD: the Manoeuvre Table; ATTILA: a Disordered
         unit's reorganisation), as `fire_test`; `CampoInputError` when the base does not take
         it now, or when the rulebook has no such test Campo resolves."""
+        return self.module("resolution").manoeuvre_test(state, unit)
 
     def memory(self) -> GameMemory | None:
         """What this rulebook remembers from one moment of a live game to the next (ATTILA:
         groups that split stay split), or None."""
+        return None
 
     def umpire_tool(self, seed: int | None) -> UmpireTool | None:
         """The umpire's helper this rulebook brings (ATTILA: the card deck), or None."""
+        return None
 
     def roster_catalogue(self, settings: Mapping[str, Any]) -> RosterCatalogue:
         """What the page's roster builder offers: troop types with the rulebook's base sizes
         and starting traits, and its army lists (``settings``: the group's overrides)."""
+        return self.module("catalogue").roster_catalogue()
 
 
 class GameMemory(Protocol):
@@ -240,3 +259,4 @@ class UmpireTool(Protocol):
 
     def view(self) -> dict[str, Any]:
         """What every page shows."""
+

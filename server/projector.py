@@ -41,7 +41,7 @@ from campo.errors import CampoInputError
 from campo.safe_input import parse_json
 from campo.server.hub import StateHub
 from campo.server.projector_view import (
-    ProjectorScreen, ProjectorShown, ProjectorView, command_radius_mm, parse_model,
+    ProjectorScreen, ProjectorShown, ProjectorView, parse_model,
 )
 
 log = logging.getLogger(__name__)
@@ -288,7 +288,7 @@ def add_projector_routes(app: FastAPI, service: ProjectorService, feed: CameraFe
                 geometry = await asyncio.to_thread(snapshot.geometry, view.base)
             except CampoInputError as exc:   # the engine cannot judge this moment: draw no arcs
                 log.info("no geometry for %s: %s", view.base, exc)
-            command = command_radius_mm(state, view.base)
+            command = None if geometry is None else geometry.get("command_radius_mm")
         service.set_view(view, geometry, command)
         return JSONResponse({"ok": True, "view": view.model_dump()})
 

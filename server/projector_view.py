@@ -8,13 +8,11 @@ homography (calibration/projector.py).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from campo.engine.state import GameState
 from campo.errors import CampoInputError
 from campo.vision.tabletop import Roster, TableConfig
 
@@ -89,31 +87,4 @@ def token_darkness(latest: Callable[[], Any], roster: Roster) -> Callable[[], di
                                      for t in readings]}
 
     return part
-
-
-def command_radius_mm(state: GameState, base_id: str) -> float | None:
-    """The command radius of a general (ISD §3, Federico's ``command_radius_cm``), in mm; None
-    for other bases and for rulebooks without one (ATTILA)."""
-    name = state.ruleset.name
-    try:
-        if name == "italia-se-desta":
-            from campo.engine.rulesets.italia.board import Board as ItaliaBoard
-            from campo.engine.rulesets.italia.troops import command_radius_in
-
-            board = ItaliaBoard.of(state)
-            info = board.infos[base_id]
-            if not info.is_general:
-                return None
-            return board.mm(command_radius_in(info.rank or "division", weather=board.settings.weather))
-        if name == "federico":
-            from campo.engine.rulesets.federico.board import Board as FedericoBoard
-
-            base = state.base(base_id)
-            if base.type != "commander":
-                return None
-            fb = FedericoBoard.of(state)
-            radius = fb.mm(fb.settings.command_radius_cm)
-            return radius if radius > 0 and math.isfinite(radius) else None
-    except (KeyError, CampoInputError):
-        return None
     return None

@@ -172,9 +172,12 @@ def test_the_status_tokens_lying_on_the_table_are_named_for_the_projector_to_kee
 
 def test_the_command_radius_drawn_for_a_general() -> None:
     """ISD §3: 9" for a Division general, 6" for a Corps commander, halved in fog; Federico's
-    ``command_radius_cm`` (none by default); no circle for a unit."""
+    ``command_radius_cm`` (none by default); no circle for a unit. The engine's overlay geometry
+    carries it, so the projector (and the tablet) draw what the rulebook's own code says."""
     from campo.engine import GameState
-    from campo.server.projector_view import command_radius_mm
+
+    def command_radius_mm(state: GameState, base_id: str) -> float | None:
+        return state.ruleset.overlay_geometry(state, base_id).get("command_radius_mm")
 
     data = Path(__file__).parent / "data" / "engine"
 

@@ -80,14 +80,19 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     near = ~hit & (reach > 0)
     if near.any():
         r = np.nonzero(near)[0]
-        d = np.minimum.reduce([
-            point_segment_distance(x0[r], y0[r], ax[:, r], ay[:, r], bx[:, r], by[:, r]),
-            point_segment_distance(x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r]),
-            point_segment_distance(ax[:, r], ay[:, r], x0[r], y0[r], x1[r], y1[r]),
-            point_segment_distance(bx[:, r], by[:, r], x0[r], y0[r], x1[r], y1[r]),
-        ]).min(axis=0)
-        hit[r] = d <= reach[r]
+        d = _apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
+        hit[r] = d.min(axis=0) <= reach[r]
     return hit
+
+
+def _apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
+           ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """The distance between segments 0-1 and a-b that do not meet: the least from an end of
+    one to the other."""
+    return np.minimum.reduce([point_segment_distance(x0, y0, ax, ay, bx, by),
+                              point_segment_distance(x1, y1, ax, ay, bx, by),
+                              point_segment_distance(ax, ay, x0, y0, x1, y1),
+                              point_segment_distance(bx, by, x0, y0, x1, y1)])
 
 
 def _boxes_overlap(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
@@ -116,12 +121,7 @@ def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarr
     near = ~meet & (reach > 0)
     if near.any():
         r = np.nonzero(near)[0]
-        d = np.minimum.reduce([
-            point_segment_distance(x0[r], y0[r], ax[r], ay[r], bx[r], by[r]),
-            point_segment_distance(x1[r], y1[r], ax[r], ay[r], bx[r], by[r]),
-            point_segment_distance(ax[r], ay[r], x0[r], y0[r], x1[r], y1[r]),
-            point_segment_distance(bx[r], by[r], x0[r], y0[r], x1[r], y1[r])])
-        meet[r] = d <= reach[r]
+        meet[r] = _apart(x0[r], y0[r], x1[r], y1[r], ax[r], ay[r], bx[r], by[r]) <= reach[r]
     return meet
 
 

@@ -37,35 +37,7 @@ from campo.engine.geometry.rect import Point
 from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, blocked, surely_crosses
 from campo.engine.geometry.sight_terrain import Areas, TerrainRules, Walls
 
-__all__ = ["Keyed", "SightField", "SightQuery", "Sightlines", "Trace", "sample_outline",
-           "sample_segment", "sight_lines"]
-
-
-def sample_segment(p: Point, q: Point, n: int) -> list[Point]:
-    """``n`` evenly spaced points from ``p`` to ``q`` inclusive (``n`` >= 1; 1 = the midpoint)."""
-    if n <= 1:
-        return [((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)]
-    return [(p[0] + (q[0] - p[0]) * i / (n - 1), p[1] + (q[1] - p[1]) * i / (n - 1)) for i in range(n)]
-
-
-def sample_outline(shape: Polygon, per_edge: int = 2) -> list[Point]:
-    """Vertices of a polygon's outline plus ``per_edge`` interior points of each edge."""
-    if shape.is_empty:
-        return []
-    polys = list(getattr(shape, "geoms", [shape]))
-    points: list[Point] = []
-    for poly in polys:
-        if poly.geom_type != "Polygon":
-            points.extend((float(x), float(y)) for x, y in np.asarray(shapely.get_coordinates(poly)))
-            continue
-        coords = list(poly.exterior.coords)[:-1]
-        for i, a in enumerate(coords):
-            b = coords[(i + 1) % len(coords)]
-            points.append((a[0], a[1]))
-            for k in range(1, per_edge + 1):
-                t = k / (per_edge + 1)
-                points.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
-    return points
+__all__ = ["Keyed", "SightField", "SightQuery", "Sightlines", "Trace", "sight_lines"]
 
 
 def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:

@@ -2,8 +2,9 @@
 
 Each ruleset names its ambiguities ``<prefix><N>_<name>`` (``a`` for ISD, ``f`` for Federico, ``at``
 for ATTILA), cites its rulebook with its own pattern, and (for rulebooks with holes) marks values
-the text does not give with a "gap" prefix. These functions take those differences as arguments so
-the rulesets' own ``describe_settings``/``load_settings``/``ambiguity_number`` stay thin wrappers.
+the text does not give with `GAP_PREFIX`. Its model declares those differences as class variables
+of `RulesetSettings`, whose class methods (`RulesetSettings.describe`, `RulesetSettings.load` ...)
+serve all three.
 """
 
 from __future__ import annotations
@@ -12,17 +13,23 @@ import re
 import typing
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from campo.errors import CampoInputError
 
-SettingsT = TypeVar("SettingsT", bound=BaseModel)
-
 MAX_SETTING = 1_000_000
 """Largest magnitude of any number in a setting (a distance in inches or cm, a count, an angle):
 beyond it a value is a typo or an attack, and would overflow the engine's geometry."""
+GAP_PREFIX = "not in the rulebook: set for your group"
+"""How the description of a value the rulebook does not give starts (Federico, ATTILA): the
+overlay and the docs show it as the group's choice, never as a rule."""
+
+
+def gap(text: str) -> str:
+    """The description of a setting the rulebook does not give (`GAP_PREFIX`, then ``text``)."""
+    return f"{GAP_PREFIX}. {text}"
 
 
 def _absurd(value: Any) -> Any:
@@ -37,9 +44,17 @@ class RulesetSettings(BaseModel):
     """Base of every ruleset's settings: a typo'd key is an error, and a game's settings never change.
 
     Every number is finite (``allow_inf_nan=False``: Infinity or NaN would poison every verdict)
-    and within ±`MAX_SETTING`, whatever the ruleset's own bounds say."""
+    and within ±`MAX_SETTING`, whatever the ruleset's own bounds say. A ruleset's model sets the
+    class variables below: its ambiguities' field prefix, its citation pattern, whether it has
+    gap settings (`GAP_PREFIX`) and how a bad key is named in an error."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    ambiguity_prefix: ClassVar[str] = ""
+    cite_pattern: ClassVar[re.Pattern[str]] = re.compile(r"(?!)")
+    has_gaps: ClassVar[bool] = False
+    key_prefix: ClassVar[str] = ""
+    """What an error puts before a bad key (ATTILA: ``settings.``, its place in the scenario)."""
 
     @field_validator("*", mode="after")
     @classmethod
@@ -58,6 +73,79 @@ class RulesetSettings(BaseModel):
                     "tracking's 95th-percentile position error on the hardest view "
                     "(docs/vision.md); 0 turns it off.")
 
+    @classmethod
+    def ambiguity_number(cls, field_name: str) -> int | None:
+        """The N of a ``<prefix><N>_...`` field, or None for any other setting."""
+        return ambiguity_number(field_name, cls.ambiguity_prefix)
+
+    @classmethod
+    def is_gap(cls, field_name: str) -> bool:
+        """The setting holds a value the rulebook does not give (the group must set it)."""
+        return cls.has_gaps and (cls.model_fields[field_name].description or "").startswith(
+            GAP_PREFIX)
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """One dict per field for the overlay's settings panel and the docs.
+
+        Keys: name, default, type ("choice", "bool", "number", "list", "size" or "map"),
+        description, cites (every `cite_pattern` match in the description), choices (or None),
+        ambiguity (N or None) and, only for a ruleset with gap settings, gap (True when not in
+        the rulebook).
+        """
+        rows: list[dict[str, Any]] = []
+        for name, field in cls.model_fields.items():
+            choices = field_choices(field.annotation)
+            kind, default = _kind_and_default(
+                field.annotation, field.get_default(call_default_factory=True), choices
+            )
+            desc = field.description or ""
+            row: dict[str, Any] = {
+                "name": name,
+                "default": default,
+                "type": kind,
+                "description": desc,
+                "cites": cls.cite_pattern.findall(desc),
+                "choices": choices,
+                "ambiguity": cls.ambiguity_number(name),
+            }
+            if cls.has_gaps:
+                row["gap"] = desc.startswith(GAP_PREFIX)
+            rows.append(row)
+        return rows
+
+    @classmethod
+    def load(cls, values: Mapping[str, Any] | None, *,
+             path: str | Path | None = None) -> typing.Self:
+        """The settings from a mapping (a scenario's "settings"); a bad key or value raises
+        CampoInputError naming the key (`key_prefix` + dotted location) and the file.
+
+        Every problem is reported at once: the first without its key (the error carries it),
+        the rest as ``key: message``, joined by "; ".
+        """
+        items = dict(values or {})
+        try:
+            key = (cls, frozenset((k, type(v), v) for k, v in items.items()))   # 1 is not True
+            hash(key)
+        except TypeError:   # an unhashable value: checked below, not remembered
+            key = None
+        found = _LOADED.get(key) if key is not None else None
+        if found is not None:
+            return found   # settings are frozen: one checked value serves every state
+        try:
+            loaded = cls.model_validate(items)
+        except ValidationError as exc:
+            errs = exc.errors()
+            keys = [cls.key_prefix + ".".join(str(p) for p in e["loc"]) for e in errs]
+            texts = [e["msg"].removeprefix("Value error, ") for e in errs]
+            msg = "; ".join(f"{k}: {t}" if i else t for i, (k, t) in enumerate(zip(keys, texts)))
+            raise CampoInputError(msg, path=path, key=keys[0] or None) from None
+        if key is not None:
+            if len(_LOADED) >= 64:
+                _LOADED.clear()
+            _LOADED[key] = loaded
+        return loaded
+
 
 def ambiguity_number(field_name: str, prefix: str) -> int | None:
     """The N of a ``<prefix><N>_...`` field, or None for any other setting.
@@ -67,12 +155,6 @@ def ambiguity_number(field_name: str, prefix: str) -> int | None:
     """
     m = re.fullmatch(rf"{re.escape(prefix)}(\d+)_[a-z0-9_]+", field_name)
     return int(m.group(1)) if m else None
-
-
-def is_gap(model: type[BaseModel], field_name: str, gap_prefix: str) -> bool:
-    """The setting holds a value the rulebook does not give (its description starts with the prefix)."""
-    desc = model.model_fields[field_name].description or ""
-    return desc.startswith(gap_prefix)
 
 
 def field_choices(annotation: Any) -> list[Any] | None:
@@ -97,78 +179,6 @@ def _kind_and_default(annotation: Any, default: Any, choices: list[Any] | None) 
     if isinstance(default, dict):
         return "map", default
     return "number", default
-
-
-def describe_settings(
-    model: type[BaseModel],
-    *,
-    ambiguity_prefix: str,
-    cite_pattern: re.Pattern[str],
-    gap_prefix: str | None = None,
-) -> list[dict[str, Any]]:
-    """One dict per field of ``model`` for the overlay's settings panel and the docs.
-
-    Keys: name, default, type ("choice", "bool", "number", "list", "size" or "map"), description,
-    cites (every ``cite_pattern`` match in the description), choices (or None), ambiguity (N or
-    None) and, only when ``gap_prefix`` is given, gap (True when not in the rulebook).
-    """
-    rows: list[dict[str, Any]] = []
-    for name, field in model.model_fields.items():
-        choices = field_choices(field.annotation)
-        kind, default = _kind_and_default(
-            field.annotation, field.get_default(call_default_factory=True), choices
-        )
-        desc = field.description or ""
-        row: dict[str, Any] = {
-            "name": name,
-            "default": default,
-            "type": kind,
-            "description": desc,
-            "cites": cite_pattern.findall(desc),
-            "choices": choices,
-            "ambiguity": ambiguity_number(name, ambiguity_prefix),
-        }
-        if gap_prefix is not None:
-            row["gap"] = desc.startswith(gap_prefix)
-        rows.append(row)
-    return rows
-
-
-def load_settings(
-    model: type[SettingsT],
-    values: Mapping[str, Any] | None,
-    *,
-    path: str | Path | None = None,
-    key_prefix: str = "",
-) -> SettingsT:
-    """``model`` from a mapping (a scenario's "settings"); a bad key or value raises
-    CampoInputError naming the key (``key_prefix`` + dotted location) and the file.
-
-    Every problem is reported at once: the first without its key (the error carries it), the rest
-    as ``key: message``, joined by "; ".
-    """
-    items = dict(values or {})
-    try:
-        key = (model, frozenset((k, type(v), v) for k, v in items.items()))   # 1 is not True
-        hash(key)
-    except TypeError:   # an unhashable value: checked below, not remembered
-        key = None
-    found = _LOADED.get(key) if key is not None else None
-    if found is not None:
-        return found   # settings are frozen: one checked value serves every state
-    try:
-        loaded = model.model_validate(items)
-    except ValidationError as exc:
-        errs = exc.errors()
-        keys = [key_prefix + ".".join(str(p) for p in e["loc"]) for e in errs]
-        texts = [e["msg"].removeprefix("Value error, ") for e in errs]
-        msg = "; ".join(f"{k}: {t}" if i else t for i, (k, t) in enumerate(zip(keys, texts)))
-        raise CampoInputError(msg, path=path, key=keys[0] or None) from None
-    if key is not None:
-        if len(_LOADED) >= 64:
-            _LOADED.clear()
-        _LOADED[key] = loaded
-    return loaded
 
 
 # settings already checked, by model and values (a live game asks for the same ones at every

@@ -8,10 +8,10 @@ from typing import Any
 
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
-from campo.engine.ruleset import Problem, vocabulary_problems
+from campo.engine.ruleset import Problem, Ruleset, vocabulary_problems
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.charges import Charge, all_candidates, candidates, judge_charge
-from campo.engine.rulesets.attila.settings import AttilaSettings, load_settings
+from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import CROSSINGS, MM_PER_CM, WATER_LINES
 from campo.engine.rulesets.attila.terrain import TERRAIN_EFFECTS
 from campo.engine.rulesets.attila.vocabulary import VOCABULARY
@@ -19,9 +19,11 @@ from campo.engine.rulesets.attila.warmup import WARMUP_SCENARIO
 from campo.engine.state import GameState
 
 
-class AttilaRuleset:
+class AttilaRuleset(Ruleset):
     """ATTILA: measures in centimetres (ATT 0.2 of the digest: «Distanze in cm»)."""
 
+    package = "campo.engine.rulesets.attila"
+    settings_model = AttilaSettings
     name = "attila"
     unit = "cm"
     mm_per_unit = MM_PER_CM
@@ -30,20 +32,6 @@ class AttilaRuleset:
     terrain_kinds: Mapping[str, str] = TERRAIN_EFFECTS
     page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
-
-    # --- settings and reference ------------------------------------------------------------
-    def load_settings(self, values: Mapping[str, Any] | None) -> AttilaSettings:
-        return load_settings(values)
-
-    def describe_settings(self) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.attila.settings import describe_settings
-
-        return describe_settings()
-
-    def reference(self, settings: Any) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.attila.reference import reference
-
-        return reference(settings)
 
     # --- judging a moment ------------------------------------------------------------------
     def problems(self, state: GameState) -> list[Problem]:
@@ -182,52 +170,17 @@ class AttilaRuleset:
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
     # --- a live game -----------------------------------------------------------------------
-    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
-        """ATT 6 shooting ready to roll (`attila.resolution`)."""
-        from campo.engine.rulesets.attila.resolution import fire_test
-
-        return fire_test(state, shooter, target)
-
-    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
-        """ATT 7 melee ready to roll (`attila.resolution`)."""
-        from campo.engine.rulesets.attila.resolution import melee_test
-
-        return melee_test(state, attacker, defender)
-
     def manoeuvre_test(self, state: GameState, unit: str) -> Any:
         """ATT 9.A reorganisation ready to roll (`attila.resolution`)."""
-        from campo.engine.rulesets.attila.resolution import rally_test
-
-        return rally_test(state, unit)
+        return self.module("resolution").rally_test(state, unit)
 
     def memory(self) -> Any:
         """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
-        from campo.engine.rulesets.attila.memory import GroupMemory
-
-        return GroupMemory()
-
-    def sequence_of_play(self) -> Any:
-        """The turn as data (`sequence.SEQUENCE`)."""
-        from campo.engine.rulesets.attila.sequence import SEQUENCE
-
-        return SEQUENCE
+        return self.module("memory").GroupMemory()
 
     def umpire_tool(self, seed: int | None) -> Any:
         """The deck of cards that sequences each turn (ATT 14): `deck.DeckTool`."""
-        from campo.engine.rulesets.attila.deck import DeckTool
-
-        return DeckTool(seed)
-
-    def roster_catalogue(self, settings: Mapping[str, Any]) -> Any:
-        from campo.engine.rulesets.attila.catalogue import roster_catalogue
-
-        return roster_catalogue()
-
-    def unit_state(self, base: Any) -> list[Any]:
-        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
-        from campo.engine.rulesets.attila.unit_state import unit_state
-
-        return unit_state(base)
+        return self.module("deck").DeckTool(seed)
 
 
 RULESET = AttilaRuleset()

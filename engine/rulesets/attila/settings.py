@@ -10,27 +10,21 @@ the docs show them as the group's choice, never as rules. Field names are a cont
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
-from campo.engine.rulesets import settings_common
-from campo.engine.rulesets.settings_common import RulesetSettings
-
-GAP_PREFIX = "not in the rulebook: set for your group"
-_CITE_RE = re.compile(r"ATT (?:AT\d+|\d+\.[A-Z]|\d+|T|Intro|OB)")
+from campo.engine.rulesets.settings_common import GAP_PREFIX, RulesetSettings, gap
 
 Die = Literal["d4", "d6", "d8", "d10", "d12"]
 FigureScale = Literal["25mm", "15mm", "6mm"]
 
-_GAP_MOVE = (GAP_PREFIX + ". Normal move of {what} in cm: paragraph 5.A, where the rates would "
-             "be, is missing from the text (ATT 5, ATT AT11). Placeholder default {d} cm, chosen "
-             "only relative to the General's 24 cm (ATT 5.E).")
-_GAP_DIE = (GAP_PREFIX + ". Melee die of {what} when the base gives no traits.melee_die: the "
-            "table of melee dice is in the missing Orders of Battle (ATT OB, ATT AT21). "
-            "Placeholder default {d}.")
+_GAP_MOVE = gap("Normal move of {what} in cm: paragraph 5.A, where the rates would "
+               "be, is missing from the text (ATT 5, ATT AT11). Placeholder default {d} cm, chosen "
+               "only relative to the General's 24 cm (ATT 5.E).")
+_GAP_DIE = gap("Melee die of {what} when the base gives no traits.melee_die: the "
+              "table of melee dice is in the missing Orders of Battle (ATT OB, ATT AT21). "
+              "Placeholder default {d}.")
 
 
 def _move(what: str, d: float) -> Any:
@@ -43,6 +37,11 @@ def _die(what: str, d: str) -> Any:
 
 class AttilaSettings(RulesetSettings):
     """Readings of the ambiguous rules and the group's own numbers; defaults = digest proposals."""
+
+    ambiguity_prefix = "at"
+    cite_pattern = re.compile(r"ATT (?:AT\d+|\d+\.[A-Z]|\d+|T|Intro|OB)")
+    has_gaps = True
+    key_prefix = "settings."
 
     # --- Contact and sides (ATT 7) ------------------------------------------------------------
     at1_contact_side: Literal["longest_shared_segment", "contact_midpoint"] = Field(
@@ -272,8 +271,9 @@ class AttilaSettings(RulesetSettings):
     melee_die_camp: Die = _die("the Camp (it defends, ATT 8.B)", "d6")
     missile_by_type: dict[str, Literal["javelins", "slings", "bows"]] = Field(
         default_factory=dict,
-        description=GAP_PREFIX + ". Weapon of each troop type for bases without traits.missile, "
-        "used only with at10_missile_source = 'traits_then_type' (ATT AT10, ATT OB).",
+        description=gap("Weapon of each troop type for bases without traits.missile, "
+                        "used only with at10_missile_source = 'traits_then_type' (ATT AT10, "
+                        "ATT OB)."),
     )
 
     # --- Game settings and tolerances ------------------------------------------------------------
@@ -314,31 +314,7 @@ class AttilaSettings(RulesetSettings):
     )
 
 
-def ambiguity_number(field_name: str) -> int | None:
-    """The N of an ``at<N>_...`` field, or None for any other setting."""
-    return settings_common.ambiguity_number(field_name, "at")
-
-
-def is_gap(field_name: str) -> bool:
-    """The setting holds a value the rulebook does not give."""
-    return settings_common.is_gap(AttilaSettings, field_name, GAP_PREFIX)
-
-
-def describe_settings() -> list[dict[str, Any]]:
-    """One dict per setting for the overlay's settings panel and the docs.
-
-    Keys: name, default, type ("choice", "bool", "number", "list" or "map"), description, cites,
-    choices, ambiguity (N or None), gap (True when the rulebook does not give the value).
-    """
-    return settings_common.describe_settings(
-        AttilaSettings, ambiguity_prefix="at", cite_pattern=_CITE_RE, gap_prefix=GAP_PREFIX
-    )
-
-
-def load_settings(values: Mapping[str, Any] | None, *,
-                  path: str | Path | None = None) -> AttilaSettings:
-    """Settings from a mapping (a scenario's "settings"); bad keys or values name the key.
-
-    Keys are reported as ``settings.<name>`` (their place in the scenario file).
-    """
-    return settings_common.load_settings(AttilaSettings, values, path=path, key_prefix="settings.")
+describe_settings = AttilaSettings.describe
+load_settings = AttilaSettings.load
+ambiguity_number = AttilaSettings.ambiguity_number
+is_gap = AttilaSettings.is_gap

@@ -21,7 +21,6 @@ from shapely.strtree import STRtree
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import shared_lengths_many
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
-from campo.engine.rulesets.federico.convex import normals
 from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import MM_PER_CM
@@ -329,11 +328,6 @@ class Board:
         shrunk[real] = shapely.polygons(corners[real])
         shrunk[~real] = shapely.Polygon()
         return shrunk, real & self.troop
-
-    @cached_property
-    def body_planes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every base's edge planes (`convex.normals` of `quads`)."""
-        return normals(self.quads)
 
     @cached_property
     def obstacles(self) -> Obstacles:

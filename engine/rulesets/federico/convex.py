@@ -7,8 +7,6 @@ shorter polygon repeats its last vertex) and answer for every row at once:
 * `margins`: signed clearance of two polygons, positive = how deep they overlap (the shortest
   move that parts them), negative = how far apart (at least): the number a verdict "in the arc",
   "touching" is decided on, within a tolerance (`campo.engine.boundary`);
-* `clip`: the part of segments inside polygons (parameters along each segment, Cyrus-Beck), for
-  sight lines through bases and woods;
 * `slides`: how far one polygon moves along a direction before touching another.
 
 >>> import numpy as np
@@ -48,14 +46,6 @@ def _next(a: np.ndarray, axis: int = -2) -> np.ndarray:
     return np.concatenate([np.delete(a, 0, axis=axis), np.take(a, [0], axis=axis)], axis=axis)
 
 
-def convex(poly: np.ndarray) -> np.ndarray:
-    """Per row, the polygon (a ring without its closing vertex) is convex: every turn at a
-    vertex goes the same way (repeated vertices aside)."""
-    edge = _next(poly) - poly
-    turn = edge[..., 0] * _next(edge)[..., 1] - edge[..., 1] * _next(edge)[..., 0]
-    return ~((turn > 1e-9).any(axis=-1) & (turn < -1e-9).any(axis=-1))
-
-
 def normals(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(unit outward normals (n, k, 2), plane offsets (n, k)) of each edge: a point p is inside
     where ``normal . p <= offset`` for every edge. A repeated vertex's edge gets a zero normal
@@ -91,32 +81,6 @@ def margins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     depth = amin(np.where(real, overlap, INF))
     gap = amax(np.where(real, -overlap, -INF))
     return np.where(gap > 0, -gap, depth)
-
-
-def clip(p0: np.ndarray, p1: np.ndarray, n: np.ndarray, offset: np.ndarray,
-         grow: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """(t_in, t_out): the part of each segment p0 -> p1 (``(L, 2)``) inside its polygon (its
-    planes from `normals`, ``(L, k, 2)`` and ``(L, k)``) grown outward by ``grow`` (negative:
-    shrunk), as parameters along the segment; the segment misses it where t_in >= t_out."""
-    nx, ny = n[..., 0], n[..., 1]
-    num = offset + grow - (nx * p0[:, 0, None] + ny * p0[:, 1, None])
-    den = nx * (p1[:, 0] - p0[:, 0])[:, None] + ny * (p1[:, 1] - p0[:, 1])[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = num / den
-    t_in = np.maximum(amax(np.where(den < 0, t, -INF)), 0.0)
-    t_out = np.minimum(amin(np.where(den > 0, t, INF)), 1.0)
-    outside = amax((den == 0) & (num < 0))
-    return t_in, np.where(outside, -INF, t_out)
-
-
-def crosses(p0: np.ndarray, p1: np.ndarray, n: np.ndarray, offset: np.ndarray,
-            slack: float) -> tuple[np.ndarray, np.ndarray]:
-    """(certainly, certainly not): each segment meets its polygon (`clip`) even shrunk by
-    ``slack``, or misses it even grown by ``slack``."""
-    t_in, t_out = clip(p0, p1, n, offset, -slack)
-    hit = t_in < t_out
-    t_in, t_out = clip(p0, p1, n, offset, slack)
-    return hit, t_in > t_out
 
 
 def _edges(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

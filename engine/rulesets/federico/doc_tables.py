@@ -52,12 +52,7 @@ def modifiers_markdown() -> str:
         out += [f"| {r.text} | {r.delta:+d} | «{r.quote}» |" for r in rows.values()]
         out.append("")
     out += ["| melee die, modified | result |", "|---|---|"]
-    low = None
-    for high, _, text in units.MELEE_RESULTS:
-        span = (f"{high:g} or less" if low is None else
-                f"{low + 1:g} or more" if high == float("inf") else f"{low + 1:g}–{high:g}")
-        out.append(f"| {span} | {text} |")
-        low = high
+    out += [f"| {span} | {text} |" for span, _, text in units.melee_result_spans()]
     return "\n".join(out)
 
 

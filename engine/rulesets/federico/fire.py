@@ -23,7 +23,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
-from campo.engine.geometry.arcs import arc_to_range, band_rings
+from campo.engine.geometry.arcs import arc_to_range, arc_vertices_many, band_rings
 from campo.engine.geometry.zones import beyond_front_line
 from campo.engine.results import Band
 from campo.engine.rulesets.federico.board import Board
@@ -39,7 +39,6 @@ from campo.engine.rulesets.federico.units import (
 
 FIRE = 'Federico "Esecuzione del tiro"'
 MODS = 'Federico "Modificatori"'
-RANGE = 'Federico "Raggio di tiro"'
 IN_ARC_SLACK_MM = 1e-6   # a target touching a ray of the arc is in it
 EDGE_SLACK_MM = 1e-5     # the range figures are limits (F4: short = distance <= 9 cm ...)
 
@@ -110,19 +109,11 @@ def arcs_of(board: Board, firers: Sequence[str], reach_mm: Sequence[float]) -> n
     """(n, 4, 2): each firer's arc ahead of its front edge (Federico F2, F3) out to its reach:
     the front corners, and the two rays from them turned outward by the half-angle."""
     rects = [board.rect(f) for f in firers]
-    left = np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2)
-    right = np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2)
-    fx, fy = np.array([r.front for r in rects], dtype=float).reshape(-1, 2).T
-    half = np.radians([half_angle(board, f) for f in firers])
-    c, s = np.cos(half), np.sin(half)
-    length = np.asarray(reach_mm, dtype=float) / c
-    out = np.empty((len(rects), 4, 2))
-    out[:, 0], out[:, 1] = left, right
-    out[:, 2, 0], out[:, 2, 1] = right[:, 0] + (fx * c + fy * s) * length, \
-        right[:, 1] + (fy * c - fx * s) * length
-    out[:, 3, 0], out[:, 3, 1] = left[:, 0] + (fx * c - fy * s) * length, \
-        left[:, 1] + (fy * c + fx * s) * length
-    return out
+    return arc_vertices_many(np.array([r.front_left for r in rects], dtype=float).reshape(-1, 2),
+                             np.array([r.front_right for r in rects], dtype=float).reshape(-1, 2),
+                             np.array([r.front for r in rects], dtype=float).reshape(-1, 2),
+                             np.array([half_angle(board, f) for f in firers], dtype=float),
+                             np.asarray(reach_mm, dtype=float))
 
 
 def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:

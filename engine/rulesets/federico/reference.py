@@ -49,7 +49,7 @@ def reference(settings: FedericoSettings) -> list[dict[str, Any]]:
                     f"× {units.HALVED_MOVE:g}"]]}
     melee = {"title": "Melee die results", "cites": 'Federico "Mischie"',
              "columns": ["modified die", "result"],
-             "rows": _result_rows()}
+             "rows": [[span, text] for span, _, text in units.melee_result_spans()]}
     classes = {"title": "Classes, fall-backs, commanders",
                "cites": 'Federico "Classificazione truppe", Federico "Mischie", '
                         'Federico "Comandanti", Federico "Iniziativa"',
@@ -77,20 +77,6 @@ def reference(settings: FedericoSettings) -> list[dict[str, Any]]:
                        units.MORALE_MODIFIERS),
             _modifiers("Melee die modifiers", 'Federico "Mischie"', units.MELEE_MODIFIERS),
             melee, classes, morale]
-
-
-def _result_rows() -> list[list[str]]:
-    rows, low = [], None
-    for high, _, text in units.MELEE_RESULTS:
-        if low is None:
-            span = f"{high:g} or less"
-        elif high == float("inf"):
-            span = f"{low + 1:g} or more"
-        else:
-            span = f"{low + 1:g}–{high:g}"
-        rows.append([span, text])
-        low = high
-    return rows
 
 
 def terrain_effects(settings: FedericoSettings) -> dict[str, str]:

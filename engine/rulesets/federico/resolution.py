@@ -25,7 +25,12 @@ from campo.engine.rulesets.federico.melee import MELEE, engagements
 from campo.engine.rulesets.federico.modifiers import total
 from campo.engine.rulesets.federico.movement import fall_back
 from campo.engine.rulesets.federico.unit_state import unit_state
-from campo.engine.rulesets.federico.units import LINE_CLASS, LOWEST_CLASS, MELEE_RESULTS
+from campo.engine.rulesets.federico.units import (
+    LINE_CLASS,
+    LOWEST_CLASS,
+    MELEE_RESULTS,
+    melee_result_spans,
+)
 from campo.engine.state import GameState
 from campo.errors import CampoInputError
 
@@ -116,13 +121,7 @@ def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
                   for m in morale["modifiers"]]
                  + [{**m, "label": f"melee die of {attacker}: {m['label']}"}
                     for m in die["modifiers"]])
-    low, rows = None, []
-    for high, result, _ in MELEE_RESULTS:
-        first = "" if low is None else f"{int(low) + 1}"
-        label = f"up to {int(high)}" if low is None else \
-            (f"{first}+" if high == float("inf") else f"{first}–{int(high)}")
-        rows.append((label, result))
-        low = high
+    rows = [(span, result) for span, result, _ in melee_result_spans()]
     table = {"title": f"Morale test: 1D6 {m_morale:+d} above class {klass} falls back; "
                       f"melee: 1D6 {m_melee:+d}", "cites": MELEE, "columns": ["melee die", "result"],
              "rows": [[label, MELEE_TEXT[r]] for label, r in rows]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from campo.engine.analysis import gc_paused
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
-from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
+from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
 from campo.engine.rulesets.federico import analysis
 from campo.engine.rulesets.federico.attacks import Attack, candidates
 from campo.engine.rulesets.federico.board import Board
@@ -18,16 +19,18 @@ from campo.engine.rulesets.federico.melee import judge
 from campo.engine.rulesets.federico.morale import army_problems
 from campo.engine.rulesets.federico.movement import CLOSED_KINDS, MOVES, base_rate_cm
 from campo.engine.rulesets.federico.reference import terrain_effects
-from campo.engine.rulesets.federico.settings import FedericoSettings, is_gap, load_settings
+from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import HALVED_MOVE, MM_PER_CM
 from campo.engine.rulesets.federico.vocabulary import VOCABULARY
 from campo.engine.rulesets.federico.warmup import WARMUP_SCENARIO
 from campo.engine.state import GameState
 
 
-class FedericoRuleset:
+class FedericoRuleset(Ruleset):
     """Federico — measures in centimetres (Federico "Raggio di tiro": «9CM Corta»)."""
 
+    package = "campo.engine.rulesets.federico"
+    settings_model = FedericoSettings
     name = "federico"
     unit = "cm"
     mm_per_unit = MM_PER_CM
@@ -36,20 +39,6 @@ class FedericoRuleset:
     terrain_kinds: Mapping[str, str] = terrain_effects(FedericoSettings())
     page_module = Path(__file__).with_name("page.js")
     warmup_scenario = WARMUP_SCENARIO
-
-    # --- settings and reference ------------------------------------------------------------
-    def load_settings(self, values: Mapping[str, Any] | None) -> FedericoSettings:
-        return load_settings(values)
-
-    def describe_settings(self) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.federico.settings import describe_settings
-
-        return describe_settings()
-
-    def reference(self, settings: Any) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.federico.reference import reference
-
-        return reference(settings)
 
     # --- judging a moment ------------------------------------------------------------------
     def problems(self, state: GameState) -> list[Problem]:
@@ -111,9 +100,13 @@ class FedericoRuleset:
         return candidates(Board.of(state), [charger])[charger]
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
-        """Arc, range bands and attack paths of one base, table mm."""
+        """Arc, range bands and attack paths of one base, and a commander's command radius (the
+        setting ``command_radius_cm``, when one is set), table mm."""
         board = Board.of(state)
         out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
+        radius = board.mm(board.settings.command_radius_cm)
+        if board.pieces[base_id].is_commander and 0 < radius < math.inf:
+            out["command_radius_mm"] = radius
         if board.pieces[base_id].can_fire:
             drawing = arc_drawing(board, base_id)
             out["arc"] = ring_coords(drawing["arc"])
@@ -136,7 +129,7 @@ class FedericoRuleset:
         rate = base_rate_cm(board, base_id)
         kinds = set(terrain_kinds)
         gap = p.arm == "artillery" and p.formation == "line" \
-            and is_gap("artillery_in_battery_move_cm")
+            and FedericoSettings.is_gap("artillery_in_battery_move_cm")
         kind = ("light infantry" if p.light_infantry else "Indians" if p.skirmisher
                 else p.arm)
         if p.is_commander:
@@ -172,18 +165,6 @@ class FedericoRuleset:
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
     # --- a live game -----------------------------------------------------------------------
-    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
-        """Federico "Esecuzione del tiro" ready to roll (`federico.resolution`)."""
-        from campo.engine.rulesets.federico.resolution import fire_test
-
-        return fire_test(state, shooter, target)
-
-    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
-        """Federico "Mischie" ready to roll (`federico.resolution`)."""
-        from campo.engine.rulesets.federico.resolution import melee_test
-
-        return melee_test(state, attacker, defender)
-
     def manoeuvre_test(self, state: GameState, unit: str) -> Any:
         """Federico has no test a single base takes to move or rally (its morale test is the
         defender's, in a melee: `melee_test`)."""
@@ -192,28 +173,11 @@ class FedericoRuleset:
         raise CampoInputError("Federico has no manoeuvre or rally test for one base (the "
                               "defender's morale test belongs to a melee)", key="manoeuvre")
 
-    def memory(self) -> Any:
-        return None
-
-    def sequence_of_play(self) -> Any:
-        """The turn as data (`sequence.SEQUENCE`)."""
-        from campo.engine.rulesets.federico.sequence import SEQUENCE
-
-        return SEQUENCE
-
-    def umpire_tool(self, seed: int | None) -> Any:
-        return None
-
     def roster_catalogue(self, settings: Mapping[str, Any]) -> Any:
         """Base sizes from the group's settings (F14 leaves them to the players)."""
         from campo.engine.rulesets.federico.catalogue import roster_catalogue
 
         return roster_catalogue(self.load_settings(dict(settings)))
 
-    def unit_state(self, base: Any) -> list[Any]:
-        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
-        from campo.engine.rulesets.federico.unit_state import unit_state
-
-        return unit_state(base)
 
 RULESET = FedericoRuleset()

@@ -11,26 +11,20 @@ Field names are a contract: never rename them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from campo.engine.rulesets import settings_common
 from campo.engine.rulesets.federico.units import ARC_OF_FIRE_DEG, LOSS_PERCENT_PER_CAPACITY
-from campo.engine.rulesets.settings_common import RulesetSettings
-
-GAP_PREFIX = "not in the rulebook: set for your group"
-_CITE_RE = re.compile(r'Federico (?:F\d+|"[^"]+")')
-
-
-def _gap(text: str) -> str:
-    return f"{GAP_PREFIX}. {text}"
+from campo.engine.rulesets.settings_common import GAP_PREFIX, RulesetSettings, gap
 
 
 class FedericoSettings(RulesetSettings):
     """Readings of the ambiguous rules and the group's own numbers; defaults = digest proposals."""
+
+    ambiguity_prefix = "f"
+    cite_pattern = re.compile(r'Federico (?:F\d+|"[^"]+")')
+    has_gaps = True
 
     # --- Geometry of fire ------------------------------------------------------------------
     f1_zones: Literal["front_halfplane", "corner_diagonals"] = Field(
@@ -62,12 +56,12 @@ class FedericoSettings(RulesetSettings):
     )
     f5_line_of_sight: Literal["any_line", "all_lines", "centre_to_centre", "ignore"] = Field(
         "any_line",
-        description=_gap('Federico F5 (Federico "Esecuzione del tiro" only says "in the open" or '
-                         '"in cover"): a target is visible along at least one straight line from '
-                         "the firer's front edge to it that passes through no other base (friend "
-                         "or foe; commanders do not block), no blocking area (sight_blocking_areas) "
-                         "and no hill or crest neither of them stands on. 'ignore' = no sight "
-                         "test."),
+        description=gap('Federico F5 (Federico "Esecuzione del tiro" only says "in the open" or '
+                        '"in cover"): a target is visible along at least one straight line from '
+                        "the firer's front edge to it that passes through no other base (friend "
+                        "or foe; commanders do not block), no blocking area (sight_blocking_areas) "
+                        "and no hill or crest neither of them stands on. 'ignore' = no sight "
+                        "test."),
     )
     f6_target_choice: Literal["free_choice", "nearest_legal"] = Field(
         "free_choice",
@@ -123,10 +117,10 @@ class FedericoSettings(RulesetSettings):
     # --- Movement ------------------------------------------------------------------------------
     f14_base_sizes: Literal["warn_if_mixed", "off"] = Field(
         "warn_if_mixed",
-        description=_gap('Federico F14 (Federico "Scala di gioco": basing is free «purché sia '
-                         'omogeneo per tutte le unità»): no base size is given. The sizes come '
-                         "from each base's width_mm and depth_mm; set base_size_* to your "
-                         "group's basing and a base of another size is reported."),
+        description=gap('Federico F14 (Federico "Scala di gioco": basing is free «purché sia '
+                        'omogeneo per tutte le unità»): no base size is given. The sizes come '
+                        "from each base's width_mm and depth_mm; set base_size_* to your "
+                        "group's basing and a base of another size is reported."),
     )
     f15_wheels: Literal["wheel_outer_corner", "free_turn"] = Field(
         "wheel_outer_corner",
@@ -144,10 +138,10 @@ class FedericoSettings(RulesetSettings):
     )
     f17_cohesion_tolerance_cm: float = Field(
         0.3, ge=0.0,
-        description=_gap('Federico F17 (Federico "Movimenti", «basette isolate»): the bases of a '
-                         "regiment form a group when each touches another edge to edge within "
-                         "this gap (cm) along a shared segment; a base not in the largest group "
-                         "is isolated and must rejoin it."),
+        description=gap('Federico F17 (Federico "Movimenti", «basette isolate»): the bases of a '
+                        "regiment form a group when each touches another edge to edge within "
+                        "this gap (cm) along a shared segment; a base not in the largest group "
+                        "is isolated and must rejoin it."),
     )
 
     # --- Melee geometry -----------------------------------------------------------------------
@@ -212,146 +206,125 @@ class FedericoSettings(RulesetSettings):
     )
     f27_commander_adjacent_cm: float = Field(
         1.0, ge=0.0,
-        description=_gap('Federico F27 (Federico "Comandanti", «isolati ed adiacenti ad unità '
-                         "nemiche»): a commander not touching a friendly unit whose base is "
-                         "within this many cm of an enemy base is lost."),
+        description=gap('Federico F27 (Federico "Comandanti", «isolati ed adiacenti ad unità '
+                        "nemiche»): a commander not touching a friendly unit whose base is "
+                        "within this many cm of an enemy base is lost."),
     )
 
     # --- What the text lacks (set for your group) ---------------------------------------------
     contact_tolerance_cm: float = Field(
         0.2, ge=0.0,
-        description=_gap('Federico F17, F20 (Federico "Mischie"): two bases touch (contact, '
-                         "adjacency, support, attached commander) when the gap between them is "
-                         "at most this many cm (tracking noise)."),
+        description=gap('Federico F17, F20 (Federico "Mischie"): two bases touch (contact, '
+                        "adjacency, support, attached commander) when the gap between them is "
+                        "at most this many cm (tracking noise)."),
     )
     beyond_front_tolerance_cm: float = Field(
         0.25, ge=0.0,
-        description=_gap("Federico F8, F19: a point is 'beyond the line of the front' when it "
-                         "lies behind the extended front edge by more than this many cm."),
+        description=gap("Federico F8, F19: a point is 'beyond the line of the front' when it "
+                        "lies behind the extended front edge by more than this many cm."),
     )
     base_size_infantry_mm: tuple[float, float] = Field(
         (40.0, 20.0),
-        description=_gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of an '
-                         "infantry base (1/2 battalion) in mm."),
+        description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of an '
+                        "infantry base (1/2 battalion) in mm."),
     )
     base_size_cavalry_mm: tuple[float, float] = Field(
         (40.0, 30.0),
-        description=_gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of a '
-                         "cavalry base (2 squadrons) in mm."),
+        description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of a '
+                        "cavalry base (2 squadrons) in mm."),
     )
     base_size_artillery_mm: tuple[float, float] = Field(
         (40.0, 40.0),
-        description=_gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of an '
-                         "artillery base (1 battery) in mm."),
+        description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of an '
+                        "artillery base (1 battery) in mm."),
     )
     base_size_tolerance_mm: float = Field(
         3.0, ge=0.0,
-        description=_gap("Federico F14: a base differing from its arm's size by more than this "
-                         "many mm in frontage or depth is reported (basing must be homogeneous)."),
+        description=gap("Federico F14: a base differing from its arm's size by more than this "
+                        "many mm in frontage or depth is reported (basing must be homogeneous)."),
     )
     sight_blocking_areas: tuple[str, ...] = Field(
         ("wood", "town", "village", "hill"),
-        description=_gap("Federico F5: area terrain kinds that block a sight line passing through "
-                         "them, unless the firer or the target stands in that very area."),
+        description=gap("Federico F5: area terrain kinds that block a sight line passing through "
+                        "them, unless the firer or the target stands in that very area."),
     )
     cover_areas: tuple[str, ...] = Field(
         ("wood", "town", "village", "farm", "orchard", "fortification"),
-        description=_gap('Federico F7 (Federico "Modificatori", «Bersaglio in copertura»): area '
-                         "kinds that give cover to a base standing in them."),
+        description=gap('Federico F7 (Federico "Modificatori", «Bersaglio in copertura»): area '
+                        "kinds that give cover to a base standing in them."),
     )
     cover_lines: tuple[str, ...] = Field(
         ("wall", "stone_wall", "low_wall", "hedge", "parapet", "fortification_line"),
-        description=_gap("Federico F7: linear kinds (walls, hedges, earthworks) that give cover "
-                         "to a base whose front is against them when the shot crosses them."),
+        description=gap("Federico F7: linear kinds (walls, hedges, earthworks) that give cover "
+                        "to a base whose front is against them when the shot crosses them."),
     )
     cover_area_share: float = Field(
         0.5, ge=0.0, le=1.0,
-        description=_gap("Federico F7: share of a base's area that must lie inside a cover area "
-                         "for it to be in cover ('at least half')."),
+        description=gap("Federico F7: share of a base's area that must lie inside a cover area "
+                        "for it to be in cover ('at least half')."),
     )
     light_cover_lines: tuple[str, ...] = Field(
         ("hedge", "low_wall", "tree_row", "fortification_line", "parapet", "wall", "stone_wall"),
-        description=_gap('Federico "Mischie" (+1 «dietro copertura leggera»): linear kinds that '
-                         "are light cover for a melee defender whose front is against them, "
-                         "between it and the attacker."),
+        description=gap('Federico "Mischie" (+1 «dietro copertura leggera»): linear kinds that '
+                        "are light cover for a melee defender whose front is against them, "
+                        "between it and the attacker."),
     )
     stream_kinds: tuple[str, ...] = Field(
         ("stream", "ford"),
-        description=_gap('Federico "Movimenti", "Mischie" («torrente guadabile»): linear kinds '
-                         "that are fordable streams (halve a move; a defender behind one is in "
-                         "favourable terrain)."),
+        description=gap('Federico "Movimenti", "Mischie" («torrente guadabile»): linear kinds '
+                        "that are fordable streams (halve a move; a defender behind one is in "
+                        "favourable terrain)."),
     )
     broken_ground: tuple[str, ...] = Field(
         ("wood", "marsh", "rough", "rice", "orchard", "village", "town", "farm"),
-        description=_gap('Federico F16 (Federico "Movimenti", «terreno rotto»): area kinds that '
-                         "halve a move touching them."),
+        description=gap('Federico F16 (Federico "Movimenti", «terreno rotto»): area kinds that '
+                        "halve a move touching them."),
     )
     obstacles: tuple[str, ...] = Field(
         ("hedge", "wall", "stone_wall", "low_wall", "parapet", "fortification_line", "river"),
-        description=_gap('Federico F16 (Federico "Movimenti", «ostacolo»): linear kinds that halve '
-                         "a move crossing them."),
+        description=gap('Federico F16 (Federico "Movimenti", «ostacolo»): linear kinds that halve '
+                        "a move crossing them."),
     )
     objective_kinds: tuple[str, ...] = Field(
         ("hill", "village", "town", "bridge"),
-        description=_gap('Federico "Iniziativa" («collina, villaggio, ponte ecc.»): terrain kinds '
-                         "that are objectives for the initiative bonus."),
+        description=gap('Federico "Iniziativa" («collina, villaggio, ponte ecc.»): terrain kinds '
+                        "that are objectives for the initiative bonus."),
     )
     objective_holding: Literal["sole_occupant", "majority"] = Field(
         "sole_occupant",
-        description=_gap('Federico "Iniziativa" («di cui si è in possesso»): a side holds an '
-                         "objective when it has bases on it and the enemy has none "
-                         "('majority': more bases on it than the enemy)."),
+        description=gap('Federico "Iniziativa" («di cui si è in possesso»): a side holds an '
+                        "objective when it has bases on it and the enemy has none "
+                        "('majority': more bases on it than the enemy)."),
     )
     command_radius_cm: float = Field(
         0.0, ge=0.0,
-        description=_gap('Federico "Comandanti" (no command radius is given; only an attached '
-                         "commander acts, −1 to the defender's morale): commanded_by lists the "
-                         "commanders attached to the unit and those within this many cm of it."),
+        description=gap('Federico "Comandanti" (no command radius is given; only an attached '
+                        "commander acts, −1 to the defender's morale): commanded_by lists the "
+                        "commanders attached to the unit and those within this many cm of it."),
     )
     irregulars_move_as: Literal["infantry"] = Field(
         "infantry",
-        description=_gap('Federico "Movimenti": Light Infantry, Indians and Highlanders have no '
-                         "own movement rates; they move as infantry of their formation."),
+        description=gap('Federico "Movimenti": Light Infantry, Indians and Highlanders have no '
+                        "own movement rates; they move as infantry of their formation."),
     )
     artillery_in_battery_move_cm: float = Field(
         0.0, ge=0.0,
-        description=_gap('Federico "Movimenti" («da traino a batteria» takes a turn): how far '
-                         "artillery in battery may move (it normally limbers first)."),
+        description=gap('Federico "Movimenti" («da traino a batteria» takes a turn): how far '
+                        "artillery in battery may move (it normally limbers first)."),
     )
     oblique_attack_max_deg: float = Field(
         0.0, ge=0.0, le=90.0,
-        description=_gap('Federico F15, F18 (Federico "Movimenti" describes no oblique move; F15 '
-                         "proposes straight ahead and wheels only): an attack may also slide "
-                         "obliquely, keeping its facing, up to this many degrees from straight "
-                         "ahead (toward the target's nearest point, or at the limit), from where "
-                         "it stands or after its wheel; the slide's length counts against the "
-                         "move. 0 = no oblique moves (F15's proposal); 45 is the usual "
-                         "horse-and-musket limit."),
+        description=gap('Federico F15, F18 (Federico "Movimenti" describes no oblique move; F15 '
+                        "proposes straight ahead and wheels only): an attack may also slide "
+                        "obliquely, keeping its facing, up to this many degrees from straight "
+                        "ahead (toward the target's nearest point, or at the limit), from where "
+                        "it stands or after its wheel; the slide's length counts against the "
+                        "move. 0 = no oblique moves (F15's proposal); 45 is the usual "
+                        "horse-and-musket limit."),
     )
 
 
-def ambiguity_number(field_name: str) -> int | None:
-    """The N of an ``f<N>_...`` field, or None for a gap setting."""
-    return settings_common.ambiguity_number(field_name, "f")
-
-
-def is_gap(field_name: str) -> bool:
-    """The setting holds a value the rulebook does not give (the group must set it)."""
-    return settings_common.is_gap(FedericoSettings, field_name, GAP_PREFIX)
-
-
-def describe_settings() -> list[dict[str, Any]]:
-    """One dict per setting for the overlay's settings panel and the docs.
-
-    Keys: name, default, type ("choice", "bool", "number", "list", "size"), description, cites,
-    choices (or None), ambiguity (N or None), gap (True when not in the rulebook).
-    """
-    return settings_common.describe_settings(
-        FedericoSettings, ambiguity_prefix="f", cite_pattern=_CITE_RE, gap_prefix=GAP_PREFIX
-    )
-
-
-def load_settings(values: Mapping[str, Any] | None, *,
-                  path: str | Path | None = None) -> FedericoSettings:
-    """Settings from a mapping (a scenario's "settings"); bad keys or values name the key."""
-    return settings_common.load_settings(FedericoSettings, values, path=path)
+describe_settings = FedericoSettings.describe
+load_settings = FedericoSettings.load
+ambiguity_number = FedericoSettings.ambiguity_number
+is_gap = FedericoSettings.is_gap

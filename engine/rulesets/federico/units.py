@@ -112,6 +112,18 @@ MELEE_RESULTS: tuple[tuple[float, str, str], ...] = (   # (highest modified die,
     (float("inf"), "attacker_eliminated", "the Attacker is eliminated"),   # «7 o più»
 )
 
+
+def melee_result_spans() -> list[tuple[str, str, str]]:
+    """(the modified dice as words: "2 or less", "3–4", "7 or more"; result; text) of each row
+    of `MELEE_RESULTS`, as the quick reference, the docs and the dice resolution show them."""
+    out, low = [], None
+    for high, result, text in MELEE_RESULTS:
+        span = (f"{high:g} or less" if low is None else
+                f"{low + 1:g} or more" if high == float("inf") else f"{low + 1:g}–{high:g}")
+        out.append((span, result, text))
+        low = high
+    return out
+
 # --- Comandanti, Iniziativa, Morale dell'esercito, Condizioni di vittoria -------------------
 CHIEF_ABILITY = {"Able (Abile)": 4, "Reliable (Affidabile)": 3, "Mediocre (Mediocre)": 2,
                  "Incapable (Incapace)": 1}   # «Abile 4, Affidabile 3, Mediocre 2, Incapace 1»

@@ -107,8 +107,7 @@ class Board:
         return self.mm(self.settings.a2_beyond_front_tolerance_in)
 
     def rect(self, base_id: str) -> Rect:
-        found = self._rects.get(base_id)
-        return found if found is not None else self.state.rect(base_id)
+        return self._rects[base_id]
 
     @cached_property
     def position(self) -> dict[str, int]:
@@ -129,10 +128,6 @@ class Board:
     def _rects(self) -> dict[str, Rect]:
         """Every base's rectangle (asked for some ten thousand times per analysis)."""
         return {i: self.state.rect(i) for i in self.state.ids}
-
-    def enemies(self, base_id: str) -> list[str]:
-        side = self.infos[base_id].side
-        return [i for i, info in self.infos.items() if info.side != side]
 
     def is_enemy(self, a: str, b: str) -> bool:
         return self.infos[a].side != self.infos[b].side
@@ -227,9 +222,6 @@ class Board:
     def shared_lengths(self, a: str, b: str) -> dict[str, float]:
         """Per edge of ``a``, the length lying along ``b`` (bases in contact)."""
         return dict(zip(EDGE_NAMES, self.contacts.lengths[self.contact_row(a, b)].tolist()))
-
-    def in_melee(self, base_id: str) -> bool:
-        return any(self.is_enemy(base_id, o) for o in self.touching[base_id])
 
     @cached_property
     def relations(self) -> Relations:
@@ -367,8 +359,7 @@ class Board:
 
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
-        found = self._levels.get(base_id)
-        return found if found is not None else self._level_at(self.rect(base_id))
+        return self._levels[base_id]
 
     @cached_property
     def _levels(self) -> dict[str, int]:
@@ -383,12 +374,6 @@ class Board:
                 for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
                     levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
         return {i: 0 if v is None else v for i, v in zip(ids, levels)}
-
-    def _level_at(self, r: Rect) -> int:
-        centre = shapely.Point(r.cx, r.cy)
-        return max([t.level for t, g in self._terrain[0]
-                    if t.kind == "hill" and t.polygon_mm is not None and g.covers(centre)],
-                   default=0)
 
     @cached_property
     def sight_field(self) -> SightField:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campo.engine.rulesets.doc_common import cell, refresh_blocks, refresh_main, settings_table
+from campo.engine.rulesets.doc_common import cell, num, refresh_blocks, refresh_main, settings_table
 from campo.engine.rulesets.italia.army_lists import ARMY_LISTS
 from campo.engine.rulesets.italia.settings import describe_settings
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
@@ -34,14 +34,10 @@ def movement_markdown() -> str:
         '| mover | move | road, march column | linear obstacle / ford | area / hills (cap) | marsh / rice (cap) |',
         "|---|---|---|---|---|---|",
     ]
-
-    def cap(v: float | None) -> str:
-        return "cannot enter" if v is None else f'{v:g}"'
-
     for mover, row in MOVEMENT_TABLE.items():
         lines.append(
             f'| {names[mover]} | {row.move_in:g}" | {row.road_march_column_in:g}" | '
-            f'−{row.linear_deduction_in:g}" | {cap(row.area_cap_in)} | {cap(row.marsh_cap_in)} |'
+            f'−{row.linear_deduction_in:g}" | {num(row.area_cap_in)} | {num(row.marsh_cap_in)} |'
         )
     return "\n".join(lines)
 

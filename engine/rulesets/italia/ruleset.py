@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
 from campo.engine.geometry.arcs import arc_to_range, band_rings
 from campo.engine.results import Allowance
-from campo.engine.ruleset import Problem, placement_problems, vocabulary_problems
+from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
 from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, charges_of, judge_charge
 from campo.engine.rulesets.italia.fire import fire_arc
-from campo.engine.rulesets.italia.settings import ItaliaSettings, load_settings
+from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_fire import bands
 from campo.engine.rulesets.italia.terrain_effects import terrain_kinds
 from campo.engine.state import GameState
@@ -22,9 +21,11 @@ from campo.engine.geometry.drawing import ring_coords
 from campo.engine.geometry.rect import Rect
 
 
-class ItaliaRuleset:
+class ItaliaRuleset(Ruleset):
     """L'Italia s'è desta! — measures in inches of 25 mm (ISD Intro)."""
 
+    package = "campo.engine.rulesets.italia"
+    settings_model = ItaliaSettings
     name = "italia-se-desta"
     unit = "in"
     mm_per_unit = MM_PER_IN
@@ -33,9 +34,6 @@ class ItaliaRuleset:
     terrain_kinds = terrain_kinds()
     page_module = None
     warmup_scenario = WARMUP_SCENARIO
-
-    def load_settings(self, values: Mapping[str, Any] | None) -> ItaliaSettings:
-        return load_settings(values)
 
     def problems(self, state: GameState) -> list[Problem]:
         out = vocabulary_problems(state, VOCABULARY)
@@ -56,10 +54,16 @@ class ItaliaRuleset:
         return candidates(Board.of(state), charger)
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
-        """Arc, range bands, charge arc and charge paths of one base, table mm."""
+        """Arc, range bands, charge arc and charge paths of one base, and a general's command
+        radius (ISD §3, under the weather), table mm."""
+        from campo.engine.rulesets.italia.troops import command_radius_in
+
         board = Board.of(state)
         info = board.infos[base_id]
         out: dict[str, Any] = {"id": base_id, "polygon": ring_coords(state.rect(base_id).polygon)}
+        if info.is_general:
+            out["command_radius_mm"] = board.mm(command_radius_in(info.rank or "division",
+                                                                  weather=board.settings.weather))
         if info.can_fire:
             front = board.front(base_id)
             arc = fire_arc(board, base_id, info.fire_range_in)
@@ -118,17 +122,6 @@ class ItaliaRuleset:
             text += f"; no effect on moves: {', '.join(ignored)}"
         return Allowance(amount, self.unit, text, tuple(dict.fromkeys(cites)))
 
-
-    def describe_settings(self) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.italia.settings import describe_settings
-
-        return describe_settings()
-
-    def reference(self, settings: Any) -> list[dict[str, Any]]:
-        from campo.engine.rulesets.italia.reference import reference
-
-        return reference(settings)
-
     def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
         from campo.engine.rulesets.italia.analysis import analyze_board
 
@@ -161,46 +154,6 @@ class ItaliaRuleset:
 
         return table_facts(Board.of(state))
 
-    def fire_test(self, state: GameState, shooter: str, target: str) -> Any:
-        """ISD §6 bombardment or §7 musketry ready to roll (`italia.resolution`)."""
-        from campo.engine.rulesets.italia.resolution import fire_test
-
-        return fire_test(state, shooter, target)
-
-    def melee_test(self, state: GameState, attacker: str, defender: str) -> Any:
-        """ISD §9 melee ready to roll (`italia.resolution`)."""
-        from campo.engine.rulesets.italia.resolution import melee_test
-
-        return melee_test(state, attacker, defender)
-
-    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
-        """ISD ManTab manoeuvre test ready to roll (`italia.resolution`)."""
-        from campo.engine.rulesets.italia.resolution import manoeuvre_test
-
-        return manoeuvre_test(state, unit)
-
-    def memory(self) -> Any:
-        return None
-
-    def sequence_of_play(self) -> Any:
-        """The turn as data (`sequence.SEQUENCE`)."""
-        from campo.engine.rulesets.italia.sequence import SEQUENCE
-
-        return SEQUENCE
-
-    def umpire_tool(self, seed: int | None) -> Any:
-        return None
-
-    def roster_catalogue(self, settings: Mapping[str, Any]) -> Any:
-        from campo.engine.rulesets.italia.catalogue import roster_catalogue
-
-        return roster_catalogue()
-
-    def unit_state(self, base: Any) -> list[Any]:
-        """Losses, disorder, formation ... as this rulebook keeps them (`unit_state.py`)."""
-        from campo.engine.rulesets.italia.unit_state import unit_state
-
-        return unit_state(base)
 
 RULESET = ItaliaRuleset()
 

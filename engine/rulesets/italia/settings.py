@@ -11,20 +11,18 @@ Non-ambiguity settings (weather, twilight, tolerances the readings need) follow 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from campo.engine.rulesets import settings_common
 from campo.engine.rulesets.settings_common import RulesetSettings
-
-_CITE_RE = re.compile(r"ISD (?:§\d+|A\d+|ManTab|Lists|Intro)")
 
 
 class ItaliaSettings(RulesetSettings):
     """Readings of the ambiguous rules and per-game settings; defaults = the digest's proposals."""
+
+    ambiguity_prefix = "a"
+    cite_pattern = re.compile(r"ISD (?:§\d+|A\d+|ManTab|Lists|Intro)")
 
     # --- Zones and "beyond the front" -------------------------------------------------------
     a1_zones: Literal["front_halfplane", "corner_diagonals"] = Field(
@@ -362,24 +360,6 @@ class ItaliaSettings(RulesetSettings):
     )
 
 
-def ambiguity_number(field_name: str) -> int | None:
-    """The N of an ``a<N>_...`` field, or None for a game setting."""
-    return settings_common.ambiguity_number(field_name, "a")
-
-
-def describe_settings() -> list[dict[str, Any]]:
-    """One dict per setting for the overlay's settings panel and the docs.
-
-    Keys: name, default, type ("choice", "bool" or "number"), description, cites (list of ISD
-    citations found in the description), choices (list, or None for numbers), ambiguity (N or None).
-    """
-    return settings_common.describe_settings(
-        ItaliaSettings, ambiguity_prefix="a", cite_pattern=_CITE_RE
-    )
-
-
-def load_settings(
-    values: Mapping[str, Any] | None, *, path: str | Path | None = None
-) -> ItaliaSettings:
-    """Settings from a mapping (e.g. a scenario's "settings" member); bad keys/values name the key."""
-    return settings_common.load_settings(ItaliaSettings, values, path=path)
+describe_settings = ItaliaSettings.describe
+load_settings = ItaliaSettings.load
+ambiguity_number = ItaliaSettings.ambiguity_number
