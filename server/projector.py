@@ -38,7 +38,7 @@ from campo.calibration.projector import (
     load_projector, save_projector,
 )
 from campo.errors import CampoInputError
-from campo.safe_input import parse_json
+from campo.server.request_body import json_object
 from campo.server.hub import StateHub
 from campo.server.projector_view import (
     ProjectorScreen, ProjectorShown, ProjectorView, parse_model,
@@ -232,17 +232,6 @@ def _frame_after(feed: CameraFeed, after: float,
 # -- routes --------------------------------------------------------------------------------------
 
 
-async def _json_object(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    try:
-        data = parse_json(body) if body else {}
-    except CampoInputError as exc:
-        raise HTTPException(400, f"body is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "body must be a JSON object")
-    return data
-
-
 async def _model_or_refusal(request: Request, refusal: Callable[[Request], JSONResponse | None],
                             model: type[Any]) -> Any:
     """The request's body as ``model``, or the response refusing it (another site, no token: 403;
@@ -251,7 +240,7 @@ async def _model_or_refusal(request: Request, refusal: Callable[[Request], JSONR
     if refused is not None:
         return refused
     try:
-        return parse_model(model, await _json_object(request))
+        return parse_model(model, await json_object(request))
     except CampoInputError as exc:
         return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
 

@@ -37,7 +37,7 @@ from campo.engine.registry import get_ruleset
 from campo.engine.resolution import DiceTest, Outcome, check_dice, roll
 from campo.engine.unit_state import check_state
 from campo.errors import CampoInputError, UnknownBaseError
-from campo.safe_input import parse_json
+from campo.server.request_body import json_object
 from campo.server.hub import StateHub
 from campo.server.unit_state import StateChange, UnitStates
 
@@ -158,7 +158,7 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
         refused = refusal(request)
         if refused is not None:
             return refused
-        data = await _body(request)
+        data = await json_object(request)
         actor, target = data.get("actor", data.get("shooter")), data.get("target", "")
         if not isinstance(actor, str) or not isinstance(target, str):
             return _refused('give {"actor" (fire: or "shooter"): id, "target": id'
@@ -217,17 +217,6 @@ def add_resolution_routes(app: FastAPI, snapshot: Callable[[], Snapshot | None],
                                          for c in changes],
                              "by_hand": [e.to_dict() for e in proposal.outcome.effects
                                          if e.remove or e.ghost is not None]})
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    try:
-        data = parse_json(raw) if raw else {}
-    except CampoInputError as exc:
-        raise HTTPException(400, f"body is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "body must be a JSON object")
-    return data
 
 
 def _refused(error: str, status: int) -> JSONResponse:
