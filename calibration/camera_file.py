@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from campo.atomic_file import write_atomic
 from campo.errors import FileFormatError
 from campo.safe_input import parse_json, read_bounded
 from campo.vision.camera_model import Intrinsics
@@ -127,8 +128,6 @@ def load_camera(path: str | Path) -> CameraCalibration:
 
 
 def save_camera(calibration: CameraCalibration, path: str | Path) -> None:
-    """Write camera.json atomically (a crash never leaves half a file)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(calibration.to_json(), indent=2, allow_nan=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    """Write camera.json whole or not at all (`campo.atomic_file`); a folder that cannot be
+    written is a `CampoInputError` naming the file."""
+    write_atomic(Path(path), json.dumps(calibration.to_json(), indent=2, allow_nan=False) + "\n")

@@ -26,6 +26,7 @@ import numpy as np
 from shapely.geometry import MultiPoint, Polygon, box
 
 from campo.calibration.registration import TableLocation
+from campo.atomic_file import write_atomic
 from campo.errors import CampoInputError, FileFormatError
 from campo.safe_input import parse_json, read_bounded
 from campo.vision.camera_model import Intrinsics
@@ -320,8 +321,6 @@ def load_projector(path: str | Path) -> ProjectorCalibration:
 
 
 def save_projector(calibration: ProjectorCalibration, path: str | Path) -> None:
-    """Write projector.json atomically (a crash never leaves half a file)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(calibration.to_json(), indent=2, allow_nan=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    """Write projector.json whole or not at all (`campo.atomic_file`); a folder that cannot be
+    written is a `CampoInputError` naming the file."""
+    write_atomic(Path(path), json.dumps(calibration.to_json(), indent=2, allow_nan=False) + "\n")

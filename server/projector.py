@@ -185,9 +185,9 @@ class ProjectorService:
             table_mm = image_to_table(location, intr, px)
             keep, why = better_than(new, self.calibration, (table_mm, pattern.corners_px[ids]))
             if keep:
-                self.calibration = new
-                if self.path is not None:
+                if self.path is not None:   # saved first: a file that cannot be written keeps the old one
                     save_projector(new, self.path)
+                self.calibration = new
             self.job = {"state": "done", "accepted": keep, "reason": why, "result": new.to_json(),
                         "summary": new.summary(), "saved": keep and self.path is not None}
         except CampoInputError as exc:   # CalibrationFailed included: the previous calibration stays

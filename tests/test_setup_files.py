@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from campo.atomic_file import write_atomic
 from campo.errors import CampoInputError
 from campo.server.setup import catalogue, drafts, files, rehearsal
 
@@ -20,7 +21,7 @@ def test_doctests(module: object) -> None:
 
 def test_a_file_changed_on_disk_is_not_overwritten(tmp_path: Path) -> None:
     path = tmp_path / "roster.toml"
-    v1 = files.write_atomic(path, "a = 1\n")
+    v1 = write_atomic(path, "a = 1\n")
     assert files.version_of(path) == v1 and [p.name for p in tmp_path.iterdir()] == ["roster.toml"]
     path.write_text("a = 2\n")                     # edited by hand meanwhile
     with pytest.raises(files.FileChangedError, match="changed on disk"):

@@ -1,17 +1,15 @@
 """The game's files in one folder, written whole or not at all.
 
 A save from the page writes a temporary file beside the target, flushes it to disk and renames
-it over the target (`os.replace` is atomic on one file system), so a crash or a full disk never
-leaves half a roster. Each file's content hash is its version: the page sends the version it
-edited, and a save over a file changed meanwhile (by hand, in an editor) is refused instead of
-silently undoing that edit.
+it over the target (`campo.atomic_file.write_atomic`), so a crash or a full disk never leaves
+half a roster. Each file's content hash is its version: the page sends the version it edited,
+and a save over a file changed meanwhile (by hand, in an editor) is refused instead of silently
+undoing that edit.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,26 +51,6 @@ def version_of(path: Path) -> str | None:
         return None
     except OSError as exc:
         raise CampoInputError(f"cannot read: {exc.strerror or exc}", path=path) from None
-
-
-def write_atomic(path: Path, data: str | bytes) -> str:
-    """Write ``data`` to ``path`` whole or not at all; returns the new version."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise CampoInputError(f"cannot write in {path.parent}: {exc.strerror or exc}", path=path) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise CampoInputError(f"cannot write: {exc.strerror or exc}", path=path) from None
-    return hashlib.sha256(raw).hexdigest()[:16]
 
 
 def check_version(path: Path, expected: str | None) -> None:

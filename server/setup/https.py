@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from campo.server.setup.files import write_atomic
+from campo.atomic_file import write_atomic
 
 RENEW_BEFORE = dt.timedelta(days=30)
 VALID_FOR = dt.timedelta(days=825)   # the longest validity Apple's devices accept

@@ -25,7 +25,8 @@ from campo.server.setup import drafts
 from campo.server.setup.calibrate_live import CalibrationWorker, LiveCalibrator
 from campo.server.setup.catalogue import catalogue
 from campo.server.setup.feed import FrameFeed
-from campo.server.setup.files import GameFiles, check_version, version_of, write_atomic
+from campo.atomic_file import write_atomic
+from campo.server.setup.files import GameFiles, check_version, version_of
 from campo.server.setup.rehearsal import BoardScene, Scene, TableScene
 from campo.server.sources import Frame
 from campo.vision.camera_model import Intrinsics
