@@ -142,7 +142,8 @@ def _serve_folder(args: argparse.Namespace, record: Path | None) -> int:
     settings = ServerSettings(source=args.source or "phone", table=args.table, roster=args.roster,
                               camera=args.camera, setup_file=files.terrain, host=args.host, port=args.port,
                               token=args.token, fps=args.fps, deck_seed=args.deck_seed,
-                              dice_seed=args.dice_seed, projector_file=args.projector_file or folder / "projector.json")
+                              dice_seed=args.dice_seed, allow_hosts=tuple(args.allow_host), proxy=args.proxy,
+                              projector_file=args.projector_file or folder / "projector.json")
     return serve_host(settings, files, source=args.source, record=record, https=args.https)
 
 
