@@ -21,12 +21,17 @@ True
 from __future__ import annotations
 
 import copy
+import math
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import shapely
+
 from campo.engine.boundary import HeldVerdicts
+from campo.engine.geometry.rect import Rect
 from campo.engine.scenario import parse_scenario
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
@@ -199,11 +204,29 @@ class LiveAnalysis:
         if not changed:
             return set()
         reach = state.ruleset.summary_reach_mm(state)
-        shapes = [state.rect(i).polygon for i in changed if i in now]
-        shapes += [before_state.rect(i).polygon for i in changed if i in before]
-        _, hits = state.index.query_many(shapes, reach)
-        near = {state.index.ids[k] for k in set(hits.tolist())}
-        return (changed & set(now)) | near
+        rects = [state.rect(i) for i in changed if i in now]
+        rects += [before_state.rect(i) for i in changed if i in before]
+        return (changed & set(now)) | _within(state, rects, reach)
+
+
+def _within(state: GameState, rects: list[Rect], reach: float) -> set[str]:
+    """The bases within ``reach`` of any of ``rects``: certain from the centres (a gap is never
+    more than the centres' distance, nor less than that less both half diagonals), GEOS's
+    distance for the few others."""
+    index = state.index
+    ids = np.array(index.ids, dtype=object)
+    mine = [state.rect(i) for i in index.ids]
+    cx, cy = np.array([r.cx for r in mine]), np.array([r.cy for r in mine])
+    half = np.array([math.hypot(r.width, r.depth) / 2 for r in mine])
+    near = np.zeros(len(mine), dtype=bool)
+    for r in rects:
+        centres = np.hypot(cx - r.cx, cy - r.cy)
+        ask = ~near & (centres > reach) & \
+            (centres - half - math.hypot(r.width, r.depth) / 2 <= reach)
+        near |= centres <= reach
+        if ask.any():
+            near[ask] = shapely.distance(r.polygon, index.shapes[ask]) <= reach
+    return set(ids[near].tolist())
 
 
 __all__ = ["LiveAnalysis", "Snapshot", "UnknownBaseError"]
