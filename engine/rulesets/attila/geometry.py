@@ -147,39 +147,42 @@ def _edges(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, spans) of a batch of outlines (n, k, 2): one segment for k = 2, else closed."""
     if vertices.shape[1] == 2:
         return vertices[:, :1], vertices[:, 1:] - vertices[:, :1]
-    return vertices, np.roll(vertices, -1, axis=1) - vertices
+    return vertices, np.concatenate([vertices[:, 1:], vertices[:, :1]], axis=1) - vertices
+
+
+def _rows_last(x: np.ndarray) -> np.ndarray:
+    """(n, k, 2) -> (k, 2, n): numpy reduces over the leading axes column by column, quickly."""
+    return np.ascontiguousarray(x.transpose(1, 2, 0))
 
 
 def _ray_hits(origins: np.ndarray, d: np.ndarray, starts: np.ndarray,
               spans: np.ndarray) -> np.ndarray:
     """Per row, the smallest t >= 0 such that some origin + t d lies on some segment
     start + s span (inf when none)."""
-    o = origins[:, :, None, :]                     # (n, k, 1, 2)
-    q, e = starts[:, None, :, :], spans[:, None, :, :]
-    dx, dy = d[:, 0, None, None], d[:, 1, None, None]
-    denom = dx * e[..., 1] - dy * e[..., 0]
+    o = _rows_last(origins)[:, None]               # (k, 1, 2, n)
+    q, e = _rows_last(starts)[None], _rows_last(spans)[None]    # (1, m, 2, n)
+    dx, dy = d[:, 0], d[:, 1]
+    denom = dx * e[:, :, 1] - dy * e[:, :, 0]
     w = q - o
     usable = np.abs(denom) > 1e-12
     safe = np.where(usable, denom, 1.0)
-    t = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / safe
-    s = (w[..., 0] * dy - w[..., 1] * dx) / safe
+    t = (w[:, :, 0] * e[:, :, 1] - w[:, :, 1] * e[:, :, 0]) / safe
+    s = (w[:, :, 0] * dy - w[:, :, 1] * dx) / safe
     good = usable & (t >= -RAY_EPS) & (s >= -RAY_EPS) & (s <= 1 + RAY_EPS)
-    found = np.where(good, t, _INF).reshape(len(origins), -1)
-    return lowest(found) if found.shape[1] else np.full(len(origins), _INF)
+    found = np.where(good, t, _INF)                # (k, m, n)
+    return found.reshape(found.shape[0] * found.shape[1], -1).min(axis=0, initial=_INF)
 
 
 def convex_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per row, the convex outlines ``a`` (n, k, 2; k = 2: a segment) and ``b`` (n, m, 2) meet
-    (touching counts): no edge normal of either separates them."""
-    hit = np.ones(len(a), dtype=bool)
-    for shape in (a, b):
-        _, spans = _edges(shape)
-        for e in range(spans.shape[1]):
-            nx, ny = -spans[:, e, 1:2], spans[:, e, 0:1]            # (n, 1)
-            pa = a[..., 0] * nx + a[..., 1] * ny                     # (n, k)
-            pb = b[..., 0] * nx + b[..., 1] * ny
-            hit &= ~((highest(pa) < lowest(pb)) | (highest(pb) < lowest(pa)))
-    return hit
+    (touching counts): no edge normal of either separates them (all normals at once)."""
+    spans = _rows_last(np.concatenate([_edges(a)[1], _edges(b)[1]], axis=1))   # (edges, 2, n)
+    nx, ny = -spans[:, 1], spans[:, 0]
+    ra, rb = _rows_last(a)[:, :, None], _rows_last(b)[:, :, None]     # (k, 2, 1, n)
+    pa = ra[:, 0] * nx + ra[:, 1] * ny              # (k, edges, n)
+    pb = rb[:, 0] * nx + rb[:, 1] * ny
+    apart = (pa.max(axis=0) < pb.min(axis=0)) | (pb.max(axis=0) < pa.min(axis=0))
+    return ~apart.any(axis=0)
 
 
 def slide(moving: np.ndarray, obstacle: np.ndarray, direction: np.ndarray,
