@@ -38,13 +38,14 @@ def _battle(seed: int) -> dict[str, Any]:
 
 
 def _oracle(board: Board, shots: sight.Shots) -> list[bool]:
-    blocks, _, shrunk = sight._bodies(board)
+    blocks, frames = sight._bodies(board)
+    shrunk = frames.polygons()
     areas = sight.sight_areas(board)
     out = []
     for q in range(len(shots.origins)):
         ends = shots.ends[shots.end_owner == q]
         bodies = [shrunk[b] for b in range(len(board.order))
-                  if blocks[b] and b not in shots.ignore[q] and not shrunk[b].is_empty]
+                  if blocks[b] and b not in shots.ignore[q]]
         counted = [board.areas[a] for n, a in enumerate(areas) if not shots.uncounted[q, n]]
         seen = False
         for o in shots.origins[q]:

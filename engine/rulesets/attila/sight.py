@@ -25,6 +25,7 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
+from campo.engine.geometry.sight import NEAR_TEST_PAIRS
 from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, shadowed, suspects
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import Frames, segments_meet_rects
@@ -57,31 +58,46 @@ def sight_areas(board: Board) -> list[str]:
     return [f.id for f in board.terrain if f.is_area and f.kind in SIGHT_BLOCKING_AREAS]
 
 
-def _bodies(board: Board) -> tuple[np.ndarray, Frames, np.ndarray]:
-    """(blocks, shrunk rectangles, their polygons) per board row: present bases (Generals only
-    by setting), shrunk so that a line grazing one is not blocked."""
-    def build() -> tuple[np.ndarray, Frames, np.ndarray]:
+def _bodies(board: Board) -> tuple[np.ndarray, Frames]:
+    """(blocks, shrunk rectangles) per board row: the present bases (Generals only by setting)
+    that shrinking leaves something of, shrunk so that a line grazing one is not blocked."""
+    def build() -> tuple[np.ndarray, Frames]:
         generals_block = board.settings.generals_block_sight
-        blocks = board.present & np.array([generals_block or not u.is_general
-                                           for u in board.rows], dtype=bool)
         g = max(board.contact_tol, MIN_GRAZE_MM)
         f = board.frames
         shrunk = Frames(f.cx, f.cy, f.fx, f.fy, f.width - 2 * g, f.depth - 2 * g)
-        return blocks, shrunk, f.polygons(g)
+        blocks = board.present & np.array([generals_block or not u.is_general
+                                           for u in board.rows], dtype=bool)
+        return blocks & (shrunk.width > 0) & (shrunk.depth > 0), shrunk
     return board.state.cached("attila.sight_bodies", build)
 
 
-def _sight_bodies(board: Board) -> tuple[Bodies, np.ndarray, np.ndarray]:
-    """The bases that block sight, shrunk (`_bodies`), as the shared sight code's bodies; their
-    board rows; and a (board row, body) table marking each body's own row (a shot's shooter
-    and target never block it)."""
-    def build() -> tuple[Bodies, np.ndarray, np.ndarray]:
-        blocks, frames, shrunk = _bodies(board)
-        rows = np.nonzero(blocks & (frames.width > 0) & (frames.depth > 0))[0]
-        is_row = np.zeros((len(blocks), len(rows)), dtype=bool)
-        is_row[rows, np.arange(len(rows))] = True
-        return Bodies.of(shrunk[rows]), rows, is_row
-    return board.state.cached("attila.sight_bodies_shared", build)
+def _near_rows(board: Board, shots: Shots) -> np.ndarray:
+    """The board rows of the bodies that may block some line of the shots: those whose box
+    meets a shot's (its origins' and ends'; a line lies within its shot's box), or every body
+    when the shots are many (the whole table's span the table)."""
+    blocks, frames = _bodies(board)
+    rows = np.nonzero(blocks)[0]
+    if len(shots.origins) * len(rows) > NEAR_TEST_PAIRS:
+        return rows
+    lo, hi = shots.origins.min(axis=1), shots.origins.max(axis=1)
+    np.minimum.at(lo, shots.end_owner, shots.ends)
+    np.maximum.at(hi, shots.end_owner, shots.ends)
+    corners = frames.take(rows).corners
+    b_lo, b_hi = corners.min(axis=1), corners.max(axis=1)
+    meets = (lo[:, None, 0] <= b_hi[None, :, 0]) & (hi[:, None, 0] >= b_lo[None, :, 0]) & \
+        (lo[:, None, 1] <= b_hi[None, :, 1]) & (hi[:, None, 1] >= b_lo[None, :, 1])
+    return rows[meets.any(axis=0)]
+
+
+def _sight_bodies(board: Board, rows: np.ndarray) -> tuple[Bodies, np.ndarray, np.ndarray]:
+    """The bodies of board rows ``rows`` (`_bodies`) as the shared sight code's bodies; their
+    rows; and a (board row, body) table marking each body's own row (a shot's shooter and
+    target never block it)."""
+    _, frames = _bodies(board)
+    is_row = np.zeros((len(board.order), len(rows)), dtype=bool)
+    is_row[rows, np.arange(len(rows))] = True
+    return Bodies.of(frames.take(rows).polygons()), rows, is_row
 
 
 def clear(board: Board, shots: Shots) -> np.ndarray:
@@ -91,30 +107,32 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
     if not n:
         return out
     areas = _near_areas(board, shots)
+    bodies = _sight_bodies(board, _near_rows(board, shots))
     k = shots.origins.shape[1]
     coarse = sorted({0, k // 2, k - 1})
     shadowed_fans = np.zeros((n, k), dtype=bool)    # every line from that origin is blocked
     for stage in ("shortest", "coarse", "all"):
         todo = np.nonzero(~out & ~shadowed_fans.all(axis=1))[0]
         if stage == "coarse" and len(todo) >= FANS_FROM:
-            shadowed_fans[todo] = _shadowed(board, shots, todo)
+            shadowed_fans[todo] = _shadowed(bodies, shots, todo)
             todo = todo[~shadowed_fans[todo].all(axis=1)]
         if not len(todo):
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
         keep = ~shadowed_fans[owner, j]
         j, e, owner = j[keep], e[keep], owner[keep]
-        ok = _clear_lines(board, shots, areas, j, e, owner)
+        ok = _clear_lines(board, bodies, shots, areas, j, e, owner)
         out[np.unique(owner[ok])] = True
     return out
 
 
-def _shadowed(board: Board, shots: Shots, todo: np.ndarray) -> np.ndarray:
+def _shadowed(found: tuple[Bodies, np.ndarray, np.ndarray], shots: Shots,
+              todo: np.ndarray) -> np.ndarray:
     """Per shot of ``todo`` and origin (len(todo) × k), every line from the origin certainly
     crosses a base (not the shooter or target) before its end: the directions of its ends lie
     in the shadows of bases nearer than its nearest end (`sight_bodies.shadowed`, one query per
-    origin)."""
-    bodies, rows, is_row = _sight_bodies(board)
+    origin; ``found``: `_sight_bodies`)."""
+    bodies, rows, is_row = found
     k = shots.origins.shape[1]
     body_of = np.full(len(is_row), -1, dtype=np.int64)
     body_of[rows] = np.arange(len(rows))
@@ -180,19 +198,20 @@ def _lines(shots: Shots, todo: np.ndarray, stage: str,
             np.repeat(owner, len(origins)))
 
 
-def _clear_lines(board: Board, shots: Shots, areas: np.ndarray, j: np.ndarray, e: np.ndarray,
-                 owner: np.ndarray) -> np.ndarray:
+def _clear_lines(board: Board, found: tuple[Bodies, np.ndarray, np.ndarray], shots: Shots,
+                 areas: np.ndarray, j: np.ndarray, e: np.ndarray, owner: np.ndarray) -> np.ndarray:
     """Per line (origin ``j`` of shot ``owner`` to end ``e``), clear of every base but the
-    shot's own two and of every area ``areas`` counts for its shot."""
+    shot's own two and of every area ``areas`` counts for its shot (``found``: the bodies,
+    `_sight_bodies`)."""
     starts, stops = shots.origins[owner, j], shots.ends[e]
-    bodies, rows, is_row = _sight_bodies(board)
+    bodies, rows, is_row = found
     rules = Rules(never=(Keyed(shots.ignore[owner, 0], is_row),
                          Keyed(shots.ignore[owner, 1], is_row)))
     sure, at, body = suspects(np.stack([starts, stops], axis=1), np.zeros(len(starts)), bodies,
                               rules, np.arange(len(starts)))
     ok = sure < 0
     if len(at):
-        _, frames, _ = _bodies(board)
+        _, frames = _bodies(board)
         meets = segments_meet_rects(starts[at], stops[at], frames.take(rows[body]))
         ok[at[meets]] = False
     for a, fid in enumerate(sight_areas(board)):
