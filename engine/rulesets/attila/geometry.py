@@ -143,11 +143,16 @@ class Frames:
         return out
 
 
+def _following(vertices: np.ndarray) -> np.ndarray:
+    """Each vertex's successor around a batch of closed outlines (n, k, 2)."""
+    return np.concatenate([vertices[:, 1:], vertices[:, :1]], axis=1)
+
+
 def _edges(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, spans) of a batch of outlines (n, k, 2): one segment for k = 2, else closed."""
     if vertices.shape[1] == 2:
         return vertices[:, :1], vertices[:, 1:] - vertices[:, :1]
-    return vertices, np.concatenate([vertices[:, 1:], vertices[:, :1]], axis=1) - vertices
+    return vertices, _following(vertices) - vertices
 
 
 def _rows_last(x: np.ndarray) -> np.ndarray:
@@ -274,6 +279,6 @@ def shared_lengths(a: Frames, b: Frames, grow: float | np.ndarray) -> np.ndarray
     n = len(a)
     every = np.repeat(np.arange(n), 4)            # the four edges of a row, one clipping for all
     grow = np.broadcast_to(np.asarray(grow, dtype=float), (n,))[every]
-    return clip_lengths(a.corners.reshape(-1, 2), np.roll(a.corners, -1, axis=1).reshape(-1, 2),
+    return clip_lengths(a.corners.reshape(-1, 2), _following(a.corners).reshape(-1, 2),
                         b.take(every), grow).reshape(n, 4)
 
