@@ -1,4 +1,4 @@
-"""ATTILA's line of sight (`engine/rulesets/attila/sight.py`: shadows, covered targets, staged
+"""ATTILA's line of sight (`engine/rulesets/attila/sight.py`: the bodies near the shots, staged
 lines) against a deliberately naive oracle: every sampled line of every shot tested by GEOS
 against every other body and every wood and hill, on seeded random crowded tables."""
 
@@ -63,13 +63,12 @@ def _oracle(board: Board, shots: sight.Shots) -> list[bool]:
     return out
 
 
-@pytest.mark.parametrize("fans_from", [0, sight.FANS_FROM], ids=["fans", "lines"])
+@pytest.mark.parametrize("near_test_pairs", [0, sight.NEAR_TEST_PAIRS], ids=["all", "near"])
 @pytest.mark.parametrize("seed", range(3))
-def test_sight_equals_a_naive_oracle(seed: int, fans_from: int,
+def test_sight_equals_a_naive_oracle(seed: int, near_test_pairs: int,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the hidden-target query (`sight_bodies.shadowed`) on every table and, as on a small
-    one, on none."""
-    monkeypatch.setattr(sight, "FANS_FROM", fans_from)
+    """With every body swept (the whole table's many shots) and with those near the shots."""
+    monkeypatch.setattr(sight, "NEAR_TEST_PAIRS", near_test_pairs)
     asked: list[tuple[Board, sight.Shots, np.ndarray]] = []
 
     def clear(board: Board, shots: sight.Shots) -> np.ndarray:

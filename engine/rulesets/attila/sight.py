@@ -11,10 +11,7 @@ corners of the target, then every line. Bases go through the shared sweep of dir
 (`geometry.sight_bodies.suspects`: each origin's lines sorted by direction; a line certainly
 crossing a nearer base is settled there), the few lines it leaves are tested exactly against
 the bases that may meet them (`geometry.segments_meet_rects`); woods and hills by clipping.
-Before the coarse round, a target whose directions seen from an origin lie wholly in the
-shadows of bases nearer than it is hidden from that origin (`sight_bodies.shadowed`, one query
-per origin and target): those lines are not tried, and a shot hidden from every origin is
-blocked.
+Only the bases that may meet a shot's lines are swept (`_near_rows`).
 """
 
 from __future__ import annotations
@@ -26,15 +23,13 @@ import shapely
 from shapely.geometry.polygon import orient
 
 from campo.engine.geometry.sight import NEAR_TEST_PAIRS
-from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, shadowed, suspects
+from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, suspects
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import Frames, segments_meet_rects
 from campo.engine.rulesets.attila.tables import SIGHT_BLOCKING_AREAS
 
 MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along an edge)
 INSIDE_MM = 1e-9     # a line running less than this inside a wood or hill only grazes it
-FANS_FROM = 64       # from this many shots left after the shortest lines, hidden targets are
-                     # found per origin (`_shadowed`); fewer go to the lines alone
 
 
 @dataclass(frozen=True)
@@ -110,50 +105,14 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
     bodies = _sight_bodies(board, _near_rows(board, shots))
     k = shots.origins.shape[1]
     coarse = sorted({0, k // 2, k - 1})
-    shadowed_fans = np.zeros((n, k), dtype=bool)    # every line from that origin is blocked
     for stage in ("shortest", "coarse", "all"):
-        todo = np.nonzero(~out & ~shadowed_fans.all(axis=1))[0]
-        if stage == "coarse" and len(todo) >= FANS_FROM:
-            shadowed_fans[todo] = _shadowed(bodies, shots, todo)
-            todo = todo[~shadowed_fans[todo].all(axis=1)]
+        todo = np.nonzero(~out)[0]
         if not len(todo):
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
-        keep = ~shadowed_fans[owner, j]
-        j, e, owner = j[keep], e[keep], owner[keep]
         ok = _clear_lines(board, bodies, shots, areas, j, e, owner)
         out[np.unique(owner[ok])] = True
     return out
-
-
-def _shadowed(found: tuple[Bodies, np.ndarray, np.ndarray], shots: Shots,
-              todo: np.ndarray) -> np.ndarray:
-    """Per shot of ``todo`` and origin (len(todo) × k), every line from the origin certainly
-    crosses a base (not the shooter or target) before its end: the directions of its ends lie
-    in the shadows of bases nearer than its nearest end (`sight_bodies.shadowed`, one query per
-    origin; ``found``: `_sight_bodies`)."""
-    bodies, rows, is_row = found
-    k = shots.origins.shape[1]
-    body_of = np.full(len(is_row), -1, dtype=np.int64)
-    body_of[rows] = np.arange(len(rows))
-    # the origins: each shooter's k points (every shot of a shooter starts from the same ones)
-    shooter = shots.ignore[todo, 0]
-    origin = (shooter[:, None] * k + np.arange(k)[None, :]).ravel()
-    starts = np.zeros((len(is_row) * k, 2))
-    starts[origin] = shots.origins[todo].reshape(-1, 2)
-    own = np.repeat(body_of, k)
-    # the fans: (shot, origin) to every end of the shot (ends are sorted by shot)
-    first = np.searchsorted(shots.end_owner, todo)
-    count = np.searchsorted(shots.end_owner, todo, side="right") - first
-    fan_count = np.repeat(count, k)
-    fan_first = np.repeat(first, k)
-    step = np.arange(int(fan_count.sum())) - np.repeat(np.cumsum(fan_count) - fan_count,
-                                                         fan_count)
-    ends = np.repeat(fan_first, fan_count) + step
-    end_fan = np.repeat(np.arange(len(origin)), fan_count)
-    covered, _ = shadowed(starts, own, origin, np.repeat(body_of[shots.ignore[todo, 1]], k),
-                          shots.ends[ends], end_fan, bodies)
-    return covered.reshape(len(todo), k)
 
 
 def _near_areas(board: Board, shots: Shots) -> np.ndarray:
