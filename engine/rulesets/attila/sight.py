@@ -102,7 +102,7 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
     if not n:
         return out
     areas = _near_areas(board, shots)
-    bodies = _sight_bodies(board, _near_rows(board, shots))
+    found = _sight_bodies(board, _near_rows(board, shots))
     k = shots.origins.shape[1]
     coarse = sorted({0, k // 2, k - 1})
     for stage in ("shortest", "coarse", "all"):
@@ -110,7 +110,7 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
         if not len(todo):
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
-        ok = _clear_lines(board, bodies, shots, areas, j, e, owner)
+        ok = _clear_lines(board, found, shots, areas, j, e, owner)
         out[np.unique(owner[ok])] = True
     return out
 
