@@ -117,20 +117,13 @@ class SightField:
     def __init__(self, bodies: Sequence[Polygon] = (), body_ids: Sequence[str] = (),
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
-                 max_depth: float = float("inf"), graze: float = 0.0) -> None:
-        # A line grazing a body's outline (within ``graze``) is not blocked by it: bodies are
-        # shrunk by that much, so that measurement noise cannot flip a touching line. Each body
-        # is shrunk when a question first reaches it (`_shrunk_at`): one base's question meets
-        # a part of the table.
+                 max_depth: float = float("inf")) -> None:
+        # A line grazing a base's outline is not blocked by it when the bodies are given
+        # shrunk by the graze (ISD: `RectTable.inset_corners`): measurement noise cannot flip
+        # a touching line.
         shapes = np.empty(len(bodies), dtype=object)
         shapes[:] = list(bodies)
         self.bodies = shapes
-        """The bodies as given (`_shrunk_at` the shrunk ones)."""
-        self.graze = graze
-        self._shrunk = np.empty(len(shapes), dtype=object)
-        self._done = np.zeros(len(shapes), dtype=bool)
-        self._sets: dict[bytes, tuple[Bodies, np.ndarray]] = {}
-        """`_bodies_at` per set of positions asked (a field's questions ask a few sets)."""
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -144,36 +137,15 @@ class SightField:
         return {bid: i for i, bid in enumerate(self.body_ids)}
 
     @cached_property
-    def _bounds(self) -> np.ndarray:
-        """Each body's bounding box as given (n, 4): the shrunk body lies inside it."""
-        return shapely.bounds(self.bodies) if len(self.bodies) else np.zeros((0, 4))
-
-    def _shrunk_at(self, at: np.ndarray) -> np.ndarray:
-        """The bodies at positions ``at`` shrunk by the graze (each shrunk once, when first
-        asked for)."""
-        need = at[~self._done[at]]
-        if len(need):
-            self._shrunk[need] = shapely.buffer(self.bodies[need], -self.graze,
-                                                join_style="mitre") \
-                if self.graze > 0 else self.bodies[need]
-            self._done[need] = True
-        return self._shrunk[at]
-
-    def _bodies_at(self, at: np.ndarray) -> tuple[Bodies, np.ndarray]:
-        """The bodies at positions ``at`` (sorted) that can block (a body shrunk away by the
-        graze cannot), and their positions in ``bodies``."""
-        found = self._sets.get(at.tobytes())
-        if found is None:
-            shrunk = self._shrunk_at(at)
-            keep = ~shapely.is_empty(shrunk) if len(at) else np.zeros(0, dtype=bool)
-            found = self._sets[at.tobytes()] = Bodies.of(shrunk[keep]), at[keep]
-        return found
+    def _all(self) -> Bodies:
+        """Every body's arrays, built once (each question takes the bodies near its lines)."""
+        return Bodies.of(self.bodies)
 
     def _near_lines(self, xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
         """The positions of the bodies whose box meets some line's box grown by its corridor
         (no other body comes within a corridor of a line), when the lines are few; every body
         for many lines (the whole table's shots span the table)."""
-        b = self._bounds
+        b = self._all.box
         if not len(b) or not len(xy):
             return np.zeros(0, dtype=np.int64)
         if len(xy) * len(b) > NEAR_TEST_PAIRS:
@@ -207,14 +179,10 @@ class SightField:
         """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
         body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
         (`sight_bodies.surely_crosses`); False means "not sure"."""
-        body = np.asarray(body, dtype=np.int64)
-        bodies, live = self._bodies_at(np.unique(body[body >= 0]))
-        if not len(live):
+        if not len(self.bodies):
             return np.zeros(len(ends), dtype=bool)
-        at = np.full(len(self.bodies), -1, dtype=np.int64)
-        at[live] = np.arange(len(live))
-        return surely_crosses(np.asarray(starts, dtype=float), np.where(body >= 0, at[body], -1),
-                              bodies, np.asarray(ends, dtype=float), group)
+        return surely_crosses(np.asarray(starts, dtype=float), np.asarray(body, dtype=np.int64),
+                              self._all, np.asarray(ends, dtype=float), group)
 
     def trace(self, lines: Sightlines, todo: np.ndarray | None = None) -> Trace:
         """What blocks each line (of ``todo``, default all: the others come back CLEAR)."""
@@ -226,7 +194,8 @@ class SightField:
             return Trace(kind, index)
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
-        bodies, live = self._bodies_at(self._near_lines(xy[todo], widths[todo]))
+        live = self._near_lines(xy[todo], widths[todo])
+        bodies = self._all.take(live)
         if len(bodies.geoms):
             never = [Keyed(k.rows, k.table[:, live]) for k in lines.never]
             thin = [Keyed(k.rows, k.table[:, live]) for k in lines.thin]

@@ -20,6 +20,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.segments import successors
 from campo.engine.geometry.sight import SightQuery
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
 from campo.engine.rulesets.italia.charge_paths import turned
@@ -155,7 +156,7 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
     fl, fr = cav.corners[:, 0], cav.corners[:, 1]
     starts = np.stack([fl, (fl + fr) / 2, fr], axis=1)                     # (n, 3, 2)
     c = unit.corners
-    ends = np.stack([c, (c + np.roll(c, -1, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
+    ends = np.stack([c, (c + successors(c, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
     lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
     owner = np.repeat(np.arange(len(pairs)), 24)
     queries = [SightQuery(exclude=frozenset(pair), ends=(board.rect(pair[0]).polygon,

@@ -19,7 +19,7 @@ import shapely
 
 from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
-from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
+from campo.engine.geometry.segments import point_segment_distance, segments_near_quads, successors
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
     WATCH_MM,
@@ -109,7 +109,7 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
     functions."""
     low = np.minimum.reduce(values)
     best = low.max(axis=0)
-    nxt = [np.roll(v, -1, axis=0) for v in values]
+    nxt = [successors(v) for v in values]
     for i in range(len(values)):
         for j in range(i + 1, len(values)):
             h0 = values[i] - values[j]
@@ -130,7 +130,7 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
     segments p0-p1 (m, 2) (0 if they meet)."""
     quads = np.stack([ax.T, ay.T], axis=-1)
     meet = segments_near_quads(p0, p1, quads, 0.0)
-    bx, by = np.roll(ax, -1, axis=0), np.roll(ay, -1, axis=0)
+    bx, by = successors(ax), successors(ay)
     x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
     corner = point_segment_distance(ax, ay, x0, y0, x1, y1).min(axis=0)
     ends = np.minimum(point_segment_distance(x0, y0, ax, ay, bx, by).min(axis=0),
