@@ -141,6 +141,16 @@ class RectTable:
         self.frames = np.ascontiguousarray(table[:, :8])
         self.corners = np.ascontiguousarray(table[:, 8:]).reshape(n, 4, 2)
 
+    @staticmethod
+    def of_poses(poses: Poses) -> RectTable:
+        """The table of rectangles already held as `Poses` (the same arithmetic as `Rect`'s,
+        no Python loop over them)."""
+        out = RectTable([])
+        out.frames = np.column_stack([poses.cx, poses.cy, poses.right, poses.front,
+                                      poses.width / 2, poses.depth / 2])
+        out.corners = poses.corners
+        return out
+
     def inset_corners(self, by: float) -> np.ndarray:
         """The corners (n, 4, 2) of each rectangle shrunk by ``by`` on every side (as
         `Rect.corners`)."""

@@ -122,7 +122,7 @@ class Board:
     @cached_property
     def rect_table(self) -> RectTable:
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
-        return RectTable([self.rect(i) for i in self.state.index.ids])
+        return RectTable.of_poses(self.poses)
 
     @cached_property
     def _rects(self) -> dict[str, Rect]:
@@ -364,12 +364,11 @@ class Board:
     @cached_property
     def _levels(self) -> dict[str, int]:
         """Every base's `level`, from one vectorised cover test per hill."""
-        ids = self.state.ids
-        rects = [self.rect(i) for i in ids]
+        ids = self.state.index.ids
         levels: list[int | None] = [None] * len(ids)
         hills = [(t, g) for t, g in self._terrain[0] if t.kind == "hill" and t.polygon_mm is not None]
         if hills and ids:
-            centres = shapely.points([(r.cx, r.cy) for r in rects])
+            centres = shapely.points(self.poses.cx, self.poses.cy)
             for t, g in hills:
                 for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
                     levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
