@@ -107,20 +107,19 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
     they bound, or, negative, how far outside. The minimum of linear functions is concave, so
     its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
     functions."""
-    low = np.minimum.reduce(values)
-    best = low.max(axis=0)
-    nxt = [successors(v) for v in values]
-    for i in range(len(values)):
-        for j in range(i + 1, len(values)):
-            h0 = values[i] - values[j]
-            h1 = nxt[i] - nxt[j]
-            cross = h0 * h1 < 0
-            if not cross.any():
-                continue
-            with np.errstate(invalid="ignore", divide="ignore"):
-                t = np.where(cross, h0 / (h0 - h1), 0.0)
-            at = np.minimum.reduce([v + t * (w - v) for v, w in zip(values, nxt)])
-            best = np.maximum(best, np.where(cross, at, -np.inf).max(axis=0))
+    v = np.stack(values)                                      # (functions, corners, m)
+    best = v.min(axis=0).max(axis=0)
+    if len(v) < 2:
+        return best
+    w = successors(v, axis=1)                                 # each corner's next
+    i, j = np.triu_indices(len(v), 1)                         # every pair of functions at once
+    h0, h1 = v[i] - v[j], w[i] - w[j]
+    pair, corner, col = np.nonzero(h0 * h1 < 0)               # the edges the two cross on
+    if len(pair):
+        a, b = h0[pair, corner, col], h1[pair, corner, col]
+        t = a / (a - b)
+        vc, wc = v[:, corner, col], w[:, corner, col]         # (functions, crossings)
+        np.maximum.at(best, col, (vc + t * (wc - vc)).min(axis=0))
     return best
 
 
