@@ -25,11 +25,11 @@ from campo.engine.geometry.sight import (
     DEPTH,
     WALL,
     SightField,
-    SightQuery,
     sight_lines,
 )
 from campo.engine.geometry import sight_bodies
 from campo.engine.geometry.sight_bodies import range_min
+from tests.sight_questions import SightQuery, clear, clear_many
 
 # table coordinates as the tracker gives them (micrometre steps)
 _coord = st.integers(0, 600_000).map(lambda um: um / 1000.0)
@@ -99,7 +99,7 @@ def test_field_equals_the_naive_oracle(bodies: list[Rect], origins: list[tuple[f
     want = [_oracle(field, lines[i], queries[o]) for i, o in enumerate(owners.tolist())]
     for few in (sight_bodies.FEW_PAIRS, 0):     # a few lines tested directly; many, swept
         with _few_pairs(few):
-            got = field.clear_many(lines, owners, queries)
+            got = clear_many(field, lines, owners, queries)
         assert got.tolist() == want, few
 
 
@@ -108,7 +108,7 @@ def test_a_line_from_inside_a_body_and_one_ending_in_it() -> None:
     field = SightField([body], ["u"])
     lines = shapely.linestrings([[(100, 0), (300, 0)], [(0, 0), (100, 0)], [(0, 0), (79, 0)],
                                  [(0, 0), (80, 0)]])
-    assert field.clear(lines).tolist() == [False, False, True, False]
+    assert clear(field, lines).tolist() == [False, False, True, False]
 
 
 def test_lines_all_round_an_origin() -> None:
@@ -122,7 +122,7 @@ def test_lines_all_round_an_origin() -> None:
     lines = shapely.linestrings(np.stack([np.zeros_like(ends), ends], axis=1))
     want = [not any(shapely.intersects(line, b) for b in bodies) for line in lines]
     with _few_pairs(0):
-        assert field.clear(lines).tolist() == want
+        assert clear(field, lines).tolist() == want
 
 
 def test_trace_names_each_kind_of_obstacle() -> None:
@@ -160,8 +160,8 @@ def test_a_grazing_line_is_not_blocked(graze: float) -> None:
         return SightField(shapely.polygons(inset), ["u"])
 
     line = sight_lines([(0.0, 0.0)], [(100.0, 0.0)])
-    assert field(10.2).clear(line).tolist() == [True]   # its lower edge 0.2 mm above the line
-    assert field(9.8).clear(line).tolist() == [graze > 0]
+    assert clear(field(10.2), line).tolist() == [True]   # its lower edge 0.2 mm above the line
+    assert clear(field(9.8), line).tolist() == [graze > 0]
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)

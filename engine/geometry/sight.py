@@ -16,16 +16,14 @@ its answer is arrays too (`Trace`: per line, what blocks it). Bodies are swept p
 >>> wall = Polygon([(40, -10), (60, -10), (60, 10), (40, 10)])
 >>> field = SightField(bodies=[wall], body_ids=["x"])
 >>> lines = sight_lines([(0, 0)], [(100, 0), (100, 50)])
->>> field.clear(lines).tolist()
-[False, True]
->>> field.name(field.trace(Sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2)))
-...            .blocker[0])
-'x'
+>>> found = field.trace(Sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2)))
+>>> found.clear.tolist(), field.name(found.blocker[0])
+([False, True], 'x')
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -37,7 +35,7 @@ from campo.engine.geometry.rect import Point
 from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, blocked, surely_crosses
 from campo.engine.geometry.sight_terrain import Areas, TerrainRules, Walls
 
-__all__ = ["Keyed", "SightField", "SightQuery", "Sightlines", "Trace", "sight_lines"]
+__all__ = ["Keyed", "SightField", "Sightlines", "Trace", "sight_lines"]
 
 
 def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
@@ -97,18 +95,6 @@ class Trace:
     def blocker(self) -> np.ndarray:
         """(kind, index) per line as one array of pairs."""
         return np.stack([self.kind, self.index], axis=1)
-
-
-@dataclass(frozen=True)
-class SightQuery:
-    """What one sight question ignores and needs (see `SightField.clear`)."""
-
-    exclude: frozenset[str] = frozenset()
-    corridor: float = 0.0
-    corridor_exclude: frozenset[str] = frozenset()
-    ends: tuple[Polygon, ...] = ()
-    ignore_bodies: frozenset[str] = frozenset()
-    uncounted_areas: frozenset[str] = frozenset()
 
 
 class SightField:
@@ -217,72 +203,6 @@ class SightField:
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
 
-    # --- questions as SightQuery objects (Federico, ATTILA) --------------------------------
-    def clear(self, lines: np.ndarray, *, exclude: Collection[str] = (),
-              corridor: float = 0.0, corridor_exclude: Collection[str] = (),
-              ends: Sequence[Polygon] = (), ignore_bodies: Collection[str] | None = None,
-              uncounted_areas: Collection[str] = ()) -> np.ndarray:
-        """For each line, True when it is clear of every obstacle.
-
-        ``exclude``: body ids that never block (the firer, the target). ``corridor``: half-width
-        of the band around each line that other bodies and walls may not touch, except bodies in
-        ``corridor_exclude`` (they only block the line itself). ``ends``: shapes (firer, target)
-        inside which a wall crossing does not count ("strictly between"). ``ignore_bodies``:
-        bodies fired over (None = none). ``uncounted_areas``: deep-area ids whose depth is not
-        counted.
-        """
-        query = SightQuery(frozenset(exclude), corridor, frozenset(corridor_exclude), tuple(ends),
-                           frozenset(ignore_bodies or ()), frozenset(uncounted_areas))
-        return self.clear_many(lines, np.zeros(len(lines), dtype=int), [query])
-
-    def clear_many(self, lines: np.ndarray, owners: np.ndarray,
-                   queries: Sequence[SightQuery]) -> np.ndarray:
-        """Many sight questions at once: line ``i`` (a two-point linestring) belongs to question
-        ``queries[owners[i]]``."""
-        if not len(lines):
-            return np.ones(0, dtype=bool)
-        if not (shapely.get_num_coordinates(lines) == 2).all():
-            raise ValueError("sight lines are straight segments of two points")
-        return self.trace(self.sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2),
-                                          np.asarray(owners), queries)).clear
-
-    def sightlines(self, xy: np.ndarray, owners: np.ndarray,
-                   queries: Sequence[SightQuery]) -> Sightlines:
-        """`SightQuery` objects as the arrays of `Sightlines` (rows of the tables: questions)."""
-        nq = len(queries)
-
-        def table(names: Sequence[Collection[str]], index: dict[str, int], width: int
-                  ) -> np.ndarray | None:
-            rows = [k for k, ids in enumerate(names) for i in ids if i in index]
-            if not rows:
-                return None
-            out = np.zeros((nq, width), dtype=bool)
-            out[rows, [index[i] for ids in names for i in ids if i in index]] = True
-            return out
-
-        never = table([q.exclude | q.ignore_bodies if q.ignore_bodies else q.exclude
-                       for q in queries], self.body_index, len(self.bodies))
-        thin = table([q.corridor_exclude for q in queries], self.body_index, len(self.bodies))
-        uncounted = table([q.uncounted_areas for q in queries],
-                          {a: k for k, a in enumerate(self.deep_area_ids)}, len(self.deep_areas))
-        ends = shapes = None
-        if len(self.walls) and any(q.ends for q in queries):
-            # every distinct end shape once; each question's ends as rows of them
-            at: dict[int, int] = {}
-            found: list[Polygon] = []
-            width = max(len(q.ends) for q in queries)
-            rows = np.full((nq, width), -1, dtype=np.int64)
-            for k, q in enumerate(queries):
-                for j, shape in enumerate(q.ends):
-                    if id(shape) not in at:
-                        at[id(shape)] = len(found)
-                        found.append(shape)
-                    rows[k, j] = at[id(shape)]
-            ends, shapes = rows[owners], np.array(found, dtype=object)
-        width_mm = np.array([q.corridor for q in queries], dtype=float)[owners]
-        return Sightlines(xy, width_mm, [Keyed(owners, never)] if never is not None else [],
-                          [Keyed(owners, thin)] if thin is not None else [], None, ends, shapes,
-                          [Keyed(owners, uncounted)] if uncounted is not None else [])
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:
     """The terrain rules of lines ``rows`` only (their own numbering from 0)."""
