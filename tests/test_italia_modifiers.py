@@ -352,3 +352,10 @@ def test_flank_attack_is_exactly_plus_three(in_cover: bool, attacker: bool, arm:
     flank = MeleeFacts(unit=unit, enemy=CAV_C, attacker=attacker, enemy_in_cover=in_cover, flank_attack=True)
     gain = score_total(melee_modifiers(flank)) - score_total(melee_modifiers(plain))
     assert gain == (0 if in_cover else 3)
+
+
+def test_a_modifier_dict_holds_every_field_in_order() -> None:
+    from campo.engine.rulesets.italia.modifier import Modifier
+
+    m = Modifier("flank fire", "ISD §7", 1, 2, 3, True, True)
+    assert list(m.to_dict().items()) == list(dataclasses.asdict(m).items())

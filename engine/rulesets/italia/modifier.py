@@ -16,7 +16,7 @@ chooses (pursuit), whose magnitude is ``score_delta``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 Cover = Literal["none", "soft", "hard"]
@@ -36,8 +36,11 @@ class Modifier:
     players_choice: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (for the analysis output and the overlay)."""
-        return asdict(self)
+        """JSON-ready form (for the analysis output and the overlay): every field, in order
+        (`dataclasses.asdict` without its deep copy: the fields are plain values)."""
+        return {"label": self.label, "cites": self.cites, "score_delta": self.score_delta,
+                "dice_delta": self.dice_delta, "dice_multiplier": self.dice_multiplier,
+                "reroll_ones": self.reroll_ones, "players_choice": self.players_choice}
 
 
 def score_total(mods: Sequence[Modifier]) -> int:
