@@ -38,9 +38,9 @@ def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: n
     """Row-wise distance from points (px, py) to segments a-b."""
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(length2 > 0, ((px - ax) * dx + (py - ay) * dy) / length2, 0.0)
-    t = np.clip(t, 0.0, 1.0)
+    some = length2 > 0
+    t = np.where(some, ((px - ax) * dx + (py - ay) * dy) / np.where(some, length2, 1.0), 0.0)
+    t = np.minimum(np.maximum(t, 0.0), 1.0)              # `np.clip` without its overhead
     ex, ey = px - (ax + t * dx), py - (ay + t * dy)
     return np.sqrt(ex * ex + ey * ey)
 
