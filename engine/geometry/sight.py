@@ -181,7 +181,7 @@ class SightField:
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
         live = self._near_lines(xy[todo], widths[todo])
-        bodies = self._all.take(live)
+        bodies = self._all if len(live) == len(self.bodies) else self._all.take(live)
         if len(bodies.geoms):
             never = [Keyed(k.rows, k.table[:, live]) for k in lines.never]
             thin = [Keyed(k.rows, k.table[:, live]) for k in lines.thin]
