@@ -249,9 +249,6 @@ def movement_allowance(
 LIMBERED_ABOUT_FACE_COST_IN = 3.0
 """ISD §8: limbered artillery about-faces on the spot at a cost of 3" of movement."""
 
-GENERAL_JOIN_LIMIT_IN = 6.0
-"""ISD §8: a commander cannot move more than 6" a turn (ISD A23: applies to joining a unit)."""
-
 GENERAL_DETACH_DISTANCE_IN = 2.0
 """ISD §8: detached commanders are placed 2" from the unit."""
 
