@@ -63,14 +63,6 @@ class Vocabulary:
     per_type: Mapping[str, Mapping[str, tuple[Any, ...]]] = field(default_factory=dict)
     """Narrower choices of a trait for one type, e.g. ISD's letter A is infantry only."""
 
-    def to_units(self, mm: float) -> float:
-        """Table millimetres -> the rulebook's unit."""
-        return mm / self.mm_per_unit
-
-    def to_mm(self, units: float) -> float:
-        """The rulebook's unit -> table millimetres."""
-        return units * self.mm_per_unit
-
     def base_problems(self, type_: str, traits: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(key, message) for everything wrong with a base's type and traits."""
         problems = []
@@ -87,6 +79,7 @@ class Vocabulary:
                 problems.append((f"traits.{key}", f"type {type_!r} can only be {allowed} (got {value!r})"))
         return problems
 
+
 def state_traits(disordered: str, shaken: str, losses: str) -> dict[str, Trait]:
     """The game-state traits every ruleset shares, each cited to its own rulebook."""
     return {
@@ -94,8 +87,6 @@ def state_traits(disordered: str, shaken: str, losses: str) -> dict[str, Trait]:
         "shaken": Trait("bool", f"The unit is shaken ({shaken})."),
         "losses": Trait("int", f"Losses suffered, a count ({losses})."),
     }
-
-
 
 
 def markdown() -> str:

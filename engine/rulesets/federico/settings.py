@@ -322,9 +322,3 @@ class FedericoSettings(RulesetSettings):
                         "move. 0 = no oblique moves (F15's proposal); 45 is the usual "
                         "horse-and-musket limit."),
     )
-
-
-describe_settings = FedericoSettings.describe
-load_settings = FedericoSettings.load
-ambiguity_number = FedericoSettings.ambiguity_number
-is_gap = FedericoSettings.is_gap

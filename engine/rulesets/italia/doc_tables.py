@@ -13,13 +13,13 @@ from collections.abc import Callable
 
 from campo.engine.rulesets.doc_common import cell, num, refresh_blocks, refresh_main, settings_table
 from campo.engine.rulesets.italia.army_lists import ARMY_LISTS
-from campo.engine.rulesets.italia.settings import describe_settings
+from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 
 def settings_markdown() -> str:
     """One row per setting: name, default, choices, meaning with citation (floats as Python writes them)."""
-    return settings_table(describe_settings(), short_floats=False)
+    return settings_table(ItaliaSettings.describe(), short_floats=False)
 
 
 def movement_markdown() -> str:
