@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from campo.engine.rulesets.italia.doc_tables import refresh
+from campo.engine.rulesets.doc_common import refresh_blocks
+from campo.engine.rulesets.italia.doc_tables import GENERATORS
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.errors import CampoInputError
 
@@ -113,7 +114,7 @@ def test_doc_lists_every_setting_with_its_default() -> None:
 def test_doc_generated_tables_are_current() -> None:
     """The doc's settings, movement and army-list tables equal what the data generates now."""
     text = DOC.read_text(encoding="utf-8")
-    assert refresh(text) == text, (
+    assert refresh_blocks(text, GENERATORS) == text, (
         "docs/rulesets/italia-se-desta.md is stale: run "
         "`.venv/bin/python -m campo.engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md`"
     )
@@ -121,7 +122,7 @@ def test_doc_generated_tables_are_current() -> None:
 
 def test_doc_refresh_rejects_a_doc_without_blocks() -> None:
     with pytest.raises(ValueError, match="generated:settings"):
-        refresh("# no blocks here\n")
+        refresh_blocks("# no blocks here\n", GENERATORS)
 
 
 def test_a39_enemy_only_ignores_the_edge_and_the_water() -> None:

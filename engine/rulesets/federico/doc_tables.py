@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campo.engine.rulesets.doc_common import refresh_blocks, refresh_main, settings_table
+from campo.engine.rulesets.doc_common import refresh_main, settings_table
 from campo.engine.rulesets.federico.settings import GAP_PREFIX, FedericoSettings
 from campo.engine.rulesets.federico import units
 from campo.engine.rulesets.federico.units import DICE, MOVE_CM, RANGES_CM
@@ -64,14 +64,6 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
-def refresh(text: str) -> str:
-    """The doc text with every generated block replaced by fresh output."""
-    return refresh_blocks(text, GENERATORS)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return refresh_main(argv, GENERATORS, module="campo.engine.rulesets.federico.doc_tables")
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(refresh_main(None, GENERATORS,
+                                  module="campo.engine.rulesets.federico.doc_tables"))

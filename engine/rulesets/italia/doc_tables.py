@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campo.engine.rulesets.doc_common import cell, num, refresh_blocks, refresh_main, settings_table
+from campo.engine.rulesets.doc_common import cell, num, refresh_main, settings_table
 from campo.engine.rulesets.italia.army_lists import ARMY_LISTS
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
@@ -88,14 +88,6 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
-def refresh(text: str) -> str:
-    """The doc text with every generated block replaced by fresh output."""
-    return refresh_blocks(text, GENERATORS)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return refresh_main(argv, GENERATORS, module="campo.engine.rulesets.italia.doc_tables")
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(refresh_main(None, GENERATORS,
+                                  module="campo.engine.rulesets.italia.doc_tables"))
