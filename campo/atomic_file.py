@@ -15,8 +15,8 @@ from campo.errors import CampoInputError
 def write_atomic(path: Path, data: str | bytes) -> str:
     """Write ``data`` to ``path`` whole or not at all; returns the new version."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise CampoInputError(f"cannot write in {path.parent}: {exc.strerror or exc}", path=path) from None

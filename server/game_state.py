@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from campo.atomic_file import write_atomic
 from campo.engine.scenario import MAX_TERRAIN, TerrainFeature
 from campo.errors import CampoInputError, FileFormatError
 from campo.safe_input import format_loc, parse_json, read_bounded, unsound_value
@@ -166,16 +166,6 @@ def check_settings(ruleset: str, values: Any, *, path: str | Path | None = None)
     return dict(values)
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise CampoInputError(f"cannot save: {exc.strerror or exc}; nothing changed", path=path) from None
-
-
 class GameSetup:
     """Terrain and settings, shared by the web handlers and the per-frame loop (thread-safe)."""
 
@@ -236,4 +226,4 @@ class GameSetup:
             return
         data = {"version": SETUP_FILE_VERSION, "terrain": terrain, "settings": settings}
         # allow_nan=False: a non-finite number is refused before this; never written as Infinity
-        _write_atomically(self.path, json.dumps(data, indent=2, allow_nan=False) + "\n")
+        write_atomic(self.path, json.dumps(data, indent=2, allow_nan=False) + "\n")

@@ -11,6 +11,7 @@ import pytest
 
 from campo.atomic_file import write_atomic
 from campo.errors import CampoInputError
+from campo.server.game_state import GameSetup
 from campo.server.setup import catalogue, drafts, files, rehearsal
 
 
@@ -107,3 +108,15 @@ def test_the_table_check_says_why_a_base_is_not_read() -> None:
     assert check["anchors_seen"] == 4 and [u["marker"] for u in check["unknown"]] == [77]
     seen = next(b for b in check["bases"] if b["id"] == "pie-aosta")
     assert 12 < seen["sighting"]["side_px"] < 30
+
+
+def test_a_file_that_cannot_be_written_is_one_clear_error(tmp_path: Path) -> None:
+    """Every layer's whole-or-nothing writer: a folder that cannot be made (here a file stands
+    where it should be) and a setup save both say which file, and leave nothing behind."""
+    (tmp_path / "taken").write_text("a file, not a folder")
+    with pytest.raises(CampoInputError, match="taken/sub/x.json: cannot write"):
+        write_atomic(tmp_path / "taken" / "sub" / "x.json", "{}")
+    setup = GameSetup("italia-se-desta", [], {}, path=tmp_path / "taken" / "setup.json")
+    with pytest.raises(CampoInputError, match="setup.json: cannot write"):
+        setup.set_settings({})
+    assert setup.version == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
