@@ -114,4 +114,4 @@ def vocabulary(ruleset: str) -> Vocabulary:
 if __name__ == "__main__":   # python -m campo.engine.vocabulary docs/formats.md
     from campo.engine.rulesets.doc_common import refresh_main
 
-    raise SystemExit(refresh_main(None, {"vocabulary": markdown}, module="campo.engine.vocabulary"))
+    raise SystemExit(refresh_main({"vocabulary": markdown}, module="campo.engine.vocabulary"))

@@ -65,5 +65,4 @@ GENERATORS: dict[str, Callable[[], str]] = {
 
 
 if __name__ == "__main__":
-    raise SystemExit(refresh_main(None, GENERATORS,
-                                  module="campo.engine.rulesets.federico.doc_tables"))
+    raise SystemExit(refresh_main(GENERATORS, module="campo.engine.rulesets.federico.doc_tables"))

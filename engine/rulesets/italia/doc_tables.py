@@ -89,5 +89,4 @@ GENERATORS: dict[str, Callable[[], str]] = {
 
 
 if __name__ == "__main__":
-    raise SystemExit(refresh_main(None, GENERATORS,
-                                  module="campo.engine.rulesets.italia.doc_tables"))
+    raise SystemExit(refresh_main(GENERATORS, module="campo.engine.rulesets.italia.doc_tables"))
