@@ -9,9 +9,10 @@ Public entry points::
     engine.rulesets.get_ruleset(name) -> Ruleset
 """
 
-from campo.engine.analysis import analyze, load_scenario, overlay_geometry
+from campo.engine.analysis import analyze, overlay_geometry
 from campo.engine.results import Aspect, Band, Zone
 from campo.engine.scenario import Scenario, parse_scenario
+from campo.engine.scenario import load_scenario_file as load_scenario
 from campo.engine.state import GameState, LegalCharges
 
 __all__ = ["Aspect", "Band", "GameState", "LegalCharges", "Scenario", "Zone", "analyze",

@@ -5,10 +5,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-from campo.engine.scenario import Scenario, load_scenario_file, parse_scenario
+from campo.engine.scenario import Scenario, parse_scenario
 from campo.engine.state import GameState
 
 
@@ -63,11 +62,6 @@ def analyze(scenario: Scenario | Mapping[str, Any] | GameState) -> dict[str, Any
     if isinstance(scenario, GameState):
         return analyze_state(scenario)
     return analyze_state(GameState(parse_scenario(scenario)), keep_facts=False)
-
-
-def load_scenario(path: str | Path) -> Scenario:
-    """A scenario JSON file, checked (errors name the file, line and key)."""
-    return load_scenario_file(path)
 
 
 def overlay_geometry(scenario: Scenario | Mapping[str, Any] | GameState, base_id: str) -> dict[str, Any]:

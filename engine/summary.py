@@ -21,11 +21,3 @@ def base_summary(*, contacts: Mapping[str, str] | None = None,
         if listed:
             out[name] = listed
     return out
-
-
-def summary_of_entry(entry: Mapping[str, Any], badges: Iterable[str] = ()) -> dict[str, Any]:
-    """The summary of a base read off its full analysis entry (for rulesets, and tests, that
-    have the entry at hand)."""
-    return base_summary(contacts={c["id"]: c["aspect"] for c in entry.get("contacts", [])},
-                        commanded_by=entry.get("commanded_by", ()),
-                        supported_by=entry.get("supported_by", ()), badges=badges)

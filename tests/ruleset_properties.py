@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from campo import engine
+from campo.engine.summary import base_summary
 from tests.engine_golden import load_golden, transform_scenario
 
 # Whole-table moves applied to every golden scenario: (turn in degrees, dx, dy) in mm.
@@ -113,3 +114,11 @@ def check_summary_reach(ruleset: Any, before: dict[str, Any],
         assert changed <= near | moved, sorted(changed - near - moved)
         seen |= changed - moved
     return seen
+
+
+def summary_of_entry(entry: dict[str, Any], badges: Iterable[str] = ()) -> dict[str, Any]:
+    """The summary a base's full analysis entry implies (contacts, commanded_by, supported_by):
+    what `Ruleset.summaries` must agree with."""
+    return base_summary(contacts={c["id"]: c["aspect"] for c in entry.get("contacts", [])},
+                        commanded_by=entry.get("commanded_by", ()),
+                        supported_by=entry.get("supported_by", ()), badges=badges)

@@ -8,13 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from campo.engine.rulesets.attila.settings import (
-    GAP_PREFIX,
-    AttilaSettings,
-    ambiguity_number,
-    describe_settings,
-    load_settings,
-)
+from campo.engine.rulesets.attila.settings import GAP_PREFIX, AttilaSettings
 from campo.errors import CampoInputError
 
 DIGEST = Path("/work/shared/rules/attila.md")
@@ -22,11 +16,11 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / "attila.md"
 
 
 def test_every_ambiguity_has_exactly_one_field() -> None:
-    numbers = [n for n in map(ambiguity_number, AttilaSettings.model_fields) if n is not None]
+    numbers = [n for n in map(AttilaSettings.ambiguity_number, AttilaSettings.model_fields) if n is not None]
     assert sorted(numbers) == list(range(1, 35))
 
 
-@pytest.mark.parametrize("row", [r for r in describe_settings() if r["ambiguity"]],
+@pytest.mark.parametrize("row", [r for r in AttilaSettings.describe() if r["ambiguity"]],
                          ids=lambda r: r["name"])
 def test_ambiguity_field_cites_itself_and_a_rule(row: dict) -> None:
     assert f"ATT AT{row['ambiguity']}" in row["cites"], row["name"]
@@ -36,7 +30,7 @@ def test_ambiguity_field_cites_itself_and_a_rule(row: dict) -> None:
 def test_every_setting_cites_and_has_a_valid_default() -> None:
     from campo.engine.rulesets.settings_common import RulesetSettings
 
-    for row in describe_settings():
+    for row in AttilaSettings.describe():
         if row["name"] in RulesetSettings.model_fields:
             continue   # Campo's own settings (close_call_mm), not the rulebook's
         assert row["cites"], row["name"]
@@ -51,7 +45,7 @@ def test_digest_lists_exactly_34_ambiguities() -> None:
 
 
 def test_gaps_are_labelled_for_the_players() -> None:
-    gaps = {r["name"] for r in describe_settings() if r["gap"]}
+    gaps = {r["name"] for r in AttilaSettings.describe() if r["gap"]}
     for t in ("fp", "flp", "si", "fl", "cp", "cl", "chariot_light", "chariot_heavy"):
         assert f"move_cm_{t}" in gaps
         assert f"melee_die_{t}" in gaps
@@ -87,20 +81,20 @@ def test_defaults_are_the_digest_proposals() -> None:
 
 def test_bad_setting_names_the_key() -> None:
     with pytest.raises(CampoInputError) as err:
-        load_settings({"move_cm_fp": -3})
+        AttilaSettings.load({"move_cm_fp": -3})
     assert "settings.move_cm_fp" in str(err.value)
     with pytest.raises(CampoInputError) as err:
-        load_settings({"at3_flank": "two_sides"})
+        AttilaSettings.load({"at3_flank": "two_sides"})
     assert "at3_flank" in str(err.value)
 
 
 def test_overrides_apply() -> None:
-    s = load_settings({"move_cm_cp": 30, "at3_flank_attack": "any_flank_or_rear"})
+    s = AttilaSettings.load({"move_cm_cp": 30, "at3_flank_attack": "any_flank_or_rear"})
     assert s.move_cm_cp == 30.0 and s.at3_flank_attack == "any_flank_or_rear"
 
 
 @pytest.mark.skipif(not DOC.exists(), reason="players' doc not written yet")
 def test_players_doc_lists_every_setting() -> None:
     text = DOC.read_text(encoding="utf-8")
-    for row in describe_settings():
+    for row in AttilaSettings.describe():
         assert f"`{row['name']}`" in text, row["name"]

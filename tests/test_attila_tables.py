@@ -11,7 +11,7 @@ import pytest
 from campo.engine.registry import get_ruleset
 from campo.engine.rulesets.attila import tables
 from campo.engine.rulesets.attila.reference import band_range, reference
-from campo.engine.rulesets.attila.settings import load_settings
+from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.shooting import band_table
 from campo.engine.state import GameState
 from campo.engine.terrain import TERRAIN_KINDS
@@ -50,7 +50,7 @@ READINGS = [{"at6_band_edges": edges, "at18_distance_scale": k}
 @pytest.mark.parametrize("settings", READINGS, ids=lambda s: f"{s['at6_band_edges']}-x{s['at18_distance_scale']}")
 @pytest.mark.parametrize("weapon", list(tables.MAX_RANGE_CM))
 def test_verdicts_and_tables_agree_at_every_edge(weapon: str, settings: dict[str, Any]) -> None:
-    s = load_settings(settings)
+    s = AttilaSettings.load(settings)
     max_cm = tables.MAX_RANGE_CM[weapon] * s.at18_distance_scale
     rows = band_table(s, max_cm)
     edges = sorted({r.lower for r in rows} | {r.upper for r in rows} | {max_cm})
@@ -84,7 +84,7 @@ def test_a_target_exactly_at_the_maximum_is_in_range_in_the_last_band_and_a_clos
 
 @pytest.mark.parametrize("settings", READINGS, ids=lambda s: f"{s['at6_band_edges']}-x{s['at18_distance_scale']}")
 def test_the_reference_shows_the_bands_the_verdicts_use(settings: dict[str, Any]) -> None:
-    s = load_settings(settings)
+    s = AttilaSettings.load(settings)
     shown = next(t for t in reference(s) if t["title"] == "Shooting bands")
     rows = band_table(s, max(tables.MAX_RANGE_CM.values()) * s.at18_distance_scale)
     assert [r[0] for r in shown["rows"]] == [r.band.value for r in rows]
@@ -96,18 +96,18 @@ def test_the_reference_shows_the_bands_the_verdicts_use(settings: dict[str, Any]
 
 
 def test_band_ranges_read_as_the_rulebook_writes_them() -> None:
-    chapter, summary = (band_table(load_settings({"at6_band_edges": e}), 15.0)
+    chapter, summary = (band_table(AttilaSettings.load({"at6_band_edges": e}), 15.0)
                         for e in ("chapter_6", "summary_table"))
     assert [band_range(r) for r in chapter] == ["< 5 cm", "5–10 cm (inclusive)",
                                                 "over 10 cm, up to 15 cm"]     # ATT 6.A
     assert [band_range(r) for r in summary] == ["< 5 cm", "from 5 to under 11 cm",
                                                 "11–15 cm (inclusive)"]       # ATT T
     # the maximum cuts the bands a shorter weapon never reaches: javelins have no long band
-    assert [r.band.value for r in band_table(load_settings({}), 5.0)] == ["short", "medium"]
+    assert [r.band.value for r in band_table(AttilaSettings.load({}), 5.0)] == ["short", "medium"]
 
 
 def test_control_point_costs_in_the_reference_are_the_table() -> None:
-    costs = next(t for t in reference(load_settings({})) if t["title"].startswith("Control"))
+    costs = next(t for t in reference(AttilaSettings.load({})) if t["title"].startswith("Control"))
     assert [r[1:] for r in costs["rows"]] == [
         [str(tables.PC_COST[(False, False)]), str(tables.PC_COST[(True, False)])],
         [str(tables.PC_COST[(False, True)]), str(tables.PC_COST[(True, True)])]]

@@ -72,7 +72,9 @@ def test_ci_runs_exactly_the_readmes_test_command() -> None:
 def test_formats_doc_vocabulary_is_current() -> None:
     from pathlib import Path
 
-    from campo.engine.vocabulary import update_doc
+    from campo.engine.rulesets.doc_common import refresh_blocks
+    from campo.engine.vocabulary import markdown
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
-    assert update_doc(doc) == doc, "run: python -m campo.engine.vocabulary docs/formats.md"
+    assert refresh_blocks(doc, {"vocabulary": markdown}) == doc, \
+        "run: python -m campo.engine.vocabulary docs/formats.md"

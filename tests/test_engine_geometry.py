@@ -28,6 +28,7 @@ from campo.engine.geometry import (
 )
 from campo.engine.geometry.motion import convex_slides
 from campo.engine.results import Zone
+from tests.sight_questions import clear
 
 IN = 25.0
 
@@ -145,17 +146,17 @@ def test_wheel_pivots_on_front_corner() -> None:
 def test_sight_field_blocks_and_depth() -> None:
     wood = Polygon([(40, -50), (100, -50), (100, 50), (40, 50)])      # 60 mm deep
     field = SightField(deep_areas=[wood], deep_area_ids=["w"], max_depth=2 * IN)
-    assert not field.clear(sight_lines([(0, 0)], [(200, 0)])).any()
+    assert not clear(field, sight_lines([(0, 0)], [(200, 0)])).any()
     shallow = SightField(deep_areas=[wood], deep_area_ids=["w"], max_depth=2.5 * IN)
-    assert shallow.clear(sight_lines([(0, 0)], [(200, 0)])).all()
+    assert clear(shallow, sight_lines([(0, 0)], [(200, 0)])).all()
     crest = SightField(walls=[LineString([(50, -100), (50, 100)])])
-    assert not crest.clear(sight_lines([(0, 0)], [(200, 0)])).any()
+    assert not clear(crest, sight_lines([(0, 0)], [(200, 0)])).any()
     body = Polygon([(90, 20), (110, 20), (110, 40), (90, 40)])
     corridor = SightField(bodies=[body], body_ids=["u"])
     lines = sight_lines([(0, 0)], [(200, 0)])
-    assert corridor.clear(lines).all()
-    assert not corridor.clear(lines, corridor=IN / 2 * 1.7).any()   # 21 mm corridor touches it
-    assert corridor.clear(lines, corridor=IN / 2 * 1.7, exclude={"u"}).all()
+    assert clear(corridor, lines).all()
+    assert not clear(corridor, lines, corridor=IN / 2 * 1.7).any()   # 21 mm corridor touches it
+    assert clear(corridor, lines, corridor=IN / 2 * 1.7, exclude={"u"}).all()
 
 
 def test_index_answers_what_a_scan_of_every_base_answers() -> None:

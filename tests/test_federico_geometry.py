@@ -1,5 +1,6 @@
 """Federico's array geometry against deliberately naive oracles built on GEOS: the convex-polygon
-clearances and slides (engine/rulesets/federico/convex.py) on random rectangles, and line of
+clearances (engine/rulesets/federico/convex.py) and the slides its attacks take
+(`geometry.motion.convex_slides`) on random rectangles, and line of
 sight (engine/rulesets/federico/sight.py) against every sampled line asked of GEOS one line at a
 time, on random positions and a dense battle."""
 
@@ -14,9 +15,10 @@ import pytest
 import shapely
 from hypothesis import given
 
+from campo.engine.geometry.motion import convex_slides
 from campo.engine.geometry.rect import Rect
 from campo.engine.rulesets.federico.board import Board
-from campo.engine.rulesets.federico.convex import margins, slides
+from campo.engine.rulesets.federico.convex import margins
 from campo.engine.rulesets.federico.fire import targets
 from campo.engine.rulesets.federico.sight import Shots, _Judge, line_of_sight
 from campo.engine.state import GameState
@@ -77,8 +79,8 @@ def test_slides_stop_at_the_first_touch(seed: int) -> None:
     turns = [rng.choice([0.0, 30.0, -45.0, rng.uniform(-60, 60)]) for _ in pairs]
     d = np.array([(math.cos(math.radians(a.heading_deg + t)),
                    math.sin(math.radians(a.heading_deg + t))) for (a, _), t in zip(pairs, turns)])
-    body = slides(_quads([a for a, _ in pairs]), _quads([b for _, b in pairs]), d)
-    front = slides(_quads([a for a, _ in pairs])[:, :2], _quads([b for _, b in pairs]), d)
+    body = convex_slides(_quads([a for a, _ in pairs]), _quads([b for _, b in pairs]), d)
+    front = convex_slides(_quads([a for a, _ in pairs])[:, :2], _quads([b for _, b in pairs]), d)
     found = 0
     for (a, b), (dx, dy), sb, sf in zip(pairs, d.tolist(), body.tolist(), front.tolist()):
         for shape, got in ((a.polygon, sb), (a.front_edge, sf)):

@@ -80,7 +80,7 @@ def test_golden(path: Path) -> None:
 def test_golden_base_by_base(path: Path) -> None:
     """Each base's entry asked alone (a tap on the board) is its entry in the whole table, and
     its summary says what the entry says."""
-    from campo.engine.summary import summary_of_entry
+    from tests.ruleset_properties import summary_of_entry
 
     scenario = load_golden(path)["scenario"]
     whole = engine.analyze(scenario)

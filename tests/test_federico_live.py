@@ -11,7 +11,7 @@ from campo import engine
 from campo.engine.live import LiveAnalysis
 from campo.engine.rulesets.federico.ruleset import RULESET
 from campo.engine.state import GameState
-from campo.engine.summary import summary_of_entry
+from tests.ruleset_properties import summary_of_entry
 from tests.bench_modules import bench_module
 from tests.ruleset_properties import check_summary_reach
 

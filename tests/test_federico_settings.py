@@ -11,15 +11,9 @@ import pytest
 from pydantic import ValidationError
 
 from campo import engine
-from campo.engine.rulesets.federico.doc_tables import refresh
-from campo.engine.rulesets.federico.settings import (
-    GAP_PREFIX,
-    FedericoSettings,
-    ambiguity_number,
-    describe_settings,
-    is_gap,
-    load_settings,
-)
+from campo.engine.rulesets.doc_common import refresh_blocks
+from campo.engine.rulesets.federico.doc_tables import GENERATORS
+from campo.engine.rulesets.federico.settings import GAP_PREFIX, FedericoSettings
 from campo.errors import CampoInputError
 
 DIGEST = Path("/work/shared/rules/federico.md")
@@ -27,7 +21,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / "federico.md"
 
 
 def test_every_ambiguity_has_exactly_one_field() -> None:
-    numbers = [n for n in map(ambiguity_number, FedericoSettings.model_fields) if n is not None]
+    numbers = [n for n in map(FedericoSettings.ambiguity_number, FedericoSettings.model_fields) if n is not None]
     assert sorted(numbers) == list(range(1, 28))
 
 
@@ -37,7 +31,7 @@ def test_digest_lists_exactly_27_ambiguities() -> None:
     assert [int(i) for i in items] == list(range(1, 28))
 
 
-@pytest.mark.parametrize("row", [r for r in describe_settings() if r["ambiguity"]],
+@pytest.mark.parametrize("row", [r for r in FedericoSettings.describe() if r["ambiguity"]],
                          ids=lambda r: r["name"])
 def test_ambiguity_field_cites_itself_and_a_heading(row: dict) -> None:
     assert f"Federico F{row['ambiguity']}" in row["cites"], row["name"]
@@ -47,7 +41,7 @@ def test_ambiguity_field_cites_itself_and_a_heading(row: dict) -> None:
 def test_every_other_setting_is_a_gap_with_a_citation() -> None:
     from campo.engine.rulesets.settings_common import RulesetSettings
 
-    for row in describe_settings():
+    for row in FedericoSettings.describe():
         if row["name"] in RulesetSettings.model_fields:
             continue   # Campo's own settings (close_call_mm), not the rulebook's
         assert row["cites"], row["name"]
@@ -60,8 +54,8 @@ def test_every_other_setting_is_a_gap_with_a_citation() -> None:
 def test_base_sizes_and_line_of_sight_are_shown_as_gaps() -> None:
     for name in ("f5_line_of_sight", "f14_base_sizes", "base_size_infantry_mm",
                  "base_size_cavalry_mm", "base_size_artillery_mm", "sight_blocking_areas"):
-        assert is_gap(name), name
-    assert not is_gap("f2_arc_half_angle_deg")
+        assert FedericoSettings.is_gap(name), name
+    assert not FedericoSettings.is_gap("f2_arc_half_angle_deg")
 
 
 def test_defaults_are_the_digest_proposals() -> None:
@@ -102,7 +96,7 @@ def test_model_is_strict_and_frozen() -> None:
 
 def test_bad_setting_names_the_key() -> None:
     with pytest.raises(CampoInputError) as err:
-        load_settings({"f2_arc_half_angle_deg": 95})
+        FedericoSettings.load({"f2_arc_half_angle_deg": 95})
     assert err.value.key == "f2_arc_half_angle_deg"
     with pytest.raises(CampoInputError, match="f99_nothing"):
         engine.analyze({"ruleset": "federico", "table": {"width_mm": 100, "depth_mm": 100},
@@ -110,11 +104,11 @@ def test_bad_setting_names_the_key() -> None:
 
 
 def test_lists_and_sizes_load_from_json_values() -> None:
-    s = load_settings({"sight_blocking_areas": ["wood"], "base_size_infantry_mm": [60, 30]})
+    s = FedericoSettings.load({"sight_blocking_areas": ["wood"], "base_size_infantry_mm": [60, 30]})
     assert s.sight_blocking_areas == ("wood",) and s.base_size_infantry_mm == (60.0, 30.0)
 
 
 def test_docs_settings_table_is_current() -> None:
     text = DOC.read_text(encoding="utf-8")
-    assert refresh(text) == text, \
+    assert refresh_blocks(text, GENERATORS) == text, \
         "run: python -m campo.engine.rulesets.federico.doc_tables docs/rulesets/federico.md"

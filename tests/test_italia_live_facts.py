@@ -17,7 +17,7 @@ from campo.engine.boundary import CLOSE_CALL, HeldVerdicts
 from campo.engine.live import LiveAnalysis
 from campo.engine.rulesets.italia.ruleset import RULESET
 from campo.engine.state import GameState
-from campo.engine.summary import summary_of_entry
+from tests.ruleset_properties import summary_of_entry
 from campo.engine.terrain import TERRAIN_KINDS
 from tests.bench_modules import bench_module
 from tests.engine_golden import GOLDEN_FILES, load_golden

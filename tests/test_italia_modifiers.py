@@ -8,27 +8,31 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campo.engine.rulesets.italia.modifiers import (
+from campo.engine.rulesets.italia.modifier import score_total
+from campo.engine.rulesets.italia.modifiers_fire import (
     FireFacts,
+    bombardment_modifier_total,
+    can_bombard,
+    fire_modifiers,
+    musketry_pool,
+)
+from campo.engine.rulesets.italia.modifiers_melee import (
+    MeleeFacts,
+    MeleeUnit,
+    counted_supports,
+    melee_modifiers,
+    melee_score,
+)
+from campo.engine.rulesets.italia.modifiers_other import (
     GeneralRiskFacts,
     LimberFacts,
     ManoeuvreFacts,
-    MeleeFacts,
-    MeleeUnit,
     PursuitFacts,
-    bombardment_modifier_total,
-    can_bombard,
-    counted_supports,
-    fire_modifiers,
     general_risk_modifiers,
     limbering_modifiers,
     manoeuvre_modifiers,
-    melee_modifiers,
-    melee_score,
-    musketry_pool,
     pursuit_modifiers,
     pursuit_total,
-    score_total,
 )
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_fire import bombardment_result
@@ -348,3 +352,10 @@ def test_flank_attack_is_exactly_plus_three(in_cover: bool, attacker: bool, arm:
     flank = MeleeFacts(unit=unit, enemy=CAV_C, attacker=attacker, enemy_in_cover=in_cover, flank_attack=True)
     gain = score_total(melee_modifiers(flank)) - score_total(melee_modifiers(plain))
     assert gain == (0 if in_cover else 3)
+
+
+def test_a_modifier_dict_holds_every_field_in_order() -> None:
+    from campo.engine.rulesets.italia.modifier import Modifier
+
+    m = Modifier("flank fire", "ISD §7", 1, 2, 3, True, True)
+    assert list(m.to_dict().items()) == list(dataclasses.asdict(m).items())

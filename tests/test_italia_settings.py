@@ -8,13 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from campo.engine.rulesets.italia.doc_tables import refresh
-from campo.engine.rulesets.italia.settings import (
-    ItaliaSettings,
-    ambiguity_number,
-    describe_settings,
-    load_settings,
-)
+from campo.engine.rulesets.doc_common import refresh_blocks
+from campo.engine.rulesets.italia.doc_tables import GENERATORS
+from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.errors import CampoInputError
 
 DIGEST = Path("/work/shared/rules/italia-se-desta.md")
@@ -22,12 +18,12 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets" / "italia-se-des
 
 
 def test_every_ambiguity_has_exactly_one_field() -> None:
-    numbers = [ambiguity_number(n) for n in ItaliaSettings.model_fields]
+    numbers = [ItaliaSettings.ambiguity_number(n) for n in ItaliaSettings.model_fields]
     numbers = [n for n in numbers if n is not None]
     assert sorted(numbers) == list(range(1, 52))
 
 
-@pytest.mark.parametrize("row", [r for r in describe_settings() if r["ambiguity"]], ids=str)
+@pytest.mark.parametrize("row", [r for r in ItaliaSettings.describe() if r["ambiguity"]], ids=str)
 def test_ambiguity_field_cites_itself_and_a_section(row: dict) -> None:
     n = row["ambiguity"]
     assert f"ISD A{n}" in row["cites"], row["name"]
@@ -37,7 +33,7 @@ def test_ambiguity_field_cites_itself_and_a_section(row: dict) -> None:
 def test_every_setting_has_a_citation_and_a_default() -> None:
     from campo.engine.rulesets.settings_common import RulesetSettings
 
-    for row in describe_settings():
+    for row in ItaliaSettings.describe():
         if row["name"] in RulesetSettings.model_fields:
             continue   # Campo's own settings (close_call_mm), not the rulebook's
         assert row["cites"], row["name"]
@@ -90,17 +86,17 @@ def test_model_is_strict_and_frozen() -> None:
 
 
 def test_load_settings_names_file_and_every_bad_key() -> None:
-    assert load_settings(None) == ItaliaSettings()
-    assert load_settings({"weather": "snow"}).weather == "snow"
+    assert ItaliaSettings.load(None) == ItaliaSettings()
+    assert ItaliaSettings.load({"weather": "snow"}).weather == "snow"
     with pytest.raises(CampoInputError) as ei:
-        load_settings({"a1_zones": "x", "bogus": 1}, path="game.json")
+        ItaliaSettings.load({"a1_zones": "x", "bogus": 1}, path="game.json")
     text = str(ei.value)
     assert text.startswith("game.json: a1_zones:")
     assert "bogus" in text
 
 
 def test_describe_settings_shape() -> None:
-    rows = describe_settings()
+    rows = ItaliaSettings.describe()
     assert [r["name"] for r in rows] == list(ItaliaSettings.model_fields)
     by_name = {r["name"]: r for r in rows}
     assert by_name["weather"]["choices"] == ["clear", "storm", "fog", "snow"]
@@ -111,14 +107,14 @@ def test_describe_settings_shape() -> None:
 
 def test_doc_lists_every_setting_with_its_default() -> None:
     text = DOC.read_text(encoding="utf-8")
-    for row in describe_settings():
+    for row in ItaliaSettings.describe():
         assert f"| `{row['name']}` |" in text, f"{row['name']} missing from {DOC}"
 
 
 def test_doc_generated_tables_are_current() -> None:
     """The doc's settings, movement and army-list tables equal what the data generates now."""
     text = DOC.read_text(encoding="utf-8")
-    assert refresh(text) == text, (
+    assert refresh_blocks(text, GENERATORS) == text, (
         "docs/rulesets/italia-se-desta.md is stale: run "
         "`.venv/bin/python -m campo.engine.rulesets.italia.doc_tables docs/rulesets/italia-se-desta.md`"
     )
@@ -126,7 +122,7 @@ def test_doc_generated_tables_are_current() -> None:
 
 def test_doc_refresh_rejects_a_doc_without_blocks() -> None:
     with pytest.raises(ValueError, match="generated:settings"):
-        refresh("# no blocks here\n")
+        refresh_blocks("# no blocks here\n", GENERATORS)
 
 
 def test_a39_enemy_only_ignores_the_edge_and_the_water() -> None:

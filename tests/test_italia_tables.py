@@ -43,7 +43,7 @@ from campo.engine.rulesets.italia.tables_movement import (
     MOVEMENT_TABLE,
     Mover,
     can_enter,
-    movement_allowance_in,
+    movement_allowance,
     mover_for,
 )
 from campo.engine.rulesets.italia.tables_morale import (
@@ -193,29 +193,29 @@ def test_movement_table_printed_cells() -> None:
     ],
 )
 def test_movement_allowance(args: tuple, kwargs: dict, expected: float) -> None:
-    assert movement_allowance_in(*args, **kwargs) == expected
+    assert movement_allowance(*args, **kwargs)[0] == expected
 
 
 def test_movement_settings_change_the_answer() -> None:
     right = ItaliaSettings(a19_artillery_terrain_columns="right_aligned")
-    assert movement_allowance_in("gun", terrain="hill", settings=right) == 3.0
-    assert movement_allowance_in("gun", terrain="marsh", settings=right) == 0.0
-    assert movement_allowance_in("gun", terrain="hill", horse=True, settings=right) == 6.0
+    assert movement_allowance("gun", terrain="hill", settings=right)[0] == 3.0
+    assert movement_allowance("gun", terrain="marsh", settings=right)[0] == 0.0
+    assert movement_allowance("gun", terrain="hill", horse=True, settings=right)[0] == 6.0
     per = ItaliaSettings(a20_linear_deduction="per_obstacle")
-    assert movement_allowance_in("C", terrain=["hedge", "wall"], settings=per) == 6.0
-    assert movement_allowance_in("C", terrain=["hedge", "wall"]) == 9.0
+    assert movement_allowance("C", terrain=["hedge", "wall"], settings=per)[0] == 6.0
+    assert movement_allowance("C", terrain=["hedge", "wall"])[0] == 9.0
     six = ItaliaSettings(a23_commander_move="six_inch_limit_all")
-    assert movement_allowance_in("general", rank="division", settings=six) == 6.0
+    assert movement_allowance("general", rank="division", settings=six)[0] == 6.0
 
 
 def test_weather_cuts_moves_by_the_ford_amount() -> None:  # ISD §13
     storm = ItaliaSettings(weather="storm")
     snow = ItaliaSettings(weather="snow")
-    assert movement_allowance_in("B", settings=storm) == 4.0
-    assert movement_allowance_in("C", settings=storm) == 9.0
-    assert movement_allowance_in("B", terrain="hill", settings=snow) == 0.0  # 3 - 2 - 1
-    assert movement_allowance_in("C", terrain="hill", settings=snow) == 2.0  # 6 - 3 - 1
-    assert movement_allowance_in("B", settings=ItaliaSettings(weather="fog")) == 6.0
+    assert movement_allowance("B", settings=storm)[0] == 4.0
+    assert movement_allowance("C", settings=storm)[0] == 9.0
+    assert movement_allowance("B", terrain="hill", settings=snow)[0] == 0.0  # 3 - 2 - 1
+    assert movement_allowance("C", terrain="hill", settings=snow)[0] == 2.0  # 6 - 3 - 1
+    assert movement_allowance("B", settings=ItaliaSettings(weather="fog"))[0] == 6.0
 
 
 def test_can_enter_and_unknown_kind() -> None:
@@ -223,7 +223,7 @@ def test_can_enter_and_unknown_kind() -> None:
     assert can_enter(Mover.INFANTRY, "wood") is True
     assert mover_for("E", "cavalry") is Mover.CAVALRY
     with pytest.raises(CampoInputError, match="unknown terrain kind 'lava'"):
-        movement_allowance_in("B", terrain="lava")
+        movement_allowance("B", terrain="lava")[0]
 
 
 # --- bombardment and musketry tables (ISD §6, §7) ---------------------------------------------------

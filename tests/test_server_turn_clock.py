@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 import campo.server.turn_clock as turn_clock_module
 from campo.engine.rulesets.attila.deck import Deck, DeckTool
-from campo.engine.rulesets.attila.settings import load_settings as attila_settings
+from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.errors import CampoInputError
 from campo.server.app import Services, build_services, create_app
 from campo.server.recording import attach_recorder, open_recording, restore_turn_clock
@@ -75,7 +75,7 @@ def test_clock_refuses_what_it_cannot_do() -> None:
 
 
 def test_attila_clock_is_the_deck() -> None:
-    settings = attila_settings(None)
+    settings = AttilaSettings.load(None)
     tool = DeckTool(seed=11)
     clock = TurnClock("attila", tool)
     assert clock.view()["actions"] == ["next", "back"] and clock.view()["turn"] == 0

@@ -30,6 +30,10 @@ from campo.engine.geometry.zones import zone_of, zones_of
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
 _NEXT = [1, 2, 3, 0]
 """Each corner's successor around a rectangle (``np.roll(a, -1, axis=1)``, cheaper)."""
+_RIGHT_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]
+_FRONT_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]
+"""Where each corner lies from the centre (`Rect.corners`: front-left, front-right, rear-right,
+rear-left), along the base's right and front."""
 
 
 def gap(a: Rect, b: Rect) -> float:
@@ -137,11 +141,30 @@ class RectTable:
         self.frames = np.ascontiguousarray(table[:, :8])
         self.corners = np.ascontiguousarray(table[:, 8:]).reshape(n, 4, 2)
 
+    @staticmethod
+    def of_poses(poses: Poses) -> RectTable:
+        """The table of rectangles already held as `Poses` (the same arithmetic as `Rect`'s,
+        no Python loop over them)."""
+        out = RectTable([])
+        out.frames = np.column_stack([poses.cx, poses.cy, poses.right, poses.front,
+                                      poses.width / 2, poses.depth / 2])
+        out.corners = poses.corners
+        return out
+
+    def inset_corners(self, by: float) -> np.ndarray:
+        """The corners (n, 4, 2) of each rectangle shrunk by ``by`` on every side (as
+        `Rect.corners`)."""
+        f = self.frames
+        centre, right, front = f[:, None, 0:2], f[:, None, 2:4], f[:, None, 4:6]
+        across = (f[:, 6] - by)[:, None, None] * _RIGHT_SIGN * right
+        ahead = (f[:, 7] - by)[:, None, None] * _FRONT_SIGN * front
+        return centre + across + ahead
+
     @cached_property
     def lengths(self) -> np.ndarray:
         """Each edge's length (n, 4), by `math.hypot` as `clip_length` measures it (the
         differences taken by numpy are the same floats as Python's)."""
-        p, q = self.corners, np.roll(self.corners, -1, axis=1)          # edge i: corner i -> i+1
+        p, q = self.corners, self.corners[:, _NEXT]                         # edge i: corner i -> i+1
         d = (q - p).reshape(-1, 2)
         return np.array(list(map(math.hypot, d[:, 0].tolist(), d[:, 1].tolist()))
                         ).reshape(len(p), 4)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from campo.engine.geometry.segments import point_segment_distance, segments_within
+from campo.engine.geometry.segments import point_segment_distance, segments_within, successors
 
 HalfPlane = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """A linear function of the points (x, y: (k, m)); the half-plane is where it is >= 0."""
@@ -63,9 +63,9 @@ def clip_convex(x: np.ndarray, y: np.ndarray, count: np.ndarray,
 def centroids(x: np.ndarray, y: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each polygon's centroid (the mean of its vertices when it has no area: a point or a
     segment)."""
-    # with the padding, rolling closes the ring: the last copy of the last vertex runs to the
+    # with the padding, the successors close the ring: the last copy of the last vertex runs to the
     # first, the other copies add edges of no length
-    nx, ny = np.roll(x, -1, axis=0), np.roll(y, -1, axis=0)
+    nx, ny = successors(x), successors(y)
     real = np.arange(x.shape[0])[:, None] < count
     cross = x * ny - nx * y
     area = cross.sum(axis=0) / 2
@@ -85,7 +85,7 @@ def segment_distances(x: np.ndarray, y: np.ndarray, count: np.ndarray, p0: np.nd
                       p1: np.ndarray) -> np.ndarray:
     """Distance from each segment ``p0``-``p1`` (m, 2) to its convex polygon (0 if they meet:
     the segment crosses an edge or lies inside)."""
-    nx, ny = np.roll(x, -1, axis=0), np.roll(y, -1, axis=0)
+    nx, ny = successors(x), successors(y)
     x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
     k, m = x.shape
     crossing = segments_within(np.repeat(p0[None], k, 0).reshape(-1, 2),

@@ -16,16 +16,14 @@ its answer is arrays too (`Trace`: per line, what blocks it). Bodies are swept p
 >>> wall = Polygon([(40, -10), (60, -10), (60, 10), (40, 10)])
 >>> field = SightField(bodies=[wall], body_ids=["x"])
 >>> lines = sight_lines([(0, 0)], [(100, 0), (100, 50)])
->>> field.clear(lines).tolist()
-[False, True]
->>> field.name(field.trace(Sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2)))
-...            .blocker[0])
-'x'
+>>> found = field.trace(Sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2)))
+>>> found.clear.tolist(), field.name(found.blocker[0])
+([False, True], 'x')
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -37,7 +35,7 @@ from campo.engine.geometry.rect import Point
 from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, blocked, surely_crosses
 from campo.engine.geometry.sight_terrain import Areas, TerrainRules, Walls
 
-__all__ = ["Keyed", "SightField", "SightQuery", "Sightlines", "Trace", "sight_lines"]
+__all__ = ["Keyed", "SightField", "Sightlines", "Trace", "sight_lines"]
 
 
 def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
@@ -99,38 +97,19 @@ class Trace:
         return np.stack([self.kind, self.index], axis=1)
 
 
-@dataclass(frozen=True)
-class SightQuery:
-    """What one sight question ignores and needs (see `SightField.clear`)."""
-
-    exclude: frozenset[str] = frozenset()
-    corridor: float = 0.0
-    corridor_exclude: frozenset[str] = frozenset()
-    ends: tuple[Polygon, ...] = ()
-    ignore_bodies: frozenset[str] = frozenset()
-    uncounted_areas: frozenset[str] = frozenset()
-
-
 class SightField:
     """The obstacles of one moment of a game, indexed for many sight-line tests."""
 
     def __init__(self, bodies: Sequence[Polygon] = (), body_ids: Sequence[str] = (),
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
-                 max_depth: float = float("inf"), graze: float = 0.0) -> None:
-        # A line grazing a body's outline (within ``graze``) is not blocked by it: bodies are
-        # shrunk by that much, so that measurement noise cannot flip a touching line. Each body
-        # is shrunk when a question first reaches it (`_shrunk_at`): one base's question meets
-        # a part of the table.
+                 max_depth: float = float("inf")) -> None:
+        # A line grazing a base's outline is not blocked by it when the bodies are given
+        # shrunk by the graze (ISD: `RectTable.inset_corners`): measurement noise cannot flip
+        # a touching line.
         shapes = np.empty(len(bodies), dtype=object)
         shapes[:] = list(bodies)
         self.bodies = shapes
-        """The bodies as given (`_shrunk_at` the shrunk ones)."""
-        self.graze = graze
-        self._shrunk = np.empty(len(shapes), dtype=object)
-        self._done = np.zeros(len(shapes), dtype=bool)
-        self._sets: dict[bytes, tuple[Bodies, np.ndarray]] = {}
-        """`_bodies_at` per set of positions asked (a field's questions ask a few sets)."""
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -144,36 +123,15 @@ class SightField:
         return {bid: i for i, bid in enumerate(self.body_ids)}
 
     @cached_property
-    def _bounds(self) -> np.ndarray:
-        """Each body's bounding box as given (n, 4): the shrunk body lies inside it."""
-        return shapely.bounds(self.bodies) if len(self.bodies) else np.zeros((0, 4))
-
-    def _shrunk_at(self, at: np.ndarray) -> np.ndarray:
-        """The bodies at positions ``at`` shrunk by the graze (each shrunk once, when first
-        asked for)."""
-        need = at[~self._done[at]]
-        if len(need):
-            self._shrunk[need] = shapely.buffer(self.bodies[need], -self.graze,
-                                                join_style="mitre") \
-                if self.graze > 0 else self.bodies[need]
-            self._done[need] = True
-        return self._shrunk[at]
-
-    def _bodies_at(self, at: np.ndarray) -> tuple[Bodies, np.ndarray]:
-        """The bodies at positions ``at`` (sorted) that can block (a body shrunk away by the
-        graze cannot), and their positions in ``bodies``."""
-        found = self._sets.get(at.tobytes())
-        if found is None:
-            shrunk = self._shrunk_at(at)
-            keep = ~shapely.is_empty(shrunk) if len(at) else np.zeros(0, dtype=bool)
-            found = self._sets[at.tobytes()] = Bodies.of(shrunk[keep]), at[keep]
-        return found
+    def _all(self) -> Bodies:
+        """Every body's arrays, built once (each question takes the bodies near its lines)."""
+        return Bodies.of(self.bodies)
 
     def _near_lines(self, xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
         """The positions of the bodies whose box meets some line's box grown by its corridor
         (no other body comes within a corridor of a line), when the lines are few; every body
         for many lines (the whole table's shots span the table)."""
-        b = self._bounds
+        b = self._all.box
         if not len(b) or not len(xy):
             return np.zeros(0, dtype=np.int64)
         if len(xy) * len(b) > NEAR_TEST_PAIRS:
@@ -207,14 +165,10 @@ class SightField:
         """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
         body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
         (`sight_bodies.surely_crosses`); False means "not sure"."""
-        body = np.asarray(body, dtype=np.int64)
-        bodies, live = self._bodies_at(np.unique(body[body >= 0]))
-        if not len(live):
+        if not len(self.bodies):
             return np.zeros(len(ends), dtype=bool)
-        at = np.full(len(self.bodies), -1, dtype=np.int64)
-        at[live] = np.arange(len(live))
-        return surely_crosses(np.asarray(starts, dtype=float), np.where(body >= 0, at[body], -1),
-                              bodies, np.asarray(ends, dtype=float), group)
+        return surely_crosses(np.asarray(starts, dtype=float), np.asarray(body, dtype=np.int64),
+                              self._all, np.asarray(ends, dtype=float), group)
 
     def trace(self, lines: Sightlines, todo: np.ndarray | None = None) -> Trace:
         """What blocks each line (of ``todo``, default all: the others come back CLEAR)."""
@@ -226,7 +180,8 @@ class SightField:
             return Trace(kind, index)
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
-        bodies, live = self._bodies_at(self._near_lines(xy[todo], widths[todo]))
+        live = self._near_lines(xy[todo], widths[todo])
+        bodies = self._all if len(live) == len(self.bodies) else self._all.take(live)
         if len(bodies.geoms):
             never = [Keyed(k.rows, k.table[:, live]) for k in lines.never]
             thin = [Keyed(k.rows, k.table[:, live]) for k in lines.thin]
@@ -248,72 +203,6 @@ class SightField:
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
 
-    # --- questions as SightQuery objects (Federico, ATTILA) --------------------------------
-    def clear(self, lines: np.ndarray, *, exclude: Collection[str] = (),
-              corridor: float = 0.0, corridor_exclude: Collection[str] = (),
-              ends: Sequence[Polygon] = (), ignore_bodies: Collection[str] | None = None,
-              uncounted_areas: Collection[str] = ()) -> np.ndarray:
-        """For each line, True when it is clear of every obstacle.
-
-        ``exclude``: body ids that never block (the firer, the target). ``corridor``: half-width
-        of the band around each line that other bodies and walls may not touch, except bodies in
-        ``corridor_exclude`` (they only block the line itself). ``ends``: shapes (firer, target)
-        inside which a wall crossing does not count ("strictly between"). ``ignore_bodies``:
-        bodies fired over (None = none). ``uncounted_areas``: deep-area ids whose depth is not
-        counted.
-        """
-        query = SightQuery(frozenset(exclude), corridor, frozenset(corridor_exclude), tuple(ends),
-                           frozenset(ignore_bodies or ()), frozenset(uncounted_areas))
-        return self.clear_many(lines, np.zeros(len(lines), dtype=int), [query])
-
-    def clear_many(self, lines: np.ndarray, owners: np.ndarray,
-                   queries: Sequence[SightQuery]) -> np.ndarray:
-        """Many sight questions at once: line ``i`` (a two-point linestring) belongs to question
-        ``queries[owners[i]]``."""
-        if not len(lines):
-            return np.ones(0, dtype=bool)
-        if not (shapely.get_num_coordinates(lines) == 2).all():
-            raise ValueError("sight lines are straight segments of two points")
-        return self.trace(self.sightlines(shapely.get_coordinates(lines).reshape(-1, 2, 2),
-                                          np.asarray(owners), queries)).clear
-
-    def sightlines(self, xy: np.ndarray, owners: np.ndarray,
-                   queries: Sequence[SightQuery]) -> Sightlines:
-        """`SightQuery` objects as the arrays of `Sightlines` (rows of the tables: questions)."""
-        nq = len(queries)
-
-        def table(names: Sequence[Collection[str]], index: dict[str, int], width: int
-                  ) -> np.ndarray | None:
-            rows = [k for k, ids in enumerate(names) for i in ids if i in index]
-            if not rows:
-                return None
-            out = np.zeros((nq, width), dtype=bool)
-            out[rows, [index[i] for ids in names for i in ids if i in index]] = True
-            return out
-
-        never = table([q.exclude | q.ignore_bodies if q.ignore_bodies else q.exclude
-                       for q in queries], self.body_index, len(self.bodies))
-        thin = table([q.corridor_exclude for q in queries], self.body_index, len(self.bodies))
-        uncounted = table([q.uncounted_areas for q in queries],
-                          {a: k for k, a in enumerate(self.deep_area_ids)}, len(self.deep_areas))
-        ends = shapes = None
-        if len(self.walls) and any(q.ends for q in queries):
-            # every distinct end shape once; each question's ends as rows of them
-            at: dict[int, int] = {}
-            found: list[Polygon] = []
-            width = max(len(q.ends) for q in queries)
-            rows = np.full((nq, width), -1, dtype=np.int64)
-            for k, q in enumerate(queries):
-                for j, shape in enumerate(q.ends):
-                    if id(shape) not in at:
-                        at[id(shape)] = len(found)
-                        found.append(shape)
-                    rows[k, j] = at[id(shape)]
-            ends, shapes = rows[owners], np.array(found, dtype=object)
-        width_mm = np.array([q.corridor for q in queries], dtype=float)[owners]
-        return Sightlines(xy, width_mm, [Keyed(owners, never)] if never is not None else [],
-                          [Keyed(owners, thin)] if thin is not None else [], None, ends, shapes,
-                          [Keyed(owners, uncounted)] if uncounted is not None else [])
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:
     """The terrain rules of lines ``rows`` only (their own numbering from 0)."""

@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from campo.engine.geometry.segments import segments_near_quads
+from campo.engine.geometry.segments import segments_near_quads, successors
 
 FAR_MARGIN_MM = 1.0
 """A line certainly crosses a body whose interval of directions strictly holds it only if it
@@ -91,16 +91,18 @@ class Rules:
 @dataclass
 class Bodies:
     """The blocking bodies as arrays: every polygon's vertices (padded by repeating the last;
-    ``vx``, ``vy`` the same corner-major (k, n): numpy reduces a short leading axis fastest),
-    its centre and the radius of a circle about it holding it, whether it is convex, and, when
-    every body is a quadrilateral, the corners (n, 4, 2) for the numpy exact test."""
+    ``vx``, ``vy`` the same corner-major (k, n): numpy reduces a short leading axis fastest)
+    and how many it has, its centre and the radius of a circle about it holding it, its
+    bounding box, whether it is convex, and, when every body is a convex quadrilateral, the
+    corners (n, 4, 2) for the numpy exact test."""
 
     geoms: np.ndarray
     verts: np.ndarray
+    sides: np.ndarray
     centre: np.ndarray
     radius: np.ndarray
+    box: np.ndarray
     convex: np.ndarray
-    quads: np.ndarray | None = field(default=None)
 
     @property
     def vx(self) -> np.ndarray:
@@ -115,12 +117,25 @@ class Bodies:
         return (np.ascontiguousarray(self.verts[:, :, 0].T),
                 np.ascontiguousarray(self.verts[:, :, 1].T))
 
+    @cached_property
+    def quads(self) -> np.ndarray | None:
+        """The corners (n, 4, 2) when every body is a convex quadrilateral, else None."""
+        if (self.sides == 4).all() and self.convex.all():
+            return self.verts[:, :4]
+        return None
+
+    def take(self, at: np.ndarray) -> Bodies:
+        """The bodies at positions ``at``."""
+        return Bodies(self.geoms[at], self.verts[at], self.sides[at], self.centre[at],
+                      self.radius[at], self.box[at], self.convex[at])
+
     @staticmethod
     def of(geoms: np.ndarray) -> Bodies:
         n = len(geoms)
         if not n:
-            z = np.zeros((0, 1, 2))
-            return Bodies(geoms, z, np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=bool))
+            z = np.zeros(0)
+            return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
+                          np.zeros((0, 4)), z.astype(bool))
         rings = shapely.get_exterior_ring(geoms)
         xy, owner = shapely.get_coordinates(rings, return_index=True)
         counts = np.bincount(owner, minlength=n) - 1            # less the closing vertex
@@ -132,13 +147,13 @@ class Bodies:
         centre = (verts * real[..., None]).sum(axis=1) / counts[:, None]   # the vertices' mean
         d = verts - centre[:, None, :]
         radius = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2).max(axis=1)
+        box = np.concatenate([verts.min(axis=1), verts.max(axis=1)], axis=1)
         # convex: no hole and no area missing from the hull (areas, not `shapely.equals`, a
         # relate per body; a dent below CONVEX_AREA_REL of the area counts as none)
         area = shapely.area(geoms)
         convex = (shapely.get_num_interior_rings(geoms) == 0) & \
             (shapely.area(shapely.convex_hull(geoms)) - area <= CONVEX_AREA_REL * area)
-        quads = verts if width == 4 and (counts == 4).all() and convex.all() else None
-        return Bodies(geoms, verts, centre, radius, convex, quads)
+        return Bodies(geoms, verts, counts, centre, radius, box, convex)
 
 
 def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
@@ -413,7 +428,7 @@ class _Sweep:
 def _holds(rx: np.ndarray, ry: np.ndarray) -> np.ndarray:
     """Whether each convex polygon, its corners (k, m) relative to a point, holds (or touches)
     the point."""
-    nx, ny = np.roll(rx, -1, axis=0), np.roll(ry, -1, axis=0)
+    nx, ny = successors(rx), successors(ry)
     cross = (nx - rx) * (-ry) - (ny - ry) * (-rx)
     return (cross >= 0).all(axis=0) | (cross <= 0).all(axis=0)
 

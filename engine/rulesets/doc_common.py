@@ -75,9 +75,10 @@ def refresh_blocks(text: str, generators: Generators) -> str:
     return text
 
 
-def refresh_main(argv: list[str] | None, generators: Generators, *, module: str) -> int:
-    """Command line of a ``doc_tables`` module: rewrite the one doc given, in place."""
-    args = sys.argv[1:] if argv is None else argv
+def refresh_main(generators: Generators, *, module: str) -> int:
+    """Command line of a module that generates doc blocks (``python -m MODULE DOC.md``):
+    rewrite the one doc given, in place."""
+    args = sys.argv[1:]
     if len(args) != 1:
         print(f"usage: python -m {module} DOC.md", file=sys.stderr)
         return 2

@@ -312,9 +312,3 @@ class AttilaSettings(RulesetSettings):
         1.0, ge=0.0,
         description="ATT AT33 (ATT 12): slack allowed on terrain piece sizes, in cm.",
     )
-
-
-describe_settings = AttilaSettings.describe
-load_settings = AttilaSettings.load
-ambiguity_number = AttilaSettings.ambiguity_number
-is_gap = AttilaSettings.is_gap

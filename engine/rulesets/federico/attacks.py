@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
-from campo.engine.geometry.contact import edge_of_lengths, shared_lengths_many, touched_edge
+from campo.engine.geometry.contact import edges_of_lengths, shared_lengths_many, touched_edge
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import beyond_front_line, zone_of
 from campo.engine.results import Aspect, Zone, charge_entry, with_lists
@@ -208,10 +208,9 @@ def _set_aspects(board: Board, pending: list[tuple[Attack, AttackPath]]) -> None
     """`aspect_struck` of every best path, the edges touched measured all at once."""
     tol = board.contact_tol + TOUCH_MM
     targets = [board.rect(v.target) for v, _ in pending]
-    lengths = shared_lengths_many(targets, [p.final for _, p in pending], tol)
-    for (v, p), t, row in zip(pending, targets, lengths.tolist()):
-        edge = edge_of_lengths(dict(zip(EDGE_NAMES, row)), tol)
-        v.contact_aspect = aspect_struck(board, p.final, t, edge)
+    edges = edges_of_lengths(shared_lengths_many(targets, [p.final for _, p in pending], tol), tol)
+    for (v, p), t, k in zip(pending, targets, edges.tolist()):
+        v.contact_aspect = aspect_struck(board, p.final, t, EDGE_NAMES[k])
 
 
 def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]

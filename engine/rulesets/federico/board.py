@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.strtree import STRtree
 
 from campo.engine.boundary import decide, key
-from campo.engine.geometry.contact import shared_lengths_many
+from campo.engine.geometry.contact import edges_of_lengths, shared_lengths_many
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
@@ -34,19 +34,6 @@ if TYPE_CHECKING:
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them
-_EDGE_PRIORITY = np.array([0, 1, 2, 1])   # EDGE_NAMES order: front, right, rear, left
-
-
-def edges_of(lengths: np.ndarray, tolerance: float) -> list[str]:
-    """Per row of shared lengths (EDGE_NAMES order), the edge touched: the longest, ties
-    (within half the tolerance) to the front, then the flanks, then the rear (Federico F1)."""
-    if not len(lengths):
-        return []
-    best = lengths.max(axis=1, keepdims=True)
-    tied = (lengths > 1e-9) & (lengths >= best - tolerance / 2)
-    tied[~tied.any(axis=1)] = True
-    pick = np.where(tied, _EDGE_PRIORITY, 9).argmin(axis=1)
-    return [EDGE_NAMES[k] for k in pick.tolist()]
 
 
 @dataclass(eq=False)
@@ -212,13 +199,15 @@ class Board:
     @cached_property
     def edges(self) -> dict[tuple[str, str], str]:
         """(a, b) -> the edge of ``a`` that ``b`` touches, for every pair of troops touching,
-        both ways (Federico F1: the longest shared segment)."""
+        both ways (Federico F1: the longest shared segment; ties within half the tolerance to
+        the front, then the flanks, then the rear: `contact.edges_of_lengths`)."""
         pairs = [(a, b) for a, found in self.touching.items() for b in found]
         if not pairs:
             return {}
         lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
                                       [self.rect(b) for _, b in pairs], self.contact_tol)
-        return dict(zip(pairs, edges_of(lengths, self.contact_tol)))
+        edges = edges_of_lengths(lengths, self.contact_tol).tolist()
+        return {pair: EDGE_NAMES[k] for pair, k in zip(pairs, edges)}
 
     def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float) -> list[bool]:
         """Per pair, the bases touch along a shared segment (not only at a corner) within the

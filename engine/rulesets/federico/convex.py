@@ -7,14 +7,15 @@ shorter polygon repeats its last vertex) and answer for every row at once:
 * `margins`: signed clearance of two polygons, positive = how deep they overlap (the shortest
   move that parts them), negative = how far apart (at least): the number a verdict "in the arc",
   "touching" is decided on, within a tolerance (`campo.engine.boundary`);
-* `slides`: how far one polygon moves along a direction before touching another.
+* `normals`: each edge's outward normal and plane offset.
+
+How far one polygon slides before it touches another is the shared geometry's
+(`campo.engine.geometry.motion.convex_slides`).
 
 >>> import numpy as np
 >>> square = np.array([[[0.0, 0.0], [0.0, 10.0], [10.0, 10.0], [10.0, 0.0]]])
 >>> float(margins(square, square + [[13.0, 0.0]])[0]), float(margins(square, square + 4.0)[0])
 (-3.0, 6.0)
->>> float(slides(square, square + [[20.0, 2.0]], np.array([[1.0, 0.0]]))[0])
-10.0
 """
 
 from __future__ import annotations
@@ -82,36 +83,3 @@ def margins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     gap = amax(np.where(real, -overlap, -INF))
     return np.where(gap > 0, -gap, depth)
 
-
-def _edges(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, spans) of each row's edges; a 2-vertex row is one segment."""
-    if poly.shape[1] == 2:
-        return poly[:, :1], poly[:, 1:] - poly[:, :1]
-    return poly, _next(poly, axis=1) - poly
-
-
-def _ray_hits(origins: np.ndarray, d: np.ndarray, starts: np.ndarray,
-              spans: np.ndarray) -> np.ndarray:
-    """Per row, the least t >= 0 with ``origins[i, j] + t * d[i]`` on a segment
-    ``starts[i, k] + s * spans[i, k]`` (inf if none)."""
-    d0, d1 = d[:, 0, None, None], d[:, 1, None, None]
-    e0, e1 = spans[:, None, :, 0], spans[:, None, :, 1]
-    denom = d0 * e1 - d1 * e0
-    usable = np.abs(denom) > 1e-12
-    safe = np.where(usable, denom, 1.0)
-    w0 = starts[:, None, :, 0] - origins[:, :, None, 0]
-    w1 = starts[:, None, :, 1] - origins[:, :, None, 1]
-    t = (w0 * e1 - w1 * e0) / safe
-    s = (w0 * d1 - w1 * d0) / safe
-    good = usable & (t >= -1e-9) & (s >= -1e-9) & (s <= 1 + 1e-9)
-    hits = np.where(good, t, INF).reshape(len(t), -1)
-    return amin(hits) if hits.shape[1] else np.full(len(t), INF)
-
-
-def slides(moving: np.ndarray, target: np.ndarray, direction: np.ndarray) -> np.ndarray:
-    """Per row, how far convex ``moving`` (vertices ``(n, a, 2)``; a = 2: a segment) moves along
-    the unit ``direction`` before touching convex ``target``: 0 where they already meet, inf
-    where it never does."""
-    hits = np.minimum(_ray_hits(moving, direction, *_edges(target)),
-                      _ray_hits(target, -direction, *_edges(moving)))
-    return np.where(margins(moving, target) >= 0, 0.0, np.maximum(hits, 0.0))

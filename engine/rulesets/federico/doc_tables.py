@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campo.engine.rulesets.doc_common import refresh_blocks, refresh_main, settings_table
-from campo.engine.rulesets.federico.settings import GAP_PREFIX, describe_settings
+from campo.engine.rulesets.doc_common import refresh_main, settings_table
+from campo.engine.rulesets.federico.settings import GAP_PREFIX, FedericoSettings
 from campo.engine.rulesets.federico import units
 from campo.engine.rulesets.federico.units import DICE, MOVE_CM, RANGES_CM
 
@@ -21,11 +21,11 @@ def _table(rows: list[dict]) -> str:
 
 
 def ambiguities_markdown() -> str:
-    return _table([r for r in describe_settings() if r["ambiguity"]])
+    return _table([r for r in FedericoSettings.describe() if r["ambiguity"]])
 
 
 def gaps_markdown() -> str:
-    return _table([r for r in describe_settings() if not r["ambiguity"]])
+    return _table([r for r in FedericoSettings.describe() if not r["ambiguity"]])
 
 
 def rules_markdown() -> str:
@@ -64,14 +64,5 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
-def refresh(text: str) -> str:
-    """The doc text with every generated block replaced by fresh output."""
-    return refresh_blocks(text, GENERATORS)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return refresh_main(argv, GENERATORS, module="campo.engine.rulesets.federico.doc_tables")
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(refresh_main(GENERATORS, module="campo.engine.rulesets.federico.doc_tables"))

@@ -10,27 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import shapely
 
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.morale import chief_of
+from campo.engine.scenario import TerrainFeature
 
 
-def _occupants(board: Board, geom: Any, is_area: bool) -> dict[str, list[str]]:
-    """Troop bases on the objective by side: an area holding the base's centre, or a line
-    (bridge) the base touches; every base tested in one vectorised call."""
-    out: dict[str, list[str]] = {"A": [], "B": []}
+def _occupants(board: Board, t: TerrainFeature) -> dict[str, list[str]]:
+    """Troop bases on the objective by side: an area holding the base's centre
+    (`Board.centre_areas`), or a line (bridge) the base touches (one vectorised call)."""
     troops = board.troops()
-    if not troops:
-        return out
-    rects = [board.rect(i) for i in troops]
-    if is_area:
-        on = shapely.covers(geom, shapely.points([(r.cx, r.cy) for r in rects]))
+    if t.polygon_mm is not None:
+        on = [t.id in board.centre_areas[i] for i in troops]
     else:
-        on = shapely.dwithin(np.array([r.polygon for r in rects], dtype=object), geom,
-                             board.contact_tol)
-    for i, hit in zip(troops, on.tolist()):
+        on = shapely.dwithin(board.polygons[[board.pos[i] for i in troops]],
+                             shapely.LineString(t.line_mm), board.contact_tol).tolist()
+    out: dict[str, list[str]] = {"A": [], "B": []}
+    for i, hit in zip(troops, on):
         if hit:
             out[board.pieces[i].side].append(i)
     return out
@@ -43,9 +40,7 @@ def objectives(board: Board) -> list[dict[str, Any]]:
     for t in board.state.scenario.terrain:
         if t.kind not in kinds:
             continue
-        is_area = t.polygon_mm is not None
-        geom = shapely.Polygon(t.polygon_mm) if is_area else shapely.LineString(t.line_mm)
-        occ = _occupants(board, geom, is_area)
+        occ = _occupants(board, t)
         a, b = len(occ["A"]), len(occ["B"])
         if board.settings.objective_holding == "majority":
             held = "A" if a > b else ("B" if b > a else None)

@@ -95,10 +95,8 @@ def _effects(board: Board, firer: str, target: str, hits: int, lows: int) -> lis
     return out
 
 
-MELEE_TEXT = {"defender_eliminated": "the Defender is eliminated",
-              "defender_falls_back": "the Defender falls back and drops one class",
-              "attacker_falls_back": "the Attacker falls back",
-              "attacker_eliminated": "the Attacker is eliminated"}
+MELEE_TEXT = {result: text + (" and drops one class" if result == "defender_falls_back" else "")
+              for _, result, text in MELEE_RESULTS}   # «arretra ... e scende di una Classe»
 
 
 def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:

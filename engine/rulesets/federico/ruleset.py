@@ -19,7 +19,7 @@ from campo.engine.rulesets.federico.melee import judge
 from campo.engine.rulesets.federico.morale import army_problems
 from campo.engine.rulesets.federico.movement import CLOSED_KINDS, MOVES, base_rate_cm
 from campo.engine.rulesets.federico.reference import terrain_effects
-from campo.engine.rulesets.federico.settings import FedericoSettings
+from campo.engine.rulesets.federico.settings import GAP_PREFIX, FedericoSettings
 from campo.engine.rulesets.federico.units import HALVED_MOVE, MM_PER_CM
 from campo.engine.rulesets.federico.vocabulary import VOCABULARY
 from campo.engine.rulesets.federico.warmup import WARMUP_SCENARIO
@@ -128,8 +128,7 @@ class FedericoRuleset(Ruleset):
         p, s = board.pieces[base_id], board.settings
         rate = base_rate_cm(board, base_id)
         kinds = set(terrain_kinds)
-        gap = p.arm == "artillery" and p.formation == "line" \
-            and FedericoSettings.is_gap("artillery_in_battery_move_cm")
+        gap = p.arm == "artillery" and p.formation == "line"   # a gap setting gives its move
         kind = ("light infantry" if p.light_infantry else "Indians" if p.skirmisher
                 else p.arm)
         if p.is_commander:
@@ -141,8 +140,7 @@ class FedericoRuleset(Ruleset):
             what = f"{kind} in {'march column' if p.march_column else 'line'}"
         exempt = p.skirmisher or p.is_commander
         gap_note = ("; artillery in battery limbers first (a turn): its move is the setting "
-                    "artillery_in_battery_move_cm, not in the rulebook: set for your group"
-                    if gap else "")
+                    f"artillery_in_battery_move_cm, {GAP_PREFIX}" if gap else "")
         closed = sorted(kinds & set(CLOSED_KINDS))
         if closed and not exempt and not (p.march_column and "road" in kinds):
             return Allowance(0.0, self.unit, f"{what}: may enter {', '.join(closed)} only in "

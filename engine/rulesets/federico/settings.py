@@ -11,12 +11,17 @@ Field names are a contract: never rename them.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from campo.engine.rulesets.federico.units import ARC_OF_FIRE_DEG, LOSS_PERCENT_PER_CAPACITY
 from campo.engine.rulesets.settings_common import GAP_PREFIX, RulesetSettings, gap
+
+
+def _base_size(default: tuple[float, float], what: str) -> Any:
+    return Field(default, description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, '
+                                          f"depth] of {what} in mm."))
 
 
 class FedericoSettings(RulesetSettings):
@@ -223,21 +228,12 @@ class FedericoSettings(RulesetSettings):
         description=gap("Federico F8, F19: a point is 'beyond the line of the front' when it "
                         "lies behind the extended front edge by more than this many cm."),
     )
-    base_size_infantry_mm: tuple[float, float] = Field(
-        (40.0, 20.0),
-        description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of an '
-                        "infantry base (1/2 battalion) in mm."),
-    )
-    base_size_cavalry_mm: tuple[float, float] = Field(
-        (40.0, 30.0),
-        description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of a '
-                        "cavalry base (2 squadrons) in mm."),
-    )
-    base_size_artillery_mm: tuple[float, float] = Field(
-        (40.0, 40.0),
-        description=gap('Federico F14 (Federico "Scala di gioco"): [frontage, depth] of an '
-                        "artillery base (1 battery) in mm."),
-    )
+    base_size_infantry_mm: tuple[float, float] = _base_size((40.0, 20.0),
+                                                           "an infantry base (1/2 battalion)")
+    base_size_cavalry_mm: tuple[float, float] = _base_size((40.0, 30.0),
+                                                          "a cavalry base (2 squadrons)")
+    base_size_artillery_mm: tuple[float, float] = _base_size((40.0, 40.0),
+                                                            "an artillery base (1 battery)")
     base_size_tolerance_mm: float = Field(
         3.0, ge=0.0,
         description=gap("Federico F14: a base differing from its arm's size by more than this "
@@ -322,9 +318,3 @@ class FedericoSettings(RulesetSettings):
                         "move. 0 = no oblique moves (F15's proposal); 45 is the usual "
                         "horse-and-musket limit."),
     )
-
-
-describe_settings = FedericoSettings.describe
-load_settings = FedericoSettings.load
-ambiguity_number = FedericoSettings.ambiguity_number
-is_gap = FedericoSettings.is_gap

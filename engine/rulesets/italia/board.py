@@ -122,7 +122,7 @@ class Board:
     @cached_property
     def rect_table(self) -> RectTable:
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
-        return RectTable([self.rect(i) for i in self.state.index.ids])
+        return RectTable.of_poses(self.poses)
 
     @cached_property
     def _rects(self) -> dict[str, Rect]:
@@ -364,12 +364,11 @@ class Board:
     @cached_property
     def _levels(self) -> dict[str, int]:
         """Every base's `level`, from one vectorised cover test per hill."""
-        ids = self.state.ids
-        rects = [self.rect(i) for i in ids]
+        ids = self.state.index.ids
         levels: list[int | None] = [None] * len(ids)
         hills = [(t, g) for t, g in self._terrain[0] if t.kind == "hill" and t.polygon_mm is not None]
         if hills and ids:
-            centres = shapely.points([(r.cx, r.cy) for r in rects])
+            centres = shapely.points(self.poses.cx, self.poses.cy)
             for t, g in hills:
                 for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
                     levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
@@ -379,17 +378,14 @@ class Board:
     def sight_field(self) -> SightField:
         """Obstacles to sight (ISD §6): units (ISD A17 for cavalry), crests, tree rows, woods
         and towns."""
-        bodies, ids = [], []
-        for i, info in self.infos.items():
-            if info.is_general:
-                continue   # «i generali invece non ostacolano la visuale»
-            if info.arm == "cavalry" and not self.settings.a17_cavalry_blocks_sight:
-                continue
-            bodies.append(self.rect(i).polygon)
-            ids.append(i)
+        ids = [i for i, info in self.infos.items()
+               if not info.is_general     # «i generali invece non ostacolano la visuale»
+               and (info.arm != "cavalry" or self.settings.a17_cavalry_blocks_sight)]
+        # shrunk by the graze: a line merely touching a base (tracking noise) is not blocked
+        bodies = shapely.polygons(self.rect_table.inset_corners(GRAZE_MM)[self.positions(ids)])
         walls = [(tid, line) for tid, line in self.crests]
         walls += [(tid, line) for tid, kind, line in self.linears if kind in SIGHT_BLOCKING_LINES]
         deep = [(tid, poly) for tid, kind, poly in self.areas if kind in SIGHT_DEEP_AREAS]
         return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
                           [p for _, p in deep], [i for i, _ in deep],
-                          max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN), graze=GRAZE_MM)
+                          max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN))

@@ -20,7 +20,8 @@ import shapely
 from shapely.geometry import Polygon
 
 from campo.engine.geometry.poses import Poses
-from campo.engine.geometry.sight import SightQuery
+from campo.engine.geometry.segments import successors
+from campo.engine.geometry.sight import Keyed, Sightlines
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
 from campo.engine.rulesets.italia.charge_paths import turned
 from campo.engine.rulesets.italia.charges import full_move_in
@@ -149,20 +150,24 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
     every pair in one query."""
     if not pairs:
         return []
-    p = board.poses
-    cav = p.take(board.positions([c for c, _ in pairs]))
-    unit = p.take(board.positions([u for _, u in pairs]))
+    p, field = board.poses, board.sight_field
+    c_at, u_at = board.positions([c for c, _ in pairs]), board.positions([u for _, u in pairs])
+    cav, unit = p.take(c_at), p.take(u_at)
     fl, fr = cav.corners[:, 0], cav.corners[:, 1]
     starts = np.stack([fl, (fl + fr) / 2, fr], axis=1)                     # (n, 3, 2)
     c = unit.corners
-    ends = np.stack([c, (c + np.roll(c, -1, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
+    ends = np.stack([c, (c + successors(c, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
     lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
     owner = np.repeat(np.arange(len(pairs)), 24)
-    queries = [SightQuery(exclude=frozenset(pair), ends=(board.rect(pair[0]).polygon,
-                                                        board.rect(pair[1]).polygon))
-               for pair in pairs]
-    clear = board.sight_field.clear_many(shapely.linestrings(lines.reshape(-1, 2, 2)), owner,
-                                         queries)
+    # neither base of a pair blocks its lines, nor a crest inside either (strictly between)
+    body = np.array([field.body_index.get(i, -1) for pair in pairs for i in pair]).reshape(-1, 2)
+    own = np.zeros((len(pairs), len(field.bodies)), dtype=bool)
+    k, side = np.nonzero(body >= 0)
+    own[k, body[k, side]] = True
+    question = Sightlines(lines.reshape(-1, 2, 2), never=[Keyed(owner, own)],
+                          ends=np.stack([c_at, u_at], axis=1)[owner],
+                          end_shapes=board.state.index.shapes)
+    clear = field.trace(question).clear
     return (np.bincount(owner[clear], minlength=len(pairs)) > 0).tolist()
 
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campo.engine.rulesets.doc_common import cell, num, refresh_blocks, refresh_main, settings_table
+from campo.engine.rulesets.doc_common import cell, num, refresh_main, settings_table
 from campo.engine.rulesets.italia.army_lists import ARMY_LISTS
-from campo.engine.rulesets.italia.settings import describe_settings
+from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 
 def settings_markdown() -> str:
     """One row per setting: name, default, choices, meaning with citation (floats as Python writes them)."""
-    return settings_table(describe_settings(), short_floats=False)
+    return settings_table(ItaliaSettings.describe(), short_floats=False)
 
 
 def movement_markdown() -> str:
@@ -88,14 +88,5 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
-def refresh(text: str) -> str:
-    """The doc text with every generated block replaced by fresh output."""
-    return refresh_blocks(text, GENERATORS)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return refresh_main(argv, GENERATORS, module="campo.engine.rulesets.italia.doc_tables")
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(refresh_main(GENERATORS, module="campo.engine.rulesets.italia.doc_tables"))

@@ -19,7 +19,7 @@ import shapely
 
 from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
-from campo.engine.geometry.segments import point_segment_distance, segments_near_quads
+from campo.engine.geometry.segments import point_segment_distance, segments_near_quads, successors
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
     WATCH_MM,
@@ -107,20 +107,19 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
     they bound, or, negative, how far outside. The minimum of linear functions is concave, so
     its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
     functions."""
-    low = np.minimum.reduce(values)
-    best = low.max(axis=0)
-    nxt = [np.roll(v, -1, axis=0) for v in values]
-    for i in range(len(values)):
-        for j in range(i + 1, len(values)):
-            h0 = values[i] - values[j]
-            h1 = nxt[i] - nxt[j]
-            cross = h0 * h1 < 0
-            if not cross.any():
-                continue
-            with np.errstate(invalid="ignore", divide="ignore"):
-                t = np.where(cross, h0 / (h0 - h1), 0.0)
-            at = np.minimum.reduce([v + t * (w - v) for v, w in zip(values, nxt)])
-            best = np.maximum(best, np.where(cross, at, -np.inf).max(axis=0))
+    v = np.stack(values)                                      # (functions, corners, m)
+    best = v.min(axis=0).max(axis=0)
+    if len(v) < 2:
+        return best
+    w = successors(v, axis=1)                                 # each corner's next
+    i, j = np.triu_indices(len(v), 1)                         # every pair of functions at once
+    h0, h1 = v[i] - v[j], w[i] - w[j]
+    pair, corner, col = np.nonzero(h0 * h1 < 0)               # the edges the two cross on
+    if len(pair):
+        a, b = h0[pair, corner, col], h1[pair, corner, col]
+        t = a / (a - b)
+        vc, wc = v[:, corner, col], w[:, corner, col]         # (functions, crossings)
+        np.maximum.at(best, col, (vc + t * (wc - vc)).min(axis=0))
     return best
 
 
@@ -130,7 +129,7 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
     segments p0-p1 (m, 2) (0 if they meet)."""
     quads = np.stack([ax.T, ay.T], axis=-1)
     meet = segments_near_quads(p0, p1, quads, 0.0)
-    bx, by = np.roll(ax, -1, axis=0), np.roll(ay, -1, axis=0)
+    bx, by = successors(ax), successors(ay)
     x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
     corner = point_segment_distance(ax, ay, x0, y0, x1, y1).min(axis=0)
     ends = np.minimum(point_segment_distance(x0, y0, ax, ay, bx, by).min(axis=0),

@@ -2,7 +2,7 @@
 
 Read from ``type`` and ``traits`` (shared/interfaces.md, "Ruleset vocabulary"). Numbers cite the
 rulebook; readings cite the ambiguity item (ISD A<n>). Movement allowances come from the tables
-module (`tables_movement.movement_allowance_in`).
+module (`tables_movement.movement_allowance`).
 """
 
 from __future__ import annotations

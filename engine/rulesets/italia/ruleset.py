@@ -81,7 +81,7 @@ class ItaliaRuleset(Ruleset):
 
     def movement_allowance(self, state: GameState, base_id: str,
                            terrain_kinds: Sequence[str]) -> Allowance:
-        """ISD §8 movement table (`tables_movement.movement_allowance_in`, A19–A21 and A23
+        """ISD §8 movement table (`tables_movement.movement_allowance`, A19–A21 and A23
         readings, weather ISD §13). Kinds the table does not know (crest, orchard ...) do not
         change the move and are named in the basis; 0 where the table says «non può entrare»."""
         from campo.engine.rulesets.italia import tables_movement as tm
@@ -93,7 +93,7 @@ class ItaliaRuleset(Ruleset):
         formation = "march_column" if info.march_column else "line"
         kinds = sorted({k for k in terrain_kinds if k in tm.TERRAIN_KIND_CLASS} - {"open"})
         ignored = sorted({k for k in terrain_kinds if k not in tm.TERRAIN_KIND_CLASS})
-        amount = tm.movement_allowance_in(base.type, arm, formation, kinds or "open",
+        amount, _ = tm.movement_allowance(base.type, arm, formation, kinds or "open",
                                           horse=horse, rank=info.rank, settings=s)
         mover = tm.mover_for(base.type, arm, horse=horse, rank=info.rank, settings=s)
         row = tm.movement_row(mover, s)

@@ -358,8 +358,3 @@ class ItaliaSettings(RulesetSettings):
         description="ISD A8 (ISD §7): distances within this many inches count as equal "
         "(nearest-target ties: the firer chooses).",
     )
-
-
-describe_settings = ItaliaSettings.describe
-load_settings = ItaliaSettings.load
-ambiguity_number = ItaliaSettings.ambiguity_number

@@ -25,9 +25,6 @@ MUSKETRY_ARC_HALF_DEG = 30.0
 LIGHT_INFANTRY_ARC_HALF_DEG = 45.0
 """ISD §7: «le Unità classificate Fanterie Leggere hanno un arco di fuoco di 45°»."""
 
-ARTILLERY_LOS_GAP_IN = 1.0
-"""ISD §6: artillery needs a gap of at least 1" (ISD A18: a corridor of this width)."""
-
 FIRE_OVER_FRIENDS_CLEARANCE_IN = 2.0
 """ISD §6: artillery (and rockets) fire over friends at least 2" from the battery."""
 
@@ -94,9 +91,6 @@ MUSKETRY_BANDS: tuple[BandRow, ...] = (BandRow(6.0, Band.SHORT),)
 
 ARTILLERY_MAX_RANGE_IN = ARTILLERY_BANDS[-1].upper_in
 MUSKETRY_RANGE_IN = MUSKETRY_BANDS[-1].upper_in
-
-BAND_UPPER_IN: dict[RangeBand, float] = {r.table: r.upper_in for r in ARTILLERY_BANDS
-                                         if r.table is not None}
 
 EDGE_EPS_IN = 1e-6
 """A distance within this many inches of a band edge is on it (measurement rounding)."""

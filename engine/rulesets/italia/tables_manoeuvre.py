@@ -57,11 +57,6 @@ class ManoeuvreResult:
     text: str
     cites: str = "ISD ManTab"
 
-    @property
-    def may_charge(self) -> bool:
-        """A charge is a forward move (ISD §9): any result with a forward allowance."""
-        return self.forward_fraction > 0
-
 
 _R = ManoeuvreResult
 DISORDERED_ROWS: tuple[tuple[int, ManoeuvreResult], ...] = (
@@ -130,11 +125,6 @@ def allows_about_face(result: ManoeuvreResult, *, mode: str = "any_move_result")
     if mode == "full_move_result":
         return result.forward_fraction >= 1.0
     return result.forward_fraction > 0
-
-
-def allows_assault_column(result: ManoeuvreResult) -> bool:
-    """ISD §9: crossing a bridge/ford/gate/breach needs «un test di movimento a mossa piena»."""
-    return result.forward_fraction >= 1.0
 
 
 # --- Artillery limbering test (ISD §8) ----------------------------------------------------------

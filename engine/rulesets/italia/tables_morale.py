@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -101,8 +100,3 @@ def army_morale_after_failure(current: int, d6: int) -> int:
 def army_routed(current: int) -> bool:
     """ISD §12: «Quando il valore raggiunge 0, l'armata è in rotta e sconfitta»."""
     return current <= 0
-
-
-def snow_factor(value: int) -> int:
-    """ISD §13 snow: combat factors halved rounding up."""
-    return math.ceil(value / 2)

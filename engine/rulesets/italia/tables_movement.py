@@ -161,37 +161,6 @@ def weather_deduction_in(
     return cut
 
 
-def movement_allowance_in(
-    unit_type: str,
-    arm: str | None = None,
-    formation: str = "line",
-    terrain: str | Iterable[str] = "open",
-    *,
-    horse: bool = False,
-    rank: str | None = None,
-    settings: ItaliaSettings | None = None,
-) -> float:
-    """Full move in inches for a base whose front crosses ``terrain`` during the move (ISD §8).
-
-    ``terrain`` is a kind or the kinds the front touches, enters or leaves during the move
-    (scenario kinds: wood, town, hill, marsh, road, hedge, wall, stream ...). Rules applied:
-    road rate only in march column and only if every kind crossed is road; linear obstacles /
-    fords deduct once per move (ISD A20, or per obstacle); area and marsh values cap the whole
-    move (ISD A21); weather cuts by the ford amount (ISD §13). Returns 0.0 where the mover cannot
-    enter («non può entrare», impassable). Charge reach before the Manoeuvre roll is this value
-    (a "Well led" result moves normally, ISD ManTab).
-
-    >>> movement_allowance_in("B"), movement_allowance_in("C"), movement_allowance_in("B", terrain="wood")
-    (6.0, 12.0, 3.0)
-    >>> movement_allowance_in("D", formation="march_column", terrain="road")
-    12.0
-    >>> movement_allowance_in("E", "cavalry", terrain=["hedge", "stream"])
-    9.0
-    """
-    return movement_allowance(unit_type, arm, formation, terrain, horse=horse, rank=rank,
-                              settings=settings)[0]
-
-
 def movement_allowance(
     unit_type: str,
     arm: str | None = None,
@@ -202,9 +171,23 @@ def movement_allowance(
     rank: str | None = None,
     settings: ItaliaSettings | None = None,
 ) -> tuple[float, list[str]]:
-    """(`movement_allowance_in`, why it is less than the open move in the table's words): the
-    area-terrain or marsh cap, the linear obstacles' deduction, the weather (ISD §8, §13).
+    """(full move in inches for a base whose front crosses ``terrain`` during the move, why it
+    is less than the open move in the table's words) (ISD §8, §13).
 
+    ``terrain`` is a kind or the kinds the front touches, enters or leaves during the move
+    (scenario kinds: wood, town, hill, marsh, road, hedge, wall, stream ...). Rules applied:
+    road rate only in march column and only if every kind crossed is road; linear obstacles /
+    fords deduct once per move (ISD A20, or per obstacle); area and marsh values cap the whole
+    move (ISD A21); weather cuts by the ford amount (ISD §13). The move is 0.0 where the mover
+    cannot enter («non può entrare», impassable). Charge reach before the Manoeuvre roll is this
+    move (a "Well led" result moves normally, ISD ManTab).
+
+    >>> movement_allowance("B")[0], movement_allowance("C")[0], movement_allowance("B", terrain="wood")[0]
+    (6.0, 12.0, 3.0)
+    >>> movement_allowance("D", formation="march_column", terrain="road")[0]
+    12.0
+    >>> movement_allowance("E", "cavalry", terrain=["hedge", "stream"])[0]
+    9.0
     >>> movement_allowance("C", terrain=["rough"])
     (6.0, ['6" area-terrain cap (rough)'])
     >>> movement_allowance("B", terrain=["wall", "wood"])
@@ -248,9 +231,6 @@ def movement_allowance(
 
 LIMBERED_ABOUT_FACE_COST_IN = 3.0
 """ISD §8: limbered artillery about-faces on the spot at a cost of 3" of movement."""
-
-GENERAL_JOIN_LIMIT_IN = 6.0
-"""ISD §8: a commander cannot move more than 6" a turn (ISD A23: applies to joining a unit)."""
 
 GENERAL_DETACH_DISTANCE_IN = 2.0
 """ISD §8: detached commanders are placed 2" from the unit."""

@@ -22,17 +22,6 @@ MM_PER_INCH = 25.0
 
 UNIT_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")
 
-__all__ = [
-    "ARTILLERY_LOSSES_TO_ELIMINATE", "Arm", "BASE_SIZES", "BaseSize", "CAVALRY_CLASS_OF",
-    "COMBAT_FACTOR", "COMMAND_RADIUS_IN", "CavalryClass", "EFFICACY", "Efficacy",
-    "EfficacyState", "GENERAL_QUALITY_TABLE", "GeneralQuality", "GeneralRank",
-    "INITIATIVE_POINTS", "LIGHT_INFANTRY", "MANOEUVRE_VALUE", "MARKSMEN", "MM_PER_INCH",
-    "MUSKETRY_DICE", "Quality", "SIZE_RANK", "UNIT_LETTERS", "WEAPONS", "Weapon", "WeaponData",
-    "combat_factor", "command_radius_in", "default_arm", "efficacy_state",
-    "general_quality_roll", "morale_factor", "musketry_base_dice", "nominal_base_mm",
-    "resolve_arm",
-]
-
 
 class Arm(str, Enum):
     """ISD Intro, §4: the three arms."""
