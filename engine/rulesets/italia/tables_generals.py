@@ -1,6 +1,6 @@
 """ISD §10 risks to generals and ISD §3 initiative, as data and small lookups.
 
-The 2d6 modifiers for a particular general are in ``modifiers.py`` (``general_risk_modifiers``).
+The 2d6 modifiers for a particular general are in ``modifiers_other.py`` (``general_risk_modifiers``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """ISD ManTab (the Manoeuvre Table) and the ISD §8 artillery limbering test, as data.
 
-Modifiers for a given unit and situation are in ``modifiers.py`` (``manoeuvre_modifiers``,
+Modifiers for a given unit and situation are in ``modifiers_other.py`` (``manoeuvre_modifiers``,
 ``limbering_modifiers``).
 """
 

@@ -1,6 +1,6 @@
 """ISD §9 melee: charge constants, the results table, pursuit test and distances, as data.
 
-Score modifiers for a given situation are in ``modifiers.py`` (``melee_modifiers``).
+Score modifiers for a given situation are in ``modifiers_melee.py`` (``melee_modifiers``).
 """
 
 from __future__ import annotations
