@@ -25,7 +25,7 @@ CHUNK = 8192   # rows per numpy pass: temporaries stay in cache (2x faster on 10
 def successors(a: np.ndarray, axis: int = 0) -> np.ndarray:
     """Each vertex's successor around its polygon along ``axis`` (the first after the last):
     ``np.roll(a, -1, axis)`` without its overhead (these arrays are small and many)."""
-    lead = (slice(None),) * axis
+    lead = (slice(None),) * (axis % a.ndim)
     return np.concatenate([a[(*lead, slice(1, None))], a[(*lead, slice(0, 1))]], axis=axis)
 
 

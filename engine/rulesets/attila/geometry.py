@@ -24,6 +24,7 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.rect import Rect
+from campo.engine.geometry.segments import successors
 
 _INF = float("inf")
 RAY_EPS = 1e-9        # rays meeting an edge this close to its ends (or 0) still count
@@ -143,16 +144,11 @@ class Frames:
         return out
 
 
-def _following(vertices: np.ndarray) -> np.ndarray:
-    """Each vertex's successor around a batch of closed outlines (n, k, 2)."""
-    return np.concatenate([vertices[:, 1:], vertices[:, :1]], axis=1)
-
-
 def _edges(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, spans) of a batch of outlines (n, k, 2): one segment for k = 2, else closed."""
     if vertices.shape[1] == 2:
         return vertices[:, :1], vertices[:, 1:] - vertices[:, :1]
-    return vertices, _following(vertices) - vertices
+    return vertices, successors(vertices, axis=1) - vertices
 
 
 def _rows_last(x: np.ndarray) -> np.ndarray:
@@ -279,6 +275,6 @@ def shared_lengths(a: Frames, b: Frames, grow: float | np.ndarray) -> np.ndarray
     n = len(a)
     every = np.repeat(np.arange(n), 4)            # the four edges of a row, one clipping for all
     grow = np.broadcast_to(np.asarray(grow, dtype=float), (n,))[every]
-    return clip_lengths(a.corners.reshape(-1, 2), _following(a.corners).reshape(-1, 2),
+    return clip_lengths(a.corners.reshape(-1, 2), successors(a.corners, axis=1).reshape(-1, 2),
                         b.take(every), grow).reshape(n, 4)
 

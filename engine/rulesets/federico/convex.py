@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from campo.engine.geometry.segments import successors
+
 INF = float("inf")
 
 
@@ -42,21 +44,16 @@ def amin(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def _next(a: np.ndarray, axis: int = -2) -> np.ndarray:
-    """Each vertex's successor around its ring (``np.roll(a, -1, axis)``, cheaper)."""
-    return np.concatenate([np.delete(a, 0, axis=axis), np.take(a, [0], axis=axis)], axis=axis)
-
-
 def normals(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(unit outward normals (n, k, 2), plane offsets (n, k)) of each edge: a point p is inside
     where ``normal . p <= offset`` for every edge. A repeated vertex's edge gets a zero normal
     and an offset of 1 (no constraint)."""
-    edge = _next(poly) - poly
+    edge = successors(poly, axis=-2) - poly
     nx, ny = edge[..., 1], -edge[..., 0]
     length = np.hypot(nx, ny)
     flat = length < 1e-12
     # twice the signed area: the sign of the winding turns the normals outward
-    ahead = _next(poly)
+    ahead = successors(poly, axis=-2)
     cross = poly[..., 0] * ahead[..., 1] - ahead[..., 0] * poly[..., 1]
     area = cross[..., 0].copy()
     for i in range(1, cross.shape[-1]):
