@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import shapely
 
 from campo.engine.boundary import HeldVerdicts
+from campo.engine.geometry.index import within_by_centres
 from campo.engine.geometry.rect import Rect
 from campo.engine.scenario import parse_scenario
 from campo.engine.state import GameState
@@ -210,23 +210,17 @@ class LiveAnalysis:
 
 
 def _within(state: GameState, rects: list[Rect], reach: float) -> set[str]:
-    """The bases within ``reach`` of any of ``rects``: certain from the centres (a gap is never
-    more than the centres' distance, nor less than that less both half diagonals), GEOS's
-    distance for the few others."""
+    """The bases within ``reach`` of any of ``rects`` (`within_by_centres`)."""
     index = state.index
-    ids = np.array(index.ids, dtype=object)
     mine = [state.rect(i) for i in index.ids]
     cx, cy = np.array([r.cx for r in mine]), np.array([r.cy for r in mine])
     half = np.array([math.hypot(r.width, r.depth) / 2 for r in mine])
     near = np.zeros(len(mine), dtype=bool)
     for r in rects:
-        centres = np.hypot(cx - r.cx, cy - r.cy)
-        ask = ~near & (centres > reach) & \
-            (centres - half - math.hypot(r.width, r.depth) / 2 <= reach)
-        near |= centres <= reach
-        if ask.any():
-            near[ask] = shapely.distance(r.polygon, index.shapes[ask]) <= reach
-    return set(ids[near].tolist())
+        near |= within_by_centres(np.hypot(cx - r.cx, cy - r.cy),
+                                  half + math.hypot(r.width, r.depth) / 2, reach, r.polygon,
+                                  index.shapes)
+    return {i for i, hit in zip(index.ids, near.tolist()) if hit}
 
 
 __all__ = ["LiveAnalysis", "Snapshot", "UnknownBaseError"]

@@ -19,6 +19,32 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
+CERTAIN_MM = 1e-6
+"""`within_by_centres` trusts the centres' bounds only this clear of the limit (float noise)."""
+
+
+def within_by_centres(centres_mm: np.ndarray, halves_mm: np.ndarray, limit_mm: float | np.ndarray,
+                      shapes_a: object, shapes_b: np.ndarray) -> np.ndarray:
+    """Per pair of bases, whether their gap is at most ``limit_mm``, given the distance between
+    their centres and the sum of their half diagonals: certain from those (a gap is never more
+    than the centres' distance, nor less than that less both half diagonals), GEOS's distance for
+    the few near the limit. ``shapes_a`` may be one shape for every pair.
+
+    >>> from campo.engine.geometry.rect import Rect
+    >>> a, b = Rect(0, 0, 90, 80, 40), Rect(0, 100, 90, 80, 40)
+    >>> half = np.hypot(80, 40) / 2
+    >>> within_by_centres(np.array([100.0, 100.0]), np.array([2 * half] * 2), np.array([60.0, 59.0]),
+    ...                   a.polygon, np.array([b.polygon] * 2, dtype=object)).tolist()
+    [True, False]
+    """
+    limit = np.broadcast_to(np.asarray(limit_mm, dtype=float), centres_mm.shape)
+    keep = centres_mm <= limit - CERTAIN_MM
+    ask = ~keep & (centres_mm - halves_mm <= limit + CERTAIN_MM)
+    if ask.any():
+        a = np.broadcast_to(np.asarray(shapes_a, dtype=object), centres_mm.shape)
+        keep[ask] = shapely.distance(a[ask], shapes_b[ask]) <= limit[ask]
+    return keep
+
 
 class BaseIndex:
     """Ids and shapes, queried by distance."""

@@ -23,6 +23,7 @@ from shapely.geometry import LineString, Polygon
 
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import edge_of_lengths, touched_edge
+from campo.engine.geometry.index import within_by_centres
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.rulesets.attila.geometry import Frames, highest, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
@@ -31,8 +32,6 @@ from campo.engine.rulesets.attila.units import Unit, read_unit
 from campo.engine.scenario import TerrainFeature
 from campo.engine.state import GameState
 
-
-_CERTAIN_MM = 1e-6   # `Board.within` trusts the centres' bounds only this clear of the limit
 
 BaseKey = tuple[Any, ...]
 """A base's id with everything its geometry and reading depend on (`Board.base_keys`)."""
@@ -187,9 +186,7 @@ class Board:
                ) -> tuple[np.ndarray, np.ndarray]:
         """(k, base row) of every base within ``distance`` (per row or one value) of base
         ``rows[k]``, itself included, sorted: the bases meeting its box grown by the distance
-        (`boxes_meeting`); certain answers from the centres (a gap is never more
-        than the centres' distance, nor less than that less both half diagonals), GEOS's
-        distance for the rest (one vectorised call)."""
+        (`boxes_meeting`), decided by `within_by_centres`."""
         rows = np.asarray(rows, dtype=int)
         if not len(rows):
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
@@ -197,12 +194,10 @@ class Board:
         b = shapely.bounds(self.shapes[rows])
         boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
         si, bi = self.boxes_meeting(boxes)
-        f, a, limit = self.frames, rows[si], reach[si]
-        centres = np.hypot(f.cx[a] - f.cx[bi], f.cy[a] - f.cy[bi])
+        f, a = self.frames, rows[si]
         half = np.hypot(f.width, f.depth) / 2
-        keep = centres <= limit - _CERTAIN_MM
-        ask = ~keep & (centres - half[a] - half[bi] <= limit + _CERTAIN_MM)
-        keep[ask] = shapely.distance(self.shapes[a[ask]], self.shapes[bi[ask]]) <= limit[ask]
+        keep = within_by_centres(np.hypot(f.cx[a] - f.cx[bi], f.cy[a] - f.cy[bi]),
+                                 half[a] + half[bi], reach[si], self.shapes[a], self.shapes[bi])
         return si[keep], bi[keep]
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
