@@ -16,7 +16,7 @@ import numpy as np
 
 from campo.atomic_file import write_atomic
 from campo.errors import FileFormatError
-from campo.safe_input import parse_json, read_bounded
+from campo.safe_input import object_with_keys, parse_json, read_bounded
 from campo.vision.camera_model import Intrinsics
 
 CAMERA_FILE_VERSION = 1
@@ -67,14 +67,8 @@ def _number_list(path: Path, key: str, value: Any, length: int | None = None) ->
 
 def parse_camera(data: Any, path: Path) -> CameraCalibration:
     """Validate a decoded camera.json object."""
-    if not isinstance(data, dict):
-        raise _fail(path, None, "must be a JSON object")
-    unknown = sorted(set(data) - _KNOWN_KEYS)
-    if unknown:
-        raise _fail(path, unknown[0], "unknown key (check the spelling)")
-    for key in ("version", "image_size", "camera_matrix", "dist_coeffs", "rms_px"):
-        if key not in data:
-            raise _fail(path, key, "required key is missing")
+    data = object_with_keys(data, path, _KNOWN_KEYS,
+                            ("version", "image_size", "camera_matrix", "dist_coeffs", "rms_px"))
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise _fail(path, "version", f"must be a whole number (got {version!r})")

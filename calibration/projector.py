@@ -28,7 +28,7 @@ from shapely.geometry import MultiPoint, Polygon, box
 from campo.calibration.registration import TableLocation
 from campo.atomic_file import write_atomic
 from campo.errors import CampoInputError, FileFormatError
-from campo.safe_input import parse_json, read_bounded
+from campo.safe_input import object_with_keys, parse_json, read_bounded
 from campo.vision.camera_model import Intrinsics
 
 PROJECTOR_FILE_VERSION = 1
@@ -284,14 +284,8 @@ def _number(path: Path, key: str, value: Any, lo: float, hi: float) -> float:
 
 def parse_projector(data: Any, path: Path) -> ProjectorCalibration:
     """Validate a decoded projector.json object (every problem names the file and the key)."""
-    if not isinstance(data, dict):
-        raise _fail(path, None, "must be a JSON object")
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise _fail(path, unknown[0], "unknown key (check the spelling)")
-    for key in ("version", "projector_size", "homography", "median_mm", "worst_mm", "coverage"):
-        if key not in data:
-            raise _fail(path, key, "required key is missing")
+    data = object_with_keys(data, path, _KEYS, ("version", "projector_size", "homography",
+                                                 "median_mm", "worst_mm", "coverage"))
     version = data["version"]
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= PROJECTOR_FILE_VERSION:
         raise _fail(path, "version", f"version {version!r} is not supported (this Campo reads 1..{PROJECTOR_FILE_VERSION})")

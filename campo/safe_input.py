@@ -164,3 +164,20 @@ def parse_json(raw: str | bytes, *, path: Any = None, max_depth: int = MAX_DEPTH
         loc, message = problem
         raise error(message, path=path, key=format_loc(loc) or None)
     return data
+
+
+def object_with_keys(data: Any, path: Any, known: set[str] | frozenset[str],
+                     required: tuple[str, ...] = (), *, not_object: str = "must be a JSON object"
+                     ) -> dict[str, Any]:
+    """A decoded file's top-level object, checked: an object (else ``not_object``), no key
+    outside ``known`` (a misspelt key would silently be ignored), every ``required`` key there;
+    `FileFormatError` naming the file and the key."""
+    if not isinstance(data, dict):
+        raise FileFormatError(not_object, path=path)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise FileFormatError("unknown key (check the spelling)", path=path, key=unknown[0])
+    for key in required:
+        if key not in data:
+            raise FileFormatError("required key is missing", path=path, key=key)
+    return data

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from campo.atomic_file import write_atomic
 from campo.engine.scenario import MAX_TERRAIN, TerrainFeature
 from campo.errors import CampoInputError, FileFormatError
-from campo.safe_input import format_loc, parse_json, read_bounded, unsound_value
+from campo.safe_input import format_loc, object_with_keys, parse_json, read_bounded, unsound_value
 from campo.vision.tabletop import Roster
 
 SETUP_FILE_VERSION = 1
@@ -184,15 +184,10 @@ class GameSetup:
         if not path.exists():
             return cls(ruleset, default_terrain, None, path=path)
         data = parse_json(read_bounded(path, MAX_SETUP_BYTES, what="a terrain file"), path=path)
-        if not isinstance(data, dict):
-            raise FileFormatError(
-                "must be a JSON object {\"version\": %d, \"terrain\": [...], \"settings\": {...}}%s"
-                % (SETUP_FILE_VERSION, " (this is a bare list of terrain features: put it under "
-                   "\"terrain\", or give another file with --terrain)" if isinstance(data, list) else ""),
-                path=path)
-        unknown = sorted(set(data) - {"version", "terrain", "settings"})
-        if unknown:
-            raise FileFormatError("unknown key (check the spelling)", path=path, key=unknown[0])
+        data = object_with_keys(data, path, {"version", "terrain", "settings"}, not_object=(
+            "must be a JSON object {\"version\": %d, \"terrain\": [...], \"settings\": {...}}%s"
+            % (SETUP_FILE_VERSION, " (this is a bare list of terrain features: put it under "
+               "\"terrain\", or give another file with --terrain)" if isinstance(data, list) else "")))
         if data.get("version") != SETUP_FILE_VERSION:
             raise FileFormatError(f"version {data.get('version')!r} is not supported (this Campo reads "
                                   f"{SETUP_FILE_VERSION})", path=path, key="version")
