@@ -12,8 +12,14 @@ from pathlib import Path
 from campo.errors import CampoInputError
 
 
+def content_version(raw: bytes) -> str:
+    """A short hash of a file's bytes: its version (an editor saving over the file says which
+    version it edited, so a change made meanwhile is not silently undone)."""
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
 def write_atomic(path: Path, data: str | bytes) -> str:
-    """Write ``data`` to ``path`` whole or not at all; returns the new version."""
+    """Write ``data`` to ``path`` whole or not at all; returns the new `content_version`."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -29,4 +35,4 @@ def write_atomic(path: Path, data: str | bytes) -> str:
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise CampoInputError(f"cannot write: {exc.strerror or exc}", path=path) from None
-    return hashlib.sha256(raw).hexdigest()[:16]
+    return content_version(raw)

@@ -9,10 +9,10 @@ undoing that edit.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from campo.atomic_file import content_version
 from campo.errors import CampoInputError
 
 TABLE_FILE = "table.toml"
@@ -46,7 +46,7 @@ class GameFiles:
 def version_of(path: Path) -> str | None:
     """A short hash of the file's bytes (None when there is no file): what a save must match."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        return content_version(path.read_bytes())
     except FileNotFoundError:
         return None
     except OSError as exc:
