@@ -152,9 +152,17 @@ class StateHub:
         return seq
 
     def publish_threadsafe(self, topic: str, payload: Any) -> None:
-        """`publish` from any thread (drops the message when the loop is gone, at shutdown)."""
+        """`publish` from any thread: at once on the loop's own thread, else handed to the loop
+        (dropped when the loop is gone, at shutdown)."""
         loop = self.loop
         if loop is None or loop.is_closed():
+            return
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:                  # no loop runs on this thread
+            on_loop = False
+        if on_loop:
+            self.publish(topic, payload)
             return
         try:
             loop.call_soon_threadsafe(self.publish, topic, payload)

@@ -110,10 +110,7 @@ class ProjectorService:
 
     def publish(self) -> None:
         """Send the latest payload to every page (from any thread)."""
-        if self.hub.loop is not None and _on_loop(self.hub.loop):
-            self.hub.publish(TOPIC, self.payload())
-        else:
-            self.hub.publish_threadsafe(TOPIC, self.payload())
+        self.hub.publish_threadsafe(TOPIC, self.payload())
 
     def set_view(self, view: ProjectorView, geometry: dict[str, Any] | None, command_mm: float | None) -> None:
         self.view, self.geometry, self.command_mm = view, geometry, command_mm
@@ -208,13 +205,6 @@ class ProjectorService:
             raise CalibrationFailed(f"the camera does not locate the table{reason}: it must see the anchors")
         h, w = image.shape[:2]
         return image, location, fit_intrinsics(feed.intrinsics, w, h)
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
 
 
 def _frame_after(feed: CameraFeed, after: float,
