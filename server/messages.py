@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from campo.errors import CampoInputError
 from campo.safe_input import format_loc, parse_json, unsound_value
+from campo.server.request_body import first_problem
 
 MAX_MESSAGE_BYTES = 256 * 1024
 """Largest message accepted (a detailed terrain of 200 features fits comfortably)."""
@@ -159,6 +160,5 @@ def parse_client_message(raw: str | bytes | dict[str, Any]) -> Any:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise MessageError(f"{where}: {first['msg']}" if where else first["msg"]) from None
+        where, what = first_problem(exc)
+        raise MessageError(f"{where}: {what}" if where else what) from None

@@ -38,10 +38,10 @@ from campo.calibration.projector import (
     load_projector, save_projector,
 )
 from campo.errors import CampoInputError
-from campo.server.request_body import json_object
+from campo.server.request_body import json_object, parse_model
 from campo.server.hub import StateHub
 from campo.server.projector_view import (
-    ProjectorScreen, ProjectorShown, ProjectorView, parse_model,
+    ProjectorScreen, ProjectorShown, ProjectorView,
 )
 
 log = logging.getLogger(__name__)

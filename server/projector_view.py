@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from campo.errors import CampoInputError
 from campo.vision.tabletop import Roster, TableConfig
 
 Coordinate = Annotated[float, Field(ge=-100_000, le=100_000)]
@@ -48,16 +47,6 @@ class ProjectorShown(BaseModel):
     step: int = Field(ge=0, lt=2**31)
 
 
-def parse_model(model: type[BaseModel], data: Any) -> Any:
-    """``data`` as ``model``, or a `CampoInputError` naming the first bad key in one line."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise CampoInputError(first["msg"], key=where or None) from None
-
-
 MARKER_MARGIN_MM = 6.0
 """Dark border kept round every marker beyond its quiet zone: the projector's blur, the parallax
 of a base a few mm high and the calibration's residual together stay well inside it."""
@@ -87,4 +76,3 @@ def token_darkness(latest: Callable[[], Any], roster: Roster) -> Callable[[], di
                                      for t in readings]}
 
     return part
-    return None

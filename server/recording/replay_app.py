@@ -29,6 +29,7 @@ from campo.server.analysis_routes import add_analysis_routes, page_module_url
 from campo.server.guard import RequestLimits, install_guard
 from campo.server.hub import StateHub
 from campo.server.recording.replay import ReplaySession
+from campo.server.request_body import first_problem
 from campo.server.security import RateLimit, same_origin
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -62,9 +63,8 @@ def cursor_move(raw: bytes) -> CursorMove:
     except CampoInputError as exc:
         raise HTTPException(400, f"body is not acceptable JSON: {exc}") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise HTTPException(400, f"{where + ': ' if where else ''}{first['msg']}") from None
+        where, what = first_problem(exc)
+        raise HTTPException(400, f"{where + ': ' if where else ''}{what}") from None
     if move.t is None and move.seq is None:
         raise HTTPException(400, 'give {"t": seconds} or {"seq": event seq}')
     return move
