@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from campo.errors import CampoInputError
+from campo.vision.detection.detector import to_gray
 from campo.vision.image_files import read_image
 from campo.vision.tabletop import dictionary_size
 
@@ -109,10 +110,7 @@ def _read_grey(item: ImageInput) -> tuple[str, np.ndarray]:
     else:
         name = str(item)
         image = read_image(item, cv2.IMREAD_UNCHANGED)   # size checked from the header first
-    image = np.asarray(image)
-    if image.ndim == 3:
-        code = cv2.COLOR_BGRA2GRAY if image.shape[2] == 4 else cv2.COLOR_BGR2GRAY
-        image = cv2.cvtColor(image, code)
+    image = to_gray(np.asarray(image))
     if image.dtype != np.uint8:
         image = cv2.normalize(image, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
     return name, image

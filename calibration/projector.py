@@ -30,6 +30,7 @@ from campo.atomic_file import write_atomic
 from campo.errors import CampoInputError, FileFormatError
 from campo.safe_input import object_with_keys, parse_json, read_bounded
 from campo.vision.camera_model import Intrinsics
+from campo.vision.detection.detector import to_gray
 
 PROJECTOR_FILE_VERSION = 1
 MAX_PROJECTOR_BYTES = 256 * 1024
@@ -107,21 +108,17 @@ class ProjectorPattern:
         """(ids, Nx2 raw camera pixels) of the pattern's corners read in a camera frame; with
         ``dark``, a frame of the same view with the projector showing black, they are read in
         the ratio of the two (`lit_ratio`), where the cloth's colours and terrain are gone."""
-        grey = _grey(image) if dark is None else lit_ratio(image, dark)
+        grey = to_gray(image) if dark is None else lit_ratio(image, dark)
         corners, ids, _, _ = self.detector.detectBoard(grey)
         if ids is None or corners is None or len(ids) == 0:
             return np.zeros(0, int), np.zeros((0, 2))
         return np.asarray(ids).reshape(-1).astype(int), np.asarray(corners, np.float64).reshape(-1, 2)
 
 
-def _grey(image: np.ndarray) -> np.ndarray:
-    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-
-
 def lit_ratio(lit: np.ndarray, dark: np.ndarray) -> np.ndarray:
     """How much brighter each pixel is with the pattern shown than with the projector black, as
     an 8-bit grey image: the table's own colours divide out (the camera sees albedo x light)."""
-    a, b = _grey(lit).astype(np.float32), _grey(dark).astype(np.float32)
+    a, b = to_gray(lit).astype(np.float32), to_gray(dark).astype(np.float32)
     if a.shape != b.shape:
         raise CalibrationFailed("the dark and the lit frame differ in size (did the camera change mode?)")
     ratio = cv2.GaussianBlur(a, (0, 0), 0.8) / (cv2.GaussianBlur(b, (0, 0), 0.8) + 6.0)

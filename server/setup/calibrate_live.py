@@ -33,6 +33,7 @@ from campo.calibration.calibrate_intrinsics import (
 )
 from campo.calibration.charuco import BoardSpec, BoardView, board_detector, detect_view
 from campo.server.sources import Frame
+from campo.vision.detection.detector import to_gray
 
 STILL_PX = 1.0
 """A board whose corners moved less than this (at 1280 px wide) since the last frame is still."""
@@ -155,7 +156,7 @@ class LiveCalibrator:
 
     def offer(self, frame: Frame) -> bool:
         """Look at one frame; True when it was kept as a new view."""
-        grey = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY) if frame.image.ndim == 3 else frame.image
+        grey = to_gray(frame.image)
         h, w = grey.shape[:2]
         view = detect_view(self._board, self._detector, f"frame {frame.index}", grey)
         with self._lock:
