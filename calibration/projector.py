@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 from shapely.geometry import MultiPoint, Polygon, box
 
+from campo.calibration.poses import image_to_plane
 from campo.calibration.registration import TableLocation
 from campo.atomic_file import write_atomic
 from campo.errors import CampoInputError, FileFormatError
@@ -126,23 +127,6 @@ def lit_ratio(lit: np.ndarray, dark: np.ndarray) -> np.ndarray:
     return np.clip((ratio - lo) * (255.0 / max(hi - lo, 1e-6)), 0, 255).astype(np.uint8)
 
 
-def image_to_table(location: TableLocation, intrinsics: Intrinsics | None, pixels: np.ndarray) -> np.ndarray:
-    """Raw camera pixels (Nx2) -> the table points (Nx2 mm, z = 0) on their rays."""
-    px = np.asarray(pixels, np.float64).reshape(-1, 2)
-    if not location.located:
-        raise ValueError("the table is not located")
-    if location.method == "pnp" and intrinsics is not None:
-        rot = location.rotation
-        plane = np.column_stack([rot[:, 0], rot[:, 1], np.asarray(location.tvec, np.float64).reshape(3)])
-        normal = intrinsics.undistort(px)
-        homog = np.column_stack([normal, np.ones(len(normal))]) @ np.linalg.inv(plane).T
-    elif location.homography is not None:
-        homog = np.column_stack([px, np.ones(len(px))]) @ np.linalg.inv(location.homography).T
-    else:
-        raise ValueError("the table location has neither a pose nor a homography")
-    return homog[:, :2] / homog[:, 2:3]
-
-
 @dataclass(frozen=True)
 class ProjectorCalibration:
     """Table mm -> projector pixels, and how well it was measured (mm on the table)."""
@@ -210,7 +194,7 @@ def fit_projector(ids: np.ndarray, camera_px: np.ndarray, pattern: ProjectorPatt
     if seen < MIN_CORNERS:
         raise CalibrationFailed(f"only {seen} corners of the projected pattern were read (need {MIN_CORNERS}): "
                                 "is the projector page open, on the projector, and the room not too bright?")
-    table_mm = image_to_table(location, intrinsics, camera_px)
+    table_mm = image_to_plane(camera_px, location, intrinsics, 0.0)
     w, d = table_size
     m = TABLE_MARGIN_MM
     on_table = (table_mm[:, 0] >= -m) & (table_mm[:, 0] <= w + m) & (table_mm[:, 1] >= -m) & (table_mm[:, 1] <= d + m)

@@ -33,8 +33,9 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from campo.calibration.pipeline import fit_intrinsics
+from campo.calibration.poses import image_to_plane
 from campo.calibration.projector import (
-    CalibrationFailed, ProjectorCalibration, ProjectorPattern, better_than, fit_projector, image_to_table,
+    CalibrationFailed, ProjectorCalibration, ProjectorPattern, better_than, fit_projector,
     load_projector, save_projector,
 )
 from campo.errors import CampoInputError
@@ -179,7 +180,7 @@ class ProjectorService:
             ids, px = found
             self.job = {**self.job, "progress": f"fitting {len(ids)} corners"}
             new = fit_projector(ids, px, pattern, location, intr, feed.table_size)
-            table_mm = image_to_table(location, intr, px)
+            table_mm = image_to_plane(px, location, intr, 0.0)
             keep, why = better_than(new, self.calibration, (table_mm, pattern.corners_px[ids]))
             if keep:
                 if self.path is not None:   # saved first: a file that cannot be written keeps the old one

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from campo.calibration.pipeline import FramePipeline
+from campo.calibration.poses import image_to_plane
 from campo.calibration.projector import (
     CalibrationFailed, ProjectorCalibration, ProjectorPattern, better_than, calibrate_from_frame, fit_projector,
-    image_to_table, load_projector, residuals_mm, save_projector,
+    load_projector, residuals_mm, save_projector,
 )
 from campo.errors import FileFormatError
 from campo.vision.synthetic.demo import DemoCamera
@@ -87,7 +88,7 @@ def test_a_nudged_projector_replaces_the_old_calibration_and_a_worse_fit_does_no
     dark, lit, location = frames(demo, after, pattern.image())
     ids, px = pattern.detect(lit, dark)
     new = fit_projector(ids, px, pattern, location, demo.intrinsics, size)
-    corners = (image_to_table(location, demo.intrinsics, px), pattern.corners_px[ids])
+    corners = (image_to_plane(px, location, demo.intrinsics, 0.0), pattern.corners_px[ids])
     old = ProjectorCalibration(after.size, before.table_to_projector, 0.05, 0.2, 0.9, 100, 100)
     keep, why = better_than(new, old, corners)
     assert keep, why
