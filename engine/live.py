@@ -140,7 +140,9 @@ class LiveAnalysis:
             self.version += 1
             previous = self._last
             try:
-                state = GameState(parse_scenario(data), held=self.held)
+                before = None if previous is None or previous.state is None else \
+                    (previous.scenario, previous.state.scenario)
+                state = GameState(parse_scenario(data, before=before), held=self.held)
                 snapshot = self._summarise(data, state, previous)
             except CampoInputError as exc:
                 snapshot = self._failed(data, str(exc))

@@ -58,39 +58,59 @@ OVERLAP_REPORTED_MM2 = 25.0
 
 
 def placement_problems(state: GameState) -> list[Problem]:
-    """Warnings every ruleset shares: a base partly off the table, two bases overlapping."""
+    """Warnings every ruleset shares: a base partly off the table, two bases overlapping.
+
+    Both depend only on the poses (and the table): the facts are kept on the state, and a live
+    game's next moment takes over those of the bases that have not moved
+    (`GameState.reuse_geometry`), measuring only the moved bases and the pairs they are in."""
     import numpy as np
     import shapely
 
     width, depth = state.scenario.table.width_mm, state.scenario.table.depth_mm
-    tol = OFF_TABLE_TOLERANCE_MM
-    table = shapely.box(-tol, -tol, width + tol, depth + tol)
-    shapely.prepare(table)
-    # the index's polygons (built in one vectorised call, and the analysis needs them anyway),
-    # each test over all bases or pairs in one shapely call: the same GEOS answers as one by one
     index = state.index
     position = {i: k for k, i in enumerate(index.ids)}
-    order = [position[b.id] for b in state.bases]
-    on_table = shapely.covers(table, index.shapes[order]) if order else []
-    out = [Problem(f"bases({b.id})", "base lies partly off the table", "warning", (b.id,))
-           for b, inside in zip(state.bases, np.asarray(on_table).tolist()) if not inside]
-    pairs = index.pairs_within(0.0)
+    # (table, ids off it, (a, b) in index order -> overlap reported): taken over for the bases
+    # that have not moved when the table is the same
+    before = state.handed_on("placement")
+    kept = state.unmoved if before is not None and before[0] == (width, depth) else frozenset()
+    off = {i for i in before[1] if i in kept} if kept else set()
+    overlaps: dict[tuple[str, str], float] = {}
+    pairs: set[tuple[int, int]] = set()   # (i, j), i < j in index order, to measure
+    for (a, b), area in before[2].items() if kept else ():
+        if a in kept and b in kept:
+            if position[a] < position[b]:
+                overlaps[(a, b)] = area
+            else:   # measured the other way round: measured again as the full test does
+                pairs.add((position[b], position[a]))
+    fresh = [k for k, i in enumerate(index.ids) if i not in kept]
+    if fresh:
+        tol = OFF_TABLE_TOLERANCE_MM
+        table = shapely.box(-tol, -tol, width + tol, depth + tol)
+        shapely.prepare(table)
+        inside = shapely.covers(table, index.shapes[fresh])
+        off.update(index.ids[k] for k, ok in zip(fresh, inside.tolist()) if not ok)
+        si, bi = index.query_many(index.shapes[fresh], 0.0)
+        pairs.update((min(fresh[s], b), max(fresh[s], b))
+                     for s, b in zip(si.tolist(), bi.tolist()) if fresh[s] != b)
     if pairs:
-        left = np.array([position[a] for a, _ in pairs])
-        right = np.array([position[b] for _, b in pairs])
+        # each test over all the pairs in one shapely call: the same GEOS answers as one by one
+        left, right = np.array(sorted(pairs)).T
         # the overlap lies in both bounding boxes: where theirs is clearly below the reported
         # area (bases side by side merely touch), GEOS's intersection is not needed
         box = shapely.bounds(index.shapes)
         wide = np.minimum(box[left, 2], box[right, 2]) - np.maximum(box[left, 0], box[right, 0])
         high = np.minimum(box[left, 3], box[right, 3]) - np.maximum(box[left, 1], box[right, 1])
         maybe = np.clip(wide, 0, None) * np.clip(high, 0, None) > 0.99 * OVERLAP_REPORTED_MM2
-        areas = np.zeros(len(pairs))
-        areas[maybe] = shapely.area(shapely.intersection(index.shapes[left[maybe]],
-                                                         index.shapes[right[maybe]]))
-        for (a, b), area in zip(pairs, areas.tolist()):
+        areas = shapely.area(shapely.intersection(index.shapes[left[maybe]],
+                                                  index.shapes[right[maybe]]))
+        for a, b, area in zip(left[maybe].tolist(), right[maybe].tolist(), areas.tolist()):
             if area > OVERLAP_REPORTED_MM2:
-                out.append(Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²",
-                                   "warning", (a, b)))
+                overlaps[(index.ids[a], index.ids[b])] = area
+    state.hand_on("placement", ((width, depth), frozenset(off), overlaps))
+    out = [Problem(f"bases({b.id})", "base lies partly off the table", "warning", (b.id,))
+           for b in state.bases if b.id in off]
+    out += [Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²", "warning",
+                    (a, b)) for (a, b), area in sorted(overlaps.items())]
     return out
 
 

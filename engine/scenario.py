@@ -167,18 +167,24 @@ def _loc(loc: tuple[Any, ...], data: Any) -> str:
     return out
 
 
-def parse_scenario(data: Any, *, path: str | Path | None = None) -> Scenario:
+def parse_scenario(data: Any, *, path: str | Path | None = None,
+                   before: tuple[Any, Scenario] | None = None) -> Scenario:
     """A `Scenario` from decoded JSON; every problem is reported at once, by key.
 
     Traits and settings hold free-form values: a non-finite or absurd number or too deep a
-    nesting anywhere is refused first (`campo.safe_input`), naming its key."""
+    nesting anywhere is refused first (`campo.safe_input`), naming its key.
+
+    ``before`` is an earlier moment that parsed (its decoded JSON and its `Scenario`: a live
+    game's previous moment, where most bases have not moved): the bases and the terrain given
+    exactly as then are taken over, and only the rest is checked, with the same errors."""
     if isinstance(data, Scenario):
         return data
-    problem = unsound_value(data)
+    checked, given = (data, data) if before is None else _taking_over(data, *before)
+    problem = unsound_value(checked)
     if problem is not None:
         raise ScenarioError(problem[1], path=path, key=_loc(problem[0], data) or None)
     try:
-        return Scenario.model_validate(data)
+        return Scenario.model_validate(given)
     except ValidationError as exc:
         errors = exc.errors()
         found = [(_loc(tuple(e["loc"]), data), e["msg"].removeprefix("Value error, "))
@@ -188,6 +194,47 @@ def parse_scenario(data: Any, *, path: str | Path | None = None) -> Scenario:
             raise ScenarioError(msg, path=path, key=key or None) from None
         joined = "; ".join(f"{key}: {msg}" if key else msg for key, msg in found)
         raise ScenarioError(f"{len(found)} problems: {joined}", path=path) from None
+
+
+def _taking_over(data: Any, old_data: Any, old: Scenario) -> tuple[Any, Any]:
+    """(``data`` to check for unsound values, ``data`` to validate): the bases (by id) and the
+    terrain given exactly as in ``old_data`` left out of the first (they were sound) and replaced
+    by their parsed models in the second (pydantic takes a model as it is). Every other item
+    keeps its place, so an error names it as before."""
+    if not isinstance(data, dict) or not isinstance(old_data, dict):
+        return data, data
+    checked, given = dict(data), dict(data)
+    terrain = data.get("terrain")
+    if isinstance(terrain, list) and terrain and terrain == old_data.get("terrain"):
+        checked["terrain"], given["terrain"] = None, list(old.terrain)
+    bases, old_bases = data.get("bases"), old_data.get("bases")
+    if isinstance(bases, list) and isinstance(old_bases, list):
+        was = {b["id"]: (b, m) for b, m in zip(old_bases, old.bases)
+               if isinstance(b, dict) and isinstance(b.get("id"), str) and m.id == b["id"]}
+        checked_bases, given_bases = list(bases), list(bases)
+        for k, b in enumerate(bases):
+            hit = was.get(b.get("id")) if isinstance(b, dict) and isinstance(b.get("id"), str) \
+                else None
+            if hit is not None and hit[0] == b and _same_json(hit[0].get("traits"), b.get("traits")):
+                checked_bases[k], given_bases[k] = None, hit[1]
+        checked["bases"], given["bases"] = checked_bases, given_bases
+    return checked, given
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal decoded JSON, types included: traits are kept as given, and 4 and 4.0 (or 1 and
+    true), equal to Python, are not the same to a reader of them.
+
+    >>> _same_json({"class": 4}, {"class": 4.0}), _same_json({"a": [1, "x"]}, {"a": [1, "x"]})
+    (False, True)
+    """
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    return bool(a == b)
 
 
 def load_scenario_file(path: str | Path) -> Scenario:

@@ -51,6 +51,10 @@ class GameState:
         self.held: HeldVerdicts = held if held is not None else HeldVerdicts()
         self._by_id = {b.id: b for b in scenario.bases}
         self._cache: dict[str, Any] = {}
+        self.unmoved: frozenset[str] = frozenset()
+        """The bases standing where they stood in the moment before (`reuse_geometry`)."""
+        self._handing_on: dict[str, Any] = {}
+        self._handed_on: dict[str, Any] = {}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | Scenario, *, held: HeldVerdicts | None = None
@@ -92,13 +96,29 @@ class GameState:
 
     def reuse_geometry(self, before: GameState) -> None:
         """Take over the rectangles, with their polygons, of the bases standing where they stood
-        in ``before`` (a live game's previous moment: most bases have not moved)."""
+        in ``before`` (a live game's previous moment: most bases have not moved), and the facts
+        ``before`` handed on (`hand_on`) for them to be taken over too."""
         theirs = before.cached("rects", dict)
         mine = self.cached("rects", dict)
+        unmoved = []
         for i, b in self._by_id.items():
-            rect, was = theirs.get(i), before._by_id.get(i)
-            if rect is not None and was is not None and _pose(was) == _pose(b):
-                mine.setdefault(i, rect)
+            was = before._by_id.get(i)
+            if was is not None and _pose(was) == _pose(b):
+                unmoved.append(i)
+                if (rect := theirs.get(i)) is not None:
+                    mine.setdefault(i, rect)
+        self.unmoved = frozenset(unmoved)
+        self._handed_on = dict(before._handing_on)
+
+    def hand_on(self, key: str, facts: Any) -> None:
+        """Keep ``facts`` (plain data about the bases' poses, never a state or a board) for the
+        next moment's state, whose `handed_on` gives them for it to take over those of its
+        `unmoved` bases."""
+        self._handing_on[key] = facts
+
+    def handed_on(self, key: str) -> Any:
+        """The facts the moment before handed on under ``key`` (None if none)."""
+        return self._handed_on.get(key)
 
     def move(self, base_id: str, *, x_mm: float | None = None, y_mm: float | None = None,
              heading_deg: float | None = None) -> None:
@@ -115,6 +135,9 @@ class GameState:
     def forget(self) -> None:
         """Drop every derived fact (rebuilt on the next question)."""
         self._cache.clear()
+        self._handing_on.clear()
+        self._handed_on.clear()
+        self.unmoved = frozenset()
 
     def cached(self, key: str, build: Any) -> Any:
         """A value derived from the whole state, built once per state version."""
