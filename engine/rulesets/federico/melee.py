@@ -151,25 +151,31 @@ def _with_supports(board: Board, bases: set[str]) -> tuple[int, list[str]]:
 
 def judge(board: Board, pairs: Sequence[tuple[str, str]]) -> list[Attack]:
     """The full verdict on each (attacker, target): reach, aspect, the defender's morale test
-    and the melee roll (an estimate of the numbers), all reaches measured in one batch."""
+    and the melee roll (an estimate of the numbers). The reaches are measured in one batch
+    with the nearest attack of each regiment mate the estimate may need (`_engaged`)."""
     todo = [p for p in dict.fromkeys(pairs) if ("attack", *p) not in board.memo]
     if todo:
-        mates = _mates_reaching(board, todo)
-        reach(board, list(todo) + [q for found in mates.values() for q in found])
-        for p in todo:
-            board.memo[("attack", *p)] = _full(board, *p, mates)
+        regs = board.regiments
+        queues = _mates_attacks(board, sorted({
+            (a, regs.of_base[t]) for a, t in todo if board.pieces[t].is_troop
+            and board.pieces[a].can_attack and board.is_enemy(a, t)}))
+        verdicts = reach(board, todo + [(m, q[0]) for (_, _, m), q in queues.items()])
+        melees = [(p, v) for p, v in zip(todo, verdicts)
+                  if v.distance is not None and v.reasons[:1] != [f"already in contact with {p[1]}"]]
+        engaged = _engaged(board, queues, {(a, regs.of_base[t]) for (a, t), _ in melees})
+        for p, v in zip(todo, verdicts):
+            board.memo[("attack", *p)] = v
+        for (a, t), v in melees:
+            _add_melee(board, v, engaged[(a, regs.of_base[t])])
     return [board.memo[("attack", *p)] for p in pairs]
 
 
-def _mates_reaching(board: Board, pairs: list[tuple[str, str]]
-                    ) -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """(attacker, defender regiment) -> the attacks of the attacker's regiment mates on the
-    defender's regiment's bases that may be legal (F20's estimate): the bases no farther than
-    the mate's full move (plus the close-call tolerance), since no path is shorter than the
-    gap."""
+def _mates_attacks(board: Board, wanted: list[tuple[str, str]]
+                   ) -> dict[tuple[str, str, str], list[str]]:
+    """(attacker, defender regiment, mate) -> the bases of that regiment the attacker's
+    regiment mate may attack, nearest first (F20's estimate): those no farther than the mate's
+    full move (plus the close-call tolerance), since no path is shorter than the gap."""
     regs = board.regiments
-    wanted = {(a, regs.of_base[t]) for a, t in pairs if board.pieces[t].is_troop
-              and board.pieces[a].can_attack and board.is_enemy(a, t)}
     mates = sorted({m for a, _ in wanted for m in regs.mates(a) if m != a})
     near = candidates(board, mates)
     tried = sorted({(m, t) for a, d_reg in wanted for m in regs.mates(a) if m != a
@@ -177,33 +183,47 @@ def _mates_reaching(board: Board, pairs: list[tuple[str, str]]
     gap = shapely.distance(board.polygons[[board.pos[m] for m, _ in tried]],
                            board.polygons[[board.pos[t] for _, t in tried]])
     move = np.array([board.mm(base_rate_cm(board, m)) for m, _ in tried]) + board.close
-    within = {p for p, ok in zip(tried, (gap <= move).tolist()) if ok}
-    return {(a, d_reg): [(m, t) for m in regs.mates(a) if m != a for t in near[m]
-                         if (m, t) in within and t in regs.by_name[d_reg].bases]
-            for a, d_reg in wanted}
+    nearest = {p: g for p, g, ok in zip(tried, gap.tolist(), (gap <= move).tolist()) if ok}
+    queues = {(a, d_reg, m): sorted((t for t in near[m] if (m, t) in nearest
+                                     and t in regs.by_name[d_reg].bases),
+                                    key=lambda t, m=m: nearest[(m, t)])
+              for a, d_reg in wanted for m in regs.mates(a) if m != a}
+    return {k: q for k, q in queues.items() if q}
 
 
-def _full(board: Board, attacker: str, target: str,
-          mates: dict[tuple[str, str], list[tuple[str, str]]]) -> Attack:
-    v = reach(board, [(attacker, target)])[0]
-    if v.distance is None or v.reasons[:1] == [f"already in contact with {target}"]:
-        return v
+def _engaged(board: Board, queues: dict[tuple[str, str, str], list[str]],
+             needed: set[tuple[str, str]]) -> dict[tuple[str, str], set[str]]:
+    """(attacker, defender regiment) -> the attacker and those of its regiment mates that may
+    legally attack a base of that regiment (F20's estimate), for the keys ``needed``. Each
+    mate's attacks (`_mates_attacks`) are judged in rounds, one per mate still unsettled in
+    each, only until one is legal."""
+    out = {k: {k[0]} for k in needed}
+    todo = {k: list(q) for k, q in queues.items() if k[:2] in needed}
+    while todo:
+        for ((a, d_reg, m), q), v in zip(list(todo.items()),
+                                        reach(board, [(k[2], q[0]) for k, q in todo.items()])):
+            if v.legal:
+                out[(a, d_reg)].add(m)
+            if v.legal or len(q) == 1:
+                del todo[(a, d_reg, m)]
+            else:
+                q.pop(0)
+    return out
+
+
+def _add_melee(board: Board, v: Attack, engaged: set[str]) -> None:
+    """The defender's morale test and the melee roll of an attack that may reach."""
     regs = board.regiments
-    d_reg = regs.of_base[target]
-    engaged = {attacker} | {m for (m, _), ok in zip(mates[(attacker, d_reg)],
-                                                    reach(board, mates[(attacker, d_reg)]))
-                            if ok.legal}
     n_att, a_sup = _with_supports(board, engaged)
-    n_def, d_sup = _with_supports(board, set(regs.group_of(target)))
-    v.morale = morale_test(board, target, v.contact_aspect, [attacker])
-    mods = melee_modifiers(board, attacker, target, v.contact_aspect, (n_att, n_def))
+    n_def, d_sup = _with_supports(board, set(regs.group_of(v.target)))
+    v.morale = morale_test(board, v.target, v.contact_aspect, [v.attacker])
+    mods = melee_modifiers(board, v.attacker, v.target, v.contact_aspect, (n_att, n_def))
     v.melee = {"modifiers": [m.to_dict() for m in mods], "modifier_total": total(mods),
                "counts": {"attacker": n_att, "defender": n_def,
                           "attacker_supports": a_sup, "defender_supports": d_sup,
                           "estimate": "the attacking bases of the regiment that can reach "
                                       "the defender, against the defender's group"},
                "odds_per_die": melee_odds(total(mods))}
-    return v
 
 
 def engagements(board: Board) -> list[dict[str, Any]]:

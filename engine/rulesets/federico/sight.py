@@ -27,7 +27,7 @@ from campo.engine.rulesets.federico.board import Board
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
 ORIGINS = 5         # points along the front edge
-FIRST_LINES_FROM = 64   # from this many shots, each shot's shortest line is traced first
+FIRST_LINES_FROM = 1   # from this many shots, each shot's shortest line is traced first
 
 
 @dataclass
