@@ -215,26 +215,28 @@ def _taking_over(data: Any, old_data: Any, old: Scenario) -> tuple[Any, Any]:
         for k, b in enumerate(bases):
             hit = was.get(b.get("id")) if isinstance(b, dict) and isinstance(b.get("id"), str) \
                 else None
-            if hit is not None and hit[0] == b and _same_json(hit[0].get("traits"), b.get("traits")):
+            if hit is not None and hit[0] == b and _same_types(hit[0].get("traits"), b.get("traits")):
                 checked_bases[k], given_bases[k] = None, hit[1]
         checked["bases"], given["bases"] = checked_bases, given_bases
     return checked, given
 
 
-def _same_json(a: Any, b: Any) -> bool:
-    """Equal decoded JSON, types included: traits are kept as given, and 4 and 4.0 (or 1 and
-    true), equal to Python, are not the same to a reader of them.
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b``, equal decoded JSON, hold the same types throughout: traits are
+    kept as given, and 4 and 4.0 (or 1 and true), equal to Python, are not the same to a
+    reader of them.
 
-    >>> _same_json({"class": 4}, {"class": 4.0}), _same_json({"a": [1, "x"]}, {"a": [1, "x"]})
+    >>> _same_types({"class": 4}, {"class": 4.0}), _same_types({"a": [1, "x"]}, {"a": [1, "x"]})
     (False, True)
     """
     if type(a) is not type(b):
         return False
     if type(a) is dict:
-        return a.keys() == b.keys() and all(_same_json(v, b[k]) for k, v in a.items())
-    if type(a) is list:
-        return len(a) == len(b) and all(map(_same_json, a, b))
-    return bool(a == b)
+        a, b = list(a.values()), [b[k] for k in a]
+    elif type(a) is not list:
+        return True
+    return list(map(type, a)) == list(map(type, b)) and \
+        all(_same_types(x, y) for x, y in zip(a, b) if type(x) in (dict, list))
 
 
 def load_scenario_file(path: str | Path) -> Scenario:

@@ -13,7 +13,7 @@ import numpy as np
 import shapely
 
 from campo.engine.results import Aspect
-from campo.engine.rulesets.federico.attacks import Attack, candidates, reach
+from campo.engine.rulesets.federico.attacks import Attack, reach
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.modifiers import Modifier, probability, rounded, total
 from campo.engine.rulesets.federico.movement import base_rate_cm, fall_back
@@ -174,19 +174,19 @@ def _mates_attacks(board: Board, wanted: list[tuple[str, str]]
                    ) -> dict[tuple[str, str, str], list[str]]:
     """(attacker, defender regiment, mate) -> the bases of that regiment the attacker's
     regiment mate may attack, nearest first (F20's estimate): those no farther than the mate's
-    full move (plus the close-call tolerance), since no path is shorter than the gap."""
-    regs = board.regiments
-    mates = sorted({m for a, _ in wanted for m in regs.mates(a) if m != a})
-    near = candidates(board, mates)
-    tried = sorted({(m, t) for a, d_reg in wanted for m in regs.mates(a) if m != a
-                    for t in near[m] if t in regs.by_name[d_reg].bases})
+    full move plus the close-call tolerance (no path is shorter than the gap), measured in one
+    call."""
+    regs, pieces = board.regiments, board.pieces
+    tried = sorted({(m, t) for a, d_reg in wanted for m in regs.mates(a)
+                    if m != a and pieces[m].can_attack and not pieces[m].stale
+                    for t in regs.by_name[d_reg].bases
+                    if pieces[t].is_troop and board.is_enemy(m, t)})
     gap = shapely.distance(board.polygons[[board.pos[m] for m, _ in tried]],
                            board.polygons[[board.pos[t] for _, t in tried]])
     move = np.array([board.mm(base_rate_cm(board, m)) for m, _ in tried]) + board.close
     nearest = {p: g for p, g, ok in zip(tried, gap.tolist(), (gap <= move).tolist()) if ok}
-    queues = {(a, d_reg, m): sorted((t for t in near[m] if (m, t) in nearest
-                                     and t in regs.by_name[d_reg].bases),
-                                    key=lambda t, m=m: nearest[(m, t)])
+    queues = {(a, d_reg, m): sorted((t for t in regs.by_name[d_reg].bases if (m, t) in nearest),
+                                    key=lambda t, m=m: (nearest[(m, t)], t))
               for a, d_reg in wanted for m in regs.mates(a) if m != a}
     return {k: q for k, q in queues.items() if q}
 
