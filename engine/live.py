@@ -32,7 +32,7 @@ import numpy as np
 from campo.engine.boundary import HeldVerdicts
 from campo.engine.geometry.index import within_by_centres
 from campo.engine.geometry.rect import Rect
-from campo.engine.scenario import parse_scenario
+from campo.engine.scenario import parse_scenario, same_json
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
 
@@ -57,6 +57,27 @@ def _copied(value: Any) -> Any:
     if kind is list:
         return [v if type(v) in _SCALARS else _copied(v) for v in value]
     return value if kind in _SCALARS else copy.deepcopy(value)
+
+
+def _copied_over(scenario: Mapping[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """A private copy of ``scenario`` (`_copied`) that shares with ``before``, the previous
+    moment's copy (never changed), the bases and the terrain given exactly as then
+    (`scenario.same_json`): most bases have not moved, and only what changed is copied."""
+    if before is None:
+        return _copied(dict(scenario))
+    out = {}
+    for k, v in scenario.items():
+        was = before.get(k)
+        if k == "bases" and type(v) is list and type(was) is list:
+            by_id = {b["id"]: b for b in was if type(b) is dict and type(b.get("id")) is str}
+            out[k] = [w if type(b) is dict and type(b.get("id")) is str
+                      and (w := by_id.get(b["id"])) is not None and same_json(w, b)
+                      else _copied(b) for b in v]
+        elif k == "terrain" and type(v) is list and same_json(was, v):
+            out[k] = was
+        else:
+            out[k] = v if type(v) in _SCALARS else _copied(v)
+    return out
 
 
 @dataclass
@@ -135,10 +156,10 @@ class LiveAnalysis:
     def update(self, scenario: Mapping[str, Any]) -> Snapshot:
         """The snapshot of a new moment. A scenario the engine cannot judge gives a snapshot
         whose summary carries ``error`` (the poses are still there to draw)."""
-        data = _copied(dict(scenario))
         with self._lock:
             self.version += 1
             previous = self._last
+            data = _copied_over(scenario, None if previous is None else previous.scenario)
             try:
                 before = None if previous is None or previous.state is None else \
                     (previous.scenario, previous.state.scenario)

@@ -205,7 +205,8 @@ def _taking_over(data: Any, old_data: Any, old: Scenario) -> tuple[Any, Any]:
         return data, data
     checked, given = dict(data), dict(data)
     terrain = data.get("terrain")
-    if isinstance(terrain, list) and terrain and terrain == old_data.get("terrain"):
+    if isinstance(terrain, list) and terrain and (terrain is old_data.get("terrain")
+                                                  or terrain == old_data.get("terrain")):
         checked["terrain"], given["terrain"] = None, list(old.terrain)
     bases, old_bases = data.get("bases"), old_data.get("bases")
     if isinstance(bases, list) and isinstance(old_bases, list):
@@ -215,20 +216,24 @@ def _taking_over(data: Any, old_data: Any, old: Scenario) -> tuple[Any, Any]:
         for k, b in enumerate(bases):
             hit = was.get(b.get("id")) if isinstance(b, dict) and isinstance(b.get("id"), str) \
                 else None
-            if hit is not None and hit[0] == b and _same_types(hit[0].get("traits"), b.get("traits")):
+            if hit is not None and (hit[0] is b or same_json(hit[0], b)):
                 checked_bases[k], given_bases[k] = None, hit[1]
         checked["bases"], given["bases"] = checked_bases, given_bases
     return checked, given
 
 
-def _same_types(a: Any, b: Any) -> bool:
-    """Whether ``a`` and ``b``, equal decoded JSON, hold the same types throughout: traits are
-    kept as given, and 4 and 4.0 (or 1 and true), equal to Python, are not the same to a
-    reader of them.
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same decoded JSON, types included: 4 and 4.0 (or 1 and
+    true), equal to Python, are not the same to a reader of traits or of the scenario sent on.
 
-    >>> _same_types({"class": 4}, {"class": 4.0}), _same_types({"a": [1, "x"]}, {"a": [1, "x"]})
+    >>> same_json({"class": 4}, {"class": 4.0}), same_json({"a": [1, "x"]}, {"a": [1, "x"]})
     (False, True)
     """
+    return bool(a == b) and _same_types(a, b)
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b``, equal decoded JSON, hold the same types throughout."""
     if type(a) is not type(b):
         return False
     if type(a) is dict:

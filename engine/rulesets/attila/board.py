@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -29,7 +29,7 @@ from campo.engine.rulesets.attila.geometry import Frames, highest, shared_length
 from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
 from campo.engine.rulesets.attila.units import Unit, read_unit
-from campo.engine.scenario import TerrainFeature
+from campo.engine.scenario import BaseState, TerrainFeature
 from campo.engine.state import GameState
 
 
@@ -112,9 +112,23 @@ class Board:
         """Base ids sorted (the order of every output)."""
         return sorted(self.order)
 
+    def _per_base(self, key: str, read: Callable[[BaseState], Any]) -> dict[str, Any]:
+        """``read(base)`` of every base, taking over from a live game's moment before those of
+        the bases given exactly as then (the same parsed base, `scenario.parse_scenario`)
+        under the same settings (`GameState.hand_on`)."""
+        before = self.state.handed_on(key)
+        kept = before[1] if before is not None and before[0] == self.settings else {}
+        out, mine = {}, {}
+        for b in self.state.bases:
+            was = kept.get(b.id)
+            out[b.id] = was[1] if was is not None and was[0] is b else read(b)
+            mine[b.id] = (b, out[b.id])
+        self.state.hand_on(key, (self.settings, mine))
+        return out
+
     @cached_property
     def units(self) -> dict[str, Unit]:
-        return {b.id: read_unit(b, self.settings) for b in self.state.bases}
+        return self._per_base("attila.units", lambda b: read_unit(b, self.settings))
 
     @cached_property
     def rows(self) -> list[Unit]:
@@ -146,9 +160,9 @@ class Board:
         """Per base, everything its geometry and reading depend on (id, side, type, pose, size,
         traits as text, seen or not), exactly: what a memo of answers across states is keyed by
         (traits listed in another order only miss the memo)."""
-        return {b.id: (b.id, b.side, b.type, b.x_mm, b.y_mm, b.heading_deg, b.width_mm,
-                       b.depth_mm, b.stale, repr(b.traits))
-                for b in self.state.bases}
+        return self._per_base("attila.base_keys", lambda b: (
+            b.id, b.side, b.type, b.x_mm, b.y_mm, b.heading_deg, b.width_mm, b.depth_mm, b.stale,
+            repr(b.traits)))
 
     @cached_property
     def row_keys(self) -> list[BaseKey]:
