@@ -257,15 +257,19 @@ class Board:
         return np.array([line for _, _, line in self.linears], dtype=object)
 
     @cached_property
+    def centre_in(self) -> np.ndarray:
+        """(area, base row): the area (any kind, `areas`' order) holds the base's centre."""
+        if not self.areas:
+            return np.zeros((0, len(self.ids)), dtype=bool)
+        centres = shapely.points([(r.cx, r.cy) for r in self.rects])
+        return shapely.covers(self.area_shapes[:, None], centres[None, :])
+
+    @cached_property
     def centre_areas(self) -> dict[str, frozenset[str]]:
         """Every base -> the ids of the areas (any kind) holding its centre."""
-        if not self.areas:
-            return {i: frozenset() for i in self.ids}
-        centres = shapely.points([(r.cx, r.cy) for r in self.rects])
-        inside = shapely.covers(self.area_shapes[:, None], centres[None, :])
         tids = [tid for tid, _, _ in self.areas]
         return {i: frozenset(t for t, hit in zip(tids, col) if hit)
-                for i, col in zip(self.ids, inside.T.tolist())}
+                for i, col in zip(self.ids, self.centre_in.T.tolist())}
 
     def areas_under(self, base_id: str, kinds: Any) -> list[str]:
         """Ids of areas of the given kinds holding the base's centre."""

@@ -54,14 +54,21 @@ class Obstacles:
         return np.nonzero(self.board.troop)[0]
 
     @cached_property
-    def field(self) -> SightField:
-        """Troop bases, crests and blocking areas (``sight_blocking_areas``: any depth blocks)."""
-        b, rows = self.board, self.troop_rows
-        deep = [(tid, poly) for tid, kind, poly in b.areas
+    def deep_rows(self) -> list[int]:
+        """The blocking areas (``sight_blocking_areas``: any depth blocks), as rows of
+        `Board.areas`: the field's deep areas."""
+        b = self.board
+        return [k for k, (_, kind, _) in enumerate(b.areas)
                 if kind in b.settings.sight_blocking_areas]
+
+    @cached_property
+    def field(self) -> SightField:
+        """Troop bases, crests and blocking areas."""
+        b, rows = self.board, self.troop_rows
+        deep = [b.areas[k] for k in self.deep_rows]
         return SightField(list(b.polygons[rows]), [b.ids[r] for r in rows],
                           [line for _, line in b.crests], [tid for tid, _ in b.crests],
-                          [p for _, p in deep], [i for i, _ in deep], max_depth=0.0)
+                          [p for _, _, p in deep], [i for i, _, _ in deep], max_depth=0.0)
 
     @cached_property
     def own_body(self) -> np.ndarray:
@@ -75,9 +82,8 @@ class Obstacles:
     def stands_in(self) -> np.ndarray:
         """(board row, blocking area): the area holds the base's centre (it does not block the
         base's shots, Federico F5)."""
-        held, field = self.board.centre_areas, self.field
-        return np.array([[a in held[i] for a in field.deep_area_ids] for i in self.board.ids],
-                        dtype=bool).reshape(len(self.board.ids), len(field.deep_area_ids))
+        b = self.board
+        return b.centre_in[self.deep_rows].T.reshape(len(b.ids), len(self.deep_rows))
 
 
 def _with_centroid(pts: np.ndarray, counts: np.ndarray, centroid: np.ndarray) -> np.ndarray:
