@@ -7,11 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from campo.engine.analysis import gc_paused
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
-from campo.engine.rulesets.federico import analysis
 from campo.engine.rulesets.federico.attacks import Attack, candidates
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.fire import arc_drawing
@@ -78,20 +76,6 @@ class FedericoRuleset(Ruleset):
                                    "(base_size_" + p.arm + "_mm; Federico F14)",
                                    "warning", (b.id,)))
         return out
-
-    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        with gc_paused():   # thousands of short-lived records: nothing for the collector to find
-            return analysis.analyze_board(Board.of(state), ids)
-
-    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        with gc_paused():
-            return analysis.summaries(Board.of(state), ids)
-
-    def summary_reach_mm(self, state: GameState) -> float:
-        return analysis.summary_reach_mm(Board.of(state))
-
-    def board_summary(self, state: GameState) -> dict[str, Any]:
-        return analysis.board_summary(Board.of(state))
 
     def charge(self, state: GameState, charger: str, target: str) -> Attack:
         return judge(Board.of(state), [(charger, target)])[0]
