@@ -48,11 +48,9 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
                   num(fire.LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN)],
                  ["musketry hits on", f"{fire.MUSKETRY_HIT_ON}+"]],
     }
-    results = []
-    for low, high, r in melee.MELEE_RESULTS:
-        results.append([f"{low}–{high}" if high is not None else f"{low}+", r.text])
     melee_table = {"title": "Melee results (score difference)", "cites": "ISD §9",
-                   "columns": ["difference", "result"], "rows": results}
+                   "columns": ["difference", "result"],
+                   "rows": [[label, r.text] for label, r in melee.melee_rows()]}
     melee_facts = {
         "title": "Charges and melee", "cites": "ISD §9",
         "columns": ["what", "value"],
@@ -61,18 +59,9 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
                  ["supports at most", str(melee.MAX_SUPPORTS)],
                  ["artillery support range", num(melee.ARTILLERY_SUPPORT_RANGE_IN)]],
     }
-
-    def manoeuvre(rows: tuple[tuple[int, Any], ...], title: str) -> dict[str, Any]:
-        out, low = [], None
-        for upper, r in rows:
-            label = f"up to {upper}" if low is None else (f"{low}–{upper}" if upper < 99 else f"{low}+")
-            out.append([label, r.italian, r.text])
-            low = upper + 1
-        return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"], "rows": out}
-
     return [movement, fire_facts, artillery, melee_facts, melee_table,
-            manoeuvre(man.ORDERED_ROWS, "Manoeuvre: ordered unit"),
-            manoeuvre(man.DISORDERED_ROWS, "Manoeuvre: disordered unit")]
+            man.manoeuvre_table(False, "Manoeuvre: ordered unit"),
+            man.manoeuvre_table(True, "Manoeuvre: disordered unit")]
 
 
 def _band_rows(rows: Sequence[BandRow], settings: ItaliaSettings,

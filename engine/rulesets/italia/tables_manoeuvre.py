@@ -7,6 +7,7 @@ Modifiers for a given unit and situation are in ``modifiers_other.py`` (``manoeu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from enum import Enum
 
 
@@ -105,6 +106,23 @@ def manoeuvre_result(total: int, *, disordered: bool = False) -> ManoeuvreResult
         if total <= upper:
             return result
     return rows[-1][1]
+
+
+def manoeuvre_rows(disordered: bool) -> list[tuple[str, ManoeuvreResult]]:
+    """A column of the Manoeuvre Table as printed: each row's 2d6 span ("up to 2", "3–4" ...
+    "9+") and its result."""
+    rows, low = [], None
+    for upper, r in DISORDERED_ROWS if disordered else ORDERED_ROWS:
+        rows.append((f"up to {upper}" if low is None
+                     else f"{low}–{upper}" if upper < 99 else f"{low}+", r))
+        low = upper + 1
+    return rows
+
+
+def manoeuvre_table(disordered: bool, title: str) -> dict[str, Any]:
+    """The column as a table ``{"title", "cites", "columns", "rows"}`` (the rules panel, a test)."""
+    return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"],
+            "rows": [[label, r.italian, r.text] for label, r in manoeuvre_rows(disordered)]}
 
 
 MARCH_COLUMN_DEPLOY_ON = 9
