@@ -149,10 +149,6 @@ class AttilaRuleset(Ruleset):
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
     # --- a live game -----------------------------------------------------------------------
-    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
-        """ATT 9.A reorganisation ready to roll (`attila.resolution`)."""
-        return self.module("resolution").rally_test(state, unit)
-
     def memory(self) -> Any:
         """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
         return self.module("memory").GroupMemory()
