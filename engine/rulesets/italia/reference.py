@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from campo.engine.rulesets.doc_common import num
 from campo.engine.rulesets.italia.settings import ItaliaSettings
@@ -29,9 +29,10 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
     }
     artillery = {"title": "Artillery range bands", "cites": "ISD §6, ISD A7",
                  "columns": ["range", "band", "divisional", "reserve"],
-                 "rows": _band_rows(fire.ARTILLERY_BANDS, settings,
-                                    lambda r: [f"{fire.RANGE_MODIFIER['divisional'][r.table]:+d}",
-                                               f"{fire.RANGE_MODIFIER['reserve'][r.table]:+d}"])}
+                 "rows": [[span, r.band.value, *(f"{fire.RANGE_MODIFIER[b][r.table]:+d}"
+                                                 for b in ("divisional", "reserve"))]
+                          for span, r in zip(band_spans(fire.ARTILLERY_BANDS, settings),
+                                             fire.ARTILLERY_BANDS)]}
     musket = fire.MUSKETRY_BANDS[-1].upper_in
     edge = "up to and at" if fire.inclusive_edges(settings) else "short of"
     fire_facts = {
@@ -64,19 +65,17 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
             man.manoeuvre_table(True, "Manoeuvre: disordered unit")]
 
 
-def _band_rows(rows: Sequence[BandRow], settings: ItaliaSettings,
-               more: Callable[[BandRow], list[str]]) -> list[list[str]]:
-    """One row per range band, its edges as ISD A7 reads them in force: "over 3" to 12"" or
-    "from 3" to under 12"" (the verdicts read the same table, `tables_fire.band_row`)."""
+def band_spans(rows: Sequence[BandRow], settings: ItaliaSettings) -> list[str]:
+    """Each range band's edges as ISD A7 reads them in force: "over 3" to 12"" or "3" to under
+    12"" (the verdicts read the same table, `tables_fire.band_row`; the docs, the default)."""
     out, lower = [], None
     inclusive = inclusive_edges(settings)
     for r in rows:
         if lower is None:
-            span = f'up to {num(r.upper_in)}' if inclusive else f'under {num(r.upper_in)}'
+            out.append(f'up to {num(r.upper_in)}' if inclusive else f'under {num(r.upper_in)}')
         elif inclusive:
-            span = f'over {num(lower)} to {num(r.upper_in)}'
+            out.append(f'over {num(lower)} to {num(r.upper_in)}')
         else:
-            span = f'{num(lower)} to under {num(r.upper_in)}'
-        out.append([span, r.band.value, *more(r)])
+            out.append(f'{num(lower)} to under {num(r.upper_in)}')
         lower = r.upper_in
     return out
