@@ -155,16 +155,12 @@ class Ruleset(Protocol):
     def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
         """The ``bases`` member of ``campo analyze --json`` for ``ids`` (every base when None),
         plus the table-level members (groups, regiments ...) when ``ids`` is None. A base's entry
-        is the same whether asked alone or with every other. The whole table's is built once
-        per state; the collector is paused meanwhile (`analysis.gc_paused`)."""
+        is the same whether asked alone or with every other. The collector is paused meanwhile
+        (`analysis.gc_paused`: thousands of short-lived records, nothing for it to find)."""
         from campo.engine.analysis import gc_paused
 
-        analyze_board = self.module("analysis").analyze_board
         with gc_paused():
-            if ids is None:
-                return state.cached(f"{self.name}.analysis",
-                                    lambda: analyze_board(self.board(state)))
-            return analyze_board(self.board(state), ids)
+            return self.module("analysis").analyze_board(self.board(state), ids)
 
     def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The compact facts the board draws for every base without a tap, for ``ids``.
