@@ -10,7 +10,8 @@ from campo.engine.rulesets.italia.charges import charges_of
 from campo.engine.rulesets.italia.fire import shots, shots_and_probes
 from campo.engine.rulesets.italia.melee import battery_shots
 from campo.engine.rulesets.italia.relations import command_of, contacts_of, group_leader
-from campo.engine.rulesets.italia.summaries import summaries, summary_reach_mm  # noqa: F401 (the Ruleset reads them here)
+# the Ruleset protocol reads a rulebook's summaries from its analysis module
+from campo.engine.rulesets.italia.summaries import summaries, summary_reach_mm  # noqa: F401
 
 CONDUCT = ("manoeuvre", "movement", "retreat", "pursuit", "hidden")
 
