@@ -66,8 +66,9 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
 
 
 def band_spans(rows: Sequence[BandRow], settings: ItaliaSettings) -> list[str]:
-    """Each range band's edges as ISD A7 reads them in force: "over 3" to 12"" or "3" to under
-    12"" (the verdicts read the same table, `tables_fire.band_row`; the docs, the default)."""
+    """Each range band's edges as ISD A7 reads them in ``settings``: "over 3" to 12"" or "3" to
+    under 12"" (the rules panel, and the docs under the default; the verdicts read the same
+    table, `tables_fire.band_row`)."""
     out, lower = [], None
     inclusive = inclusive_edges(settings)
     for r in rows:

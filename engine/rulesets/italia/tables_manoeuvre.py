@@ -7,8 +7,8 @@ Modifiers for a given unit and situation are in ``modifiers_other.py`` (``manoeu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from enum import Enum
+from typing import Any
 
 
 NEAR_INFANTRY_IN = 6.0
@@ -120,7 +120,8 @@ def manoeuvre_rows(disordered: bool) -> list[tuple[str, ManoeuvreResult]]:
 
 
 def manoeuvre_table(disordered: bool, title: str) -> dict[str, Any]:
-    """The column as a table ``{"title", "cites", "columns", "rows"}`` (the rules panel, a test)."""
+    """The column as a table ``{"title", "cites", "columns", "rows"}``: the rules panel's, and
+    the one the Manoeuvre test's dice are read on."""
     return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"],
             "rows": [[label, r.italian, r.text] for label, r in manoeuvre_rows(disordered)]}
 
