@@ -15,7 +15,14 @@ from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.fire import arc_drawing
 from campo.engine.rulesets.federico.melee import judge
 from campo.engine.rulesets.federico.morale import army_problems
-from campo.engine.rulesets.federico.movement import CLOSED_KINDS, MOVES, base_rate_cm
+from campo.engine.rulesets.federico.movement import (
+    MOVES,
+    Ground,
+    barred,
+    base_rate_cm,
+    halving,
+    terrain_exempt,
+)
 from campo.engine.rulesets.federico.reference import terrain_effects
 from campo.engine.rulesets.federico.settings import GAP_PREFIX, FedericoSettings
 from campo.engine.rulesets.federico.units import HALVED_MOVE, MM_PER_CM
@@ -111,7 +118,7 @@ class FedericoRuleset(Ruleset):
         board = Board.of(state)
         p, s = board.pieces[base_id], board.settings
         rate = base_rate_cm(board, base_id)
-        kinds = set(terrain_kinds)
+        touched = Ground.of_kinds(s, terrain_kinds)
         gap = p.arm == "artillery" and p.formation == "line"   # a gap setting gives its move
         kind = ("light infantry" if p.light_infantry else "Indians" if p.skirmisher
                 else p.arm)
@@ -122,28 +129,24 @@ class FedericoRuleset(Ruleset):
                 p.formation, "artillery in march column")
         else:
             what = f"{kind} in {'march column' if p.march_column else 'line'}"
-        exempt = p.skirmisher or p.is_commander
         gap_note = ("; artillery in battery limbers first (a turn): its move is the setting "
                     f"artillery_in_battery_move_cm, {GAP_PREFIX}" if gap else "")
-        closed = sorted(kinds & set(CLOSED_KINDS))
-        if closed and not exempt and not (p.march_column and "road" in kinds):
+        closed = barred(p, touched.closed, touched.road)
+        if closed:
             return Allowance(0.0, self.unit, f"{what}: may enter {', '.join(closed)} only in "
                              "march column along a road", (MOVES,))
-        halving = kinds & (set(s.obstacles) | set(s.stream_kinds))
-        broken = kinds & set(s.broken_ground)
-        if s.f16_halved_move == "whole_move":
-            halving |= broken
-        ground = ", ".join(sorted(kinds - {"open"})) or "open ground"
-        if not halving:
+        halved = halving(s, touched)
+        ground = ", ".join(sorted(set(terrain_kinds) - {"open"})) or "open ground"
+        if not halved:
             text = f"{what}, {ground}: {rate:g} cm"
-        elif exempt:
+        elif terrain_exempt(p):
             text = f"{what}, {ground}: {rate:g} cm (not halved: {kind})"
         else:
             text = f"{what}, {ground}: half of {rate:g} cm"
             rate *= HALVED_MOVE
-        if broken and s.f16_halved_move == "portion_only" and not exempt:
+        if touched.broken and s.f16_halved_move == "portion_only" and not terrain_exempt(p):
             text += " (F16 portion_only: the way on broken ground counts double, not applied here)"
-        cites = (MOVES, "Federico F16") if halving or broken else (MOVES,)
+        cites = (MOVES, "Federico F16") if halved or touched.broken else (MOVES,)
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
     # --- a live game -----------------------------------------------------------------------
