@@ -111,7 +111,7 @@ class GameState:
         self._handed_on = dict(before._handing_on)
 
     def hand_on(self, key: str, facts: Any) -> None:
-        """Keep ``facts`` (plain data about the bases' poses, never a state or a board) for the
+        """Keep ``facts`` (plain data about the bases, never a state or a board) for the
         next moment's state, whose `handed_on` gives them for it to take over those of its
         `unmoved` bases."""
         self._handing_on[key] = facts

@@ -160,8 +160,8 @@ def judge(board: Board, pairs: Sequence[tuple[str, str]]) -> list[Attack]:
             (a, regs.of_base[t]) for a, t in todo if board.pieces[t].is_troop
             and board.pieces[a].can_attack and board.is_enemy(a, t)}))
         verdicts = reach(board, todo + [(m, q[0]) for (_, _, m), q in queues.items()])
-        melees = [(p, v) for p, v in zip(todo, verdicts)
-                  if v.distance is not None and v.reasons[:1] != [f"already in contact with {p[1]}"]]
+        melees = [(p, v) for p, v in zip(todo, verdicts) if v.distance is not None
+                  and v.reasons[:1] != [f"already in contact with {p[1]}"]]
         engaged = _engaged(board, queues, {(a, regs.of_base[t]) for (a, t), _ in melees})
         for p, v in zip(todo, verdicts):
             board.memo[("attack", *p)] = v
