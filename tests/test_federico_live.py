@@ -78,14 +78,3 @@ def test_live_update_resummarises_only_the_neighbourhood() -> None:
     fresh = LiveAnalysis().update(battles.moved_unit(scenario))
     assert snapshot.summary["bases"] == fresh.summary["bases"]
     assert snapshot.summary["board"] == fresh.summary["board"]
-
-
-def test_a_tap_on_a_dense_table_equals_the_whole_table_entry() -> None:
-    """Sight on a crowded 100-base table: a tap on one base (few shots) traces its shots' lines
-    the way the whole table does (shortest line first), so even the named blockers agree; and
-    the heaviest attackers' melee estimates (their regiment mates judged nearest first, only
-    until one may attack) are those of the whole table."""
-    scenario = battles.dense_battle("federico", 100)
-    whole = LiveAnalysis().update(scenario).analysis()["bases"]
-    for base in ("Au1-0", "Au3-0", "Au8-1", "Au8-3", "Bu8-1", "Bu2-0s"):
-        assert LiveAnalysis().update(scenario).base_analysis(base) == whole[base], base
