@@ -151,6 +151,13 @@ class Board:
         return np.array([self.infos[i].is_general for i in self.state.index.ids], dtype=bool)
 
     @cached_property
+    def present(self) -> np.ndarray:
+        """Whether each base is a unit, gun or limber seen now (not a general, not stale: what
+        a rule counts as an enemy there), in index order."""
+        stale = np.array([self.infos[i].stale for i in self.state.index.ids], dtype=bool)
+        return ~(self.generals | stale)
+
+    @cached_property
     def touches_side(self) -> np.ndarray:
         """(bases, sides): whether each base touches a base of each side (`contacts`)."""
         out = np.zeros((len(self.sides), int(self.sides.max(initial=0)) + 1), dtype=bool)
@@ -178,7 +185,7 @@ class Board:
         "contact"): held at its last verdict in a live game (pairs up to `WATCH_MM` farther
         are decided too: a pair held touching and then clearly apart is not held again)."""
         names = self.state.index.ids
-        skip = np.array([self.infos[i].is_general for i in names], dtype=bool)
+        skip = self.generals
         held, tol = self.state.held, self.settings.close_call_mm
 
         def settle(margins: np.ndarray, i: np.ndarray, j: np.ndarray
@@ -359,20 +366,23 @@ class Board:
 
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
-        return self._levels[base_id]
+        return int(self.levels[self.position[base_id]])
 
     @cached_property
-    def _levels(self) -> dict[str, int]:
-        """Every base's `level`, from one vectorised cover test per hill."""
-        ids = self.state.index.ids
-        levels: list[int | None] = [None] * len(ids)
+    def levels(self) -> np.ndarray:
+        """Every base's `level` in index order: the highest hill covering its centre, from one
+        vectorised cover test per hill."""
+        n = len(self.state.index.ids)
+        levels = np.zeros(n, dtype=np.int64)
+        on_hill = np.zeros(n, dtype=bool)
         hills = [(t, g) for t, g in self._terrain[0] if t.kind == "hill" and t.polygon_mm is not None]
-        if hills and ids:
+        if hills and n:
             centres = shapely.points(self.poses.cx, self.poses.cy)
             for t, g in hills:
-                for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
-                    levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
-        return {i: 0 if v is None else v for i, v in zip(ids, levels)}
+                on = shapely.covers(g, centres)
+                levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
+                on_hill |= on
+        return levels
 
     @cached_property
     def sight_field(self) -> SightField:

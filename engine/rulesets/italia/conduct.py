@@ -59,10 +59,9 @@ class Conduct:
         """Per base, in index order: an enemy that counts (not a general, seen), its arm
         (units, guns and limbers; "" otherwise), a unit (ISD ManTab, A25)."""
         infos = [self.board.infos[n] for n in self.board.state.index.ids]
-        foe = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
-        arm = np.array([i.arm if i.is_unit or i.is_gun or i.kind == "limber" else ""
-                        for i in infos], dtype=object)
-        return foe, arm, np.array([i.is_unit for i in infos], dtype=bool)
+        arm = np.array([i.arm if i.kind in ("unit", "gun", "limber") else "" for i in infos],
+                       dtype=object)
+        return self.board.present, arm, np.array([i.kind == "unit" for i in infos], dtype=bool)
 
 
 def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:

@@ -148,10 +148,8 @@ def shots(board: Board, ids: Sequence[str] | None = None,
                 return table
     arcs = Arcs.of(board, shooters)
     names = board.state.index.ids
-    infos = [board.infos[i] for i in names]
-    side = np.array([i.side for i in infos])
-    present = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
-    enemy = (side[None, :] != side[arcs.at][:, None]) & present[None, :]
+    side = board.sides
+    enemy = (side[None, :] != side[arcs.at][:, None]) & board.present[None, :]
     for r, shooter in enumerate(arcs.shooters if among is not None else ()):
         wanted = among.get(shooter) if isinstance(among, Mapping) else among
         if wanted is not None:

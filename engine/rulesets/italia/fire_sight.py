@@ -140,13 +140,14 @@ class ShotQuestions:
         gun = self.arcs.gun[self.row]
         if not gun.any():
             return kind
-        names = board.state.index.ids
         rockets = np.array([board.infos[s].rockets for s in self.arcs.shooters], dtype=bool)
         kind[rockets[self.row]] = FiredOver.FRIENDS
-        level = np.array([board.level(i) for i in names], dtype=np.int64)
+        level = board.levels
         other = gun & ~rockets[self.row] & (level[self.arcs.at[self.row]] != level[self.at])
-        calm = np.array([not fire_over_facts(board, s)[1] if g else False
-                         for s, g in zip(self.arcs.shooters, self.arcs.gun.tolist())], dtype=bool)
+        # (whether a friend stands near a gun is asked only of guns firing at another level)
+        calm = np.zeros(len(self.arcs.shooters), dtype=bool)
+        for r in np.unique(self.row[other]).tolist():
+            calm[r] = not fire_over_facts(board, self.arcs.shooters[r])[1]
         kind[other & calm[self.row]] = FiredOver.EVERYTHING
         return kind
 
