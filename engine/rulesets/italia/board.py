@@ -315,10 +315,10 @@ class Board:
 
     @cached_property
     def _terrain(self) -> tuple[list, STRtree | None]:
-        feats = [(t, Polygon(t.polygon_mm) if t.polygon_mm is not None else LineString(t.line_mm))
-                 for t in self.state.scenario.terrain]
-        geoms = [g for _, g in feats]
-        return feats, (STRtree(geoms) if geoms else None)
+        """(feature, shape) pairs and their tree: the `terrain_table`'s."""
+        table = self.terrain_table
+        return (list(zip(table.features, table.shapes.tolist())),
+                table.tree if table.features else None)
 
     def grown(self, geom: object, distance: float) -> object:
         """``geom.buffer(distance)`` of a terrain shape from `terrain_on` (the
@@ -383,6 +383,14 @@ class Board:
                 levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
                 on_hill |= on
         return levels
+
+    @cached_property
+    def body_at(self) -> np.ndarray:
+        """Each base's body in the `sight_field` (index order), -1: none (generals, ISD A17)."""
+        ids = self.sight_field.body_ids
+        out = np.full(len(self.state.index.ids), -1, dtype=np.int64)
+        out[self.positions(ids)] = np.arange(len(ids))
+        return out
 
     @cached_property
     def sight_field(self) -> SightField:

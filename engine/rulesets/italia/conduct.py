@@ -159,12 +159,13 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
     lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
     owner = np.repeat(np.arange(len(pairs)), 24)
     # neither base of a pair blocks its lines, nor a crest inside either (strictly between)
-    body = np.array([field.body_index.get(i, -1) for pair in pairs for i in pair]).reshape(-1, 2)
+    pair_at = np.stack([c_at, u_at], axis=1)
+    body = board.body_at[pair_at]
     own = np.zeros((len(pairs), len(field.bodies)), dtype=bool)
     k, side = np.nonzero(body >= 0)
     own[k, body[k, side]] = True
     question = Sightlines(lines.reshape(-1, 2, 2), never=[Keyed(owner, own)],
-                          ends=np.stack([c_at, u_at], axis=1)[owner],
+                          ends=pair_at[owner],
                           end_shapes=board.state.index.shapes)
     clear = field.trace(question).clear
     return (np.bincount(owner[clear], minlength=len(pairs)) > 0).tolist()

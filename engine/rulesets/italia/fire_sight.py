@@ -64,12 +64,6 @@ class ShotQuestions:
         self.board, self.arcs, self.row, self.at = board, arcs, row, at
         self.field = board.sight_field
 
-    @cached_property
-    def body_of(self) -> np.ndarray:
-        """Each base's body in the sight field (index order), -1: none (generals, ISD A17)."""
-        index = self.field.body_index
-        return np.array([index.get(i, -1) for i in self.board.state.index.ids], dtype=np.int64)
-
     def _marks(self, groups: list[list[str]]) -> np.ndarray:
         """(len(groups), bodies) bool: the bodies of each group's bases."""
         index = self.field.body_index
@@ -117,7 +111,7 @@ class ShotQuestions:
         """(targets, bodies): the target itself."""
         uniq, _ = self.targets
         out = np.zeros((len(uniq), len(self.field.bodies)), dtype=bool)
-        body = self.body_of[uniq]
+        body = self.board.body_at[uniq]
         out[np.nonzero(body >= 0)[0], body[body >= 0]] = True
         return out
 
