@@ -164,9 +164,26 @@ class Board:
         out[self.contacts.a, self.sides[self.contacts.b]] = True
         return out
 
-    def near(self, base_id: str, distance: float) -> list[str]:
-        """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
-        return self.state.index.within(self.rect(base_id).polygon, distance)
+    def near(self, base_id: str, distance: float, among: np.ndarray | None = None) -> list[str]:
+        """Ids of the bases within ``distance`` mm of this base (itself included), index order;
+        only those ``among`` (index-order mask: a few generals or guns, tested directly) when
+        given."""
+        if among is None:
+            return self.state.index.within(self.rect(base_id).polygon, distance)
+        at = np.nonzero(among)[0]
+        shapes = self.state.index.shapes
+        hit = shapely.dwithin(shapes[self.position[base_id]], shapes[at], distance)
+        names = self.state.index.ids
+        return [names[k] for k in at[hit].tolist()]
+
+    def of_side(self, base_id: str) -> np.ndarray:
+        """Index-order mask: the bases of this base's side."""
+        return self.sides == self.sides[self.position[base_id]]
+
+    @cached_property
+    def guns(self) -> np.ndarray:
+        """Whether each base is a gun, in index order."""
+        return np.array([self.infos[i].is_gun for i in self.state.index.ids], dtype=bool)
 
     def gaps_within(self, at: np.ndarray, distance: float | np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -200,9 +200,9 @@ def batteries_near(board: Board, foe: str, side: str) -> list[str]:
     it, unlimbered, not rockets, seen, not in contact with it, in index order (whether each
     has it in its arc and in sight is `guns_seeing`'s question)."""
     out = []
-    for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6):
+    for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6, board.guns):
         gi = board.infos[g]
-        if gi.is_gun and not (gi.limbered or gi.rockets or gi.stale) and gi.side == side \
+        if not (gi.limbered or gi.rockets or gi.stale) and gi.side == side \
                 and foe not in board.touching[g]:
             out.append(g)
     return out
