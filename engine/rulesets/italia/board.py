@@ -278,7 +278,7 @@ class Board:
     @cached_property
     def terrain_table(self) -> TerrainTable:
         """The terrain as charges, melees and routs ask about it (`charge_terrain`)."""
-        return TerrainTable(list(self.state.scenario.terrain))
+        return TerrainTable(list(self.state.scenario.terrain), terrain_shapes(self.state))
 
     # --- batteries and fronts -------------------------------------------------------------
     @cached_property
