@@ -140,7 +140,7 @@ class ShotQuestions:
         other = gun & ~rockets[self.row] & (level[self.arcs.at[self.row]] != level[self.at])
         # (whether a friend stands near a gun is asked only of guns firing at another level)
         calm = np.zeros(len(self.arcs.shooters), dtype=bool)
-        for r in np.unique(self.row[other]).tolist():
+        for r in set(self.row[other].tolist()):
             calm[r] = not fire_over_facts(board, self.arcs.shooters[r])[1]
         kind[other & calm[self.row]] = FiredOver.EVERYTHING
         return kind
