@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.strtree import STRtree
 
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import ContactPairs, RectTable, find_contacts, midpoint_edges
@@ -164,21 +163,14 @@ class Board:
         out[self.contacts.a, self.sides[self.contacts.b]] = True
         return out
 
-    def near(self, base_id: str, distance: float, among: np.ndarray | None = None) -> list[str]:
-        """Ids of the bases within ``distance`` mm of this base (itself included), index order;
-        only those ``among`` (index-order mask: a few generals or guns, tested directly) when
-        given."""
-        if among is None:
-            return self.state.index.within(self.rect(base_id).polygon, distance)
+    def near(self, base_id: str, distance: float, among: np.ndarray) -> list[str]:
+        """Ids of the bases ``among`` (index-order mask: a few generals or guns, tested
+        directly) within ``distance`` mm of this base, index order."""
         at = np.nonzero(among)[0]
         shapes = self.state.index.shapes
         hit = shapely.dwithin(shapes[self.position[base_id]], shapes[at], distance)
         names = self.state.index.ids
         return [names[k] for k in at[hit].tolist()]
-
-    def of_side(self, base_id: str) -> np.ndarray:
-        """Index-order mask: the bases of this base's side."""
-        return self.sides == self.sides[self.position[base_id]]
 
     @cached_property
     def guns(self) -> np.ndarray:
@@ -330,13 +322,6 @@ class Board:
     def crests(self) -> list[tuple[str, LineString]]:
         return terrain_shapes(self.state).crests
 
-    @cached_property
-    def _terrain(self) -> tuple[list, STRtree | None]:
-        """(feature, shape) pairs and their tree: the `terrain_table`'s."""
-        table = self.terrain_table
-        return (list(zip(table.features, table.shapes.tolist())),
-                table.tree if table.features else None)
-
     def grown(self, geom: object, distance: float) -> object:
         """``geom.buffer(distance)`` of a terrain shape from `terrain_on` (the
         board keeps them), cached: charges and melees test the same few features again."""
@@ -367,15 +352,16 @@ class Board:
     def _terrain_bulk(self, key: str, distance: float) -> dict[str, list]:
         cache = self._terrain_bulk_cache
         if key not in cache:
-            feats, tree = self._terrain
+            table = self.terrain_table
+            feats = list(zip(table.features, table.shapes.tolist()))
             ids = self.state.index.ids
             out: dict[str, list] = {i: [] for i in ids}
-            if tree is not None and ids:
+            if feats and ids:
                 shapes = self.state.index.shapes
                 if distance > 0:
-                    si, ti = tree.query(shapes, predicate="dwithin", distance=distance)
+                    si, ti = table.tree.query(shapes, predicate="dwithin", distance=distance)
                 else:
-                    si, ti = tree.query(shapes, predicate="intersects")
+                    si, ti = table.tree.query(shapes, predicate="intersects")
                 for s, t in sorted(zip(si.tolist(), ti.tolist())):
                     out[ids[s]].append(feats[t])
             cache[key] = out
@@ -392,7 +378,9 @@ class Board:
         n = len(self.state.index.ids)
         levels = np.zeros(n, dtype=np.int64)
         on_hill = np.zeros(n, dtype=bool)
-        hills = [(t, g) for t, g in self._terrain[0] if t.kind == "hill" and t.polygon_mm is not None]
+        table = self.terrain_table
+        hills = [(t, g) for t, g in zip(table.features, table.shapes.tolist())
+                 if t.kind == "hill" and t.polygon_mm is not None]
         if hills and n:
             centres = shapely.points(self.poses.cx, self.poses.cy)
             for t, g in hills:

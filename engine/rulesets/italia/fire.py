@@ -39,7 +39,7 @@ from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 __all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "cover_terrain_of", "fire_arc",
-           "line_of_sight", "measure_target", "probe", "probe_all", "shots", "shots_and_probes"]
+           "probe", "probe_all", "shots", "shots_and_probes"]
 
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
@@ -505,18 +505,4 @@ def shots_and_probes(board: Board, ids: Sequence[str],
     tables.append(table)                          # rules asking about single shots read it
     return table
 
-
-def measure_target(board: Board, shooter: str, target: str, arc: Any = None
-                   ) -> tuple[bool, float, None]:
-    """(in arc, distance in inches, None) of one shot (`probe`; ``arc`` is not read): what
-    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
-    t = probe(board, shooter, target)
-    return (False, float("inf"), None) if t is None else (t.in_arc, t.distance, None)
-
-
-def line_of_sight(board: Board, shooter: str, target: str, part: Any = None) -> bool:
-    """Whether the shooter sees the target (`probe`; ``part`` is not read): what
-    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
-    t = probe(board, shooter, target)
-    return t is not None and t.line_of_sight
 

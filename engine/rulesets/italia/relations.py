@@ -220,14 +220,14 @@ def guns_seeing(board: Board, guns: list[str], foe: str) -> list[str]:
 def gun_sees(board: Board, gun: str, foe: str) -> bool:
     """ISD §1: the enemy is on the battery's front as it would bombard it: in its arc, at 3"
     or less, in sight (the fire rules' own measures, ISD A4–A6, A14); once per pair."""
-    from campo.engine.rulesets.italia.fire import line_of_sight, measure_target
+    from campo.engine.rulesets.italia.fire import probe
 
     known = board.relations._sees
     found = known.get((gun, foe))
     if found is None:
-        in_arc, distance, part = measure_target(board, gun, foe)
-        found = known[(gun, foe)] = in_arc and distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 \
-            and line_of_sight(board, gun, foe, part)
+        t = probe(board, gun, foe)
+        found = known[(gun, foe)] = t is not None and t.in_arc and \
+            t.distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 and t.line_of_sight
     return found
 
 
