@@ -28,7 +28,6 @@ from campo.engine.rulesets.italia.tables_fire import (
     SIGHT_BLOCKING_LINES,
     SIGHT_DEEP_AREAS,
 )
-from campo.engine.scenario import TerrainFeature
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.troops import MM_PER_INCH
 from campo.engine.state import GameState
@@ -321,51 +320,6 @@ class Board:
     @cached_property
     def crests(self) -> list[tuple[str, LineString]]:
         return terrain_shapes(self.state).crests
-
-    def grown(self, geom: object, distance: float) -> object:
-        """``geom.buffer(distance)`` of a terrain shape from `terrain_on` (the
-        board keeps them), cached: charges and melees test the same few features again."""
-        cache = self._grown
-        key = (id(geom), distance)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = (geom, geom.buffer(distance))   # geom kept: its id stays unique
-        return found[1]
-
-    def terrain_on(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
-        """The terrain near the base's rectangle (what it stands on or touches), for every base
-        from one bulk query."""
-        return self._terrain_bulk("on", 0.0)[base_id]
-
-    def terrain_around(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
-        """The terrain near the base's rectangle within 0.5" (cover, ISD §6, §7)."""
-        return self._terrain_bulk("around", self.mm(0.5))[base_id]
-
-    @cached_property
-    def _grown(self) -> dict[tuple[int, float], tuple[object, object]]:
-        return {}
-
-    @cached_property
-    def _terrain_bulk_cache(self) -> dict[str, dict[str, list]]:
-        return {}
-
-    def _terrain_bulk(self, key: str, distance: float) -> dict[str, list]:
-        cache = self._terrain_bulk_cache
-        if key not in cache:
-            table = self.terrain_table
-            feats = list(zip(table.features, table.shapes.tolist()))
-            ids = self.state.index.ids
-            out: dict[str, list] = {i: [] for i in ids}
-            if feats and ids:
-                shapes = self.state.index.shapes
-                if distance > 0:
-                    si, ti = table.tree.query(shapes, predicate="dwithin", distance=distance)
-                else:
-                    si, ti = table.tree.query(shapes, predicate="intersects")
-                for s, t in sorted(zip(si.tolist(), ti.tolist())):
-                    out[ids[s]].append(feats[t])
-            cache[key] = out
-        return cache[key]
 
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""

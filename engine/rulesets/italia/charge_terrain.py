@@ -95,15 +95,15 @@ class TerrainTable:
                 out[row].append(self.features[k])
         return out
 
-    def lines_along(self, fronts: np.ndarray, grow: float, kinds: frozenset[str]
+    def lines_along(self, fronts: np.ndarray, grow: float, kinds: frozenset[str] | None = None
                     ) -> list[list[TerrainFeature]]:
-        """The linear features of ``kinds`` lying along each front line (the line grown by
-        ``grow`` mm covers it), in scenario order."""
+        """The linear features (of ``kinds``, all when None) lying along each front line (the
+        line grown by ``grow`` mm covers it), in scenario order."""
         out: list[list[TerrainFeature]] = [[] for _ in range(len(fronts))]
         g, f = self.meeting(fronts, grow)
-        keep = ~self.is_area[f] & np.array([self.features[k].kind in kinds
-                                             for k in f.tolist()], dtype=bool) \
-            if len(f) else np.zeros(0, dtype=bool)
+        keep = ~self.is_area[f]
+        if kinds is not None and len(f):
+            keep &= np.array([self.features[k].kind in kinds for k in f.tolist()], dtype=bool)
         g, f = g[keep], f[keep]
         if len(g):
             along = shapely.covers(self.grown(grow)[f], fronts[g])
