@@ -22,7 +22,7 @@ line's corridor, holds it and that lie nearer than its end.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
