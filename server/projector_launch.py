@@ -18,6 +18,8 @@ import threading
 import time
 from urllib.parse import quote
 
+from campo.server.security import local_address
+
 STARTED: list[subprocess.Popen[bytes]] = []
 """The browsers started here: they outlive this call (and may outlive the server), so they are
 kept rather than left to the garbage collector while still running."""
@@ -26,12 +28,13 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stab
 
 
 def projector_url(host: str, port: int, token: str | None = None, https: bool = False) -> str:
-    """Where the projector page is, seen from this machine.
+    """Where the projector page is, seen from this machine (`security.local_address`, the
+    address `wait_listening` probes).
 
-    >>> projector_url("0.0.0.0", 8000, "abc")
-    'http://127.0.0.1:8000/projector?token=abc'
+    >>> projector_url("0.0.0.0", 8000, "abc"), projector_url("::", 8000)
+    ('http://127.0.0.1:8000/projector?token=abc', 'http://[::1]:8000/projector')
     """
-    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    local = local_address(host)
     if ":" in local:
         local = f"[{local}]"
     query = f"?token={quote(token)}" if token else ""
@@ -60,8 +63,9 @@ def has_display() -> bool:
 
 
 def wait_listening(host: str, port: int, timeout: float) -> bool:
-    """Whether something accepts connections on ``host:port`` within ``timeout`` seconds."""
-    target = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+    """Whether something accepts connections on ``host:port`` (a wildcard bind probed at its
+    `security.local_address`) within ``timeout`` seconds."""
+    target = local_address(host)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:

@@ -74,6 +74,19 @@ def same_origin(origin: str | None, host_header: str | None) -> bool:
 
 
 WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
+"""Bind addresses that listen on every interface."""
+
+
+def local_address(host: str) -> str:
+    """The address at which this machine reaches a server bound to ``host``: the loopback of the
+    bind's family for a wildcard bind ("::" may listen on IPv6 only), else ``host`` itself.
+
+    >>> local_address("0.0.0.0"), local_address("::"), local_address("192.168.1.5")
+    ('127.0.0.1', '::1', '192.168.1.5')
+    """
+    if host not in WILDCARD_BINDS:
+        return host
+    return "::1" if host == "::" else "127.0.0.1"
 
 
 def host_name(host_header: str) -> str:
@@ -155,7 +168,7 @@ def access_urls(host: str, port: int, policy: AccessPolicy) -> list[str]:
     if is_loopback(host):
         return [f"http://{'127.0.0.1' if host == 'localhost' else host}:{port}{suffix}"]
     hosts = [host]
-    if host in ("0.0.0.0", "::", ""):
+    if host in WILDCARD_BINDS:
         hosts = _local_addresses() or ["<this-machine's-address>"]
     return [f"http://{h}:{port}{suffix}" for h in hosts]
 

@@ -36,6 +36,19 @@ def listening() -> Iterator[int]:
         yield listener.getsockname()[1]
 
 
+def test_a_server_on_every_ipv6_interface_is_opened_where_it_listens() -> None:
+    """A bind to "::" may take IPv6 only: the URL and the probe both go to ::1 (the URL once
+    said 127.0.0.1 while the probe asked ::1)."""
+    with socket.socket(socket.AF_INET6) as listener:
+        listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        listener.bind(("::", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        url = projector_url("::", port)
+        assert url == f"http://[::1]:{port}/projector"
+        assert launch.wait_listening("::", port, timeout=5)
+
+
 def test_without_a_display_the_url_is_printed(monkeypatch: pytest.MonkeyPatch, listening: int) -> None:
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)

@@ -9,7 +9,7 @@ import uvicorn
 
 from campo.server.rig import ServerSettings
 from campo.server.runner import _exit_if_warming, _prepare_engine, listening_socket, uvicorn_config
-from campo.server.security import _local_addresses, access_urls, is_loopback
+from campo.server.security import WILDCARD_BINDS, _local_addresses, access_urls, is_loopback
 from campo.server.setup.files import GameFiles
 from campo.server.setup.host import CampoHost
 
@@ -31,7 +31,7 @@ def certificate_for(settings: ServerSettings, directory: Path | None = None) -> 
     from campo.server.setup.https import ensure_certificate
 
     addresses = [] if is_loopback(settings.host) else (
-        _local_addresses() if settings.host in ("0.0.0.0", "::", "") else [settings.host])
+        _local_addresses() if settings.host in WILDCARD_BINDS else [settings.host])
     return ensure_certificate(addresses, directory)
 
 
