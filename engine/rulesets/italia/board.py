@@ -150,8 +150,8 @@ class Board:
 
     @cached_property
     def present(self) -> np.ndarray:
-        """Whether each base is a unit, gun or limber seen now (not a general, not stale: what
-        a rule counts as an enemy there), in index order."""
+        """Whether each base counts as there: not a general, not stale (what a rule counts as
+        an enemy there), in index order."""
         stale = np.array([self.infos[i].stale for i in self.state.index.ids], dtype=bool)
         return ~(self.generals | stale)
 
