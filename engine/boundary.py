@@ -47,12 +47,6 @@ class HeldVerdicts:
         self._values: dict[VerdictKey, bool] = {}
         self._lock = threading.Lock()
 
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def get(self, k: VerdictKey) -> bool | None:
-        return self._values.get(k)
-
     def settle(self, keys: Sequence[VerdictKey], measured: np.ndarray,
                close: np.ndarray) -> np.ndarray:
         """The verdicts to show: the remembered ones where ``close``, else ``measured``; all

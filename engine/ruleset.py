@@ -105,9 +105,10 @@ class Ruleset(Protocol):
 
     A rulebook's ruleset object subclasses this protocol for the bodies of the members all three
     answer alike: each hands the question to the rulebook's module of that name under
-    ``package`` (``resolution.fire_test``, ``sequence.SEQUENCE`` ...), imported on first use so
-    a server that never rolls dice never loads the resolution module; no memory, no umpire
-    tool. A ruleset overrides what its rulebook does otherwise."""
+    ``package`` (``analysis.summaries`` on ``board.Board.of(state)``, ``resolution.fire_test``,
+    ``sequence.SEQUENCE`` ...), imported on first use so a server that never rolls dice never
+    loads the resolution module; no memory, no umpire tool. A ruleset overrides what its
+    rulebook does otherwise."""
 
     package: str         # the rulebook's package, e.g. "campo.engine.rulesets.federico"
     settings_model: Any  # its settings model (a `settings_common.RulesetSettings`)
@@ -147,10 +148,19 @@ class Ruleset(Protocol):
     def problems(self, state: GameState) -> list[Problem]:
         """Everything wrong with the state under this ruleset (errors and warnings)."""
 
+    def board(self, state: GameState) -> Any:
+        """The rulebook's facts about ``state`` (its ``board.Board``, one per state)."""
+        return self.module("board").Board.of(state)
+
     def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
         """The ``bases`` member of ``campo analyze --json`` for ``ids`` (every base when None),
         plus the table-level members (groups, regiments ...) when ``ids`` is None. A base's entry
-        is the same whether asked alone or with every other."""
+        is the same whether asked alone or with every other. The collector is paused meanwhile
+        (`analysis.gc_paused`: thousands of short-lived records, nothing for it to find)."""
+        from campo.engine.analysis import gc_paused
+
+        with gc_paused():
+            return self.module("analysis").analyze_board(self.board(state), ids)
 
     def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The compact facts the board draws for every base without a tap, for ``ids``.
@@ -159,22 +169,30 @@ class Ruleset(Protocol):
         touched}, ``commanded_by`` [general ids], ``supported_by`` [ids], ``badges`` [short
         words the board writes on the base: "isolated", "must charge", "disordered" ...].
         A base's summary may depend only on bases within `summary_reach_mm` of it."""
+        from campo.engine.analysis import gc_paused
+
+        with gc_paused():
+            return self.module("analysis").summaries(self.board(state), ids)
 
     def summary_reach_mm(self, state: GameState) -> float:
         """How far (edge to edge, mm) another base can be and still change a base's summary
         (the command radius, the contact tolerance ...): a moved base re-summarises only the
         bases this close to where it was or is."""
+        return self.module("analysis").summary_reach_mm(self.board(state))
 
     def board_summary(self, state: GameState) -> dict[str, Any]:
         """Table-level facts the page draws without a tap (ISD groups and batteries, Federico
         isolated bases and regiments, ATTILA groups and mandatory charges ...), cheap enough to
         rebuild whenever anything changes; never target lists."""
+        return self.module("analysis").board_summary(self.board(state))
 
     def charge(self, state: GameState, charger: str, target: str) -> Any:
         """One charge's verdict (has ``legal``); used by `GameState.legal_charges`."""
+        return self.module("charges").judge_charge(self.board(state), charger, target)
 
     def charge_candidates(self, state: GameState, charger: str) -> list[str]:
         """Enemy base ids the charger could consider charging."""
+        return self.module("charges").candidates(self.board(state), charger)
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Polygons and paths (table mm) the overlay draws for one base."""

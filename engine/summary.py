@@ -6,18 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from campo.engine.results import with_lists
+
 
 def base_summary(*, contacts: Mapping[str, str] | None = None,
                  commanded_by: Iterable[str] = (), supported_by: Iterable[str] = (),
                  badges: Iterable[str] = ()) -> dict[str, Any]:
     """One base's summary: ``contacts`` {enemy id: aspect of this base touched},
     ``commanded_by``, ``supported_by`` (ids), ``badges`` (short words drawn on the base)."""
-    out: dict[str, Any] = {}
-    if contacts:
-        out["contacts"] = dict(contacts)
-    for name, values in (("commanded_by", commanded_by), ("supported_by", supported_by),
-                         ("badges", badges)):
-        listed = list(values)
-        if listed:
-            out[name] = listed
-    return out
+    out: dict[str, Any] = {"contacts": dict(contacts)} if contacts else {}
+    return with_lists(out, commanded_by=list(commanded_by), supported_by=list(supported_by),
+                      badges=list(badges))

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from campo.engine.vocabulary import Trait
+
 
 @dataclass(frozen=True)
 class StateTrait:
@@ -37,19 +39,16 @@ class StateTrait:
     note: str = ""
 
     def problem(self, value: Any) -> str | None:
-        """Why ``value`` cannot be this trait's value, or None."""
-        if self.kind == "bool":
-            return None if isinstance(value, bool) else f"must be true or false (got {value!r})"
-        if self.kind == "count":
-            if isinstance(value, bool) or not isinstance(value, int):
-                return f"must be a whole number (got {value!r})"
-            if value < self.least:
-                return f"must be {self.least} or more (got {value})"
-            if self.most is not None and value > self.most:
-                return f"at most {self.most} for this base (got {value})"
-            return None
-        if value not in self.choices:
-            return f"must be one of {', '.join(self.choices)} (got {value!r})"
+        """Why ``value`` cannot be this trait's value, or None: the vocabulary's check of a
+        trait of its kind (`campo.engine.vocabulary.Trait`), then a count's limits."""
+        why = Trait("int" if self.kind == "count" else self.kind, self.label,
+                    self.choices).problem(value)
+        if why is not None or self.kind != "count":
+            return why
+        if value < self.least:
+            return f"must be {self.least} or more (got {value})"
+        if self.most is not None and value > self.most:
+            return f"at most {self.most} for this base (got {value})"
         return None
 
     def to_dict(self, value: Any) -> dict[str, Any]:

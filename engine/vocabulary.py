@@ -51,12 +51,9 @@ class Trait:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """A ruleset's unit, troop types and trait keys."""
+    """A ruleset's troop types and trait keys (its title and unit are the `Ruleset`'s)."""
 
     ruleset: str
-    title: str
-    unit: str
-    mm_per_unit: float
     types: Mapping[str, str]  # type code -> meaning
     traits: Mapping[str, Trait]
     general_types: frozenset[str] = field(default_factory=frozenset)
@@ -94,8 +91,9 @@ def markdown() -> str:
     `doc_common.refresh_blocks`: regenerated, never hand-edited)."""
     kinds = {"bool": "`true`/`false`", "int": "whole number", "text": "name", "text_or_list": "name or list of names"}
     out = []
-    for v in (vocabulary(name) for name in ruleset_names()):
-        out += [f"### `{v.ruleset}`: {v.title} (unit `{v.unit}` = {v.mm_per_unit:g} mm)", "",
+    for rs in (get_ruleset(name) for name in ruleset_names()):
+        v = rs.vocabulary
+        out += [f"### `{rs.name}`: {rs.title} (unit `{rs.unit}` = {rs.mm_per_unit:g} mm)", "",
                 "| `type` | meaning |", "| --- | --- |"]
         out += [f"| `{t}` | {d} |" for t, d in v.types.items()]
         out += ["", "| trait | values | meaning |", "| --- | --- | --- |"]
@@ -104,11 +102,6 @@ def markdown() -> str:
             out.append(f"| `{key}` | {values} | {trait.doc} |")
         out.append("")
     return "\n".join(out).rstrip("\n")
-
-
-def vocabulary(ruleset: str) -> Vocabulary:
-    """The vocabulary of a ruleset by its scenario name (`UnknownRulesetError` otherwise)."""
-    return get_ruleset(ruleset).vocabulary
 
 
 if __name__ == "__main__":   # python -m campo.engine.vocabulary docs/formats.md

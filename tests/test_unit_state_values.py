@@ -13,7 +13,6 @@ from campo.engine.registry import get_ruleset, ruleset_names
 from campo.engine.scenario import BaseState
 from campo.engine.state import GameState
 from campo.engine.unit_state import StateTrait, check_state
-from campo.engine.vocabulary import vocabulary
 
 
 def values(trait: StateTrait) -> list[Any]:
@@ -33,7 +32,7 @@ def scenario(ruleset: str, type_: str, traits: dict[str, Any]) -> dict[str, Any]
 
 
 def cases() -> list[tuple[str, str]]:
-    return [(name, type_) for name in ruleset_names() for type_ in vocabulary(name).types]
+    return [(name, type_) for name in ruleset_names() for type_ in get_ruleset(name).vocabulary.types]
 
 
 @pytest.mark.parametrize("ruleset, type_", cases(), ids=lambda x: str(x))

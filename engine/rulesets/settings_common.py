@@ -75,8 +75,10 @@ class RulesetSettings(BaseModel):
 
     @classmethod
     def ambiguity_number(cls, field_name: str) -> int | None:
-        """The N of a ``<prefix><N>_...`` field, or None for any other setting."""
-        return ambiguity_number(field_name, cls.ambiguity_prefix)
+        """The N of a ``<prefix><N>_...`` field (``at12_group_links``: 12), or None for any other
+        setting."""
+        m = re.fullmatch(rf"{re.escape(cls.ambiguity_prefix)}(\d+)_[a-z0-9_]+", field_name)
+        return int(m.group(1)) if m else None
 
     @classmethod
     def is_gap(cls, field_name: str) -> bool:
@@ -110,7 +112,7 @@ class RulesetSettings(BaseModel):
                 "ambiguity": cls.ambiguity_number(name),
             }
             if cls.has_gaps:
-                row["gap"] = desc.startswith(GAP_PREFIX)
+                row["gap"] = cls.is_gap(name)
             rows.append(row)
         return rows
 
@@ -145,16 +147,6 @@ class RulesetSettings(BaseModel):
                 _LOADED.clear()
             _LOADED[key] = loaded
         return loaded
-
-
-def ambiguity_number(field_name: str, prefix: str) -> int | None:
-    """The N of a ``<prefix><N>_...`` field, or None for any other setting.
-
-    >>> ambiguity_number("at12_group_links", "at"), ambiguity_number("weather", "a")
-    (12, None)
-    """
-    m = re.fullmatch(rf"{re.escape(prefix)}(\d+)_[a-z0-9_]+", field_name)
-    return int(m.group(1)) if m else None
 
 
 def field_choices(annotation: Any) -> list[Any] | None:

@@ -30,7 +30,7 @@ def catalogue(ruleset: str, settings: Mapping[str, Any] | None = None) -> dict[s
     rs = get_ruleset(ruleset)
     vocab = rs.vocabulary
     offered = rs.roster_catalogue(settings or {})
-    return {"ruleset": ruleset, "title": vocab.title, "unit": vocab.unit, "mm_per_unit": vocab.mm_per_unit,
+    return {"ruleset": ruleset, "title": rs.title, "unit": rs.unit, "mm_per_unit": rs.mm_per_unit,
             "types": offered.types, "traits": trait_fields(vocab), "army_lists": offered.army_lists,
             "general_types": sorted(vocab.general_types)}
 
@@ -39,6 +39,6 @@ def rulebooks() -> list[dict[str, Any]]:
     """The rulebooks to choose from, in registry order."""
     out = []
     for name in ruleset_names():
-        v = get_ruleset(name).vocabulary
-        out.append({"ruleset": name, "title": v.title, "unit": v.unit, "mm_per_unit": v.mm_per_unit})
+        rs = get_ruleset(name)
+        out.append({"ruleset": name, "title": rs.title, "unit": rs.unit, "mm_per_unit": rs.mm_per_unit})
     return out

@@ -160,10 +160,11 @@ def _disorder(board: Board, loser: str, winner: str) -> Effect:
 RALLY_CITES = "ATT 9.A, 10.A, T"
 
 
-def rally_test(state: GameState, unit: str) -> DiceTest:
-    """A Disordered unit's try to reorganise (ATT 9.A): 1d8 against its army's discipline
-    (Veteran 5-8, Regular 6-8, Irregular 7-8), 1d4 -1 more with its General attached, 1 less
-    when the army is Demoralised (10.A); on a success it is no longer Disordered."""
+def manoeuvre_test(state: GameState, unit: str) -> DiceTest:
+    """ATTILA's test of one base (`Ruleset.manoeuvre_test`): a Disordered unit's try to
+    reorganise (ATT 9.A): 1d8 against its army's discipline (Veteran 5-8, Regular 6-8,
+    Irregular 7-8), 1d4 -1 more with its General attached, 1 less when the army is Demoralised
+    (10.A); on a success it is no longer Disordered."""
     board = Board.of(state)
     on_table(board.units, unit)
     u = board.units[unit]

@@ -10,7 +10,7 @@ from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, Ruleset, vocabulary_problems
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.charges import Charge, all_candidates, candidates, judge_charge
+from campo.engine.rulesets.attila.charges import all_candidates
 from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import CROSSINGS, MM_PER_CM, WATER_LINES
 from campo.engine.rulesets.attila.terrain import TERRAIN_EFFECTS
@@ -42,16 +42,6 @@ class AttilaRuleset(Ruleset):
             return out
         return state_problems(Board.of(state))
 
-    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        from campo.engine.rulesets.attila.analysis import analyze_board
-
-        return analyze_board(Board.of(state), ids)
-
-    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        from campo.engine.rulesets.attila.analysis import summaries
-
-        return summaries(Board.of(state), ids)
-
     def summary_reach_mm(self, state: GameState) -> float:
         """How far a base's summary reaches: the Generals' 40 cm (commanded_by, ATT 4.C), an
         obliged base's charge (its move, the contact tolerance and the close call; the bases its
@@ -67,17 +57,6 @@ class AttilaRuleset(Ruleset):
                        default=0.0)
         return max(command_reach_mm(board), s.at24_general_attached_mm,
                    longest + 2 * diagonal + board.contact_tol + board.close_call) + 1.0
-
-    def board_summary(self, state: GameState) -> dict[str, Any]:
-        from campo.engine.rulesets.attila.analysis import board_summary
-
-        return board_summary(Board.of(state))
-
-    def charge(self, state: GameState, charger: str, target: str) -> Charge:
-        return judge_charge(Board.of(state), charger, target)
-
-    def charge_candidates(self, state: GameState, charger: str) -> list[str]:
-        return candidates(Board.of(state), charger)
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Arc, range bands, charge paths, retreats and advances after melee, and the own
@@ -170,10 +149,6 @@ class AttilaRuleset(Ruleset):
         return Allowance(rate, self.unit, text, tuple(dict.fromkeys(cites)), u.move_is_gap())
 
     # --- a live game -----------------------------------------------------------------------
-    def manoeuvre_test(self, state: GameState, unit: str) -> Any:
-        """ATT 9.A reorganisation ready to roll (`attila.resolution`)."""
-        return self.module("resolution").rally_test(state, unit)
-
     def memory(self) -> Any:
         """Groups that split stay split (ATT 4.M): `memory.GroupMemory`."""
         return self.module("memory").GroupMemory()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from campo.engine.rulesets.attila.tables import LAST_TURN
 from campo.engine.sequence import Phase, SequenceOfPlay
 
 
@@ -64,7 +65,7 @@ SEQUENCE = SequenceOfPlay(
     card_driven=True,
     initiative="the cards give the order: shuffled at the start of each turn, drawn one at a "
                "time; the turn ends when none are left (ATT 3, ATT 14)",
-    turns=16,
+    turns=LAST_TURN,
     cites=("ATT 3", "ATT 14", "ATT 15.B"),
     position_of_tool=position_of_deck,
 )

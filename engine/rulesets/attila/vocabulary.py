@@ -7,9 +7,6 @@ from campo.engine.vocabulary import Trait, Vocabulary, state_traits
 
 VOCABULARY = Vocabulary(
     ruleset="attila",
-    title="ATTILA",
-    unit="cm",
-    mm_per_unit=10.0,
     types={
         "FP": "heavy foot (ATT 1)",
         "FLP": "light-heavy foot (ATT 1)",

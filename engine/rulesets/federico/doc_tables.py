@@ -16,16 +16,14 @@ from campo.engine.rulesets.federico import units
 from campo.engine.rulesets.federico.units import DICE, MOVE_CM, RANGES_CM
 
 
-def _table(rows: list[dict]) -> str:
+def ambiguities_markdown() -> str:
+    rows = [r for r in FedericoSettings.describe() if r["ambiguity"]]
     return settings_table(rows, gap_prefix=GAP_PREFIX)
 
 
-def ambiguities_markdown() -> str:
-    return _table([r for r in FedericoSettings.describe() if r["ambiguity"]])
-
-
 def gaps_markdown() -> str:
-    return _table([r for r in FedericoSettings.describe() if not r["ambiguity"]])
+    rows = [r for r in FedericoSettings.describe() if not r["ambiguity"]]
+    return settings_table(rows, gap_prefix=GAP_PREFIX)
 
 
 def rules_markdown() -> str:

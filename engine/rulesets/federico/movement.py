@@ -9,7 +9,7 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,8 @@ from shapely.geometry.base import BaseGeometry
 
 from campo.engine.geometry.rect import Rect, angle_diff, unit_vector
 from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.pieces import Piece
+from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import FALL_BACK_CM, HALVED_MOVE, MOVE_CM
 
 MOVES = 'Federico "Movimenti"'
@@ -48,6 +50,41 @@ class Ground:
     stream: list[str] = field(default_factory=list)
     closed: list[str] = field(default_factory=list)   # woods, villages, towns
     road: bool = False
+
+    @classmethod
+    def of_kinds(cls, settings: FedericoSettings, kinds: Iterable[str]) -> Ground:
+        """The ground of a move told by its terrain kinds alone, each kind standing for its
+        terrain (the movement audit's question, `FedericoRuleset.movement_allowance`)."""
+        ks = sorted(set(kinds))
+        return cls(broken=[k for k in ks if k in settings.broken_ground],
+                   obstacle=[k for k in ks if k in settings.obstacles],
+                   stream=[k for k in ks if k in settings.stream_kinds],
+                   closed=[k for k in ks if k in CLOSED_KINDS], road="road" in ks)
+
+
+def terrain_exempt(piece: Piece) -> bool:
+    """Light Infantry, Indians and commanders move at their rate over any ground: never halved
+    (F16) nor kept out of woods and villages (Federico "Movimenti")."""
+    return piece.skirmisher or piece.is_commander
+
+
+def halving(settings: FedericoSettings, touched: Ground) -> list[str]:
+    """F16: what halves the whole move among what it touches, sorted: obstacles and fordable
+    streams, and broken ground unless the setting 'portion_only' counts only the way on it
+    double (`broken_track_cm`)."""
+    found = touched.obstacle + touched.stream
+    if settings.f16_halved_move == "whole_move":
+        found += touched.broken
+    return sorted(set(found))
+
+
+def barred(piece: Piece, entered: Iterable[str], road: bool) -> list[str]:
+    """«Nei Villaggi e nei Boschi solo in colonna di marcia lungo le strade»: the woods,
+    villages and towns among ``entered`` this base may not enter, sorted (none for those
+    `terrain_exempt`, or in march column along a road)."""
+    if terrain_exempt(piece) or (piece.march_column and road):
+        return []
+    return sorted(set(entered))
 
 
 def ground(board: Board, parts: Sequence[np.ndarray],
@@ -112,17 +149,13 @@ def over_one_mm2(path: np.ndarray, shape: np.ndarray, pieces: np.ndarray,
 
 def allowance_cm(board: Board, base_id: str, touched: Ground | None) -> tuple[float, list[str]]:
     """(allowance in cm, notes) for a move over ground that ``touched`` describes (None: open
-    ground). F16 halving: the whole move when it touches broken ground, an obstacle or a
-    stream; with 'portion_only' only obstacles and streams halve it (see `broken_track_cm`)."""
-    p = board.pieces[base_id]
+    ground): halved by what `halving` names, unless `terrain_exempt`."""
     rate = base_rate_cm(board, base_id)
-    if touched is None:
+    if touched is None or terrain_exempt(board.pieces[base_id]):
         return rate, []
-    halving = touched.obstacle + touched.stream
-    if board.settings.f16_halved_move == "whole_move":
-        halving += touched.broken
-    if halving and not p.skirmisher and not p.is_commander:
-        return rate * HALVED_MOVE, [f"move halved: crosses {', '.join(sorted(set(halving)))} "
+    halved = halving(board.settings, touched)
+    if halved:
+        return rate * HALVED_MOVE, [f"move halved: crosses {', '.join(halved)} "
                                     f"({MOVES}; Federico F16)"]
     return rate, []
 
@@ -140,16 +173,13 @@ def broken_track_cm(board: Board, base_id: str, track: list[list[float]]) -> flo
 
 
 def woods_problem(board: Board, base_id: str, touched: Ground) -> str | None:
-    """«Nei Villaggi e nei Boschi solo in colonna di marcia lungo le strade», except Light
-    Infantry and Indians: a reason when the move enters one otherwise."""
-    p = board.pieces[base_id]
-    if p.skirmisher or p.is_commander:
+    """A reason when the move enters a wood or village it may not (`barred`; one it stands in
+    already does not count)."""
+    entered = set(touched.closed) - set(board.areas_under(base_id, CLOSED_KINDS))
+    inside = barred(board.pieces[base_id], entered, touched.road)
+    if not inside:
         return None
-    inside = set(touched.closed) - set(board.areas_under(base_id, CLOSED_KINDS))
-    if not inside or (p.march_column and touched.road):
-        return None
-    return (f"may enter {', '.join(sorted(inside))} only in march column along a road "
-            f"({MOVES})")
+    return f"may enter {', '.join(inside)} only in march column along a road ({MOVES})"
 
 
 def movement_of(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -164,7 +194,7 @@ def movement_of(board: Board, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         rate = base_rate_cm(board, i)
         halving = sorted(set(g.broken + g.obstacle + g.stream))
         entry: dict[str, Any] = {"rate_cm": rate, "formation": p.formation,
-                                 "halved_if_crossing": not (p.skirmisher or p.is_commander)}
+                                 "halved_if_crossing": not terrain_exempt(p)}
         if halving and entry["halved_if_crossing"]:
             entry["halved_here"] = halving
             entry["rate_here_cm"] = rate * HALVED_MOVE

@@ -13,13 +13,9 @@ from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.terrain import TERRAIN_KINDS
 
 
-def _signed(delta: int) -> str:
-    return f"{delta:+d}"
-
-
 def _modifiers(title: str, cites: str, rows: dict[str, units.Row]) -> dict[str, Any]:
     return {"title": title, "cites": cites, "columns": ["condition", "modifier"],
-            "rows": [[r.text, _signed(r.delta)] for r in rows.values()]}
+            "rows": [[r.text, f"{r.delta:+d}"] for r in rows.values()]}
 
 
 def reference(settings: FedericoSettings) -> list[dict[str, Any]]:

@@ -7,17 +7,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from campo.engine.analysis import gc_paused
 from campo.engine.geometry.drawing import ring_coords
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
-from campo.engine.rulesets.federico import analysis
 from campo.engine.rulesets.federico.attacks import Attack, candidates
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.fire import arc_drawing
 from campo.engine.rulesets.federico.melee import judge
 from campo.engine.rulesets.federico.morale import army_problems
-from campo.engine.rulesets.federico.movement import CLOSED_KINDS, MOVES, base_rate_cm
+from campo.engine.rulesets.federico.movement import (
+    MOVES,
+    Ground,
+    barred,
+    base_rate_cm,
+    halving,
+    terrain_exempt,
+)
 from campo.engine.rulesets.federico.reference import terrain_effects
 from campo.engine.rulesets.federico.settings import GAP_PREFIX, FedericoSettings
 from campo.engine.rulesets.federico.units import HALVED_MOVE, MM_PER_CM
@@ -79,20 +84,6 @@ class FedericoRuleset(Ruleset):
                                    "warning", (b.id,)))
         return out
 
-    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        with gc_paused():   # thousands of short-lived records: nothing for the collector to find
-            return analysis.analyze_board(Board.of(state), ids)
-
-    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        with gc_paused():
-            return analysis.summaries(Board.of(state), ids)
-
-    def summary_reach_mm(self, state: GameState) -> float:
-        return analysis.summary_reach_mm(Board.of(state))
-
-    def board_summary(self, state: GameState) -> dict[str, Any]:
-        return analysis.board_summary(Board.of(state))
-
     def charge(self, state: GameState, charger: str, target: str) -> Attack:
         return judge(Board.of(state), [(charger, target)])[0]
 
@@ -127,7 +118,7 @@ class FedericoRuleset(Ruleset):
         board = Board.of(state)
         p, s = board.pieces[base_id], board.settings
         rate = base_rate_cm(board, base_id)
-        kinds = set(terrain_kinds)
+        touched = Ground.of_kinds(s, terrain_kinds)
         gap = p.arm == "artillery" and p.formation == "line"   # a gap setting gives its move
         kind = ("light infantry" if p.light_infantry else "Indians" if p.skirmisher
                 else p.arm)
@@ -138,28 +129,24 @@ class FedericoRuleset(Ruleset):
                 p.formation, "artillery in march column")
         else:
             what = f"{kind} in {'march column' if p.march_column else 'line'}"
-        exempt = p.skirmisher or p.is_commander
         gap_note = ("; artillery in battery limbers first (a turn): its move is the setting "
                     f"artillery_in_battery_move_cm, {GAP_PREFIX}" if gap else "")
-        closed = sorted(kinds & set(CLOSED_KINDS))
-        if closed and not exempt and not (p.march_column and "road" in kinds):
+        closed = barred(p, touched.closed, touched.road)
+        if closed:
             return Allowance(0.0, self.unit, f"{what}: may enter {', '.join(closed)} only in "
                              "march column along a road", (MOVES,))
-        halving = kinds & (set(s.obstacles) | set(s.stream_kinds))
-        broken = kinds & set(s.broken_ground)
-        if s.f16_halved_move == "whole_move":
-            halving |= broken
-        ground = ", ".join(sorted(kinds - {"open"})) or "open ground"
-        if not halving:
+        halved = halving(s, touched)
+        ground = ", ".join(sorted(set(terrain_kinds) - {"open"})) or "open ground"
+        if not halved:
             text = f"{what}, {ground}: {rate:g} cm"
-        elif exempt:
+        elif terrain_exempt(p):
             text = f"{what}, {ground}: {rate:g} cm (not halved: {kind})"
         else:
             text = f"{what}, {ground}: half of {rate:g} cm"
             rate *= HALVED_MOVE
-        if broken and s.f16_halved_move == "portion_only" and not exempt:
+        if touched.broken and s.f16_halved_move == "portion_only" and not terrain_exempt(p):
             text += " (F16 portion_only: the way on broken ground counts double, not applied here)"
-        cites = (MOVES, "Federico F16") if halving or broken else (MOVES,)
+        cites = (MOVES, "Federico F16") if halved or touched.broken else (MOVES,)
         return Allowance(rate, self.unit, text + gap_note, cites, gap)
 
     # --- a live game -----------------------------------------------------------------------

@@ -8,6 +8,7 @@ Initiative is rolled every turn and its winner chooses to move first or second: 
 
 from __future__ import annotations
 
+from campo.engine.rulesets.federico.units import MAX_TURNS
 from campo.engine.sequence import Phase, SequenceOfPlay
 
 SEQUENCE = SequenceOfPlay(
@@ -36,6 +37,6 @@ SEQUENCE = SequenceOfPlay(
                "winner chooses to move first or second (Federico \"Iniziativa\", F26: a tie is "
                "rolled again)",
     initiative_each_turn=True,
-    turns=16,
+    turns=MAX_TURNS,
     cites=('Federico "Iniziativa"', 'Federico "Movimenti"', 'Federico "Condizioni di vittoria"'),
 )

@@ -7,9 +7,6 @@ from campo.engine.vocabulary import Trait, Vocabulary, state_traits
 
 VOCABULARY = Vocabulary(
     ruleset="federico",
-    title="Federico",
-    unit="cm",
-    mm_per_unit=10.0,
     types={
         "infantry": 'infantry (Federico "Classificazione truppe")',
         "cavalry": 'cavalry (Federico "Classificazione truppe")',

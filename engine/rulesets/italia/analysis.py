@@ -10,6 +10,8 @@ from campo.engine.rulesets.italia.charges import charges_of
 from campo.engine.rulesets.italia.fire import shots, shots_and_probes
 from campo.engine.rulesets.italia.melee import battery_shots
 from campo.engine.rulesets.italia.relations import command_of, contacts_of, group_leader
+# the Ruleset protocol reads a rulebook's summaries from its analysis module
+from campo.engine.rulesets.italia.summaries import summaries, summary_reach_mm  # noqa: F401
 
 CONDUCT = ("manoeuvre", "movement", "retreat", "pursuit", "hidden")
 
@@ -54,11 +56,11 @@ def analyze_board(board: Board, ids: Sequence[str] | None = None) -> dict[str, A
         bases[i] = entry
     out: dict[str, Any] = {"bases": bases}
     if whole:
-        out.update(table_facts(board))
+        out.update(board_summary(board))
     return out
 
 
-def table_facts(board: Board) -> dict[str, Any]:
+def board_summary(board: Board) -> dict[str, Any]:
     """The table-level facts: Groups of more than one unit and batteries of more than one gun
     (ISD §1, §6, §8)."""
     return {"groups": [list(g) for g in board.relations.groups if len(g) > 1],

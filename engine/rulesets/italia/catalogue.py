@@ -7,6 +7,7 @@ from typing import Any
 
 from campo.engine.roster_catalogue import RosterCatalogue, type_entry
 from campo.engine.rulesets.italia.army_lists import ARMY_LISTS, ARMY_NATION
+from campo.engine.rulesets.italia.pieces import arm_of
 from campo.engine.rulesets.italia.troops import BASE_SIZES, Arm
 from campo.engine.rulesets.italia.vocabulary import VOCABULARY as V
 
@@ -17,14 +18,6 @@ MAIN_TRAITS = {
     "general": ("rank", "quality", "commands", "nation"),
 }
 NO_SIZE_NOTE = "ISD Intro gives no base size for this type: enter your group's size."
-
-
-def _kind(type_: str, arm: str | None) -> str:
-    if type_ == "general":
-        return "general"
-    if type_ in ("gun", "limber"):
-        return "artillery"
-    return arm or ("cavalry" if type_ == "C" else "infantry")
 
 
 def roster_catalogue() -> RosterCatalogue:
@@ -49,7 +42,7 @@ def _types() -> list[dict[str, Any]]:
             elif type_ == "general":
                 traits.update(rank="division", quality="capable")
             out.append(type_entry(
-                type_, f"{meaning}: {size.represents}" if size else meaning, MAIN_TRAITS[_kind(type_, arm)],
+                type_, f"{meaning}: {size.represents}" if size else meaning, MAIN_TRAITS[arm_of(type_, {"arm": arm})],
                 key=f"{type_}/{arm}" if arm else type_,
                 label=f"{type_} {arm}" if arm and type_ not in ("gun", "limber") else type_,
                 size_mm=(size.frontage_mm, size.depth_mm) if size else None,

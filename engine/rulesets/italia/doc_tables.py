@@ -44,12 +44,10 @@ def movement_markdown() -> str:
 
 def artillery_bands_markdown() -> str:
     """ISD §6 range bands and their modifiers as held (edges by the default reading of ISD A7)."""
+    from campo.engine.rulesets.italia.reference import band_spans
     from campo.engine.rulesets.italia.tables_fire import ARTILLERY_BANDS, RANGE_MODIFIER
 
-    spans, lower = [], None
-    for r in ARTILLERY_BANDS:
-        spans.append(f'up to {r.upper_in:g}"' if lower is None else f'over {lower:g}" to {r.upper_in:g}"')
-        lower = r.upper_in
+    spans = band_spans(ARTILLERY_BANDS, ItaliaSettings())
 
     def row(name: str, battery: str) -> str:
         cells = [f"{RANGE_MODIFIER[battery][r.table]:+d}".replace("+0", "0").replace("-", "−")

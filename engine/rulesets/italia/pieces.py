@@ -7,6 +7,7 @@ module (`tables_movement.movement_allowance`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -87,8 +88,10 @@ class UnitInfo:
         (ISD §4)."""
         return self.kind == "unit" and not self.dispersed
 
-def _arm(base: BaseState) -> str:
-    t, traits = base.type, base.traits
+
+def arm_of(t: str, traits: Mapping[str, Any]) -> str:
+    """A base's arm from its type and traits, or "general" (ISD §4: ``traits.arm``, else a
+    cavalry class, else the letter: C is cavalry, the others infantry; the roster builder too)."""
     if t == "general":
         return "general"
     if t in ("gun", "limber"):
@@ -114,7 +117,7 @@ def classify(base: BaseState, default_formation: str = "line") -> UnitInfo:
     losses = max(int(get("losses", 0) or 0), 0)
     # the fields in UnitInfo's order (`_unit_info`)
     return _unit_info(
-        base.id, base.side, kind, _arm(base),
+        base.id, base.side, kind, arm_of(base.type, tr),
         letter,
         bool(get("light", False)),
         get("formation", default_formation) == "march_column",

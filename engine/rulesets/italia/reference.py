@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from campo.engine.rulesets.doc_common import num
 from campo.engine.rulesets.italia.settings import ItaliaSettings
@@ -29,9 +29,10 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
     }
     artillery = {"title": "Artillery range bands", "cites": "ISD §6, ISD A7",
                  "columns": ["range", "band", "divisional", "reserve"],
-                 "rows": _band_rows(fire.ARTILLERY_BANDS, settings,
-                                    lambda r: [f"{fire.RANGE_MODIFIER['divisional'][r.table]:+d}",
-                                               f"{fire.RANGE_MODIFIER['reserve'][r.table]:+d}"])}
+                 "rows": [[span, r.band.value, *(f"{fire.RANGE_MODIFIER[b][r.table]:+d}"
+                                                 for b in ("divisional", "reserve"))]
+                          for span, r in zip(band_spans(fire.ARTILLERY_BANDS, settings),
+                                             fire.ARTILLERY_BANDS)]}
     musket = fire.MUSKETRY_BANDS[-1].upper_in
     edge = "up to and at" if fire.inclusive_edges(settings) else "short of"
     fire_facts = {
@@ -48,11 +49,9 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
                   num(fire.LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN)],
                  ["musketry hits on", f"{fire.MUSKETRY_HIT_ON}+"]],
     }
-    results = []
-    for low, high, r in melee.MELEE_RESULTS:
-        results.append([f"{low}–{high}" if high is not None else f"{low}+", r.text])
     melee_table = {"title": "Melee results (score difference)", "cites": "ISD §9",
-                   "columns": ["difference", "result"], "rows": results}
+                   "columns": ["difference", "result"],
+                   "rows": [[label, r.text] for label, r in melee.melee_rows()]}
     melee_facts = {
         "title": "Charges and melee", "cites": "ISD §9",
         "columns": ["what", "value"],
@@ -61,33 +60,23 @@ def reference(settings: ItaliaSettings) -> list[dict[str, Any]]:
                  ["supports at most", str(melee.MAX_SUPPORTS)],
                  ["artillery support range", num(melee.ARTILLERY_SUPPORT_RANGE_IN)]],
     }
-
-    def manoeuvre(rows: tuple[tuple[int, Any], ...], title: str) -> dict[str, Any]:
-        out, low = [], None
-        for upper, r in rows:
-            label = f"up to {upper}" if low is None else (f"{low}–{upper}" if upper < 99 else f"{low}+")
-            out.append([label, r.italian, r.text])
-            low = upper + 1
-        return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"], "rows": out}
-
     return [movement, fire_facts, artillery, melee_facts, melee_table,
-            manoeuvre(man.ORDERED_ROWS, "Manoeuvre: ordered unit"),
-            manoeuvre(man.DISORDERED_ROWS, "Manoeuvre: disordered unit")]
+            man.manoeuvre_table(False, "Manoeuvre: ordered unit"),
+            man.manoeuvre_table(True, "Manoeuvre: disordered unit")]
 
 
-def _band_rows(rows: Sequence[BandRow], settings: ItaliaSettings,
-               more: Callable[[BandRow], list[str]]) -> list[list[str]]:
-    """One row per range band, its edges as ISD A7 reads them in force: "over 3" to 12"" or
-    "from 3" to under 12"" (the verdicts read the same table, `tables_fire.band_row`)."""
+def band_spans(rows: Sequence[BandRow], settings: ItaliaSettings) -> list[str]:
+    """Each range band's edges as ISD A7 reads them in ``settings``: "over 3" to 12"" or "3" to
+    under 12"" (the rules panel, and the docs under the default; the verdicts read the same
+    table, `tables_fire.band_row`)."""
     out, lower = [], None
     inclusive = inclusive_edges(settings)
     for r in rows:
         if lower is None:
-            span = f'up to {num(r.upper_in)}' if inclusive else f'under {num(r.upper_in)}'
+            out.append(f'up to {num(r.upper_in)}' if inclusive else f'under {num(r.upper_in)}')
         elif inclusive:
-            span = f'over {num(lower)} to {num(r.upper_in)}'
+            out.append(f'over {num(lower)} to {num(r.upper_in)}')
         else:
-            span = f'{num(lower)} to under {num(r.upper_in)}'
-        out.append([span, r.band.value, *more(r)])
+            out.append(f'{num(lower)} to under {num(r.upper_in)}')
         lower = r.upper_in
     return out

@@ -118,9 +118,7 @@ def melee_test(state: GameState, attacker: str, defender: str) -> DiceTest:
     a, b = sides
     mods = [{**m, "label": f"{who}: {m['label']}"}
             for who, side in ((attacker, a), (defender, b)) for m in side["modifiers"]]
-    rows = []
-    for low, high, r in tm.MELEE_RESULTS:
-        rows.append((f"{low}–{high}" if high is not None else f"{low}+", r))
+    rows = tm.melee_rows()
     table = {"title": "Melee results (difference of the scores)", "cites": "ISD §9",
              "columns": ["difference", "result"], "rows": [[label, r.text] for label, r in rows],
              "notes": [f"score: d6 {a['total']:+d} ({attacker}), d6 {b['total']:+d} ({defender})"]}
@@ -205,22 +203,15 @@ def manoeuvre_test(state: GameState, unit: str) -> DiceTest:
         enemy_cavalry_in_sight=bool(near.get("cavalry_in_sight")))
     mods = manoeuvre_modifiers(facts, board.settings)
     total = sum(m.score_delta for m in mods)
-    column = tm_.DISORDERED_ROWS if info.disordered else tm_.ORDERED_ROWS
-    rows, low = [], None
-    for upper, r in column:
-        label = f"up to {upper}" if low is None else (f"{low}–{upper}" if upper < 99 else f"{low}+")
-        rows.append((label, r))
-        low = upper + 1
-    table = {"title": f"Manoeuvre Table: {'disordered' if info.disordered else 'ordered'} unit "
-                      "(2d6 + modifiers)", "cites": "ISD ManTab",
-             "columns": ["2d6 total", "result", "effect"],
-             "rows": [[label, r.italian, r.text] for label, r in rows]}
+    table = tm_.manoeuvre_table(info.disordered, "Manoeuvre Table: "
+                                f"{'disordered' if info.disordered else 'ordered'} unit "
+                                "(2d6 + modifiers)")
     allowance = full_move_in(state, unit)
 
     def read(dice: Dice) -> Outcome:
         natural = sum(dice[0])
         r = tm_.manoeuvre_result(natural + total, disordered=info.disordered)
-        row = next(label for label, res in rows if res is r)
+        row = next(label for label, res in tm_.manoeuvre_rows(info.disordered) if res is r)
         return Outcome(row, f"{r.italian}: {r.text}", r.cites, (row,),
                        {"natural": natural, "modifier": total, "total": natural + total},
                        _manoeuvre_effects(board, unit, r, allowance))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from campo.engine.geometry.arcs import arc_to_range, band_rings
 from campo.engine.results import Allowance
 from campo.engine.ruleset import Problem, Ruleset, placement_problems, vocabulary_problems
 from campo.engine.rulesets.italia.board import MM_PER_IN, Board
-from campo.engine.rulesets.italia.charges import Charge, candidates, charge_arc, charges_of, judge_charge
+from campo.engine.rulesets.italia.charges import Charge, charge_arc, charges_of
 from campo.engine.rulesets.italia.fire import fire_arc
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_fire import bands
@@ -46,12 +46,6 @@ class ItaliaRuleset(Ruleset):
             return out
         out += placement_problems(state)
         return out
-
-    def charge(self, state: GameState, charger: str, target: str) -> Charge:
-        return judge_charge(Board.of(state), charger, target)
-
-    def charge_candidates(self, state: GameState, charger: str) -> list[str]:
-        return candidates(Board.of(state), charger)
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Arc, range bands, charge arc and charge paths of one base, and a general's command
@@ -121,38 +115,6 @@ class ItaliaRuleset(Ruleset):
         if ignored:
             text += f"; no effect on moves: {', '.join(ignored)}"
         return Allowance(amount, self.unit, text, tuple(dict.fromkeys(cites)))
-
-    def analyze(self, state: GameState, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        from campo.engine.rulesets.italia.analysis import analyze_board
-
-        board = Board.of(state)
-        if ids is None:
-            return state.cached("italia.analysis", lambda: analyze_board(board))
-        return analyze_board(board, ids)
-
-    # --- the live board: cheap local facts (isd-rest) ----------------------------------------
-    def summaries(self, state: GameState, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Contacts (the aspect of this base touched), the generals commanding it, its
-        supports, and the badges "disordered", "shaken", "out of command" (a unit no general's
-        radius reaches, ISD §3): no targets, no charge paths."""
-        from campo.engine.rulesets.italia.summaries import summaries
-
-        return summaries(Board.of(state), ids)
-
-    def summary_reach_mm(self, state: GameState) -> float:
-        """The widest command radius (ISD §3, under the weather), or an artillery support by
-        fire (ISD §1: 3" from the enemy in contact, the enemy and the battery between), each
-        with the contact tolerance and the close-call margin: farther bases change nothing in
-        a base's summary."""
-        from campo.engine.rulesets.italia.summaries import summary_reach_mm
-
-        return summary_reach_mm(Board.of(state))
-
-    def board_summary(self, state: GameState) -> dict[str, Any]:
-        """Groups of more than one unit and batteries of more than one gun (ISD §1, §6, §8)."""
-        from campo.engine.rulesets.italia.analysis import table_facts
-
-        return table_facts(Board.of(state))
 
 
 RULESET = ItaliaRuleset()

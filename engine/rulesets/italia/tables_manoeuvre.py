@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 NEAR_INFANTRY_IN = 6.0
@@ -105,6 +106,24 @@ def manoeuvre_result(total: int, *, disordered: bool = False) -> ManoeuvreResult
         if total <= upper:
             return result
     return rows[-1][1]
+
+
+def manoeuvre_rows(disordered: bool) -> list[tuple[str, ManoeuvreResult]]:
+    """A column of the Manoeuvre Table as printed: each row's 2d6 span ("up to 2", "3–4" ...
+    "9+") and its result."""
+    rows, low = [], None
+    for upper, r in DISORDERED_ROWS if disordered else ORDERED_ROWS:
+        rows.append((f"up to {upper}" if low is None
+                     else f"{low}–{upper}" if upper < 99 else f"{low}+", r))
+        low = upper + 1
+    return rows
+
+
+def manoeuvre_table(disordered: bool, title: str) -> dict[str, Any]:
+    """The column as a table ``{"title", "cites", "columns", "rows"}``: the rules panel's, and
+    the one the Manoeuvre test's dice are read on."""
+    return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"],
+            "rows": [[label, r.italian, r.text] for label, r in manoeuvre_rows(disordered)]}
 
 
 MARCH_COLUMN_DEPLOY_ON = 9

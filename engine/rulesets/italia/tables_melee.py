@@ -128,6 +128,13 @@ def melee_result(difference: int) -> MeleeResult:
     raise AssertionError("unreachable: the table covers every difference")
 
 
+def melee_rows() -> list[tuple[str, MeleeResult]]:
+    """The §9 results table as printed: each row's span of the difference ("0–1" ... "6+") and
+    its result."""
+    return [(f"{low}–{high}" if high is not None else f"{low}+", r)
+            for low, high, r in MELEE_RESULTS]
+
+
 @dataclass(frozen=True)
 class MeleeOutcome:
     """Both sides' scores read on the table: who lost, and the row."""

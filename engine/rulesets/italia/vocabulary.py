@@ -7,9 +7,6 @@ from campo.engine.vocabulary import Trait, Vocabulary, state_traits
 
 VOCABULARY = Vocabulary(
     ruleset="italia-se-desta",
-    title="L'Italia s'è desta!",
-    unit="in",
-    mm_per_unit=25.0,  # ISD Intro: "pollici (2,5 cm)"
     types={
         "A": "unit letter A (ISD §4, Lists)",
         "B": "unit letter B (ISD §4, Lists)",
