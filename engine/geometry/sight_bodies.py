@@ -22,7 +22,7 @@ line's corridor, holds it and that lie nearer than its end.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -148,11 +148,23 @@ class Bodies:
         d = verts - centre[:, None, :]
         radius = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2).max(axis=1)
         box = np.concatenate([verts.min(axis=1), verts.max(axis=1)], axis=1)
-        # convex: no hole and no area missing from the hull (areas, not `shapely.equals`, a
-        # relate per body; a dent below CONVEX_AREA_REL of the area counts as none)
-        area = shapely.area(geoms)
-        convex = (shapely.get_num_interior_rings(geoms) == 0) & \
-            (shapely.area(shapely.convex_hull(geoms)) - area <= CONVEX_AREA_REL * area)
+        # convex: a quadrilateral turning the same way at every corner (a base), else no hole
+        # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
+        # dent below CONVEX_AREA_REL of the area counts as none)
+        convex = np.zeros(n, dtype=bool)
+        solid = shapely.get_num_interior_rings(geoms) == 0
+        quad = np.nonzero((counts == 4) & solid)[0]
+        if len(quad):
+            v = verts[quad, :4]
+            e = successors(v, axis=1) - v                            # each edge, then the next
+            nxt = successors(e, axis=1)
+            turn = e[..., 0] * nxt[..., 1] - e[..., 1] * nxt[..., 0]
+            convex[quad] = (turn > 0).all(axis=1) | (turn < 0).all(axis=1)
+        rest = np.nonzero(~convex)[0]
+        if len(rest):
+            area = shapely.area(geoms[rest])
+            convex[rest] = solid[rest] & \
+                (shapely.area(shapely.convex_hull(geoms[rest])) - area <= CONVEX_AREA_REL * area)
         return Bodies(geoms, verts, counts, centre, radius, box, convex)
 
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.strtree import STRtree
 
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.contact import ContactPairs, RectTable, find_contacts, midpoint_edges
@@ -29,7 +28,6 @@ from campo.engine.rulesets.italia.tables_fire import (
     SIGHT_BLOCKING_LINES,
     SIGHT_DEEP_AREAS,
 )
-from campo.engine.scenario import TerrainFeature
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.troops import MM_PER_INCH
 from campo.engine.state import GameState
@@ -151,15 +149,32 @@ class Board:
         return np.array([self.infos[i].is_general for i in self.state.index.ids], dtype=bool)
 
     @cached_property
+    def present(self) -> np.ndarray:
+        """Whether each base counts as there: not a general, not stale (what a rule counts as
+        an enemy there), in index order."""
+        stale = np.array([self.infos[i].stale for i in self.state.index.ids], dtype=bool)
+        return ~(self.generals | stale)
+
+    @cached_property
     def touches_side(self) -> np.ndarray:
         """(bases, sides): whether each base touches a base of each side (`contacts`)."""
         out = np.zeros((len(self.sides), int(self.sides.max(initial=0)) + 1), dtype=bool)
         out[self.contacts.a, self.sides[self.contacts.b]] = True
         return out
 
-    def near(self, base_id: str, distance: float) -> list[str]:
-        """Ids of the bases within ``distance`` mm of this base (itself included), index order."""
-        return self.state.index.within(self.rect(base_id).polygon, distance)
+    def near(self, base_id: str, distance: float, among: np.ndarray) -> list[str]:
+        """Ids of the bases ``among`` (index-order mask: a few generals or guns, tested
+        directly) within ``distance`` mm of this base, index order."""
+        at = np.nonzero(among)[0]
+        shapes = self.state.index.shapes
+        hit = shapely.dwithin(shapes[self.position[base_id]], shapes[at], distance)
+        names = self.state.index.ids
+        return [names[k] for k in at[hit].tolist()]
+
+    @cached_property
+    def guns(self) -> np.ndarray:
+        """Whether each base is a gun, in index order."""
+        return np.array([self.infos[i].is_gun for i in self.state.index.ids], dtype=bool)
 
     def gaps_within(self, at: np.ndarray, distance: float | np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -178,7 +193,7 @@ class Board:
         "contact"): held at its last verdict in a live game (pairs up to `WATCH_MM` farther
         are decided too: a pair held touching and then clearly apart is not held again)."""
         names = self.state.index.ids
-        skip = np.array([self.infos[i].is_general for i in names], dtype=bool)
+        skip = self.generals
         held, tol = self.state.held, self.settings.close_call_mm
 
         def settle(margins: np.ndarray, i: np.ndarray, j: np.ndarray
@@ -254,7 +269,7 @@ class Board:
     @cached_property
     def terrain_table(self) -> TerrainTable:
         """The terrain as charges, melees and routs ask about it (`charge_terrain`)."""
-        return TerrainTable(list(self.state.scenario.terrain))
+        return TerrainTable(list(self.state.scenario.terrain), terrain_shapes(self.state))
 
     # --- batteries and fronts -------------------------------------------------------------
     @cached_property
@@ -306,73 +321,35 @@ class Board:
     def crests(self) -> list[tuple[str, LineString]]:
         return terrain_shapes(self.state).crests
 
-    @cached_property
-    def _terrain(self) -> tuple[list, STRtree | None]:
-        feats = [(t, Polygon(t.polygon_mm) if t.polygon_mm is not None else LineString(t.line_mm))
-                 for t in self.state.scenario.terrain]
-        geoms = [g for _, g in feats]
-        return feats, (STRtree(geoms) if geoms else None)
-
-    def grown(self, geom: object, distance: float) -> object:
-        """``geom.buffer(distance)`` of a terrain shape from `terrain_on` (the
-        board keeps them), cached: charges and melees test the same few features again."""
-        cache = self._grown
-        key = (id(geom), distance)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = (geom, geom.buffer(distance))   # geom kept: its id stays unique
-        return found[1]
-
-    def terrain_on(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
-        """The terrain near the base's rectangle (what it stands on or touches), for every base
-        from one bulk query."""
-        return self._terrain_bulk("on", 0.0)[base_id]
-
-    def terrain_around(self, base_id: str) -> list[tuple[TerrainFeature, object]]:
-        """The terrain near the base's rectangle within 0.5" (cover, ISD §6, §7)."""
-        return self._terrain_bulk("around", self.mm(0.5))[base_id]
-
-    @cached_property
-    def _grown(self) -> dict[tuple[int, float], tuple[object, object]]:
-        return {}
-
-    @cached_property
-    def _terrain_bulk_cache(self) -> dict[str, dict[str, list]]:
-        return {}
-
-    def _terrain_bulk(self, key: str, distance: float) -> dict[str, list]:
-        cache = self._terrain_bulk_cache
-        if key not in cache:
-            feats, tree = self._terrain
-            ids = self.state.index.ids
-            out: dict[str, list] = {i: [] for i in ids}
-            if tree is not None and ids:
-                shapes = self.state.index.shapes
-                if distance > 0:
-                    si, ti = tree.query(shapes, predicate="dwithin", distance=distance)
-                else:
-                    si, ti = tree.query(shapes, predicate="intersects")
-                for s, t in sorted(zip(si.tolist(), ti.tolist())):
-                    out[ids[s]].append(feats[t])
-            cache[key] = out
-        return cache[key]
-
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
-        return self._levels[base_id]
+        return int(self.levels[self.position[base_id]])
 
     @cached_property
-    def _levels(self) -> dict[str, int]:
-        """Every base's `level`, from one vectorised cover test per hill."""
-        ids = self.state.index.ids
-        levels: list[int | None] = [None] * len(ids)
-        hills = [(t, g) for t, g in self._terrain[0] if t.kind == "hill" and t.polygon_mm is not None]
-        if hills and ids:
+    def levels(self) -> np.ndarray:
+        """Every base's `level` in index order: the highest hill covering its centre, from one
+        vectorised cover test per hill."""
+        n = len(self.state.index.ids)
+        levels = np.zeros(n, dtype=np.int64)
+        on_hill = np.zeros(n, dtype=bool)
+        table = self.terrain_table
+        hills = [(t, g) for t, g in zip(table.features, table.shapes.tolist())
+                 if t.kind == "hill" and t.polygon_mm is not None]
+        if hills and n:
             centres = shapely.points(self.poses.cx, self.poses.cy)
             for t, g in hills:
-                for k in np.nonzero(shapely.covers(g, centres))[0].tolist():
-                    levels[k] = t.level if levels[k] is None else max(levels[k], t.level)
-        return {i: 0 if v is None else v for i, v in zip(ids, levels)}
+                on = shapely.covers(g, centres)
+                levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
+                on_hill |= on
+        return levels
+
+    @cached_property
+    def body_at(self) -> np.ndarray:
+        """Each base's body in the `sight_field` (index order), -1: none (generals, ISD A17)."""
+        ids = self.sight_field.body_ids
+        out = np.full(len(self.state.index.ids), -1, dtype=np.int64)
+        out[self.positions(ids)] = np.arange(len(ids))
+        return out
 
     @cached_property
     def sight_field(self) -> SightField:

@@ -12,10 +12,11 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString
 from shapely.strtree import STRtree
 
 from campo.engine.scenario import TerrainFeature
+from campo.engine.terrain_shapes import TerrainShapes
 
 
 @dataclass(eq=False)
@@ -23,12 +24,19 @@ class TerrainTable:
     """The scenario's terrain features (scenario order) and their shapes, indexed."""
 
     features: list[TerrainFeature]
+    made: TerrainShapes
+    """The features' shapes (`terrain_shapes`: made once per terrain, shared across states)."""
     _grown: dict[float, np.ndarray] = field(default_factory=dict)
 
     @cached_property
     def shapes(self) -> np.ndarray:
-        return np.array([Polygon(t.polygon_mm) if t.polygon_mm is not None
-                         else LineString(t.line_mm) for t in self.features], dtype=object)
+        """Each feature's shape, in scenario order: its area's polygon or its line."""
+        areas = iter([g for _, _, g in self.made.areas])
+        lines = iter([g for _, _, g in self.made.linears])
+        out = np.empty(len(self.features), dtype=object)
+        out[:] = [next(areas) if t.polygon_mm is not None else next(lines)
+                  for t in self.features]
+        return out
 
     @cached_property
     def tree(self) -> STRtree:
@@ -41,8 +49,8 @@ class TerrainTable:
     @cached_property
     def crests(self) -> list[tuple[int, LineString]]:
         """(feature position, crest line) of every feature with a crest."""
-        return [(k, LineString(t.crest_mm)) for k, t in enumerate(self.features)
-                if t.crest_mm is not None]
+        at = [k for k, t in enumerate(self.features) if t.crest_mm is not None]
+        return [(k, line) for k, (_, line) in zip(at, self.made.crests)]
 
     def grown(self, distance: float) -> np.ndarray:
         """Every feature's shape grown by ``distance`` mm (built once per distance)."""
@@ -87,15 +95,15 @@ class TerrainTable:
                 out[row].append(self.features[k])
         return out
 
-    def lines_along(self, fronts: np.ndarray, grow: float, kinds: frozenset[str]
+    def lines_along(self, fronts: np.ndarray, grow: float, kinds: frozenset[str] | None = None
                     ) -> list[list[TerrainFeature]]:
-        """The linear features of ``kinds`` lying along each front line (the line grown by
-        ``grow`` mm covers it), in scenario order."""
+        """The linear features (of ``kinds``, all when None) lying along each front line (the
+        line grown by ``grow`` mm covers it), in scenario order."""
         out: list[list[TerrainFeature]] = [[] for _ in range(len(fronts))]
         g, f = self.meeting(fronts, grow)
-        keep = ~self.is_area[f] & np.array([self.features[k].kind in kinds
-                                             for k in f.tolist()], dtype=bool) \
-            if len(f) else np.zeros(0, dtype=bool)
+        keep = ~self.is_area[f]
+        if kinds is not None and len(f):
+            keep &= np.array([self.features[k].kind in kinds for k in f.tolist()], dtype=bool)
         g, f = g[keep], f[keep]
         if len(g):
             along = shapely.covers(self.grown(grow)[f], fronts[g])

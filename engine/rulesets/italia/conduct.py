@@ -59,10 +59,9 @@ class Conduct:
         """Per base, in index order: an enemy that counts (not a general, seen), its arm
         (units, guns and limbers; "" otherwise), a unit (ISD ManTab, A25)."""
         infos = [self.board.infos[n] for n in self.board.state.index.ids]
-        foe = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
-        arm = np.array([i.arm if i.is_unit or i.is_gun or i.kind == "limber" else ""
-                        for i in infos], dtype=object)
-        return foe, arm, np.array([i.is_unit for i in infos], dtype=bool)
+        arm = np.array([i.arm if i.kind in ("unit", "gun", "limber") else "" for i in infos],
+                       dtype=object)
+        return self.board.present, arm, np.array([i.kind == "unit" for i in infos], dtype=bool)
 
 
 def manoeuvre_of(board: Board, base_id: str) -> dict[str, Any] | None:
@@ -160,12 +159,13 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
     lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
     owner = np.repeat(np.arange(len(pairs)), 24)
     # neither base of a pair blocks its lines, nor a crest inside either (strictly between)
-    body = np.array([field.body_index.get(i, -1) for pair in pairs for i in pair]).reshape(-1, 2)
+    pair_at = np.stack([c_at, u_at], axis=1)
+    body = board.body_at[pair_at]
     own = np.zeros((len(pairs), len(field.bodies)), dtype=bool)
     k, side = np.nonzero(body >= 0)
     own[k, body[k, side]] = True
     question = Sightlines(lines.reshape(-1, 2, 2), never=[Keyed(owner, own)],
-                          ends=np.stack([c_at, u_at], axis=1)[owner],
+                          ends=pair_at[owner],
                           end_shapes=board.state.index.shapes)
     clear = field.trace(question).clear
     return (np.bincount(owner[clear], minlength=len(pairs)) > 0).tolist()

@@ -39,7 +39,7 @@ from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, DIFFICULT_
 from campo.engine.rulesets.italia.tables_movement import MOVEMENT_TABLE, Mover
 
 __all__ = ["ARTILLERY_COVER", "MUSKETRY_COVER", "Shots", "Target", "cover_terrain_of", "fire_arc",
-           "line_of_sight", "measure_target", "probe", "probe_all", "shots", "shots_and_probes"]
+           "probe", "probe_all", "shots", "shots_and_probes"]
 
 EPS_IN = tf.EDGE_EPS_IN
 ROUNDING_MM = 1e-6
@@ -148,10 +148,8 @@ def shots(board: Board, ids: Sequence[str] | None = None,
                 return table
     arcs = Arcs.of(board, shooters)
     names = board.state.index.ids
-    infos = [board.infos[i] for i in names]
-    side = np.array([i.side for i in infos])
-    present = np.array([not (i.is_general or i.stale) for i in infos], dtype=bool)
-    enemy = (side[None, :] != side[arcs.at][:, None]) & present[None, :]
+    side = board.sides
+    enemy = (side[None, :] != side[arcs.at][:, None]) & board.present[None, :]
     for r, shooter in enumerate(arcs.shooters if among is not None else ()):
         wanted = among.get(shooter) if isinstance(among, Mapping) else among
         if wanted is not None:
@@ -243,7 +241,7 @@ def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any
         friends = {int(musket[k]): v for k, v in clear_blockers(
             board, c_shot[spoilt], c_friend[spoilt], c_margin[spoilt]).items()}
     legal = in_arc & in_range & sight.seen & clear
-    reasons = _reasons(board, n, in_arc, arc_close, in_range, range_close, max_in - dist_in,
+    reasons = _reasons(board, in_arc, arc_close, in_range, range_close, max_in - dist_in,
                        sight, clear, clear_close, friends)
     modifiers: list[list[dict[str, Any]] | None] = [None] * n
     memo: dict[tuple, list[dict[str, Any]]] = board.fire_memo.modifiers
@@ -279,24 +277,12 @@ def _bands(board: Board, dist_in: np.ndarray, gun: np.ndarray, in_range: np.ndar
     return out
 
 
-def _reasons(board: Board, n: int, in_arc: np.ndarray, arc_close: np.ndarray,
+def _reasons(board: Board, in_arc: np.ndarray, arc_close: np.ndarray,
              in_range: np.ndarray, range_close: np.ndarray, margin_in: np.ndarray, sight: Any,
              clear: np.ndarray, clear_close: np.ndarray, friends: dict[int, list[str]]
              ) -> list[list[str]]:
     """Why each shot is not allowed (empty: it is), the close calls said so."""
     maybe = " (" + CLOSE_CALL + ")"
-    arc: list[str | None] = [None] * n
-    for k, close in zip(np.nonzero(~in_arc)[0].tolist(), arc_close[~in_arc].tolist()):
-        arc[k] = "not in arc of fire" + (maybe if close else "")
-    rng: list[str | None] = [None] * n
-    out_of = np.nonzero(~in_range)[0]
-    # (a shot held out of range while measured a hair inside is 0.0 short)
-    for k, short, close in zip(out_of.tolist(), np.maximum(-margin_in[out_of], 0.0).tolist(),
-                               range_close[out_of].tolist()):
-        rng[k] = f"out of range: {short:.1f} in short" + (maybe if close else "")
-    unseen: list[str | None] = [None] * n
-    for k in np.nonzero(~sight.seen)[0].tolist():
-        unseen[k] = "no line of sight"
     words: dict[tuple[int, int], str] = {}
     named: dict[int, list[str]] = {}
     for shot, kind, index in zip(sight.blocker_shot.tolist(), sight.blockers[:, 0].tolist(),
@@ -305,14 +291,26 @@ def _reasons(board: Board, n: int, in_arc: np.ndarray, arc_close: np.ndarray,
         if text is None:
             text = words[(kind, index)] = blocker_words(board, kind, index)
         named.setdefault(shot, []).append(text)
-    for k, texts in named.items():
-        unseen[k] = "no line of sight: " + ", ".join(texts)
-    spoilt: list[str | None] = [None] * n
-    for k, close in zip(np.nonzero(~clear)[0].tolist(), clear_close[~clear].tolist()):
-        who = friends.get(k)
-        in_way = f": {', '.join(who)} in the way" if who else ""
-        spoilt[k] = "arc of fire not clear of friends" + in_way + (maybe if close else "")
-    return [[t for t in texts if t is not None] for texts in zip(arc, rng, unseen, spoilt)]
+    # (a shot held out of range while measured a hair inside is 0.0 short)
+    short = np.maximum(-margin_in, 0.0).tolist()
+    out: list[list[str]] = []
+    for k, (arc, arc_c, rng, rng_c, seen, ok, ok_c) in enumerate(zip(
+            in_arc.tolist(), arc_close.tolist(), in_range.tolist(), range_close.tolist(),
+            sight.seen.tolist(), clear.tolist(), clear_close.tolist())):
+        texts = []
+        if not arc:
+            texts.append("not in arc of fire" + (maybe if arc_c else ""))
+        if not rng:
+            texts.append(f"out of range: {short[k]:.1f} in short" + (maybe if rng_c else ""))
+        if not seen:
+            texts.append("no line of sight: " + ", ".join(named[k]) if k in named
+                         else "no line of sight")
+        if not ok:
+            who = friends.get(k)
+            in_way = f": {', '.join(who)} in the way" if who else ""
+            texts.append("arc of fire not clear of friends" + in_way + (maybe if ok_c else ""))
+        out.append(texts)
+    return out
 
 
 def flank_fire(board: Board, shooter_at: np.ndarray, target_at: np.ndarray) -> np.ndarray:
@@ -403,7 +401,8 @@ def _firer_facts(board: Board, shooter: str) -> dict[str, Any]:
     """The firer's part of `FireFacts` (its type and traits; a gun's ground)."""
     fb, fi = board.state.base(shooter), board.infos[shooter]
     ft = fb.traits
-    under = {feat.kind for feat, _ in board.terrain_on(shooter)} if fi.is_gun else set()
+    under = set(board.terrain_table.kinds_meeting(
+        board.state.index.shapes[[board.position[shooter]]])[0]) if fi.is_gun else set()
     return dict(firer_type=fb.type, firer_arm=fi.arm, weapon=ft.get("weapon"),
                 marksmen=bool(ft.get("marksmen", False)),
                 french_guard=bool(ft.get("french_guard", False)), firer_shaken=fi.shaken,
@@ -507,18 +506,4 @@ def shots_and_probes(board: Board, ids: Sequence[str],
     tables.append(table)                          # rules asking about single shots read it
     return table
 
-
-def measure_target(board: Board, shooter: str, target: str, arc: Any = None
-                   ) -> tuple[bool, float, None]:
-    """(in arc, distance in inches, None) of one shot (`probe`; ``arc`` is not read): what
-    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
-    t = probe(board, shooter, target)
-    return (False, float("inf"), None) if t is None else (t.in_arc, t.distance, None)
-
-
-def line_of_sight(board: Board, shooter: str, target: str, part: Any = None) -> bool:
-    """Whether the shooter sees the target (`probe`; ``part`` is not read): what
-    `relations.gun_sees` (ISD §1 artillery support by fire) asks."""
-    t = probe(board, shooter, target)
-    return t is not None and t.line_of_sight
 

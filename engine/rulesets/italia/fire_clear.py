@@ -87,11 +87,9 @@ def clear_blockers(board: Board, shot: np.ndarray, friend: np.ndarray, margin: n
 def _friends(board: Board, arcs: Arcs, row: np.ndarray) -> np.ndarray:
     """(shots, bases): the base is a friend of the firer that can block its arc (same side,
     not the firer, not a general)."""
-    infos, names = board.infos, board.state.index.ids
-    side = np.array([infos[i].side for i in names])
-    general = np.array([infos[i].is_general for i in names], dtype=bool)
+    side = board.sides
     shooter = arcs.at[row]
-    out = (side[None, :] == side[shooter][:, None]) & ~general[None, :]
+    out = (side[None, :] == side[shooter][:, None]) & ~board.generals[None, :]
     out[np.arange(len(row)), shooter] = False
     return out
 

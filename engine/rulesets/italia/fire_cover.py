@@ -4,6 +4,8 @@ the tables' (`tables_fire.ARTILLERY_COVER`, `MUSKETRY_COVER`) unless the scenari
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import shapely
 
 from campo.engine.rulesets.italia.board import Board
@@ -12,22 +14,21 @@ from campo.engine.rulesets.italia.tables_fire import ARTILLERY_COVER, MUSKETRY_C
 RANK = {None: 0, "soft": 1, "hard": 2}
 
 
-def cover_terrain_of(board: Board, target: str) -> tuple[list, list]:
-    """(terrain wholly holding the target, linear terrain along its whole front), each as
-    (feature, shape) pairs; cached per target."""
-    cache = board.fire_memo.cover
-    found = cache.get(target)
-    if found is None:
-        tr = board.rect(target)
-        inside, along = [], []
-        for t, geom in board.terrain_around(target):
-            if t.polygon_mm is not None:
-                if board.grown(geom, board.contact_tol).covers(tr.polygon):
-                    inside.append((t, geom))
-            elif board.grown(geom, board.mm(0.5)).covers(tr.front_edge):
-                along.append((t, geom))
-        found = cache[target] = (inside, along)
-    return found
+def cover_terrain_of(board: Board, targets: Sequence[str]) -> list[tuple[list, list]]:
+    """Per target: (terrain wholly holding it, within the contact tolerance; linear terrain
+    along its whole front, within 0.5"), each as (feature, shape) pairs, scenario order; each
+    target's once per board."""
+    known = board.fire_memo.cover
+    missing = [t for t in dict.fromkeys(targets) if t not in known]
+    if missing:
+        table = board.terrain_table
+        at = board.positions(missing)
+        shape = dict(zip(map(id, table.features), table.shapes.tolist()))
+        inside = table.holding(board.state.index.shapes[at], board.contact_tol)
+        along = table.lines_along(board.poses.take(at).front_lines, board.mm(0.5))
+        for t, a, b in zip(missing, inside, along):
+            known[t] = ([(f, shape[id(f)]) for f in a], [(f, shape[id(f)]) for f in b])
+    return [known[t] for t in targets]
 
 
 def covers(board: Board, shooters: list[str], targets: list[str]) -> tuple[list, list]:
@@ -36,14 +37,14 @@ def covers(board: Board, shooters: list[str], targets: list[str]) -> tuple[list,
     when the line between the two centres crosses it."""
     cls: list[str | None] = [None] * len(targets)
     tid: list[str | None] = [None] * len(targets)
-    covered = {t: any(cover_terrain_of(board, t)) for t in set(targets)}
-    for k in [k for k, t in enumerate(targets) if covered[t]]:
-        cls[k], tid[k] = _cover(board, shooters[k], targets[k])
+    terrain = cover_terrain_of(board, targets)
+    for k in [k for k, found in enumerate(terrain) if any(found)]:
+        cls[k], tid[k] = _cover(board, shooters[k], targets[k], *terrain[k])
     return cls, tid
 
 
-def _cover(board: Board, shooter: str, target: str) -> tuple[str | None, str | None]:
-    inside, along = cover_terrain_of(board, target)
+def _cover(board: Board, shooter: str, target: str, inside: list, along: list
+           ) -> tuple[str | None, str | None]:
     table = ARTILLERY_COVER if board.infos[shooter].is_gun else MUSKETRY_COVER
     sr, tr = board.rect(shooter), board.rect(target)
     best: tuple[str | None, str | None] = (None, None)

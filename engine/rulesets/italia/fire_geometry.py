@@ -12,6 +12,7 @@ of targets straddling an arc's edge are clipped by GEOS.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -112,7 +113,7 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
     if len(v) < 2:
         return best
     w = successors(v, axis=1)                                 # each corner's next
-    i, j = np.triu_indices(len(v), 1)                         # every pair of functions at once
+    i, j = _pairs(len(v))                                     # every pair of functions at once
     h0, h1 = v[i] - v[j], w[i] - w[j]
     pair, corner, col = np.nonzero(h0 * h1 < 0)               # the edges the two cross on
     if len(pair):
@@ -121,6 +122,15 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
         vc, wc = v[:, corner, col], w[:, corner, col]         # (functions, crossings)
         np.maximum.at(best, col, (vc + t * (wc - vc)).min(axis=0))
     return best
+
+
+@functools.lru_cache(maxsize=16)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`np.triu_indices(n, 1)`, made once per n (a handful of numpy calls each time), read-only."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
 
 
 def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np.ndarray

@@ -64,12 +64,6 @@ class ShotQuestions:
         self.board, self.arcs, self.row, self.at = board, arcs, row, at
         self.field = board.sight_field
 
-    @cached_property
-    def body_of(self) -> np.ndarray:
-        """Each base's body in the sight field (index order), -1: none (generals, ISD A17)."""
-        index = self.field.body_index
-        return np.array([index.get(i, -1) for i in self.board.state.index.ids], dtype=np.int64)
-
     def _marks(self, groups: list[list[str]]) -> np.ndarray:
         """(len(groups), bodies) bool: the bodies of each group's bases."""
         index = self.field.body_index
@@ -117,7 +111,7 @@ class ShotQuestions:
         """(targets, bodies): the target itself."""
         uniq, _ = self.targets
         out = np.zeros((len(uniq), len(self.field.bodies)), dtype=bool)
-        body = self.body_of[uniq]
+        body = self.board.body_at[uniq]
         out[np.nonzero(body >= 0)[0], body[body >= 0]] = True
         return out
 
@@ -140,13 +134,14 @@ class ShotQuestions:
         gun = self.arcs.gun[self.row]
         if not gun.any():
             return kind
-        names = board.state.index.ids
         rockets = np.array([board.infos[s].rockets for s in self.arcs.shooters], dtype=bool)
         kind[rockets[self.row]] = FiredOver.FRIENDS
-        level = np.array([board.level(i) for i in names], dtype=np.int64)
+        level = board.levels
         other = gun & ~rockets[self.row] & (level[self.arcs.at[self.row]] != level[self.at])
-        calm = np.array([not fire_over_facts(board, s)[1] if g else False
-                         for s, g in zip(self.arcs.shooters, self.arcs.gun.tolist())], dtype=bool)
+        # (whether a friend stands near a gun is asked only of guns firing at another level)
+        calm = np.zeros(len(self.arcs.shooters), dtype=bool)
+        for r in set(self.row[other].tolist()):
+            calm[r] = not fire_over_facts(board, self.arcs.shooters[r])[1]
         kind[other & calm[self.row]] = FiredOver.EVERYTHING
         return kind
 

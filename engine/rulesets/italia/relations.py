@@ -200,9 +200,9 @@ def batteries_near(board: Board, foe: str, side: str) -> list[str]:
     it, unlimbered, not rockets, seen, not in contact with it, in index order (whether each
     has it in its arc and in sight is `guns_seeing`'s question)."""
     out = []
-    for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6):
+    for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6, board.guns):
         gi = board.infos[g]
-        if gi.is_gun and not (gi.limbered or gi.rockets or gi.stale) and gi.side == side \
+        if not (gi.limbered or gi.rockets or gi.stale) and gi.side == side \
                 and foe not in board.touching[g]:
             out.append(g)
     return out
@@ -220,14 +220,14 @@ def guns_seeing(board: Board, guns: list[str], foe: str) -> list[str]:
 def gun_sees(board: Board, gun: str, foe: str) -> bool:
     """ISD §1: the enemy is on the battery's front as it would bombard it: in its arc, at 3"
     or less, in sight (the fire rules' own measures, ISD A4–A6, A14); once per pair."""
-    from campo.engine.rulesets.italia.fire import line_of_sight, measure_target
+    from campo.engine.rulesets.italia.fire import probe
 
     known = board.relations._sees
     found = known.get((gun, foe))
     if found is None:
-        in_arc, distance, part = measure_target(board, gun, foe)
-        found = known[(gun, foe)] = in_arc and distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 \
-            and line_of_sight(board, gun, foe, part)
+        t = probe(board, gun, foe)
+        found = known[(gun, foe)] = t is not None and t.in_arc and \
+            t.distance <= ARTILLERY_SUPPORT_RANGE_IN + 1e-6 and t.line_of_sight
     return found
 
 
