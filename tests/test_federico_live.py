@@ -78,3 +78,4 @@ def test_live_update_resummarises_only_the_neighbourhood() -> None:
     fresh = LiveAnalysis().update(battles.moved_unit(scenario))
     assert snapshot.summary["bases"] == fresh.summary["bases"]
     assert snapshot.summary["board"] == fresh.summary["board"]
+

@@ -27,7 +27,6 @@ from campo.engine.rulesets.federico.board import Board
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
 ORIGINS = 5         # points along the front edge
-FIRST_LINES_FROM = 64   # from this many shots, each shot's shortest line is traced first
 
 
 @dataclass
@@ -225,25 +224,25 @@ class _Judge:
             kind[rows], index[rows] = found.kind[rows], found.index[rows]
 
         todo = valid.copy()
-        if n >= FIRST_LINES_FROM:
-            # first each shot's shortest line: a clear one settles "any line", a blocked one
-            # "all lines"; only the shots it leaves have all their lines traced
-            d2 = np.where(valid, ((lines.xy[:, 1] - lines.xy[:, 0]) ** 2).sum(axis=1), np.inf)
-            first = np.arange(n) * (len(shot) // n) + d2.reshape(n, -1).argmin(axis=1)
-            trace(first)
-            settled = (kind[first] != CLEAR) if all_lines else (kind[first] == CLEAR)
-            todo &= ~settled[shot]
-            todo[first] = False
-            # the base across a shot's shortest line most often crosses its other lines too: a
-            # cheap certain test (`SightField.crosses`) before the sweep takes the rest
-            body = np.where(kind[first] == BODY, index[first], -1)
-            rows = np.nonzero(todo & (body[shot] >= 0))[0]
-            k = self.origins.shape[1]
-            crossed = rows[field.crosses(self.origins.reshape(-1, 2), np.repeat(body, k),
-                                         lines.xy[rows, 1],
-                                         shot[rows] * k + lines.origin[rows] % ORIGINS)]
-            kind[crossed], index[crossed] = BODY, body[shot[crossed]]
-            todo[crossed] = False
+        # first each shot's shortest line, however few the shots (a tap on one base takes the
+        # whole table's way, so its entry is the same): a clear one settles "any line", a
+        # blocked one "all lines"; only the shots it leaves have all their lines traced
+        d2 = np.where(valid, ((lines.xy[:, 1] - lines.xy[:, 0]) ** 2).sum(axis=1), np.inf)
+        first = np.arange(n) * (len(shot) // n) + d2.reshape(n, -1).argmin(axis=1)
+        trace(first)
+        settled = (kind[first] != CLEAR) if all_lines else (kind[first] == CLEAR)
+        todo &= ~settled[shot]
+        todo[first] = False
+        # the base across a shot's shortest line most often crosses its other lines too: a
+        # cheap certain test (`SightField.crosses`) before the sweep takes the rest
+        body = np.where(kind[first] == BODY, index[first], -1)
+        rows = np.nonzero(todo & (body[shot] >= 0))[0]
+        k = self.origins.shape[1]
+        crossed = rows[field.crosses(self.origins.reshape(-1, 2), np.repeat(body, k),
+                                     lines.xy[rows, 1],
+                                     shot[rows] * k + lines.origin[rows] % ORIGINS)]
+        kind[crossed], index[crossed] = BODY, body[shot[crossed]]
+        todo[crossed] = False
         trace(np.nonzero(todo)[0])
         clear = (kind == CLEAR).reshape(n, -1)
         shape_ok = valid.reshape(n, -1)
