@@ -169,14 +169,16 @@ class Bodies:
 
 
 def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
-             live: np.ndarray, origin: np.ndarray | None = None
+             live: np.ndarray, origin: np.ndarray | None = None, rivals: bool = False
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the sweep of directions settles for the lines ``live`` (indices into ``xy``, (n,
     2, 2): start, end): per live line the body that certainly crosses it (-1: not sure; never a
     body `Rules.never` leaves out), and the (live position, body) pairs to test exactly for the
     others: every body that may come within the line's corridor (``width``) of it. A rulebook
     with its own exact test (and tolerance) asks this and judges the pairs itself; `blocked`
-    judges them with `reaches`."""
+    judges them with `reaches`. With ``rivals``, the pairs of a line with a certain body also
+    hold the bodies whose centre lies nearer the line's start than that body's (one of them
+    may cross the line too, and `blocked` names the nearest, however many lines are asked)."""
     sure_body = np.full(len(live), -1, dtype=np.int64)
     if not len(live) or not len(bodies.geoms):
         empty = np.zeros(0, dtype=np.int64)
@@ -198,7 +200,14 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
         sure[sure] = ~rules.skipped(live[sure], body[sure])
         sure_body[sure] = body[sure]
-        line, cand = sweep.candidates(np.nonzero(~sure)[0])
+        if not rivals:
+            line, cand = sweep.candidates(np.nonzero(~sure)[0])
+        else:
+            nearer = np.full(len(live), np.inf)
+            nearer[sure] = np.sqrt(_centre_d2(bodies, sure_body[sure], xy[live[sure], 0]))
+            line, cand = sweep.candidates(np.arange(len(live)), nearer)
+            keep = cand != sure_body[line]
+            line, cand = line[keep], cand[keep]
     keep = ~rules.skipped(live[line], cand)
     return sure_body, line[keep], cand[keep]
 
@@ -219,31 +228,36 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     live = np.arange(n) if todo is None else np.asarray(todo, dtype=np.int64)
     if rules.off is not None:
         live = live[~rules.off[live]]
-    sure_body, line, cand = suspects(xy, width, bodies, rules, live, origin)
-    sure = sure_body >= 0
-    out[live[sure]] = sure_body[sure]
-    crossed[live[sure]] = True
-    if not len(line):
-        return out, crossed
-    p0 = xy[live, 0]
+    sure_body, line, cand = suspects(xy, width, bodies, rules, live, origin, rivals=True)
     # the rest, exactly, against the bodies that could block them
     reach = width[live[line]]
     thin = rules.thinned(live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
     hit = reaches(xy[live[line]], cand, reach, bodies)
     line, cand, reach = line[hit], cand[hit], reach[hit]
+    cross = np.ones(len(line), dtype=bool)
+    wide = np.nonzero(reach > 0)[0]
+    cross[wide] = reaches(xy[live[line[wide]]], cand[wide], np.zeros(len(wide)), bodies)
+    # with the bodies certain to cross (`suspects`), the blocker named: a body the line
+    # crosses before one only near it, the nearest by centre
+    sure = np.nonzero(sure_body >= 0)[0]
+    line = np.concatenate([line, sure])
+    cand = np.concatenate([cand, sure_body[sure]])
+    cross = np.concatenate([cross, np.ones(len(sure), dtype=bool)])
     if len(line):
-        cross = np.ones(len(line), dtype=bool)
-        wide = np.nonzero(reach > 0)[0]
-        cross[wide] = reaches(xy[live[line[wide]]], cand[wide], np.zeros(len(wide)), bodies)
-        # the blocker named: a body the line crosses before one only near it, the nearest
-        d = bodies.centre[cand] - p0[line]
-        order = np.lexsort((d[:, 0] ** 2 + d[:, 1] ** 2, ~cross, line))
+        order = np.lexsort((_centre_d2(bodies, cand, xy[live[line], 0]), ~cross, line))
         line, cand, cross = line[order], cand[order], cross[order]
         first = np.r_[True, line[1:] != line[:-1]]
         out[live[line[first]]] = cand[first]
         crossed[live[line[first]]] = cross[first]
     return out, crossed
+
+
+def _centre_d2(bodies: Bodies, body: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Squared distance of each body's centre from its point: the blocker named is the
+    nearest."""
+    d = bodies.centre[body] - point
+    return d[:, 0] ** 2 + d[:, 1] ** 2
 
 
 def surely_crosses(starts: np.ndarray, body: np.ndarray, bodies: Bodies, ends: np.ndarray,
@@ -350,6 +364,7 @@ class _Sweep:
             ((cx * mx[o] + cy * my[o]) >= cos_limit * d_ob)
         self.o, self.b = o, b = o[seen], b[seen]
         cx, cy, d_ob = cx[seen], cy[seen], d_ob[seen]
+        self.centre_d = d_ob
         self.near = gap[seen]
         psi = np.arctan2(rx[o] * cy - ry[o] * cx, rx[o] * cx + ry[o] * cy)
         rx = bodies.vx[:, b] - self.origins[o, 0]                          # (k, p)
@@ -406,10 +421,12 @@ class _Sweep:
         out_body[self.order[found]] = self.b[who[found]]
         return out_far, out_body
 
-    def candidates(self, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(self, lines: np.ndarray, nearer: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
         """(line, body) pairs to test exactly for ``lines``: the body's interval of directions,
         widened by the origin's corridor, holds the line, and the body lies nearer than its
-        end (plus the corridor)."""
+        end (plus the corridor); with ``nearer`` (per line of the sweep), only the bodies whose
+        centre lies nearer the line's start than that."""
         grow = self.grow[self.o]
         with np.errstate(invalid="ignore"):
             widen = np.arcsin(np.minimum(1.0, grow / np.maximum(self.corner_dist, 1e-300)))
@@ -434,6 +451,8 @@ class _Sweep:
         line = self.order[sorted_asked[first[which] + step]]
         pair = pair[which]
         keep = self.near[pair] <= self.length[line] + GROW_EPS_MM
+        if nearer is not None:
+            keep &= self.centre_d[pair] < nearer[line]
         return line[keep], self.b[pair[keep]]
 
 
