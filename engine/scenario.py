@@ -206,8 +206,7 @@ def _taking_over(data: Any, old_data: Any, old: Scenario) -> tuple[Any, Any]:
         return data, data
     checked, given = dict(data), dict(data)
     terrain = data.get("terrain")
-    if isinstance(terrain, list) and terrain and (terrain is old_data.get("terrain")
-                                                  or terrain == old_data.get("terrain")):
+    if isinstance(terrain, list) and terrain and _given_as_then(old_data.get("terrain"), terrain):
         checked["terrain"], given["terrain"] = None, list(old.terrain)
     bases, old_bases = data.get("bases"), old_data.get("bases")
     if isinstance(bases, list) and isinstance(old_bases, list):
@@ -217,10 +216,15 @@ def _taking_over(data: Any, old_data: Any, old: Scenario) -> tuple[Any, Any]:
         for k, b in enumerate(bases):
             hit = was.get(b.get("id")) if isinstance(b, dict) and isinstance(b.get("id"), str) \
                 else None
-            if hit is not None and (hit[0] is b or same_json(hit[0], b)):
+            if hit is not None and _given_as_then(hit[0], b):
                 checked_bases[k], given_bases[k] = None, hit[1]
         checked["bases"], given["bases"] = checked_bases, given_bases
     return checked, given
+
+
+def _given_as_then(before: Any, now: Any) -> bool:
+    """The same object (a live game's copy shares what did not change) or `same_json`."""
+    return now is before or same_json(before, now)
 
 
 def same_json(a: Any, b: Any) -> bool:
