@@ -73,13 +73,22 @@ function changed(kind) {
   timers[kind] = setTimeout(() => save(kind), 350);
 }
 
-async function save(kind) {
+// one save of a kind at a time, each sent after the last one's answer, with the file version it
+// gave: a second edit while a save is on its way must not meet our own write as a conflict
+const saving = {};
+function save(kind) {
+  saving[kind] = (saving[kind] || Promise.resolve()).catch(() => {}).then(() => saveNow(kind));
+  return saving[kind];
+}
+
+async function saveNow(kind) {
   if (kind === "roster" && (!setup.roster || !setup.roster.bases.length)) {
     setup.problems.roster = []; setup.saved.roster = true; markProblems("roster"); setSaveState(); return;
   }
   // what is sent, as text: edits change setup[kind] in place, so only a copy tells them apart
   const sent = JSON.stringify(setup[kind]);
   const reply = await api(`/api/setup/${kind}`, { [kind]: JSON.parse(sent), version: setup[`${kind}Version`] }, "PUT");
+  if (reply.ok) setup[`${kind}Version`] = reply.version;   // our own write: the next save builds on it
   if (JSON.stringify(setup[kind]) !== sent) return;   // edited meanwhile: the next save decides
   if (reply.changed) {
     setup.problems[kind] = [{ key: "", path: [], message: `${reply.error} (reload the page to see the file)` }];
@@ -87,7 +96,7 @@ async function save(kind) {
     setup.problems[kind] = reply.problems || (reply.ok ? [] : [{ key: "", path: [], message: reply.error }]);
     setup.warnings[kind] = reply.warnings || [];
   }
-  if (reply.ok) { setup[`${kind}Version`] = reply.version; localStorage.removeItem(`campo-draft-${kind}`); }
+  if (reply.ok) localStorage.removeItem(`campo-draft-${kind}`);
   setup.saved[kind] = true;
   markProblems(kind);
   setSaveState();
