@@ -232,8 +232,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
                   np.concatenate([shot1, todo[by], lines_shot[swept]]),
                   np.concatenate([trace1.kind, np.full(len(by), BODY, dtype=np.int8),
                                   trace2.kind[swept]]),
-                  np.concatenate([trace1.index, blocker[np.searchsorted(lines_of, by)] if len(by)
-                                  else np.zeros(0, dtype=np.int64), trace2.index[swept]]),
+                  np.concatenate([trace1.index, blocker[by], trace2.index[swept]]),
                   np.concatenate([np.ones(n, dtype=np.int64), screened[by],
                                   np.ones(len(swept), dtype=np.int64)]))
 
@@ -242,13 +241,13 @@ def _screened(questions: ShotQuestions, trace1: Trace, todo: np.ndarray, starts:
               ends: np.ndarray, lines_of: np.ndarray, origin_k: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
     """The lines of the shots ``todo`` that the body blocking their middle line surely crosses
-    too (most often it blocks them all), and that body: a cheap certain test per line
+    too (most often it blocks them all), and that body per shot: a cheap certain test per line
     (`SightField.crosses`) before the sweep takes the rest."""
     kind1, index1 = trace1.kind[todo], trace1.index[todo]
     screen = np.where((kind1 == BODY) | (kind1 == CORRIDOR), index1, -1)
     settled = questions.field.crosses(starts.reshape(-1, 2), np.repeat(screen, 3), ends,
                                       lines_of * 3 + origin_k)
-    return settled, np.where(settled, screen[lines_of], -1)
+    return settled, screen
 
 
 def _sight(n: int, seen: np.ndarray, shot: np.ndarray, kind: np.ndarray, index: np.ndarray,
