@@ -49,19 +49,27 @@ def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
                         reach: float | np.ndarray = 0.0) -> np.ndarray:
     """Row-wise: does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
     quadrilateral ``quads[i]`` (4 x 2)?"""
+    return segments_meeting_quads(p0, p1, quads, reach)[0]
+
+
+def segments_meeting_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
+                           reach: float | np.ndarray = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise: (does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
+    quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it); the second is
+    the first's step on the way, for a rule asking both."""
     n = len(p0)
     reach = np.broadcast_to(np.asarray(reach, dtype=float), (n,))
     if n <= CHUNK:
         return _segments_near_quads(p0, p1, quads, reach)
-    out = np.empty(n, dtype=bool)
+    near, meet = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
     for s in range(0, n, CHUNK):
         e = s + CHUNK
-        out[s:e] = _segments_near_quads(p0[s:e], p1[s:e], quads[s:e], reach[s:e])
-    return out
+        near[s:e], meet[s:e] = _segments_near_quads(p0[s:e], p1[s:e], quads[s:e], reach[s:e])
+    return near, meet
 
 
 def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
-                         reach: np.ndarray) -> np.ndarray:
+                         reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # corner-major arrays (4, n): numpy reduces the short axis of such arrays fastest
     x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
     ax, ay = quads[:, :, 0].T, quads[:, :, 1].T
@@ -83,13 +91,14 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     collinear &= ~point
     if collinear.any():   # on the same line: the extents must overlap
         crossing = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), crossing)
-    hit = inside0 | inside1 | crossing.any(axis=0)
-    near = ~hit & (reach > 0)
+    meet = inside0 | inside1 | crossing.any(axis=0)
+    hit = meet.copy()
+    near = ~meet & (reach > 0)
     if near.any():
         r = np.nonzero(near)[0]
         d = _apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
         hit[r] = d.min(axis=0) <= reach[r]
-    return hit
+    return hit, meet
 
 
 def _apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,

@@ -28,7 +28,11 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from campo.engine.geometry.segments import segments_near_quads, successors
+from campo.engine.geometry.segments import (
+    point_segment_distance,
+    segments_meeting_quads,
+    successors,
+)
 
 FAR_MARGIN_MM = 1.0
 """A line certainly crosses a body whose interval of directions strictly holds it only if it
@@ -233,11 +237,14 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     reach = width[live[line]]
     thin = rules.thinned(live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
-    hit = reaches(xy[live[line]], cand, reach, bodies)
-    line, cand, reach = line[hit], cand[hit], reach[hit]
-    cross = np.ones(len(line), dtype=bool)
-    wide = np.nonzero(reach > 0)[0]
-    cross[wide] = reaches(xy[live[line[wide]]], cand[wide], np.zeros(len(wide)), bodies)
+    # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
+    seg = xy[live[line]]
+    c = bodies.centre[cand]
+    near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0],
+                                  seg[:, 1, 1]) <= bodies.radius[cand] + reach + GROW_EPS_MM
+    line, cand, reach = line[near], cand[near], reach[near]
+    hit, cross = reaches(xy[live[line]], cand, reach, bodies)
+    line, cand, cross = line[hit], cand[hit], cross[hit]
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
     # crosses before one only near it, the nearest by centre
     sure = np.nonzero(sure_body >= 0)[0]
@@ -285,15 +292,20 @@ def surely_crosses(starts: np.ndarray, body: np.ndarray, bodies: Bodies, ends: n
             & (vx * vx + vy * vy > (far * far)[g]))
 
 
-def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies) -> np.ndarray:
-    """Whether each line comes within ``reach`` of its candidate body: numpy for quadrilaterals,
-    GEOS otherwise."""
+def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each line comes within ``reach`` of its candidate body, and whether it meets
+    (crosses or touches) it: numpy for quadrilaterals, GEOS otherwise."""
     if not len(cand):
-        return np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if bodies.quads is not None:
-        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads[cand], reach)
+        return segments_meeting_quads(xy[:, 0], xy[:, 1], bodies.quads[cand], reach)
     lines = shapely.linestrings(xy)
-    return shapely.dwithin(lines, bodies.geoms[cand], reach)
+    near = shapely.dwithin(lines, bodies.geoms[cand], reach)
+    meet = near.copy()
+    wide = np.nonzero(near & (reach > 0))[0]
+    meet[wide] = shapely.dwithin(lines[wide], bodies.geoms[cand[wide]], 0.0)
+    return near, meet
 
 
 class _Sweep:
