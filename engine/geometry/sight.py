@@ -47,8 +47,10 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
 
 
 NEAR_TEST_PAIRS = 50_000
-"""Up to this many (line, body) pairs the bodies a question needs are found line by line (box
-against box); beyond, every body is taken."""
+"""Up to this many (line, body) pairs a rulebook's sight (ATTILA's) finds the bodies a question
+needs line by line (box against box); beyond, it takes every body. `SightField.trace` hands
+every body to `sight_bodies.blocked`, whose `suspects` picks each line's own (box against the
+body's circle) or sweeps."""
 
 # what blocks a line (`Trace.kind`)
 CLEAR, BODY, CORRIDOR, WALL, DEPTH = 0, 1, 2, 3, 4
@@ -124,22 +126,8 @@ class SightField:
 
     @cached_property
     def _all(self) -> Bodies:
-        """Every body's arrays, built once (each question takes the bodies near its lines)."""
+        """Every body's arrays, built once (`sight_bodies.suspects` picks each line's)."""
         return Bodies.of(self.bodies)
-
-    def _near_lines(self, xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
-        """The positions of the bodies whose box meets some line's box grown by its corridor
-        (no other body comes within a corridor of a line), when the lines are few; every body
-        for many lines (the whole table's shots span the table)."""
-        b = self._all.box
-        if not len(b) or not len(xy):
-            return np.zeros(0, dtype=np.int64)
-        if len(xy) * len(b) > NEAR_TEST_PAIRS:
-            return np.arange(len(b))
-        lo, hi = xy.min(axis=1) - widths[:, None], xy.max(axis=1) + widths[:, None]
-        meets = (lo[:, None, 0] <= b[None, :, 2]) & (hi[:, None, 0] >= b[None, :, 0]) & \
-            (lo[:, None, 1] <= b[None, :, 3]) & (hi[:, None, 1] >= b[None, :, 1])
-        return np.nonzero(meets.any(axis=0))[0]
 
     @cached_property
     def _walls(self) -> Walls:
@@ -180,16 +168,13 @@ class SightField:
             return Trace(kind, index)
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
-        live = self._near_lines(xy[todo], widths[todo])
-        bodies = self._all if len(live) == len(self.bodies) else self._all.take(live)
-        if len(bodies.geoms):
-            never = [Keyed(k.rows, k.table[:, live]) for k in lines.never]
-            thin = [Keyed(k.rows, k.table[:, live]) for k in lines.thin]
-            hit, crossed = blocked(xy, widths, bodies, Rules(never, thin, lines.bodies_off),
+        if len(self.bodies):
+            hit, crossed = blocked(xy, widths, self._all,
+                                   Rules(lines.never, lines.thin, lines.bodies_off),
                                    todo, lines.origin)
             on = np.nonzero(hit >= 0)[0]
             kind[on] = np.where(crossed[on], BODY, CORRIDOR)
-            index[on] = live[hit[on]]
+            index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
         if len(rest) and len(self.walls):
