@@ -104,11 +104,13 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
 def _apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
            ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """The distance between segments 0-1 and a-b that do not meet: the least from an end of
-    one to the other."""
-    return np.minimum.reduce([point_segment_distance(x0, y0, ax, ay, bx, by),
-                              point_segment_distance(x1, y1, ax, ay, bx, by),
-                              point_segment_distance(ax, ay, x0, y0, x1, y1),
-                              point_segment_distance(bx, by, x0, y0, x1, y1)])
+    one to the other (the four distances in one call)."""
+    x0, y0, x1, y1, ax, ay, bx, by = np.broadcast_arrays(x0, y0, x1, y1, ax, ay, bx, by)
+    cat = np.concatenate
+    four = point_segment_distance(cat([x0, x1, ax, bx]), cat([y0, y1, ay, by]),
+                                  cat([ax, ax, x0, x0]), cat([ay, ay, y0, y0]),
+                                  cat([bx, bx, x1, x1]), cat([by, by, y1, y1]))
+    return four.reshape(4, *x0.shape).min(axis=0)
 
 
 def _boxes_overlap(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
