@@ -94,8 +94,8 @@ def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]
 def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
     and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
-    question one STRtree query (the cavalry's from the infantry asked or from the cavalry,
-    whichever are fewer)."""
+    question one STRtree query; the cavalry's is asked from the cavalry, or, when the infantry
+    asked are fewer (a base's detail), each tested against the enemy cavalry directly."""
     infos, names, index = board.infos, board.state.index.ids, board.state.index
     units = [i for i in ids if infos[i].is_unit]
     out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
@@ -123,8 +123,9 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
         reach = board.mm(board.settings.a25_cavalry_charge_distance_in) + 1e-6
         foot = board.positions(row_of)
         if len(foot) < len(riders):
-            rows, others = index.query_many(index.shapes[foot], reach)
-            pairs = zip(foot[rows].tolist(), others.tolist())
+            rows, others = np.nonzero(shapely.dwithin(index.shapes[foot][:, None],
+                                                      index.shapes[riders][None, :], reach))
+            pairs = zip(foot[rows].tolist(), riders[others].tolist())
         else:
             rows, others = index.query_many(index.shapes[riders], reach)
             pairs = zip(others.tolist(), riders[rows].tolist())
