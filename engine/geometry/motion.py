@@ -67,7 +67,7 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
     # the moving vertices against the obstacle, and the obstacle's against the moving shape
     # going the other way, in one pass
     width = max(moving.shape[1], obstacle.shape[1])
-    a, b = _padded(moving, width), _padded(obstacle, width)
+    a, b = padded(moving, width), padded(obstacle, width)
     hits = _vertex_hits(np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([d, -d]),
                         np.concatenate([r, r]))
     # GEOS asked only of the pairs whose boxes come that near (farther apart along x or y,
@@ -81,7 +81,7 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
     return np.where(within, 0.0, np.minimum(hits[:k], hits[k:]))
 
 
-def _padded(vertices: np.ndarray, width: int) -> np.ndarray:
+def padded(vertices: np.ndarray, width: int) -> np.ndarray:
     """Outlines padded to ``width`` vertices by repeating their last: the edges added have no
     length and the closing edge is the same, so `_vertex_hits` reads the same outline."""
     extra = width - vertices.shape[1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from campo.engine.geometry.motion import padded
 from campo.engine.rulesets.italia.board import MM_PER_IN, WATCH_MM, Board
 from campo.engine.rulesets.italia.fire_geometry import (
     GRAZE_MM,
@@ -41,31 +42,31 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
     friend = _friends(board, arcs, row)
     corners = board.rect_table.corners
     if board.settings.a10_clear_arc == "whole_arc":
-        pieces = [_arc_piece(arcs, row)]
-    else:
-        pieces = [_hull_piece(board, arcs, row, parts, prow), _strip_piece(arcs, row, dist_mm)]
+        ring, counts = _arc_ring(arcs, row)
+    else:   # the two pieces of every shot measured together: rows n.. are the strips
+        hull, hull_counts = _hull_ring(board, arcs, row, parts, prow)
+        strip = _strip_ring(arcs, row, dist_mm)
+        width = max(hull.shape[1], 4)
+        ring = np.concatenate([padded(hull, width), padded(strip, width)])
+        counts = np.concatenate([hull_counts, np.full(n, 4)])
+    origin, normal, box = _piece(ring, counts)
     # a friend's margin matters as far as verdicts are remembered (`board.WATCH_MM`) and
     # named within the close-call tolerance
     tol = board.settings.close_call_mm
     reach = max(tol, WATCH_MM)
-    shots, friends, margins = [], [], []
-    for origin, normal, box in pieces:
-        s, f = np.nonzero(friend & _boxes_meet(box, corners, reach - GRAZE_MM))
-        if not len(s):
-            continue
-        px, py = corners_of(board, f)                                     # (4, m)
-        o, nrm = origin[s], normal[s]                                     # (m, c, 2)
-        depth = depth_in_arc([(px - o[:, j, 0]) * nrm[:, j, 0] + (py - o[:, j, 1]) * nrm[:, j, 1]
-                              for j in range(o.shape[1])])
-        m = GRAZE_MM - depth
-        np.minimum.at(margin, s, m)
-        near = m < tol
-        shots.append(s[near])
-        friends.append(f[near])
-        margins.append(m[near])
-    if not shots:
+    s, f = np.nonzero(np.tile(friend, (len(ring) // n, 1))
+                      & _boxes_meet(box, corners, reach - GRAZE_MM))
+    if not len(s):
         return margin, none, none, np.zeros(0)
-    return margin, np.concatenate(shots), np.concatenate(friends), np.concatenate(margins)
+    px, py = corners_of(board, f)                                         # (4, m)
+    o, nrm = origin[s], normal[s]                                         # (m, c, 2)
+    depth = depth_in_arc([(px - o[:, j, 0]) * nrm[:, j, 0] + (py - o[:, j, 1]) * nrm[:, j, 1]
+                          for j in range(o.shape[1])])
+    m = GRAZE_MM - depth
+    s = s % n
+    np.minimum.at(margin, s, m)
+    near = m < tol
+    return margin, s[near], f[near], m[near]
 
 
 def clear_blockers(board: Board, shot: np.ndarray, friend: np.ndarray, margin: np.ndarray
@@ -125,9 +126,10 @@ def _piece(ring: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return a, normal, box
 
 
-def _hull_piece(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The hull of the firer's own front and the target's part."""
+def _hull_ring(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The hull of the firer's own front and the target's part: its ring, counterclockwise
+    and padded, and how many vertices each has."""
     front = board.rect_table.corners[arcs.at[row]][:, :2]                 # (n, 2, 2)
     xy, owner = parts.points(prow)
     points = np.concatenate([front.reshape(-1, 2), xy])
@@ -142,8 +144,7 @@ def _hull_piece(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: n
     take = start[:, None] + np.minimum(np.arange(k)[None, :], counts[:, None] - 1)
     padded = xy[take]
     ccw = shapely.is_ccw(ring)
-    padded = np.where(ccw[:, None, None], padded, _reversed(padded, counts))
-    return _piece(padded, counts)
+    return np.where(ccw[:, None, None], padded, _reversed(padded, counts)), counts
 
 
 def _reversed(ring: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -154,20 +155,18 @@ def _reversed(ring: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.take_along_axis(ring, back[..., None].repeat(2, -1), axis=1)
 
 
-def _strip_piece(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _strip_ring(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray) -> np.ndarray:
     """The strip straight ahead of the firer's own front, as deep as the target is far (6" at
-    most)."""
+    most): its ring (counterclockwise, 4 vertices)."""
     fl, fr = arcs.front[row, 0], arcs.front[row, 1]      # a musket's front is its own
     facing = arcs.facing[row]
     depth = np.minimum(dist_mm, MUSKETRY_RANGE_IN * MM_PER_IN)[:, None]
-    ring = np.stack([fr, fr + facing * depth, fl + facing * depth, fl], axis=1)   # CCW
-    return _piece(ring, np.full(len(row), 4))
+    return np.stack([fr, fr + facing * depth, fl + facing * depth, fl], axis=1)
 
 
-def _arc_piece(arcs: Arcs, row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The whole arc cut at the range (ISD A10 "whole_arc")."""
+def _arc_ring(arcs: Arcs, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The whole arc cut at the range (ISD A10 "whole_arc"): its ring and vertex counts."""
     ring = shapely.get_coordinates(arcs.polygons(row, arcs.range_mm[row])).reshape(len(row), 5, 2)
     ring = ring[:, :4]                                  # left, right, far right, far left: CCW
-    return _piece(np.ascontiguousarray(ring), np.full(len(row), 4))
+    return np.ascontiguousarray(ring), np.full(len(row), 4)
 
