@@ -5,10 +5,8 @@ polygon. Touching counts as meeting, as in shapely's ``intersects``.
 >>> import numpy as np
 >>> quad = np.array([[[40, -10], [60, -10], [60, 10], [40, 10]]], dtype=float)
 >>> p0, p1 = np.array([[0.0, 0.0], [0.0, 20.0]]), np.array([[100.0, 0.0], [100.0, 20.0]])
->>> segments_near_quads(p0, p1, np.repeat(quad, 2, axis=0), 0.0).tolist()
-[True, False]
->>> segments_near_quads(p0, p1, np.repeat(quad, 2, axis=0), 10.0).tolist()
-[True, True]
+>>> [a.tolist() for a in segments_near_quads(p0, p1, np.repeat(quad, 2, axis=0), 10.0)]
+[[True, True], [True, False]]
 >>> segments_within(p0, p1, np.array([[50.0, -5], [50, 5]]), np.array([[50.0, 15], [50, 25]]),
 ...                 0.0).tolist()
 [True, True]
@@ -46,17 +44,9 @@ def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: n
 
 
 def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
-                        reach: float | np.ndarray = 0.0) -> np.ndarray:
-    """Row-wise: does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
-    quadrilateral ``quads[i]`` (4 x 2)?"""
-    return segments_meeting_quads(p0, p1, quads, reach)[0]
-
-
-def segments_meeting_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
-                           reach: float | np.ndarray = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                        reach: float | np.ndarray = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Row-wise: (does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
-    quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it); the second is
-    the first's step on the way, for a rule asking both."""
+    quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it)."""
     n = len(p0)
     reach = np.broadcast_to(np.asarray(reach, dtype=float), (n,))
     if n <= CHUNK:

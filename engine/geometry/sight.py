@@ -47,10 +47,8 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
 
 
 NEAR_TEST_PAIRS = 50_000
-"""Up to this many (line, body) pairs a rulebook's sight (ATTILA's) finds the bodies a question
-needs line by line (box against box); beyond, it takes every body. `SightField.trace` hands
-every body to `sight_bodies.blocked`, whose `suspects` picks each line's own (box against the
-body's circle) or sweeps."""
+"""Up to this many (line, body) pairs ATTILA's sight finds the bodies a question needs line by
+line (box against box); beyond, every body is taken."""
 
 # what blocks a line (`Trace.kind`)
 CLEAR, BODY, CORRIDOR, WALL, DEPTH = 0, 1, 2, 3, 4

@@ -28,11 +28,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from campo.engine.geometry.segments import (
-    point_segment_distance,
-    segments_meeting_quads,
-    successors,
-)
+from campo.engine.geometry.segments import point_segment_distance, segments_near_quads, successors
 
 FAR_MARGIN_MM = 1.0
 """A line certainly crosses a body whose interval of directions strictly holds it only if it
@@ -299,7 +295,7 @@ def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
     if not len(cand):
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if bodies.quads is not None:
-        return segments_meeting_quads(xy[:, 0], xy[:, 1], bodies.quads[cand], reach)
+        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads[cand], reach)
     lines = shapely.linestrings(xy)
     near = shapely.dwithin(lines, bodies.geoms[cand], reach)
     meet = near.copy()

@@ -138,7 +138,7 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
     """Row-wise distance (mm) between convex quads (corners ``ax``, ``ay``: (4, m)) and
     segments p0-p1 (m, 2) (0 if they meet)."""
     quads = np.stack([ax.T, ay.T], axis=-1)
-    meet = segments_near_quads(p0, p1, quads, 0.0)
+    meet = segments_near_quads(p0, p1, quads)[1]
     bx, by = successors(ax), successors(ay)
     x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
     corner = point_segment_distance(ax, ay, x0, y0, x1, y1).min(axis=0)
