@@ -1,4 +1,4 @@
-"""ISD §11 Division/Corps morale test and ISD §12 army morale, by the reading of ISD A42/A43."""
+"""ISD §11 Division/Corps morale test, by the reading of ISD A42/A43."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ MoraleStatus = Literal["fresh", "shaken", "routed", "off_table"]
 
 MORALE_DIE_ADJUSTMENT: dict[int, int] = {1: -1, 2: -1, 3: 0, 4: 0, 5: +1, 6: +1}
 """ISD §11: «1d6: 1 o 2 = - 1; 5 o 6 = + 1» (3 or 4: no change)."""
-
-ARMY_MORALE_PER_FORMATION = 3
-"""ISD §12: Corps/Divisions in the army x 3 = the army's critical morale value."""
 
 
 @dataclass(frozen=True)
@@ -83,20 +80,3 @@ def morale_test(
     adj = MORALE_DIE_ADJUSTMENT[die]
     total = losses + adj
     return MoraleTest(value, losses, die, adj, total, total >= value)
-
-
-def army_morale_start(formations: int) -> int:
-    """ISD §12: number of Corps/Divisions x 3."""
-    return formations * ARMY_MORALE_PER_FORMATION
-
-
-def army_morale_after_failure(current: int, d6: int) -> int:
-    """ISD §12: each failed formation test takes 1d6 off army morale; at 0 the army routs."""
-    if not 1 <= d6 <= 6:
-        raise ValueError(f"a d6 is 1..6, got {d6}")
-    return max(0, current - d6)
-
-
-def army_routed(current: int) -> bool:
-    """ISD §12: «Quando il valore raggiunge 0, l'armata è in rotta e sconfitta»."""
-    return current <= 0

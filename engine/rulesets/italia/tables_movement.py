@@ -229,20 +229,5 @@ def movement_allowance(
     return max(0.0, allowance), limits
 
 
-LIMBERED_ABOUT_FACE_COST_IN = 3.0
-"""ISD §8: limbered artillery about-faces on the spot at a cost of 3" of movement."""
-
-GENERAL_DETACH_DISTANCE_IN = 2.0
-"""ISD §8: detached commanders are placed 2" from the unit."""
-
-SIDESTEP_MAX_ANGLE_DEG = 30.0
-"""ISD §8 "Traslare": at most 30° off the flank direction; cannot contact enemies."""
-
 OBLIQUE_MAX_ANGLE_DEG = 45.0
 """ISD §8 "Movimento obliquo": up to 45° right or left; no wheel while moving obliquely."""
-
-BACKWARD_FRACTION = 0.5
-"""ISD §8: any troops may move back up to half their move, facing the enemy."""
-
-ARTILLERY_ORIENT_MAX_DEG = 30.0
-"""ISD §8: a battery in battery turns up to 30° pivoting on a corner (ISD A48)."""
