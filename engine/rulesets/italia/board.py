@@ -107,9 +107,6 @@ class Board(BoardBase):
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
         return RectTable.of_poses(self.poses)
 
-    def is_enemy(self, a: str, b: str) -> bool:
-        return self.infos[a].side != self.infos[b].side
-
     # --- neighbours and contacts (isd-rest) ------------------------------------------------
     @cached_property
     def poses(self) -> Poses:

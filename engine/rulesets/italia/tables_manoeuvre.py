@@ -124,5 +124,3 @@ def manoeuvre_table(disordered: bool, title: str) -> dict[str, Any]:
     return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"],
             "rows": [[label, r.italian, r.text] for label, r in manoeuvre_rows(disordered)]}
 
-
-# --- Artillery limbering test (ISD §8) ----------------------------------------------------------

@@ -31,7 +31,6 @@ SOFT_GROUND = frozenset({"marsh", "rice", "wood"})
 GARRISONS = frozenset({"town", "village"})
 """ISD §9: cavalry may not attack infantry garrisoned in a town or village."""
 
-
 ARTILLERY_SUPPORT_RANGE_IN = 3.0
 """ISD §1: a battery supports if the enemy in the melee is in its arc at 3" or less, not in contact."""
 
@@ -41,13 +40,11 @@ MAX_SUPPORTS = 2
 MELEE_FALL_BACK_IN = 3.0
 """ISD §9: the loser «muove 3" allontanandosi perpendicolarmente alla linea del proprio retro»."""
 
-
 PURSUIT_DISTANCE_IN: dict[str, float] = {"infantry": 3.0, "cavalry": 6.0}
 """ISD §9: infantry pursues 3", cavalry 6"; artillery never pursues."""
 
 PURSUIT_NEW_CONTACT_ARC_HALF_DEG = 30.0
 """ISD §9: pursuers may contact new enemies «entro 30° sul suo percorso» (ISD A40)."""
-
 
 ROUT_PASSAGE_GAP_IN = 2.0
 """ISD §1: a router blocked by enemies is captured unless a gap of at least 2" lets it pass (A39)."""
