@@ -12,7 +12,6 @@ from campo.engine.rulesets.italia.tables_fire import (
     bombardment_result,
     musketry_die_hits,
     rocket_result,
-    split_fire_dice,
 )
 from campo.engine.rulesets.italia.tables_manoeuvre import manoeuvre_result
 from campo.engine.rulesets.italia.tables_melee import (
@@ -27,10 +26,6 @@ from campo.engine.rulesets.italia.tables_movement import (
     movement_allowance,
     mover_for,
 )
-from campo.engine.rulesets.italia.tables_morale import (
-    MoraleUnit,
-    morale_test,
-)
 from campo.engine.rulesets.italia.troops import (
     BASE_SIZES,
     EFFICACY,
@@ -38,7 +33,6 @@ from campo.engine.rulesets.italia.troops import (
     combat_factor,
     command_radius_in,
     efficacy_state,
-    morale_factor,
     musketry_base_dice,
     resolve_arm,
 )
@@ -238,11 +232,10 @@ def test_bombardment_a51_alternative_and_rockets() -> None:
         bombardment_result(13)
 
 
-def test_musketry_hits_and_split_isd_7() -> None:
+def test_musketry_hits_isd_7() -> None:
     assert [musketry_die_hits(d) for d in range(1, 7)] == [False] * 4 + [True] * 2
     assert musketry_die_hits(6, -3) and not musketry_die_hits(1, +5)
     assert musketry_die_hits(4, +1) and not musketry_die_hits(5, -1)
-    assert split_fire_dice(5) == (2, 3)  # artillery's share rounded down (A11)
 
 
 # --- melee and pursuit (ISD §9) ------------------------------------------------------------------------
@@ -298,17 +291,7 @@ def test_manoeuvre_rows_effects() -> None:
     assert manoeuvre_result(1, disordered=True).removed
 
 
-# --- morale, weather (ISD §11, §13) -----------------------------------------------------------------
-
-
-def test_morale_isd_11() -> None:
-    assert morale_factor("gun") == 1 and morale_factor("C") == 2 and morale_factor("A") == 3
-    units = [MoraleUnit(3), MoraleUnit(2, "shaken"), MoraleUnit(2, "routed"), MoraleUnit(1, "off_table")]
-    t = morale_test(units, die=3)
-    assert t.morale_value == 8 and t.losses_total == 2 + 4 + 0.5 and not t.failed
-    assert morale_test(units, die=6).total == 7.5
-    base = ItaliaSettings(a43_off_table_value="base")
-    assert morale_test(units, die=6, settings=base).failed  # 2 + 4 + 1 + 1 = 8 >= 8
+# --- weather (ISD §13) ------------------------------------------------------------------------------
 
 
 def test_weather_isd_13() -> None:
@@ -350,11 +333,11 @@ def test_module_doctests() -> None:
 
     from campo.engine.rulesets.italia import (
         modifiers_fire, tables_fire, tables_manoeuvre, tables_melee,
-        tables_morale, tables_movement, troops,
+        tables_movement, troops,
     )
 
     for mod in (troops, tables_fire, tables_melee, tables_manoeuvre,
-                tables_morale, tables_movement, modifiers_fire):
+                tables_movement, modifiers_fire):
         result = doctest.testmod(mod)
         assert result.failed == 0, mod.__name__
         assert result.attempted > 0, mod.__name__

@@ -88,7 +88,8 @@ class ItaliaSettings(RulesetSettings):
         ge=0.0,
         le=1.0,
         description="ISD A11 (ISD §7): share of the dice given to artillery joined to another unit, "
-        "rounded down ('calcolando per difetto'); the rest go to the unit.",
+        "rounded down ('calcolando per difetto'); the rest go to the unit. Procedure for the "
+        "umpire: no answer of the engine depends on it.",
     )
     a12_dice_order: Literal["adjust_then_double", "double_then_adjust"] = Field(
         "adjust_then_double",
@@ -277,12 +278,14 @@ class ItaliaSettings(RulesetSettings):
         "losses_sum",
         description="ISD A42 (ISD §11): Morale Value = sum of the formation's combat factors "
         "(artillery 1). Test total = base factors of shaken and off-table units + 2 x factors of "
-        "routed units + d6 adjustment (1-2: -1, 3-4: 0, 5-6: +1); fails if total >= Morale Value.",
+        "routed units + d6 adjustment (1-2: -1, 3-4: 0, 5-6: +1); fails if total >= Morale Value. "
+        "Procedure for the umpire: no answer of the engine depends on it.",
     )
     a43_off_table_value: Literal["half", "base"] = Field(
         "half",
         description="ISD A43 (ISD §9, §11): units pushed off the table count at half value in the "
-        "morale test (§9) rather than base value (§11).",
+        "morale test (§9) rather than base value (§11). Procedure for the umpire: no answer of "
+        "the engine depends on it.",
     )
     a44_impulse_order: Literal["a_first_every_turn", "reroll_each_turn"] = Field(
         "a_first_every_turn",

@@ -349,15 +349,3 @@ def musketry_die_hits(die: int, score_delta: int = 0) -> bool:
     if die == 1:
         return False
     return die + score_delta >= MUSKETRY_HIT_ON
-
-
-def split_fire_dice(dice: int, settings: ItaliaSettings | None = None) -> tuple[int, int]:
-    """ISD §7, ISD A11: (dice at the artillery, dice at the unit it is joined to); the artillery's
-    share is rounded down («calcolando per difetto»).
-
-    >>> split_fire_dice(3), split_fire_dice(4), split_fire_dice(1)
-    ((1, 2), (2, 2), (0, 1))
-    """
-    s = settings or ItaliaSettings()
-    at_artillery = int(dice * s.a11_split_fire_artillery_share)
-    return at_artillery, dice - at_artillery

@@ -243,17 +243,6 @@ def combat_factor(
     return math.ceil(factor / 2) if snow else factor
 
 
-def morale_factor(unit_type: str, arm: str | None = None, *, rockets: bool = False) -> int:
-    """A unit's worth in the Morale Value (ISD §11): its combat factor, artillery bases 1.
-
-    §11 says artillery counts 1 «come le Unità di tipo C», yet C's factor is 2 in ISD §4; we keep
-    the §4 table for C and 1 for every gun base (rockets included).
-    """
-    if unit_type == "gun":
-        return 1
-    return combat_factor(unit_type, arm, rockets=rockets)
-
-
 # --- Musketry (ISD §7 "Fattore di fuoco di fucileria", "Tipo di Arma") ------------------------
 
 MUSKETRY_DICE: dict[str, int] = {"A": 4, "B": 3, "D": 3, "E": 2}
