@@ -277,7 +277,8 @@ class ItaliaSettings(RulesetSettings):
     a42_morale_test: Literal["losses_sum", "value_plus_die"] = Field(
         "losses_sum",
         description="ISD A42 (ISD §11): Morale Value = sum of the formation's combat factors "
-        "(artillery 1). Test total = base factors of shaken and off-table units + 2 x factors of "
+        "(artillery 1; C keeps its ISD §4 factor 2, though §11 says artillery counts 1 «come le "
+        "Unità di tipo C»). Test total = base factors of shaken and off-table units + 2 x factors of "
         "routed units + d6 adjustment (1-2: -1, 3-4: 0, 5-6: +1); fails if total >= Morale Value. "
         "Procedure for the umpire: no answer of the engine depends on it.",
     )
