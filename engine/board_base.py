@@ -88,7 +88,7 @@ class BoardBase:
     @cached_property
     def centre_points(self) -> np.ndarray:
         """Every base's centre as a shapely point, by row."""
-        return shapely.points([(r.cx, r.cy) for r in self.rects]).reshape(-1)
+        return shapely.points([(r.cx, r.cy) for r in self.rects])
 
     def centres_in(self, areas: Any) -> np.ndarray:
         """(area, row): whether each of ``areas`` (polygons) covers each base's centre, in one
@@ -112,8 +112,9 @@ class BoardBase:
     def decide_contact(self, margins: np.ndarray, i: np.ndarray, j: np.ndarray
                        ) -> tuple[list[bool], list[bool]]:
         """Per pair of rows ``i``, ``j``, (in contact, too close to call) from the margin by which
-        its gap is within the contact tolerance: `boundary.decide` with the close-call tolerance, a live
-        game holding each pair's last verdict by its ids (key "contact", sorted)."""
+        its gap is within the contact tolerance: `boundary.decide` with the close-call
+        tolerance, a live game holding each pair's last verdict by its ids (key "contact",
+        sorted)."""
         order = self.order
         keys = [key("contact", *sorted((order[a], order[b])))
                 for a, b in zip(i.tolist(), j.tolist())]
