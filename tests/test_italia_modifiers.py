@@ -23,7 +23,17 @@ from campo.engine.rulesets.italia.modifiers_melee import (
     melee_modifiers,
     melee_score,
 )
-from campo.engine.rulesets.italia.modifiers_other import ManoeuvreFacts, manoeuvre_modifiers
+from campo.engine.rulesets.italia.modifiers_other import (
+    GeneralRiskFacts,
+    LimberFacts,
+    ManoeuvreFacts,
+    PursuitFacts,
+    general_risk_modifiers,
+    limbering_modifiers,
+    manoeuvre_modifiers,
+    pursuit_modifiers,
+    pursuit_total,
+)
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_fire import bombardment_result
 
@@ -256,6 +266,29 @@ def test_manoeuvre_modifiers_mantab() -> None:
     assert manoeuvre_modifiers(h) == []
     assert score_total(manoeuvre_modifiers(ManoeuvreFacts(fresh=False), ItaliaSettings(twilight=True))) == -1
     assert manoeuvre_modifiers(ManoeuvreFacts(corps_commander=True, general_quality="decisive")) == []
+
+
+def test_limbering_modifiers_isd_8() -> None:
+    f = LimberFacts(general_quality="mediocre", horse=True, quality="veteran", flanked_by_gun=True)
+    assert score_total(limbering_modifiers(f)) == 4
+    assert score_total(limbering_modifiers(LimberFacts(quality="green", has_losses=True))) == -2
+
+
+def test_pursuit_choice_and_fixed_modifiers() -> None:
+    f = PursuitFacts(arm="cavalry", cavalry_class="light", quality="veteran", disordered=True)
+    mods = pursuit_modifiers(f)
+    assert score_total(mods) == -1
+    assert pursuit_total(3, mods, want_pursuit=True) == 3 - 1 + 2 + 1
+    assert pursuit_total(3, mods, want_pursuit=False) == 3 - 1 - 2 - 1
+    inf = pursuit_modifiers(PursuitFacts(shaken=True, defensive_terrain="hard", quality="green",
+                                         french_infantry_or_garibaldini=True))
+    assert score_total(inf) == -2 - 2 - 1 + 1
+
+
+def test_general_risk_modifiers_isd_10() -> None:
+    f = GeneralRiskFacts(quality="decisive", unit_dispersed=True, fought_or_supported=True)
+    assert score_total(general_risk_modifiers(f)) == -5
+    assert score_total(general_risk_modifiers(GeneralRiskFacts(unit_shaken=True, quality="capable"))) == -2
 
 
 def test_every_modifier_cites_a_section() -> None:

@@ -4,19 +4,39 @@ from __future__ import annotations
 
 import pytest
 
-from campo.engine.rulesets.italia.army_lists import ARMY_LISTS, entries
+from campo.engine.rulesets.italia.army_lists import (
+    ARMY_LISTS,
+    ARTILLERY_COSTS,
+    ROCKET_BATTERY_COST,
+    entries,
+)
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_fire import (
     RANGE_MODIFIER,
     artillery_band,
     bombardment_result,
     musketry_die_hits,
+    musketry_in_range,
     rocket_result,
+    split_fire_dice,
 )
-from campo.engine.rulesets.italia.tables_manoeuvre import manoeuvre_result
+from campo.engine.rulesets.italia.tables_generals import (
+    general_captured,
+    general_hit,
+    initiative_total,
+    replacement_arrives,
+)
+from campo.engine.rulesets.italia.tables_manoeuvre import (
+    allows_about_face,
+    deploys_from_march_column,
+    limbering_succeeds,
+    manoeuvre_result,
+)
 from campo.engine.rulesets.italia.tables_melee import (
     may_pursue,
     melee_result,
+    pursuit_distance_in,
+    pursuit_succeeds,
     resolve_melee,
 )
 from campo.engine.rulesets.italia.tables_movement import (
@@ -26,14 +46,24 @@ from campo.engine.rulesets.italia.tables_movement import (
     movement_allowance,
     mover_for,
 )
+from campo.engine.rulesets.italia.tables_morale import (
+    MoraleUnit,
+    army_morale_after_failure,
+    army_morale_start,
+    army_routed,
+    morale_test,
+)
 from campo.engine.rulesets.italia.troops import (
-    BASE_SIZES,
     EFFICACY,
     MM_PER_INCH,
+    Quality,
     combat_factor,
     command_radius_in,
     efficacy_state,
+    general_quality_roll,
+    morale_factor,
     musketry_base_dice,
+    nominal_base_mm,
     resolve_arm,
 )
 from campo.engine.rulesets.italia.weather import WEATHER
@@ -61,8 +91,7 @@ def test_inch_is_25_mm() -> None:  # ISD Intro «POLLICI (2,5 cm.)»
     ],
 )
 def test_base_sizes_isd_intro(unit_type: str, arm: str | None, size: tuple | None) -> None:
-    found = BASE_SIZES.get((unit_type, resolve_arm(unit_type, arm)))
-    assert (None if found is None else (found.frontage_mm, found.depth_mm)) == size
+    assert nominal_base_mm(unit_type, arm) == size
 
 
 def test_arm_resolution_errors_name_the_key() -> None:
@@ -115,6 +144,11 @@ def test_generals_isd_3() -> None:
     assert command_radius_in("corps") == 6.0
     assert command_radius_in("division", weather="fog") == 4.5  # ISD §13
     assert command_radius_in("division", attached=True) == 0.0  # ISD §8
+    assert general_quality_roll("france", 4).value == "decisive"
+    assert general_quality_roll("austria", 4).value == "capable"
+    assert general_quality_roll("piedmont", 2).value == "mediocre"
+    assert general_quality_roll("garibaldini", 2).value == "capable"
+    assert general_quality_roll("bourbon", 5).value == "capable"  # "ALTRI"
 
 
 # --- movement table (ISD §8) --------------------------------------------------------------------
@@ -202,6 +236,7 @@ def test_range_table_isd_6() -> None:
     excl = ItaliaSettings(a7_band_edges="upper_exclusive")
     assert artillery_band(12.0, excl).value == "over_12_to_18"
     assert artillery_band(24.0, excl) is None
+    assert musketry_in_range(6.0) and not musketry_in_range(6.01)
 
 
 @pytest.mark.parametrize(
@@ -232,10 +267,11 @@ def test_bombardment_a51_alternative_and_rockets() -> None:
         bombardment_result(13)
 
 
-def test_musketry_hits_isd_7() -> None:
+def test_musketry_hits_and_split_isd_7() -> None:
     assert [musketry_die_hits(d) for d in range(1, 7)] == [False] * 4 + [True] * 2
     assert musketry_die_hits(6, -3) and not musketry_die_hits(1, +5)
     assert musketry_die_hits(4, +1) and not musketry_die_hits(5, -1)
+    assert split_fire_dice(5) == (2, 3)  # artillery's share rounded down (A11)
 
 
 # --- melee and pursuit (ISD §9) ------------------------------------------------------------------------
@@ -262,10 +298,13 @@ def test_resolve_melee_and_pursuit() -> None:
     out = resolve_melee(9, 4)
     assert out.winner == "a" and out.difference == 5 and out.result.pursuit.value == "test"
     assert resolve_melee(5, 6).winner is None
+    assert pursuit_succeeds(5) and not pursuit_succeeds(4)
+    assert pursuit_distance_in("infantry") == 3.0 and pursuit_distance_in("cavalry") == 6.0
+    assert pursuit_distance_in("artillery") == 0.0
     assert not may_pursue("infantry", "cavalry") and may_pursue("cavalry", "infantry")
 
 
-# --- manoeuvre table (ISD ManTab) ---------------------------------------------------
+# --- manoeuvre table and limbering (ISD ManTab, §8) ---------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -289,9 +328,36 @@ def test_manoeuvre_rows_effects() -> None:
     assert manoeuvre_result(8).forward_fraction == 0.5 and manoeuvre_result(9).forward_fraction == 1.0
     assert manoeuvre_result(6).forward_fraction == 0.0
     assert manoeuvre_result(1, disordered=True).removed
+    assert deploys_from_march_column(9) and not deploys_from_march_column(8)
+    assert allows_about_face(manoeuvre_result(7)) and not allows_about_face(manoeuvre_result(6))
+    assert not allows_about_face(manoeuvre_result(8), mode="full_move_result")
+    assert limbering_succeeds(7) and not limbering_succeeds(6)
 
 
-# --- weather (ISD §13) ------------------------------------------------------------------------------
+# --- generals, morale, weather (ISD §3, §10, §11, §12, §13) --------------------------------------------
+
+
+def test_generals_isd_10() -> None:
+    assert general_hit(5) and not general_hit(6)
+    assert [replacement_arrives(1, d) for d in range(1, 7)] == [False] * 4 + [True] * 2
+    assert [replacement_arrives(2, d) for d in range(1, 7)] == [False] * 3 + [True] * 3
+    assert [replacement_arrives(3, d) for d in range(1, 7)] == [False] * 2 + [True] * 4
+    assert [replacement_arrives(7, d) for d in range(1, 7)] == [False] + [True] * 5
+    assert general_captured(1) and not general_captured(2)
+    assert general_captured(2, "heavy") and general_captured(3, "light") and not general_captured(4, "light")
+    assert initiative_total(7, ["decisive", "capable", "mediocre"]) == 10  # ISD §3: 2 + 1 + 0
+
+
+def test_morale_isd_11_12() -> None:
+    assert morale_factor("gun") == 1 and morale_factor("C") == 2 and morale_factor("A") == 3
+    units = [MoraleUnit(3), MoraleUnit(2, "shaken"), MoraleUnit(2, "routed"), MoraleUnit(1, "off_table")]
+    t = morale_test(units, die=3)
+    assert t.morale_value == 8 and t.losses_total == 2 + 4 + 0.5 and not t.failed
+    assert morale_test(units, die=6).total == 7.5
+    base = ItaliaSettings(a43_off_table_value="base")
+    assert morale_test(units, die=6, settings=base).failed  # 2 + 4 + 1 + 1 = 8 >= 8
+    assert army_morale_start(4) == 12
+    assert army_morale_after_failure(3, 5) == 0 and army_routed(0)
 
 
 def test_weather_isd_13() -> None:
@@ -320,6 +386,9 @@ def test_army_lists_hand_picked_rows() -> None:
     gar = {e.troop: e for e in entries("garibaldini_1860")}
     assert gar['"I Mille"'].weapons == ("FO",) and gar['"I Mille"'].grade.value == "veteran"
     assert entries("papal_1860")[3].grade is None and entries("papal_1860")[3].note
+    assert ARTILLERY_COSTS[(Quality.VETERAN, "horse")] == 50
+    assert ARTILLERY_COSTS[(Quality.GREEN, "foot")] == 35
+    assert ROCKET_BATTERY_COST == 20
     assert len(ARMY_LISTS) == 67
     for e in ARMY_LISTS:
         assert e.cites == "ISD Lists"
@@ -332,12 +401,12 @@ def test_module_doctests() -> None:
     import doctest
 
     from campo.engine.rulesets.italia import (
-        modifiers_fire, tables_fire, tables_manoeuvre, tables_melee,
-        tables_movement, troops,
+        modifiers_fire, tables_fire, tables_generals, tables_manoeuvre, tables_melee,
+        tables_morale, tables_movement, troops,
     )
 
-    for mod in (troops, tables_fire, tables_melee, tables_manoeuvre,
-                tables_movement, modifiers_fire):
+    for mod in (troops, tables_fire, tables_melee, tables_manoeuvre, tables_generals,
+                tables_morale, tables_movement, modifiers_fire):
         result = doctest.testmod(mod)
         assert result.failed == 0, mod.__name__
         assert result.attempted > 0, mod.__name__

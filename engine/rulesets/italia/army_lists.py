@@ -157,6 +157,19 @@ ARMY_LISTS: tuple[ListEntry, ...] = (
 )
 """ISD Lists, in the order of the source."""
 
+ARTILLERY_COSTS: dict[tuple[Quality, str], int] = {
+    (V, "foot"): 45, (V, "horse"): 50,
+    (R, "foot"): 40, (R, "horse"): 45,
+    (G, "foot"): 35, (G, "horse"): 40,
+}
+"""ISD Lists «A piedi - a cavallo»: cost per gun by grade (read as foot - horse)."""
+
+RESERVE_ARTILLERY_SURCHARGE = 10
+"""ISD Lists: Army Reserve artillery (foot only) costs + 10."""
+
+ROCKET_BATTERY_COST = 20
+"""ISD Lists: rocket battery, horse (normally Austrian only)."""
+
 
 def entries(army: str) -> tuple[ListEntry, ...]:
     """The rows of one army list (keys as in ARMY_NATION)."""

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from campo.engine.rulesets.settings_common import RulesetSettings, umpire_only
+from campo.engine.rulesets.settings_common import RulesetSettings
 
 
 class ItaliaSettings(RulesetSettings):
@@ -87,9 +87,8 @@ class ItaliaSettings(RulesetSettings):
         0.5,
         ge=0.0,
         le=1.0,
-        description=umpire_only("ISD A11 (ISD §7): share of the dice given to artillery joined to "
-                                "another unit, rounded down ('calcolando per difetto'); the rest "
-                                "go to the unit."),
+        description="ISD A11 (ISD §7): share of the dice given to artillery joined to another unit, "
+        "rounded down ('calcolando per difetto'); the rest go to the unit.",
     )
     a12_dice_order: Literal["adjust_then_double", "double_then_adjust"] = Field(
         "adjust_then_double",
@@ -269,30 +268,25 @@ class ItaliaSettings(RulesetSettings):
     )
     a41_melee_dice: Literal["one_die_per_side", "one_die_per_unit"] = Field(
         "one_die_per_side",
-        description=umpire_only("ISD A41 (ISD §9): each side scores 1d6 + factors in contact + "
-                                "(factor - 1, min 0) of up to 2 supports not in contact + "
-                                "modifiers; difference = higher - lower."),
+        description="ISD A41 (ISD §9): each side scores 1d6 + factors in contact + (factor - 1, min "
+        "0) of up to 2 supports not in contact + modifiers; difference = higher - lower. Procedure for the umpire: no answer of the engine depends on it.",
     )
 
     # --- Morale ---------------------------------------------------------------------------------
     a42_morale_test: Literal["losses_sum", "value_plus_die"] = Field(
         "losses_sum",
-        description=umpire_only(
-            "ISD A42 (ISD §11): Morale Value = sum of the formation's combat factors (artillery 1; "
-            "C keeps its ISD §4 factor 2, though §11 says artillery counts 1 «come le Unità di "
-            "tipo C»). Test total = base factors of shaken and off-table units + 2 x factors of "
-            "routed units + d6 adjustment (1-2: -1, 3-4: 0, 5-6: +1); fails if total >= Morale "
-            "Value."),
+        description="ISD A42 (ISD §11): Morale Value = sum of the formation's combat factors "
+        "(artillery 1). Test total = base factors of shaken and off-table units + 2 x factors of "
+        "routed units + d6 adjustment (1-2: -1, 3-4: 0, 5-6: +1); fails if total >= Morale Value.",
     )
     a43_off_table_value: Literal["half", "base"] = Field(
         "half",
-        description=umpire_only("ISD A43 (ISD §9, §11): units pushed off the table count at half "
-                                "value in the morale test (§9) rather than base value (§11)."),
+        description="ISD A43 (ISD §9, §11): units pushed off the table count at half value in the "
+        "morale test (§9) rather than base value (§11).",
     )
     a44_impulse_order: Literal["a_first_every_turn", "reroll_each_turn"] = Field(
         "a_first_every_turn",
-        description=umpire_only("ISD A44 (ISD §3, §5): Player A moves first in every turn; "
-                                "impulses alternate."),
+        description="ISD A44 (ISD §3, §5): Player A moves first in every turn; impulses alternate. Procedure for the umpire: no answer of the engine depends on it.",
     )
 
     # --- Artillery details ----------------------------------------------------------------------
@@ -309,27 +303,24 @@ class ItaliaSettings(RulesetSettings):
     a47_horse_artillery_actions: Literal["move_unlimber_or_unlimber_support", "move_unlimber"] = (
         Field(
             "move_unlimber_or_unlimber_support",
-            description=umpire_only("ISD A47 (ISD §8, §9): ordinary horse artillery may "
-                                    "move+unlimber or unlimber+support in one impulse (§9); "
-                                    "'move_unlimber': never support (§8)."),
+            description="ISD A47 (ISD §8, §9): ordinary horse artillery may move+unlimber or "
+            "unlimber+support in one impulse (§9); 'move_unlimber': never support (§8). Procedure for the umpire: no answer of the engine depends on it.",
         )
     )
     a48_orientation_pivot: Literal["either_front_corner", "centre"] = Field(
         "either_front_corner",
-        description=umpire_only("ISD A48 (ISD §8): a battery in battery turns up to 30° once a "
-                                "turn, pivoting on either front corner."),
+        description="ISD A48 (ISD §8): a battery in battery turns up to 30° once a turn, pivoting on "
+        "either front corner. Procedure for the umpire: no answer of the engine depends on it.",
     )
     a49_assault_column_start: Literal["within_half_move", "at_least_half_move"] = Field(
         "within_half_move",
-        description=umpire_only("ISD A49 (ISD §9): an assault column must start its move no "
-                                "farther from the bridge/ford/gate/breach than half its move "
-                                "allowance."),
+        description="ISD A49 (ISD §9): an assault column must start its move no farther from the "
+        "bridge/ford/gate/breach than half its move allowance. Procedure for the umpire: no answer of the engine depends on it.",
     )
     a50_about_face_result: Literal["any_move_result", "full_move_result"] = Field(
         "any_move_result",
-        description=umpire_only("ISD A50 (ISD §8, ManTab): an about face needs a result that lets "
-                                "the unit move (ordered: 'Slowed' or better; disordered: 'Rallied' "
-                                "or better) and uses no distance."),
+        description="ISD A50 (ISD §8, ManTab): an about face needs a result that lets the unit move "
+        "(ordered: 'Slowed' or better; disordered: 'Rallied' or better) and uses no distance. Procedure for the umpire: no answer of the engine depends on it.",
     )
     a51_low_artillery_rolls: Literal["natural_double_1_only", "modified_2_or_less"] = Field(
         "natural_double_1_only",

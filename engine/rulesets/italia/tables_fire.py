@@ -169,6 +169,11 @@ def artillery_band(distance_in: float, settings: ItaliaSettings | None = None) -
     return None if row is None else row.table
 
 
+def musketry_in_range(distance_in: float, settings: ItaliaSettings | None = None) -> bool:
+    """ISD §7: within 6" (edge per ISD A7)."""
+    return band_row(distance_in, False, settings) is not None
+
+
 def range_modifier(band: RangeBand, battery: str = "divisional", *, rockets: bool = False) -> int:
     """ISD §6 range modifier; rocket batteries count as divisional artillery."""
     return RANGE_MODIFIER["divisional" if rockets else battery][band]
@@ -349,3 +354,15 @@ def musketry_die_hits(die: int, score_delta: int = 0) -> bool:
     if die == 1:
         return False
     return die + score_delta >= MUSKETRY_HIT_ON
+
+
+def split_fire_dice(dice: int, settings: ItaliaSettings | None = None) -> tuple[int, int]:
+    """ISD §7, ISD A11: (dice at the artillery, dice at the unit it is joined to); the artillery's
+    share is rounded down («calcolando per difetto»).
+
+    >>> split_fire_dice(3), split_fire_dice(4), split_fire_dice(1)
+    ((1, 2), (2, 2), (0, 1))
+    """
+    s = settings or ItaliaSettings()
+    at_artillery = int(dice * s.a11_split_fire_artillery_share)
+    return at_artillery, dice - at_artillery

@@ -1,6 +1,7 @@
-"""ISD ManTab (the Manoeuvre Table), as data.
+"""ISD ManTab (the Manoeuvre Table) and the ISD §8 artillery limbering test, as data.
 
-Modifiers for a given unit and situation are in ``modifiers_other.py`` (``manoeuvre_modifiers``).
+Modifiers for a given unit and situation are in ``modifiers_other.py`` (``manoeuvre_modifiers``,
+``limbering_modifiers``).
 """
 
 from __future__ import annotations
@@ -124,3 +125,37 @@ def manoeuvre_table(disordered: bool, title: str) -> dict[str, Any]:
     return {"title": title, "cites": "ISD ManTab", "columns": ["2d6 total", "result", "effect"],
             "rows": [[label, r.italian, r.text] for label, r in manoeuvre_rows(disordered)]}
 
+
+MARCH_COLUMN_DEPLOY_ON = 9
+"""ISD §1: from march column to combat formation needs 9 or more, then half a move."""
+
+MARCH_COLUMN_DEPLOY_MOVE_FRACTION = 0.5
+"""ISD §1: «può muovere mezza mossa» after deploying from march column."""
+
+
+def deploys_from_march_column(total: int) -> bool:
+    """ISD §1: a Manoeuvre total of 9 or more lets a march column deploy (then ½ move)."""
+    return total >= MARCH_COLUMN_DEPLOY_ON
+
+
+def allows_about_face(result: ManoeuvreResult, *, mode: str = "any_move_result") -> bool:
+    """ISD §8 about face, read by ISD A50: any result that lets the unit move forward
+    (ordered: Slowed or better; disordered: Rallied or better), or only a full-move result."""
+    if mode == "full_move_result":
+        return result.forward_fraction >= 1.0
+    return result.forward_fraction > 0
+
+
+# --- Artillery limbering test (ISD §8) ----------------------------------------------------------
+
+LIMBER_SUCCESS_ON = 7
+"""ISD §8: 2d6 «fino a 6» cannot limber; «7 o più» limbers up and moves freely."""
+
+
+def limbering_succeeds(total: int) -> bool:
+    """ISD §8: a battery in battery limbers up (to move) on a modified 2d6 of 7 or more.
+
+    >>> limbering_succeeds(6), limbering_succeeds(7)
+    (False, True)
+    """
+    return total >= LIMBER_SUCCESS_ON

@@ -1,4 +1,4 @@
-"""ISD §9 melee: charge constants, the results table, pursuit distances, as data.
+"""ISD §9 melee: charge constants, the results table, pursuit test and distances, as data.
 
 Score modifiers for a given situation are in ``modifiers_melee.py`` (``melee_modifiers``).
 """
@@ -31,6 +31,9 @@ SOFT_GROUND = frozenset({"marsh", "rice", "wood"})
 GARRISONS = frozenset({"town", "village"})
 """ISD §9: cavalry may not attack infantry garrisoned in a town or village."""
 
+SUPPORT_ENEMY_WITHIN_FRONT_IN = 2.0
+"""ISD §1: an enemy within 2" of the front does not remove support."""
+
 ARTILLERY_SUPPORT_RANGE_IN = 3.0
 """ISD §1: a battery supports if the enemy in the melee is in its arc at 3" or less, not in contact."""
 
@@ -40,14 +43,32 @@ MAX_SUPPORTS = 2
 MELEE_FALL_BACK_IN = 3.0
 """ISD §9: the loser «muove 3" allontanandosi perpendicolarmente alla linea del proprio retro»."""
 
+LOSER_EXTRA_FALL_BACK_IN = 3.0
+"""ISD §9 "Dopo il combattimento": the loser may fall back a further 3" at most."""
+
+WINNER_FALL_BACK_IN: dict[str, float] = {"infantry": 3.0, "cavalry": 6.0}
+"""ISD §9 "Dopo il combattimento": the winner may fall back in a straight line up to 3" / 6"."""
+
 PURSUIT_DISTANCE_IN: dict[str, float] = {"infantry": 3.0, "cavalry": 6.0}
 """ISD §9: infantry pursues 3", cavalry 6"; artillery never pursues."""
 
 PURSUIT_NEW_CONTACT_ARC_HALF_DEG = 30.0
 """ISD §9: pursuers may contact new enemies «entro 30° sul suo percorso» (ISD A40)."""
 
+PURSUIT_SUCCESS_ON = 5
+"""ISD §9: pursuit test 1d6, «un risultato di 5 o 6» after modifiers pursues."""
+
+HORSE_ARTILLERY_EVADE_IN = 3.0
+"""ISD §9: horse artillery attacked may limber and move away up to 3" at no cost."""
+
+LIMBERED_ARTILLERY_FLEE_IN: dict[str, float] = {"horse": 6.0, "foot": 3.0}
+"""ISD §9: artillery attacked while limbered flees towards its lines 6" (horse) / 3" (foot)."""
+
 ROUT_PASSAGE_GAP_IN = 2.0
 """ISD §1: a router blocked by enemies is captured unless a gap of at least 2" lets it pass (A39)."""
+
+GENERAL_ESCAPE_IN = 3.0
+"""ISD §10: a general contacted and not captured moves up to 3" away from the enemy."""
 
 
 class Pursuit(str, Enum):
@@ -129,6 +150,22 @@ def resolve_melee(score_a: int, score_b: int) -> MeleeOutcome:
     result = melee_result(diff)
     winner = None if result.draw else ("a" if score_a > score_b else "b")
     return MeleeOutcome(winner, diff, result)
+
+
+def pursuit_succeeds(d6: int, modifier_total: int = 0) -> bool:
+    """ISD §9: 1d6 + modifiers of 5 or more pursues.
+
+    >>> pursuit_succeeds(5), pursuit_succeeds(6, -2), pursuit_succeeds(4, +1), pursuit_succeeds(3)
+    (True, False, True, False)
+    """
+    if not 1 <= d6 <= 6:
+        raise ValueError(f"a d6 is 1..6, got {d6}")
+    return d6 + modifier_total >= PURSUIT_SUCCESS_ON
+
+
+def pursuit_distance_in(arm: str) -> float:
+    """ISD §9: 3" infantry, 6" cavalry; artillery never pursues (0)."""
+    return PURSUIT_DISTANCE_IN.get(arm, 0.0)
 
 
 def may_pursue(pursuer_arm: str, enemy_arm: str) -> bool:

@@ -14,7 +14,6 @@ from enum import Enum
 
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.troops import Arm, resolve_arm
-from campo.engine.rulesets.italia.weather import weather_effects
 from campo.errors import CampoInputError
 
 
@@ -153,13 +152,13 @@ def can_enter(mover: Mover | str, kind: str, settings: ItaliaSettings | None = N
 def weather_deduction_in(
     mover: Mover | str, weather: str, *, on_hill: bool = False, settings: ItaliaSettings | None = None
 ) -> float:
-    """ISD §13: storm/mud and snow cut every move by the ford amount; snow cuts hills 1" more
-    (`weather.WEATHER`, which the modifiers read too)."""
-    effects = weather_effects(weather)
-    if not effects.moves_less_ford_amount:
+    """ISD §13: storm/mud and snow cut every move by the ford amount; snow cuts hills 1" more."""
+    if weather not in ("storm", "snow"):
         return 0.0
     cut = movement_row(mover, settings).linear_deduction_in
-    return cut + effects.hill_extra_deduction_in if on_hill else cut
+    if weather == "snow" and on_hill:
+        cut += 1.0
+    return cut
 
 
 def movement_allowance(
@@ -230,5 +229,20 @@ def movement_allowance(
     return max(0.0, allowance), limits
 
 
+LIMBERED_ABOUT_FACE_COST_IN = 3.0
+"""ISD §8: limbered artillery about-faces on the spot at a cost of 3" of movement."""
+
+GENERAL_DETACH_DISTANCE_IN = 2.0
+"""ISD §8: detached commanders are placed 2" from the unit."""
+
+SIDESTEP_MAX_ANGLE_DEG = 30.0
+"""ISD §8 "Traslare": at most 30° off the flank direction; cannot contact enemies."""
+
 OBLIQUE_MAX_ANGLE_DEG = 45.0
 """ISD §8 "Movimento obliquo": up to 45° right or left; no wheel while moving obliquely."""
+
+BACKWARD_FRACTION = 0.5
+"""ISD §8: any troops may move back up to half their move, facing the enemy."""
+
+ARTILLERY_ORIENT_MAX_DEG = 30.0
+"""ISD §8: a battery in battery turns up to 30° pivoting on a corner (ISD A48)."""

@@ -151,6 +151,12 @@ def resolve_arm(unit_type: str, arm: str | None) -> Arm:
     return value
 
 
+def nominal_base_mm(unit_type: str, arm: str | None = None) -> tuple[float, float] | None:
+    """(frontage_mm, depth_mm) printed for this type (ISD Intro), or None if the text gives none."""
+    size = BASE_SIZES.get((unit_type, resolve_arm(unit_type, arm)))
+    return (size.frontage_mm, size.depth_mm) if size else None
+
+
 SIZE_RANK: dict[str, int] = {"A": 4, "B": 3, "C": 2, "D": 2, "E": 1}
 """ISD A24: "largest unit" of a Group («l'unità più numerosa», ISD §8) by letter, A > B > C/D > E."""
 
@@ -243,6 +249,17 @@ def combat_factor(
     return math.ceil(factor / 2) if snow else factor
 
 
+def morale_factor(unit_type: str, arm: str | None = None, *, rockets: bool = False) -> int:
+    """A unit's worth in the Morale Value (ISD §11): its combat factor, artillery bases 1.
+
+    §11 says artillery counts 1 «come le Unità di tipo C», yet C's factor is 2 in ISD §4; we keep
+    the §4 table for C and 1 for every gun base (rockets included).
+    """
+    if unit_type == "gun":
+        return 1
+    return combat_factor(unit_type, arm, rockets=rockets)
+
+
 # --- Musketry (ISD §7 "Fattore di fuoco di fucileria", "Tipo di Arma") ------------------------
 
 MUSKETRY_DICE: dict[str, int] = {"A": 4, "B": 3, "D": 3, "E": 2}
@@ -276,6 +293,13 @@ def musketry_base_dice(unit_type: str, arm: str | None = None) -> int:
 
 # --- Generals (ISD §3) ------------------------------------------------------------------------
 
+INITIATIVE_POINTS: dict[GeneralQuality, int] = {
+    GeneralQuality.DECISIVE: 2,
+    GeneralQuality.CAPABLE: 1,
+    GeneralQuality.MEDIOCRE: 0,
+}
+"""ISD §3: points added to 2d6 for first-turn initiative."""
+
 MANOEUVRE_VALUE: dict[GeneralQuality, int] = {
     GeneralQuality.DECISIVE: 3,
     GeneralQuality.CAPABLE: 2,
@@ -297,3 +321,42 @@ def command_radius_in(rank: str, *, weather: str = "clear", attached: bool = Fal
     if attached:
         return 0.0
     return COMMAND_RADIUS_IN[GeneralRank(rank)] * weather_effects(weather).command_radius_factor
+
+
+GENERAL_QUALITY_TABLE: dict[str, dict[GeneralQuality, tuple[int, ...]]] = {
+    "france": {
+        GeneralQuality.DECISIVE: (4, 5, 6),
+        GeneralQuality.CAPABLE: (2, 3),
+        GeneralQuality.MEDIOCRE: (1,),
+    },
+    "austria": {
+        GeneralQuality.DECISIVE: (6,),
+        GeneralQuality.CAPABLE: (4, 5),
+        GeneralQuality.MEDIOCRE: (1, 2, 3),
+    },
+    "piedmont": {
+        GeneralQuality.DECISIVE: (5, 6),
+        GeneralQuality.CAPABLE: (3, 4),
+        GeneralQuality.MEDIOCRE: (1, 2),
+    },
+    "garibaldini": {
+        GeneralQuality.DECISIVE: (5, 6),
+        GeneralQuality.CAPABLE: (2, 3, 4),
+        GeneralQuality.MEDIOCRE: (1,),
+    },
+    "others": {
+        GeneralQuality.DECISIVE: (6,),
+        GeneralQuality.CAPABLE: (5,),
+        GeneralQuality.MEDIOCRE: (1, 2, 3, 4),
+    },
+}
+"""ISD §3 "Qualità dei Generali": 1d6 per general, by nationality."""
+
+
+def general_quality_roll(nation: str, d6: int) -> GeneralQuality:
+    """ISD §3: the quality a d6 gives for a nationality (unknown nations use "others")."""
+    table = GENERAL_QUALITY_TABLE.get(nation, GENERAL_QUALITY_TABLE["others"])
+    for quality, faces in table.items():
+        if d6 in faces:
+            return quality
+    raise ValueError(f"d6 must be 1..6, got {d6}")
