@@ -78,7 +78,7 @@ def _near_rows(board: Board, shots: Shots) -> np.ndarray:
     lo, hi = shots.origins.min(axis=1), shots.origins.max(axis=1)
     np.minimum.at(lo, shots.end_owner, shots.ends)
     np.maximum.at(hi, shots.end_owner, shots.ends)
-    corners = frames.take(rows).corners
+    corners = frames.corners[rows]
     b_lo, b_hi = corners.min(axis=1), corners.max(axis=1)
     meets = (lo[:, None, 0] <= b_hi[None, :, 0]) & (hi[:, None, 0] >= b_lo[None, :, 0]) & \
         (lo[:, None, 1] <= b_hi[None, :, 1]) & (hi[:, None, 1] >= b_lo[None, :, 1])
@@ -92,7 +92,7 @@ def _sight_bodies(board: Board, rows: np.ndarray) -> tuple[Bodies, np.ndarray, n
     _, frames = _bodies(board)
     is_row = np.zeros((len(board.order), len(rows)), dtype=bool)
     is_row[rows, np.arange(len(rows))] = True
-    return Bodies.of(frames.take(rows).polygons()), rows, is_row
+    return Bodies.of(shapely.polygons(frames.corners[rows])), rows, is_row
 
 
 def clear(board: Board, shots: Shots) -> np.ndarray:
@@ -111,7 +111,7 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
             break
         j, e, owner = _lines(shots, todo, stage, coarse)
         ok = _clear_lines(board, found, shots, areas, j, e, owner)
-        out[np.unique(owner[ok])] = True
+        out[owner[ok]] = True
     return out
 
 
