@@ -25,30 +25,6 @@ from campo.engine.geometry.rect import Rect
 from campo.engine.geometry.segments import successors
 
 
-def _fold(x: np.ndarray, op: np.ufunc) -> np.ndarray:
-    """``op`` over the last axis, which is short here (corners, edges, half-planes): numpy
-    reduces a short last axis row by row, ten times slower than column by column."""
-    out = x[..., 0].copy()
-    for j in range(1, x.shape[-1]):
-        op(out, x[..., j], out=out)
-    return out
-
-
-def lowest(x: np.ndarray) -> np.ndarray:
-    """The minimum over the (short) last axis."""
-    return _fold(x, np.minimum)
-
-
-def highest(x: np.ndarray) -> np.ndarray:
-    """The maximum over the (short) last axis."""
-    return _fold(x, np.maximum)
-
-
-def either(x: np.ndarray) -> np.ndarray:
-    """Any over the (short) last axis of a boolean array."""
-    return _fold(x, np.logical_or)
-
-
 @dataclass(frozen=True)
 class Frames:
     """Rectangles as arrays: centre (cx, cy), heading unit vector (fx, fy), full width and depth.

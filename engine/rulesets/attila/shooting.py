@@ -21,9 +21,9 @@ import numpy as np
 import shapely
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
+from campo.engine.geometry.folds import highest, lowest
 from campo.engine.results import Band
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.geometry import highest, lowest
 from campo.engine.rulesets.attila.sight import Shots, clear, sight_areas
 from campo.engine.rulesets.attila.tables import (
     ARC_HALF_DEG, DEFENCES, DEFENDED_AREAS, MEDIUM_UPTO_CM, SCORE_NEEDED, SHORT_BELOW_CM,
