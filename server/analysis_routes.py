@@ -8,7 +8,8 @@ heavier is computed here, from the same `engine.live.Snapshot`, only when asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,18 @@ def page_module_path(ruleset: str) -> Path:
     return path
 
 
+@contextmanager
+def answered_as_http(base_id: str) -> Iterator[None]:
+    """The engine's refusals of a question about one base as HTTP errors: 404 for a base not on
+    the table, 422 with the engine's own words for a state it cannot judge."""
+    try:
+        yield
+    except UnknownBaseError:
+        raise HTTPException(404, f"no base {base_id!r} on the table now") from None
+    except CampoInputError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
 def add_analysis_routes(app: FastAPI, moment: Moment, unit_states: UnitStates | None = None) -> None:
     """`/api/state`, `/api/bases/{id}/analysis`, `/api/bases/{id}/detail`, `/api/geometry/{id}`,
     `/rulesets/{name}.js`. A base's detail carries its state (losses, disorder ...): with
@@ -78,19 +91,15 @@ def add_analysis_routes(app: FastAPI, moment: Moment, unit_states: UnitStates | 
     def api_base_analysis(base_id: str) -> dict[str, Any]:
         """One base's full analysis in the current state (`analysis.bases[id]` of /api/state)."""
         snapshot = judged(base_id)
-        try:
+        with answered_as_http(base_id):
             return snapshot.base_analysis(base_id)
-        except UnknownBaseError:
-            raise HTTPException(404, f"no base {base_id!r} on the table now") from None
-        except CampoInputError as exc:
-            raise HTTPException(422, str(exc)) from None
 
     @app.get("/api/bases/{base_id}/detail")
     def api_base_detail(base_id: str) -> dict[str, Any]:
         """What the page shows for a tapped base, in one read: ``analysis`` (as
         /api/bases/{id}/analysis) and ``geometry`` (as /api/geometry/{id})."""
         snapshot = judged(base_id)
-        try:
+        with answered_as_http(base_id):
             out = {"analysis": snapshot.base_analysis(base_id), "geometry": snapshot.geometry(base_id)}
             if unit_states is not None:
                 out["state"] = unit_states.controls(base_id)
@@ -99,21 +108,13 @@ def add_analysis_routes(app: FastAPI, moment: Moment, unit_states: UnitStates | 
                 base = game.base(base_id)
                 out["state"] = state_controls(game.ruleset.unit_state(base), base.traits)
             return out
-        except UnknownBaseError:
-            raise HTTPException(404, f"no base {base_id!r} on the table now") from None
-        except CampoInputError as exc:
-            raise HTTPException(422, str(exc)) from None
 
     @app.get("/api/geometry/{base_id}")
     def api_geometry(base_id: str) -> dict[str, Any]:
         """Arc, range bands, charge arc and charge paths of one base in the current state (mm)."""
         snapshot = judged(base_id)
-        try:
+        with answered_as_http(base_id):
             return snapshot.geometry(base_id)
-        except UnknownBaseError:
-            raise HTTPException(404, f"no base {base_id!r} on the table now") from None
-        except CampoInputError as exc:   # the engine cannot judge this state (its error says why)
-            raise HTTPException(422, str(exc)) from None
 
     @app.get("/rulesets/{name}.js", include_in_schema=False)
     def ruleset_page_module(name: str) -> FileResponse:

@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("vision", "calibration", "engine", "server")
+DATA_FOLDERS = {"campo.server.static", "campo.vision.synthetic.demo_data"}  # files, no __init__
 
 
 def _listed_packages() -> list[str]:
@@ -21,7 +22,7 @@ def _listed_packages() -> list[str]:
 
 def test_every_package_folder_is_listed() -> None:
     """A new sub-package must be added to pyproject.toml, or the wheel would leave it out."""
-    found = {"campo"} | {
+    found = {"campo"} | DATA_FOLDERS | {
         "campo." + ".".join(init.parent.relative_to(ROOT).parts)
         for layer in LAYERS for init in (ROOT / layer).rglob("__init__.py")}
     assert sorted(found) == sorted(_listed_packages())
@@ -46,9 +47,10 @@ def test_wheel_has_one_top_level_name(tmp_path: Path) -> None:
     source = tmp_path / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".venv", ".git", "build", "tests", "bench", "__pycache__", "*.egg-info", ".pytest_cache"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path), str(source)], check=True, capture_output=True,
-                   timeout=300)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                            "--no-build-isolation", "-v", "-w", str(tmp_path), str(source)],
+                           check=True, capture_output=True, text=True, timeout=300)
+    assert "would be ignored" not in built.stdout + built.stderr  # every folder it ships is listed
     (wheel,) = tmp_path.glob("campo-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names}

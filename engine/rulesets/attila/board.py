@@ -21,11 +21,11 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from campo.engine.boundary import decide, key
+from campo.engine.board_base import BoardBase
 from campo.engine.geometry.contact import edge_of_lengths, touched_edge
 from campo.engine.geometry.folds import highest
 from campo.engine.geometry.index import within_by_centres
-from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.rulesets.attila.geometry import Frames, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
@@ -65,7 +65,9 @@ class TouchingPairs:
 
 
 @dataclass
-class Board:
+class Board(BoardBase):
+    MM_PER_UNIT = MM_PER_CM
+
     state_ref: weakref.ReferenceType[GameState]
     settings: AttilaSettings
 
@@ -83,10 +85,6 @@ class Board:
 
     # --- distances ------------------------------------------------------------------------------
     @staticmethod
-    def mm(cm: float) -> float:
-        return cm * MM_PER_CM
-
-    @staticmethod
     def cm(mm: float) -> float:
         return mm / MM_PER_CM
 
@@ -94,20 +92,7 @@ class Board:
     def contact_tol(self) -> float:
         return float(self.settings.at2_contact_tolerance_mm)
 
-    @cached_property
-    def close_call(self) -> float:
-        return float(self.settings.close_call_mm)
-
     # --- bases ----------------------------------------------------------------------------------
-    @cached_property
-    def order(self) -> list[str]:
-        """Base ids in the spatial index's order (the rows of every array)."""
-        return list(self.state.index.ids)
-
-    @cached_property
-    def pos(self) -> dict[str, int]:
-        return {i: k for k, i in enumerate(self.order)}
-
     @cached_property
     def ids(self) -> list[str]:
         """Base ids sorted (the order of every output)."""
@@ -137,16 +122,8 @@ class Board:
         return [self.units[i] for i in self.order]
 
     @cached_property
-    def rects(self) -> list[Rect]:
-        return [self.state.rect(i) for i in self.order]
-
-    @cached_property
     def frames(self) -> Frames:
         return Frames.of_rects(self.rects)
-
-    @cached_property
-    def shapes(self) -> np.ndarray:
-        return self.state.index.shapes
 
     @cached_property
     def sides(self) -> np.ndarray:
@@ -176,9 +153,6 @@ class Board:
         return (self.settings.model_dump_json(),
                 json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
 
-    def rect(self, base_id: str) -> Rect:
-        return self.rects[self.pos[base_id]]
-
     def poly(self, base_id: str) -> Polygon:
         return self.shapes[self.pos[base_id]]
 
@@ -186,14 +160,10 @@ class Board:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
         return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
 
-    @cached_property
-    def _envelopes(self) -> shapely.STRtree:
-        return shapely.STRtree(self.shapes)
-
     def boxes_meeting(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(box, base row) of every base whose bounding box meets each box, sorted: a superset
         of the bases meeting it found without a GEOS predicate, for callers that test further."""
-        si, bi = self._envelopes.query(boxes)
+        si, bi = self.tree.query(boxes)
         order = np.lexsort((bi, si))
         return si[order], bi[order]
 
@@ -229,13 +199,8 @@ class Board:
         along the other (within the tolerance; a pair farther apart than it, within its own
         gap): one STRtree query, one distance call and one clipping for all (contacts and groups
         read it)."""
-        tol, cc = self.contact_tol, self.close_call
-        si, bi = self.state.index.candidate_pairs(tol + 2 * cc)
-        keep = si < bi                  # each pair once: its gap measured once
-        si, bi = si[keep], bi[keep]
-        gaps = shapely.distance(self.shapes[si], self.shapes[bi])
-        keep = gaps <= tol + 2 * cc
-        si, bi, gaps = si[keep], bi[keep], gaps[keep]
+        tol = self.contact_tol
+        si, bi, gaps = self.pairs_near(tol + 2 * self.close_call)
         a, b = self.frames.take(si), self.frames.take(bi)
         grow = np.maximum(max(tol, 1e-6), gaps)
         return TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
@@ -254,9 +219,7 @@ class Board:
         if not len(p.a):
             return out
         tol = self.contact_tol
-        keys = [key("contact", *sorted((self.order[a], self.order[b])))
-                for a, b in zip(p.a.tolist(), p.b.tolist())]
-        touching, close = decide(tol - p.gaps, self.close_call, keys, self.state.held)
+        touching, close = self.decide_contact(tol - p.gaps, p.a, p.b)
         long_enough = np.maximum(highest(p.ab), highest(p.ba)) > \
             self.settings.contact_min_shared_mm
         method = self.settings.at1_contact_side
@@ -323,14 +286,8 @@ class Board:
     @cached_property
     def holding(self) -> np.ndarray:
         """(base row, area) True when the area holds the base's centre: one vectorised
-        point-in-polygon test per area."""
-        f = self.frames
-        out = np.zeros((len(self.order), len(self._area_rows)), dtype=bool)
-        if len(f.cx) and self._area_rows:
-            centres = shapely.points(f.cx, f.cy)
-            for k, t in enumerate(self._area_rows):
-                out[:, k] = shapely.covers(self.areas[t.id], centres)
-        return out
+        point-in-polygon test (`centres_in`)."""
+        return self.centres_in([self.areas[t.id] for t in self._area_rows]).T
 
     def area_holding(self, base_id: str, kinds: frozenset[str]) -> str | None:
         """The first area feature of those kinds holding the base's centre, if any."""

@@ -109,7 +109,7 @@ def summary_reach_mm(board: Board) -> float:
     s = board.settings
     look = max(board.contact_tol, board.mm(s.f17_cohesion_tolerance_cm),
                board.mm(s.f27_commander_adjacent_cm), board.mm(s.command_radius_cm))
-    return look + board.close + board.regiments.extent_mm()
+    return look + board.close_call + board.regiments.extent_mm()
 
 
 def board_summary(board: Board) -> dict[str, Any]:

@@ -86,7 +86,7 @@ def candidates(board: Board, attackers: Sequence[str]) -> dict[str, list[str]]:
     for s, b in zip(si.tolist(), bi.tolist()):
         a = able[s]
         if board.side[b] != board.pieces[a].side and board.troop[b]:
-            out[a].append(board.ids[b])
+            out[a].append(board.order[b])
     for found in out.values():
         found.sort()
     return out
@@ -228,7 +228,7 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     hull_i, base_i = board.tree.query(flat)
     k = owner[hull_i]
     attack = [v for v, _ in pending]
-    unit = np.array([of.get(i, i) for i in board.ids], dtype=object)
+    unit = np.array([of.get(i, i) for i in board.order], dtype=object)
     own = np.array([of[v.attacker] for v in attack], dtype=object)
     target = np.array([board.pos[v.target] for v in attack])
     keep = may_block[base_i] & (unit[base_i] != own[k]) & (base_i != target[k])
@@ -246,7 +246,7 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     pieces = shapely.area(shapely.intersection(flat[h], shrunk[b]))
     for x, y in over_one_mm2(kk, b, pieces, lambda x, y: shapely.intersection(
             pending[x][1].swept, shrunk[y]).area):
-        in_way[x].add(board.ids[y])
+        in_way[x].add(board.order[y])
     # a friend passed through: only where the attacker stops (the last hull holds that pose)
     last = np.cumsum([len(p.hulls) for _, p in pending]) - 1
     stop = ~through & (hull_i == last[k])
@@ -254,7 +254,7 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     finals = shapely.polygons(np.array([p.final.corners for _, p in pending], dtype=float))
     shared = shapely.area(shapely.intersection(finals[kk], shrunk[b]))
     for x, y in zip(kk[shared > 1.0].tolist(), b[shared > 1.0].tolist()):
-        stopped_on[x].add(board.ids[y])
+        stopped_on[x].add(board.order[y])
     return [(sorted(a), sorted(b)) for a, b in zip(in_way, stopped_on)]
 
 
@@ -273,7 +273,7 @@ def _decide_reach(board: Board, verdicts: list[Attack]) -> None:
     if not verdicts:
         return
     margin_mm = [board.mm(v.allowance - v.distance) for v in verdicts]   # type: ignore[operator]
-    within, close = decide(margin_mm, board.close,
+    within, close = decide(margin_mm, board.close_call,
                            [key("reach", v.attacker, v.target) for v in verdicts],
                            board.state.held)
     for v, ok, near in zip(verdicts, within, close):

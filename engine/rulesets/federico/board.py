@@ -16,11 +16,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.strtree import STRtree
 
-from campo.engine.boundary import decide, key
+from campo.engine.board_base import BoardBase
 from campo.engine.geometry.contact import edges_of_lengths, shared_lengths_many
-from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import MM_PER_CM
@@ -37,7 +36,9 @@ TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this
 
 
 @dataclass(eq=False)
-class Board:
+class Board(BoardBase):
+    MM_PER_UNIT = MM_PER_CM
+
     state: GameState
     settings: FedericoSettings
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
@@ -50,10 +51,6 @@ class Board:
 
     # --- units and tolerances -------------------------------------------------------------
     @staticmethod
-    def mm(cm: float) -> float:
-        return cm * MM_PER_CM
-
-    @staticmethod
     def cm(mm: float) -> float:
         return mm / MM_PER_CM
 
@@ -65,28 +62,10 @@ class Board:
     def beyond_tol(self) -> float:
         return self.mm(self.settings.beyond_front_tolerance_cm)
 
-    @cached_property
-    def close(self) -> float:
-        """The close-call tolerance, mm (`campo.engine.boundary`)."""
-        return float(self.settings.close_call_mm)
-
     # --- the bases -------------------------------------------------------------------------
     @cached_property
     def pieces(self) -> dict[str, Piece]:
         return {b.id: classify(b) for b in self.state.bases}
-
-    @cached_property
-    def ids(self) -> list[str]:
-        """Every base id in the spatial index's order (the rows of the arrays below)."""
-        return self.state.index.ids
-
-    @cached_property
-    def pos(self) -> dict[str, int]:
-        return {i: k for k, i in enumerate(self.ids)}
-
-    @cached_property
-    def rects(self) -> list[Rect]:
-        return [self.state.rect(i) for i in self.ids]
 
     @cached_property
     def quads(self) -> np.ndarray:
@@ -115,32 +94,21 @@ class Board:
         return np.hypot(self.axes[2][:, 0], self.axes[2][:, 1])
 
     @cached_property
-    def polygons(self) -> np.ndarray:
-        return self.state.index.shapes
-
-    @cached_property
     def fronts(self) -> np.ndarray:
         """Every base's front edge as a line (front-left to front-right)."""
         return shapely.linestrings(self.quads[:, :2])
 
     @cached_property
     def troop(self) -> np.ndarray:
-        return np.array([self.pieces[i].is_troop for i in self.ids], dtype=bool)
+        return np.array([self.pieces[i].is_troop for i in self.order], dtype=bool)
 
     @cached_property
     def stale(self) -> np.ndarray:
-        return np.array([self.pieces[i].stale for i in self.ids], dtype=bool)
+        return np.array([self.pieces[i].stale for i in self.order], dtype=bool)
 
     @cached_property
     def side(self) -> np.ndarray:
-        return np.array([self.pieces[i].side for i in self.ids])
-
-    @cached_property
-    def rect_of(self) -> dict[str, Rect]:
-        return dict(zip(self.ids, self.rects))
-
-    def rect(self, base_id: str) -> Rect:
-        return self.rect_of[base_id]
+        return np.array([self.pieces[i].side for i in self.order])
 
     def is_enemy(self, a: str, b: str) -> bool:
         return self.pieces[a].side != self.pieces[b].side
@@ -158,40 +126,24 @@ class Board:
         s = self.settings
         reach = max(self.contact_tol, self.mm(s.f17_cohesion_tolerance_cm),
                     self.mm(s.f27_commander_adjacent_cm), self.mm(s.command_radius_cm))
-        i, j = self.state.index.candidate_pairs(reach + self.close)
-        keep = i < j
-        i, j = i[keep], j[keep]
-        gap = shapely.distance(self.polygons[i], self.polygons[j])
-        keep = gap <= reach + self.close
-        return i[keep], j[keep], gap[keep]
+        return self.pairs_near(reach + self.close_call)
 
     @cached_property
     def contact(self) -> dict[tuple[str, str], bool]:
         """(a, b) with a < b -> too close to call, for every pair of bases in contact (gap within
         the contact tolerance, decided with the close-call tolerance and held live)."""
         i, j, gap = self.near
-        ids = self.ids
-        pairs = [(ids[a], ids[b]) for a, b in zip(i.tolist(), j.tolist())]
+        pairs = [(self.order[a], self.order[b]) for a, b in zip(i.tolist(), j.tolist())]
         pairs = [(a, b) if a < b else (b, a) for a, b in pairs]
-        touching, close = decide(self.contact_tol - gap, self.close,
-                                 [key("contact", a, b) for a, b in pairs], self.state.held)
+        touching, close = self.decide_contact(self.contact_tol - gap, i, j)
         return {p: c for p, t, c in zip(pairs, touching, close) if t}
 
     def pairs_within(self, distance_mm: float) -> list[tuple[str, str]]:
         """Every pair of bases at most ``distance_mm`` apart (no farther than `near` looks)."""
         i, j, gap = self.near
         keep = np.nonzero(gap <= distance_mm)[0]
-        return [(self.ids[a], self.ids[b]) for a, b in zip(i[keep].tolist(), j[keep].tolist())]
-
-    def both_ways(self, pairs: Any) -> dict[str, list[str]]:
-        """Every base -> its partners in ``pairs`` (either way round), sorted."""
-        out: dict[str, list[str]] = {i: [] for i in self.ids}
-        for a, b in pairs:
-            out[a].append(b)
-            out[b].append(a)
-        for found in out.values():
-            found.sort()
-        return out
+        return [(self.order[a], self.order[b]) for a, b in zip(i[keep].tolist(),
+                                                                j[keep].tolist())]
 
     @cached_property
     def touching(self) -> dict[str, list[str]]:
@@ -262,17 +214,14 @@ class Board:
     @cached_property
     def centre_in(self) -> np.ndarray:
         """(area, base row): the area (any kind, `areas`' order) holds the base's centre."""
-        if not self.areas:
-            return np.zeros((0, len(self.ids)), dtype=bool)
-        centres = shapely.points([(r.cx, r.cy) for r in self.rects])
-        return shapely.covers(self.area_shapes[:, None], centres[None, :])
+        return self.centres_in(self.area_shapes)
 
     @cached_property
     def centre_areas(self) -> dict[str, frozenset[str]]:
         """Every base -> the ids of the areas (any kind) holding its centre."""
         tids = [tid for tid, _, _ in self.areas]
         return {i: frozenset(t for t, hit in zip(tids, col) if hit)
-                for i, col in zip(self.ids, self.centre_in.T.tolist())}
+                for i, col in zip(self.order, self.centre_in.T.tolist())}
 
     def areas_under(self, base_id: str, kinds: Any) -> list[str]:
         """Ids of areas of the given kinds holding the base's centre."""
@@ -289,26 +238,21 @@ class Board:
         ``cover_area_share`` of it, or None (it does not depend on the firer)."""
         s = self.settings
         cover = [k for k, (_, kind, _) in enumerate(self.areas) if kind in s.cover_areas]
-        out: dict[str, str | None] = {i: None for i in self.ids}
-        if not cover or not self.ids:
+        out: dict[str, str | None] = {i: None for i in self.order}
+        if not cover or not self.order:
             return out
         areas = self.area_shapes[cover]
-        a, b = np.nonzero(shapely.intersects(areas[:, None], self.polygons[None, :]))
-        shared = np.zeros((len(cover), len(self.ids)))
-        shared[a, b] = shapely.area(shapely.intersection(areas[a], self.polygons[b]))
-        ok = shared >= s.cover_area_share * shapely.area(self.polygons)[None, :] - 1e-6
+        a, b = np.nonzero(shapely.intersects(areas[:, None], self.shapes[None, :]))
+        shared = np.zeros((len(cover), len(self.order)))
+        shared[a, b] = shapely.area(shapely.intersection(areas[a], self.shapes[b]))
+        ok = shared >= s.cover_area_share * shapely.area(self.shapes)[None, :] - 1e-6
         first = ok.argmax(axis=0)
-        for k, i in enumerate(self.ids):
+        for k, i in enumerate(self.order):
             if ok[first[k], k]:
                 out[i] = self.areas[cover[first[k]]][0]
         return out
 
     # --- shapes as arrays, for the line-of-sight and attack tests --------------------------
-    @cached_property
-    def tree(self) -> STRtree:
-        """Every base's polygon (index rows), for envelope queries."""
-        return STRtree(self.polygons)
-
     @cached_property
     def room_shapes(self) -> tuple[np.ndarray, np.ndarray]:
         """Every base shrunk by the contact tolerance (at least TOUCH_MM), and whether it can
@@ -337,13 +281,13 @@ class Board:
         found = self.memo.get(("front_lines", kinds))
         if found is None:
             rows = [k for k, (_, kind, _) in enumerate(self.linears) if kind in kinds]
-            found = {i: [] for i in self.ids}
-            if rows and self.ids:
+            found = {i: [] for i in self.order}
+            if rows and self.order:
                 reach = np.maximum(self.mm(1.0), self.axes[2][:, 1])
                 near = shapely.dwithin(self.fronts[:, None], self.line_shapes[rows][None, :],
                                        reach[:, None])
                 for b, ln in zip(*(x.tolist() for x in np.nonzero(near))):
-                    found[self.ids[b]].append(rows[ln])
+                    found[self.order[b]].append(rows[ln])
             self.memo[("front_lines", kinds)] = found
         return found
 

@@ -58,7 +58,7 @@ class Relations:
         pairs = [(x, s) for x, found in b.touching.items() for s in found
                  if not b.is_enemy(x, s) and of[x] != of[s] and s not in melee
                  and b.edges[(x, s)] in ("left", "right", "rear")]
-        out: dict[str, list[str]] = {i: [] for i in b.ids}
+        out: dict[str, list[str]] = {i: [] for i in b.order}
         for (x, s), ok in zip(pairs, b.edge_to_edge(pairs, b.contact_tol)):
             if ok:
                 out[x].append(s)

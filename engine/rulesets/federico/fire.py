@@ -121,14 +121,14 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
     shooting = sorted(f for f in firers if board.pieces[f].can_fire and not board.pieces[f].stale)
     if not shooting:
         return out
-    tol = board.close
+    tol = board.close_call
     long_mm = np.array([board.mm(board.pieces[f].ranges_cm[1]) for f in shooting])
     short_mm = np.array([board.mm(board.pieces[f].ranges_cm[0]) for f in shooting])
     arcs = arcs_of(board, shooting, [board.state.reach_all_mm] * len(shooting))
     f_k, t_row, clearance = _candidates(board, shooting, arcs, long_mm)
     if not len(f_k):
         return out
-    keys = [(shooting[f], board.ids[t]) for f, t in zip(f_k.tolist(), t_row.tolist())]
+    keys = [(shooting[f], board.order[t]) for f, t in zip(f_k.tolist(), t_row.tolist())]
     in_arc, arc_close = decide(clearance + IN_ARC_SLACK_MM, tol,
                                [key("arc", f, t) for f, t in keys], board.state.held)
     parts, whole = _parts(board, arcs[f_k], t_row, np.array(in_arc, dtype=bool))
@@ -166,7 +166,7 @@ def _candidates(board: Board, shooting: list[str], arcs: np.ndarray, long_mm: np
     base the camera does not see, ``stale``, is absent: neither in arc nor in range,
     shared/interfaces.md). The clearance (F2): how deep the target reaches into the arc, or how
     far outside it lies (exactly, near the arc)."""
-    tol = board.close
+    tol = board.close_call
     f_row = np.array([board.pos[f] for f in shooting])
     present = np.nonzero(board.troop & ~board.stale)[0]
     f_k = np.repeat(np.arange(len(shooting)), len(present))
@@ -182,7 +182,7 @@ def _candidates(board: Board, shooting: list[str], arcs: np.ndarray, long_mm: np
     f_k, t_row, clearance = f_k[keep], t_row[keep], clearance[keep]
     near = np.nonzero((clearance < 0) & (clearance > -tol - IN_ARC_SLACK_MM))[0]
     clearance[near] = -shapely.distance(shapely.polygons(arcs[f_k[near]]),
-                                        board.polygons[t_row[near]])
+                                        board.shapes[t_row[near]])
     return f_k, t_row, clearance
 
 
@@ -191,7 +191,7 @@ def _parts(board: Board, arcs: np.ndarray, t_row: np.ndarray, in_arc: np.ndarray
     """(parts, whole): the part of each target measured to (F4: its part inside the arc, when
     it is in the arc and the reading says so), and whether that is the whole base (it lies
     wholly inside the arc: no GEOS overlay)."""
-    parts = board.polygons[t_row].copy()
+    parts = board.shapes[t_row].copy()
     whole = np.ones(len(parts), dtype=bool)
     if board.settings.f4_range_measure == "front_edge_to_part_in_arc" and in_arc.any():
         planes, offsets = normals(arcs)

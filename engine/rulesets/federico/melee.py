@@ -181,9 +181,9 @@ def _mates_attacks(board: Board, wanted: list[tuple[str, str]]
                     if m != a and pieces[m].can_attack and not pieces[m].stale
                     for t in regs.by_name[d_reg].bases
                     if pieces[t].is_troop and board.is_enemy(m, t)})
-    gap = shapely.distance(board.polygons[[board.pos[m] for m, _ in tried]],
-                           board.polygons[[board.pos[t] for _, t in tried]])
-    move = np.array([board.mm(base_rate_cm(board, m)) for m, _ in tried]) + board.close
+    gap = shapely.distance(board.shapes[[board.pos[m] for m, _ in tried]],
+                           board.shapes[[board.pos[t] for _, t in tried]])
+    move = np.array([board.mm(base_rate_cm(board, m)) for m, _ in tried]) + board.close_call
     nearest = {p: g for p, g, ok in zip(tried, gap.tolist(), (gap <= move).tolist()) if ok}
     queues = {(a, d_reg, m): sorted((t for t in regs.by_name[d_reg].bases if (m, t) in nearest),
                                     key=lambda t, m=m: (nearest[(m, t)], t))

@@ -24,7 +24,7 @@ def _occupants(board: Board, t: TerrainFeature) -> dict[str, list[str]]:
     if t.polygon_mm is not None:
         on = [t.id in board.centre_areas[i] for i in troops]
     else:
-        on = shapely.dwithin(board.polygons[[board.pos[i] for i in troops]],
+        on = shapely.dwithin(board.shapes[[board.pos[i] for i in troops]],
                              shapely.LineString(t.line_mm), board.contact_tol).tolist()
     out: dict[str, list[str]] = {"A": [], "B": []}
     for i, hit in zip(troops, on):

@@ -65,7 +65,7 @@ class Obstacles:
         """Troop bases, crests and blocking areas."""
         b, rows = self.board, self.troop_rows
         deep = [b.areas[k] for k in self.deep_rows]
-        return SightField(list(b.polygons[rows]), [b.ids[r] for r in rows],
+        return SightField(list(b.shapes[rows]), [b.order[r] for r in rows],
                           [line for _, line in b.crests], [tid for tid, _ in b.crests],
                           [p for _, _, p in deep], [i for i, _, _ in deep], max_depth=0.0)
 
@@ -73,7 +73,7 @@ class Obstacles:
     def own_body(self) -> np.ndarray:
         """(board row, body): which body each base is (never a blocker of its own shots)."""
         rows = self.troop_rows
-        out = np.zeros((len(self.board.ids), len(rows)), dtype=bool)
+        out = np.zeros((len(self.board.order), len(rows)), dtype=bool)
         out[rows, np.arange(len(rows))] = True
         return out
 
@@ -82,7 +82,7 @@ class Obstacles:
         """(board row, blocking area): the area holds the base's centre (it does not block the
         base's shots, Federico F5)."""
         b = self.board
-        return b.centre_in[self.deep_rows].T.reshape(len(b.ids), len(self.deep_rows))
+        return b.centre_in[self.deep_rows].T.reshape(len(b.order), len(self.deep_rows))
 
 
 def _with_centroid(pts: np.ndarray, counts: np.ndarray, centroid: np.ndarray) -> np.ndarray:
@@ -205,7 +205,7 @@ class _Judge:
         obstacles = self.board.obstacles
         slot = np.tile(np.repeat(np.arange(k), m), n)
         lines = Sightlines(xy, 0.0, never=(Keyed(f, obstacles.own_body), Keyed(t, obstacles.own_body)),
-                           ends=np.stack([f, t], axis=1), end_shapes=self.board.polygons,
+                           ends=np.stack([f, t], axis=1), end_shapes=self.board.shapes,
                            uncounted=(Keyed(f, obstacles.stands_in),
                                       Keyed(t, obstacles.stands_in)),
                            origin=f * ORIGINS + slot)

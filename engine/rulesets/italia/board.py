@@ -7,7 +7,6 @@ state shares the work.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -16,10 +15,10 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from campo.engine.boundary import decide, key
+from campo.engine.board_base import BoardBase
 from campo.engine.geometry.contact import ContactPairs, RectTable, find_contacts, midpoint_edges
 from campo.engine.geometry.poses import Poses
-from campo.engine.geometry.rect import EDGE_NAMES, Point, Rect
+from campo.engine.geometry.rect import EDGE_NAMES, Point
 from campo.engine.geometry.sight import SightField
 from campo.engine.rulesets.italia.charge_terrain import TerrainTable
 from campo.engine.rulesets.italia.pieces import UnitInfo, classify
@@ -72,7 +71,9 @@ class Front:
 
 
 @dataclass
-class Board:
+class Board(BoardBase):
+    MM_PER_UNIT = MM_PER_IN
+
     state: GameState
     settings: ItaliaSettings
     infos: dict[str, UnitInfo] = field(default_factory=dict)
@@ -88,9 +89,6 @@ class Board:
         return Board(state, settings, infos)
 
     # --- units and tolerances -------------------------------------------------------------
-    def mm(self, inches: float) -> float:
-        return inches * MM_PER_IN
-
     def inches(self, mm: float) -> float:
         return mm / MM_PER_IN
 
@@ -104,28 +102,10 @@ class Board:
         """ISD A2: tolerance (mm) of "beyond the line of the front"."""
         return self.mm(self.settings.a2_beyond_front_tolerance_in)
 
-    def rect(self, base_id: str) -> Rect:
-        return self._rects[base_id]
-
-    @cached_property
-    def position(self) -> dict[str, int]:
-        """Each base's place in index order (`BaseIndex.ids`), the order of the board's arrays."""
-        return {i: k for k, i in enumerate(self.state.index.ids)}
-
-    def positions(self, ids: Iterable[str]) -> np.ndarray:
-        """The index positions of ``ids`` (`position`), as an array."""
-        position = self.position
-        return np.array([position[i] for i in ids], dtype=np.int64)
-
     @cached_property
     def rect_table(self) -> RectTable:
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
         return RectTable.of_poses(self.poses)
-
-    @cached_property
-    def _rects(self) -> dict[str, Rect]:
-        """Every base's rectangle (asked for some ten thousand times per analysis)."""
-        return {i: self.state.rect(i) for i in self.state.ids}
 
     def is_enemy(self, a: str, b: str) -> bool:
         return self.infos[a].side != self.infos[b].side
@@ -134,25 +114,25 @@ class Board:
     @cached_property
     def poses(self) -> Poses:
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
-        return Poses.of([self.rect(i) for i in self.state.index.ids])
+        return Poses.of(self.rects)
 
     @cached_property
     def sides(self) -> np.ndarray:
         """Each base's side as a small integer, in index order."""
         code: dict[str, int] = {}
         return np.array([code.setdefault(self.infos[i].side, len(code))
-                         for i in self.state.index.ids], dtype=np.int64)
+                         for i in self.order], dtype=np.int64)
 
     @cached_property
     def generals(self) -> np.ndarray:
         """Whether each base is a general, in index order."""
-        return np.array([self.infos[i].is_general for i in self.state.index.ids], dtype=bool)
+        return np.array([self.infos[i].is_general for i in self.order], dtype=bool)
 
     @cached_property
     def present(self) -> np.ndarray:
         """Whether each base counts as there: not a general, not stale (what a rule counts as
         an enemy there), in index order."""
-        stale = np.array([self.infos[i].stale for i in self.state.index.ids], dtype=bool)
+        stale = np.array([self.infos[i].stale for i in self.order], dtype=bool)
         return ~(self.generals | stale)
 
     @cached_property
@@ -166,24 +146,21 @@ class Board:
         """Ids of the bases ``among`` (index-order mask: a few generals or guns, tested
         directly) within ``distance`` mm of this base, index order."""
         at = np.nonzero(among)[0]
-        shapes = self.state.index.shapes
-        hit = shapely.dwithin(shapes[self.position[base_id]], shapes[at], distance)
-        names = self.state.index.ids
-        return [names[k] for k in at[hit].tolist()]
+        hit = shapely.dwithin(self.shapes[self.pos[base_id]], self.shapes[at], distance)
+        return [self.order[k] for k in at[hit].tolist()]
 
     @cached_property
     def guns(self) -> np.ndarray:
         """Whether each base is a gun, in index order."""
-        return np.array([self.infos[i].is_gun for i in self.state.index.ids], dtype=bool)
+        return np.array([self.infos[i].is_gun for i in self.order], dtype=bool)
 
     def gaps_within(self, at: np.ndarray, distance: float | np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(row of ``at``, index position, gap mm) of every base within ``distance`` (one value,
         or one per row) of the bases at index positions ``at``, itself included: one STRtree
         query and one vectorised distance, sorted by row then position."""
-        shapes = self.state.index.shapes
-        rows, others = self.state.index.query_many(shapes[at], distance)
-        return rows, others, shapely.distance(shapes[at[rows]], shapes[others])
+        rows, others = self.state.index.query_many(self.shapes[at], distance)
+        return rows, others, shapely.distance(self.shapes[at[rows]], self.shapes[others])
 
     @cached_property
     def contacts(self) -> ContactPairs:
@@ -192,22 +169,11 @@ class Board:
         ``close_call_mm`` of the tolerance is too close to call (`engine.boundary`, key
         "contact"): held at its last verdict in a live game (pairs up to `WATCH_MM` farther
         are decided too: a pair held touching and then clearly apart is not held again)."""
-        names = self.state.index.ids
-        skip = self.generals
-        held, tol = self.state.held, self.settings.close_call_mm
-
-        def settle(margins: np.ndarray, i: np.ndarray, j: np.ndarray
-                   ) -> tuple[list[bool], list[bool]]:
-            keys = [key("contact", *sorted((names[a], names[b])))
-                    for a, b in zip(i.tolist(), j.tolist())]
-            return decide(margins, tol, keys, held)
-
-        found = find_contacts(self.state.index, self.poses, self.contact_tol, tol, WATCH_MM, skip,
-                              settle)
+        found = find_contacts(self.state.index, self.poses, self.contact_tol, self.close_call,
+                              WATCH_MM, self.generals, self.decide_contact)
         if self.settings.a33_contact_aspect == "contact_midpoint" and len(found.a):
-            shapes = self.state.index.shapes
-            edges = midpoint_edges(self.poses.take(found.a), shapes[found.a], shapes[found.b],
-                                   self.poses.take(found.b), self.contact_tol,
+            edges = midpoint_edges(self.poses.take(found.a), self.shapes[found.a],
+                                   self.shapes[found.b], self.poses.take(found.b), self.contact_tol,
                                    self.settings.a1_zones)
             found = ContactPairs(found.a, found.b, found.close, found.lengths, edges)
         return found
@@ -215,17 +181,13 @@ class Board:
     @cached_property
     def touching(self) -> dict[str, list[str]]:
         """Every base -> the bases it touches (`contacts`), sorted by id."""
-        names = self.state.index.ids
-        out: dict[str, list[str]] = {i: [] for i in names}
-        for a, b in zip(self.contacts.a.tolist(), self.contacts.b.tolist()):
-            out[names[a]].append(names[b])
-        for found in out.values():
-            found.sort()
-        return out
+        c = self.contacts
+        return self.both_ways((self.order[a], self.order[b])
+                              for a, b in zip(c.a.tolist(), c.b.tolist()) if a < b)
 
     def contact_row(self, a: str, b: str) -> int:
         """The row of `contacts` where ``b`` touches ``a`` (ValueError if it does not)."""
-        k = self.contacts.row.get((self.position[a], self.position[b]))
+        k = self.contacts.row.get((self.pos[a], self.pos[b]))
         if k is None:
             raise ValueError(f"{b} does not touch {a}")
         return k
@@ -323,31 +285,27 @@ class Board:
 
     def level(self, base_id: str) -> int:
         """Hill level under the base centre (0 = the table)."""
-        return int(self.levels[self.position[base_id]])
+        return int(self.levels[self.pos[base_id]])
 
     @cached_property
     def levels(self) -> np.ndarray:
         """Every base's `level` in index order: the highest hill covering its centre, from one
         vectorised cover test per hill."""
-        n = len(self.state.index.ids)
-        levels = np.zeros(n, dtype=np.int64)
-        on_hill = np.zeros(n, dtype=bool)
+        levels = np.zeros(len(self.order), dtype=np.int64)
+        on_hill = np.zeros(len(self.order), dtype=bool)
         table = self.terrain_table
         hills = [(t, g) for t, g in zip(table.features, table.shapes.tolist())
                  if t.kind == "hill" and t.polygon_mm is not None]
-        if hills and n:
-            centres = shapely.points(self.poses.cx, self.poses.cy)
-            for t, g in hills:
-                on = shapely.covers(g, centres)
-                levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
-                on_hill |= on
+        for (t, _), on in zip(hills, self.centres_in([g for _, g in hills])):
+            levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
+            on_hill |= on
         return levels
 
     @cached_property
     def body_at(self) -> np.ndarray:
         """Each base's body in the `sight_field` (index order), -1: none (generals, ISD A17)."""
         ids = self.sight_field.body_ids
-        out = np.full(len(self.state.index.ids), -1, dtype=np.int64)
+        out = np.full(len(self.order), -1, dtype=np.int64)
         out[self.positions(ids)] = np.arange(len(ids))
         return out
 

@@ -132,7 +132,7 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
         rider[riders] = True
         looks = [(row_of[names[f]], names[c]) for f, c in pairs
                  if names[f] in row_of and rider[c] and side[f] != side[c]]
-        looks.sort(key=lambda kc: (kc[0], board.position[kc[1]]))
+        looks.sort(key=lambda kc: (kc[0], board.pos[kc[1]]))
     cav: list[list[str]] = [[] for _ in units]
     for (k, c), seen in zip(looks, _cavalry_sees(board, [(c, units[k]) for k, c in looks])):
         if seen:

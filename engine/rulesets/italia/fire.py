@@ -402,7 +402,7 @@ def _firer_facts(board: Board, shooter: str) -> dict[str, Any]:
     fb, fi = board.state.base(shooter), board.infos[shooter]
     ft = fb.traits
     under = set(board.terrain_table.kinds_meeting(
-        board.state.index.shapes[[board.position[shooter]]])[0]) if fi.is_gun else set()
+        board.state.index.shapes[[board.pos[shooter]]])[0]) if fi.is_gun else set()
     return dict(firer_type=fb.type, firer_arm=fi.arm, weapon=ft.get("weapon"),
                 marksmen=bool(ft.get("marksmen", False)),
                 french_guard=bool(ft.get("french_guard", False)), firer_shaken=fi.shaken,

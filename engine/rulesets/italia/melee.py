@@ -179,7 +179,7 @@ def aspect_struck(board: Board, attacker: str, target: str) -> str | None:
 
 def _joined_general(board: Board, units: Sequence[str]) -> str | None:
     side = board.infos[units[0]].side
-    generals = board.generals & (board.sides == board.sides[board.position[units[0]]])
+    generals = board.generals & (board.sides == board.sides[board.pos[units[0]]])
     found = {g for u in units for g in board.near(u, board.contact_tol, generals)}
     found |= {g for g, gi in board.infos.items()
               if gi.is_general and gi.side == side and gi.attached_to in units}
