@@ -30,11 +30,10 @@ import shapely
 from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
 from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
 from campo.engine.geometry.folds import either, highest, lowest
-from campo.engine.geometry.motion import convex_slides
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
 from campo.engine.rulesets.attila.board import BaseKey, Board
-from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, shared_lengths
+from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, shared_lengths, slide
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
 from campo.engine.rulesets.attila.settings import GAP_PREFIX
@@ -243,11 +242,11 @@ def _attempts(board: Board, pairs: _Pairs, rows: np.ndarray, turns: np.ndarray,
     d_front = np.full(len(rows), np.inf)
     if keep.any():
         at = np.nonzero(keep)[0]
-        d_front[at] = convex_slides(w.front_edges[at], goal_corners[at], w.front[at])
+        d_front[at] = slide(w.front_edges[at], goal_corners[at], w.front[at])
         # a target reaching behind the front line may be struck first by a flank or rear corner
         behind = at[(lowest(ahead)[at] < 0.0) & np.isfinite(d_front[at])]
         if len(behind):
-            body = convex_slides(w.corners[behind], goal_corners[behind], w.front[behind])
+            body = slide(w.corners[behind], goal_corners[behind], w.front[behind])
             d_front[behind[body < d_front[behind] - BODY_FIRST_MM]] = np.inf
     ok = np.nonzero(np.isfinite(d_front))[0]
     first_sweep = int(np.searchsorted(ok, first_sweep))

@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from campo.engine.geometry.motion import convex_slides
 from campo.engine.geometry.rect import Rect
 from campo.engine.rulesets.attila.board import Board
+from campo.engine.rulesets.attila.geometry import slide
 from campo.engine.rulesets.attila.tables import GENERAL_WOUNDED_FROM, RETREAT_CM
 
 _AWAY = {"front": 180.0, "rear": 0.0, "left": -90.0, "right": 90.0}   # from the heading
@@ -39,8 +39,7 @@ def advance_pose(board: Board, winner: str, loser: str) -> Rect:
     stop = reach
     if others:
         me = board.frames.take(np.full(len(others), board.pos[winner]))
-        stop = min(stop, float(convex_slides(me.corners, board.frames.corners[others],
-                                             me.front).min()))
+        stop = min(stop, float(slide(me.corners, board.frames.corners[others], me.front).min()))
     f = r.front
     return r.moved(f[0] * stop, f[1] * stop)
 

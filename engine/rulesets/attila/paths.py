@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
-from campo.engine.geometry.motion import convex_slides
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.geometry import Frames, rects_overlap, sectors
+from campo.engine.rulesets.attila.geometry import Frames, rects_overlap, sectors, slide
 from campo.engine.rulesets.attila.tables import (
     CROSSINGS, MARSHES, ROUGH, WATER_AREAS, WATER_LINES, WOODS,
 )
@@ -275,6 +274,6 @@ def _terrain_entries(board: Board, fid: str, wheeled: Frames, turn: np.ndarray,
     if len(go):
         ring = np.asarray(poly.exterior.coords, dtype=float)[:-1]
         w = w.take(go)
-        rings = np.broadcast_to(ring, (len(go), *ring.shape))
-        out[rows[go]] = convex_slides(w.front_edges, rings, w.front)
+        out[rows[go]] = slide(w.front_edges, np.broadcast_to(ring, (len(go), *ring.shape)),
+                              w.front, touching=np.zeros(len(go), dtype=bool))
     return out
