@@ -1,7 +1,7 @@
 """What every ruleset's Board derives from a game state the same way: lengths in the rulebook's
 unit, the bases in the spatial index's order (rows, rectangles, outlines), the pairs of bases near
-each other with their gaps, contact decided within the close-call tolerance, and which areas hold
-each base's centre.
+each other with their gaps, contact decided within the close-call tolerance, which terrain areas
+hold each base's centre and the hill level it stands on.
 
 Each rulebook's Board (`rulesets/*/board.py`) inherits these and adds its own facts. Every fact
 is declared here or there (`functools.cached_property`), built on first use and kept for the one
@@ -10,9 +10,9 @@ state the Board belongs to (`GameState.cached`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import shapely
@@ -21,6 +21,10 @@ from shapely.strtree import STRtree
 from campo.engine.boundary import decide, key
 from campo.engine.geometry.rect import Rect
 from campo.engine.state import GameState
+from campo.engine.terrain_shapes import terrain_shapes
+
+if TYPE_CHECKING:
+    from campo.engine.scenario import TerrainFeature
 
 
 class BoardBase:
@@ -84,7 +88,7 @@ class BoardBase:
     @cached_property
     def centre_points(self) -> np.ndarray:
         """Every base's centre as a shapely point, by row."""
-        return shapely.points([(r.cx, r.cy) for r in self.rects]).reshape(-1)
+        return shapely.points([(r.cx, r.cy) for r in self.rects])
 
     def centres_in(self, areas: Any) -> np.ndarray:
         """(area, row): whether each of ``areas`` (polygons) covers each base's centre, in one
@@ -108,8 +112,9 @@ class BoardBase:
     def decide_contact(self, margins: np.ndarray, i: np.ndarray, j: np.ndarray
                        ) -> tuple[list[bool], list[bool]]:
         """Per pair of rows ``i``, ``j``, (in contact, too close to call) from the margin by which
-        its gap is within the contact tolerance: `boundary.decide` with the close-call tolerance, a live
-        game holding each pair's last verdict by its ids (key "contact", sorted)."""
+        its gap is within the contact tolerance: `boundary.decide` with the close-call
+        tolerance, a live game holding each pair's last verdict by its ids (key "contact",
+        sorted)."""
         order = self.order
         keys = [key("contact", *sorted((order[a], order[b])))
                 for a, b in zip(i.tolist(), j.tolist())]
@@ -124,3 +129,41 @@ class BoardBase:
         for found in out.values():
             found.sort()
         return out
+
+    # --- terrain ----------------------------------------------------------------------------
+    @cached_property
+    def area_features(self) -> list[TerrainFeature]:
+        """The terrain's areas, in the scenario's order: the columns of `holding`."""
+        return [t for t in self.state.scenario.terrain if t.is_area]
+
+    @cached_property
+    def area_index(self) -> dict[str, int]:
+        """Area id -> its column in `holding`."""
+        return {t.id: k for k, t in enumerate(self.area_features)}
+
+    @cached_property
+    def holding(self) -> np.ndarray:
+        """(row, area): whether the area holds the base's centre (`centres_in`, the terrain's
+        shared shapes)."""
+        return self.centres_in([poly for _, _, poly in terrain_shapes(self.state).areas]).T
+
+    def areas_holding(self, base_id: str, kinds: Container[str]) -> list[str]:
+        """Ids of the areas of ``kinds`` holding the base's centre, in the terrain's order."""
+        row = self.holding[self.pos[base_id]]
+        return [t.id for k, t in enumerate(self.area_features) if row[k] and t.kind in kinds]
+
+    @cached_property
+    def levels(self) -> np.ndarray:
+        """Every base's hill level by row: the highest hill holding its centre (0 off hills)."""
+        levels = np.zeros(len(self.order), dtype=np.int64)
+        on_hill = np.zeros(len(self.order), dtype=bool)
+        for k, t in enumerate(self.area_features):
+            if t.kind == "hill":
+                on = self.holding[:, k]
+                levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
+                on_hill |= on
+        return levels
+
+    def level(self, base_id: str) -> int:
+        """The hill level under the base's centre (0 = the table)."""
+        return int(self.levels[self.pos[base_id]])

@@ -15,8 +15,8 @@ from campo.engine.rulesets.italia.tables_fire import (
     RANGE_MODIFIER,
     artillery_band,
     bombardment_result,
+    band_row,
     musketry_die_hits,
-    musketry_in_range,
     rocket_result,
     split_fire_dice,
 )
@@ -34,8 +34,8 @@ from campo.engine.rulesets.italia.tables_manoeuvre import (
 )
 from campo.engine.rulesets.italia.tables_melee import (
     may_pursue,
+    PURSUIT_DISTANCE_IN,
     melee_result,
-    pursuit_distance_in,
     pursuit_succeeds,
     resolve_melee,
 )
@@ -54,6 +54,7 @@ from campo.engine.rulesets.italia.tables_morale import (
     morale_test,
 )
 from campo.engine.rulesets.italia.troops import (
+    BASE_SIZES,
     EFFICACY,
     MM_PER_INCH,
     Quality,
@@ -63,7 +64,6 @@ from campo.engine.rulesets.italia.troops import (
     general_quality_roll,
     morale_factor,
     musketry_base_dice,
-    nominal_base_mm,
     resolve_arm,
 )
 from campo.engine.rulesets.italia.weather import WEATHER
@@ -91,7 +91,8 @@ def test_inch_is_25_mm() -> None:  # ISD Intro «POLLICI (2,5 cm.)»
     ],
 )
 def test_base_sizes_isd_intro(unit_type: str, arm: str | None, size: tuple | None) -> None:
-    assert nominal_base_mm(unit_type, arm) == size
+    found = BASE_SIZES.get((unit_type, resolve_arm(unit_type, arm)))
+    assert (None if found is None else (found.frontage_mm, found.depth_mm)) == size
 
 
 def test_arm_resolution_errors_name_the_key() -> None:
@@ -236,7 +237,7 @@ def test_range_table_isd_6() -> None:
     excl = ItaliaSettings(a7_band_edges="upper_exclusive")
     assert artillery_band(12.0, excl).value == "over_12_to_18"
     assert artillery_band(24.0, excl) is None
-    assert musketry_in_range(6.0) and not musketry_in_range(6.01)
+    assert band_row(6.0, False) is not None and band_row(6.01, False) is None
 
 
 @pytest.mark.parametrize(
@@ -299,8 +300,7 @@ def test_resolve_melee_and_pursuit() -> None:
     assert out.winner == "a" and out.difference == 5 and out.result.pursuit.value == "test"
     assert resolve_melee(5, 6).winner is None
     assert pursuit_succeeds(5) and not pursuit_succeeds(4)
-    assert pursuit_distance_in("infantry") == 3.0 and pursuit_distance_in("cavalry") == 6.0
-    assert pursuit_distance_in("artillery") == 0.0
+    assert PURSUIT_DISTANCE_IN == {"infantry": 3.0, "cavalry": 6.0}   # artillery never pursues
     assert not may_pursue("infantry", "cavalry") and may_pursue("cavalry", "infantry")
 
 

@@ -27,9 +27,20 @@ GAP_PREFIX = "not in the rulebook: set for your group"
 overlay and the docs show it as the group's choice, never as a rule."""
 
 
+UMPIRE_ONLY = "Procedure for the umpire: no answer of the engine depends on it."
+"""How the description of a reading the umpire applies by hand ends (ISD's melee dice, morale
+test ...): the settings panel and the docs show it, the engine reads nothing of it."""
+
+
 def gap(text: str) -> str:
     """The description of a setting the rulebook does not give (`GAP_PREFIX`, then ``text``)."""
     return f"{GAP_PREFIX}. {text}"
+
+
+def umpire_only(text: str) -> str:
+    """The description of a reading no answer of the engine depends on (``text``, then
+    `UMPIRE_ONLY`)."""
+    return f"{text} {UMPIRE_ONLY}"
 
 
 def _absurd(value: Any) -> Any:

@@ -28,7 +28,7 @@ from campo.engine.geometry.index import within_by_centres
 from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.rulesets.attila.geometry import Frames, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
-from campo.engine.rulesets.attila.tables import HILLS, MM_PER_CM, WOODS
+from campo.engine.rulesets.attila.tables import MM_PER_CM, WOODS
 from campo.engine.rulesets.attila.units import Unit, read_unit
 from campo.engine.scenario import BaseState, TerrainFeature
 from campo.engine.state import GameState
@@ -274,34 +274,9 @@ class Board(BoardBase):
     def features(self, kinds: frozenset[str]) -> list[TerrainFeature]:
         return [t for t in self.terrain if t.kind in kinds]
 
-    @cached_property
-    def _area_rows(self) -> list[TerrainFeature]:
-        return [t for t in self.terrain if t.is_area]
-
-    @cached_property
-    def area_index(self) -> dict[str, int]:
-        """Area id -> its column in `holding`."""
-        return {t.id: k for k, t in enumerate(self._area_rows)}
-
-    @cached_property
-    def holding(self) -> np.ndarray:
-        """(base row, area) True when the area holds the base's centre: one vectorised
-        point-in-polygon test (`centres_in`)."""
-        return self.centres_in([self.areas[t.id] for t in self._area_rows]).T
-
     def area_holding(self, base_id: str, kinds: frozenset[str]) -> str | None:
         """The first area feature of those kinds holding the base's centre, if any."""
-        row = self.holding[self.pos[base_id]]
-        for k, t in enumerate(self._area_rows):
-            if row[k] and t.kind in kinds:
-                return t.id
-        return None
-
-    def height(self, base_id: str) -> int:
-        """The level of the highest hill holding the base's centre (0 off hills, AT23)."""
-        row = self.holding[self.pos[base_id]]
-        return max([t.level for k, t in enumerate(self._area_rows) if row[k] and t.kind in HILLS],
-                   default=0)
+        return next(iter(self.areas_holding(base_id, kinds)), None)
 
     def wood_of(self, base_id: str) -> str | None:
         return self.area_holding(base_id, WOODS)

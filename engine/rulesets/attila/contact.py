@@ -96,7 +96,7 @@ def draw_disorders_attacker(board: Board, attacker: str, defender: str) -> list[
     ua = board.units[attacker]
     why = []
     hill = board.area_holding(defender, HILLS)
-    if hill is not None and board.height(defender) > board.height(attacker):
+    if hill is not None and board.level(defender) > board.level(attacker):
         # ATT 7.B «Cavallerie e Fanterie Pesanti (escluse FMP)»: CP, CL and FP, not FLP.
         if board.settings.at23_uphill == "any_attacker" or ua.type in UPHILL_DRAW_TYPES:
             why.append(f"attacking uphill onto {hill!r} (ATT 7.B, AT23)")

@@ -212,24 +212,14 @@ class Board(BoardBase):
         return np.array([line for _, _, line in self.linears], dtype=object)
 
     @cached_property
-    def centre_in(self) -> np.ndarray:
-        """(area, base row): the area (any kind, `areas`' order) holds the base's centre."""
-        return self.centres_in(self.area_shapes)
-
-    @cached_property
     def centre_areas(self) -> dict[str, frozenset[str]]:
-        """Every base -> the ids of the areas (any kind) holding its centre."""
-        tids = [tid for tid, _, _ in self.areas]
-        return {i: frozenset(t for t, hit in zip(tids, col) if hit)
-                for i, col in zip(self.order, self.centre_in.T.tolist())}
-
-    def areas_under(self, base_id: str, kinds: Any) -> list[str]:
-        """Ids of areas of the given kinds holding the base's centre."""
-        holding = self.centre_areas[base_id]
-        return [tid for tid, kind, _ in self.areas if kind in kinds and tid in holding]
+        """Every base -> the ids of the areas (any kind) holding its centre (`holding`)."""
+        tids = [t.id for t in self.area_features]
+        return {i: frozenset(t for t, hit in zip(tids, row) if hit)
+                for i, row in zip(self.order, self.holding.tolist())}
 
     def on_hill(self, base_id: str) -> str | None:
-        hills = self.areas_under(base_id, ("hill",))
+        hills = self.areas_holding(base_id, ("hill",))
         return hills[0] if hills else None
 
     @cached_property

@@ -48,7 +48,7 @@ def morale_test(board: Board, defender: str, aspect: Aspect | None,
     pieces = [board.pieces[a] for a in attackers]
     highlanders = any(p.highlanders for p in pieces)
     ambush = not highlanders and any(
-        p.arm == "infantry" and p.indians and board.areas_under(a, ("wood",))
+        p.arm == "infantry" and p.indians and board.areas_holding(a, ("wood",))
         for a, p in zip(attackers, pieces))
     mods: list[Modifier] = []
     if aspect in (Aspect.FLANK, Aspect.REAR):

@@ -175,7 +175,7 @@ def broken_track_cm(board: Board, base_id: str, track: list[list[float]]) -> flo
 def woods_problem(board: Board, base_id: str, touched: Ground) -> str | None:
     """A reason when the move enters a wood or village it may not (`barred`; one it stands in
     already does not count)."""
-    entered = set(touched.closed) - set(board.areas_under(base_id, CLOSED_KINDS))
+    entered = set(touched.closed) - set(board.areas_holding(base_id, CLOSED_KINDS))
     inside = barred(board.pieces[base_id], entered, touched.road)
     if not inside:
         return None

@@ -81,8 +81,7 @@ class Obstacles:
     def stands_in(self) -> np.ndarray:
         """(board row, blocking area): the area holds the base's centre (it does not block the
         base's shots, Federico F5)."""
-        b = self.board
-        return b.centre_in[self.deep_rows].T.reshape(len(b.order), len(self.deep_rows))
+        return self.board.holding[:, self.deep_rows]
 
 
 def _with_centroid(pts: np.ndarray, counts: np.ndarray, centroid: np.ndarray) -> np.ndarray:

@@ -127,7 +127,6 @@ def melee_result_spans() -> list[tuple[str, str, str]]:
 # --- Comandanti, Iniziativa, Morale dell'esercito, Condizioni di vittoria -------------------
 CHIEF_ABILITY = {"Able (Abile)": 4, "Reliable (Affidabile)": 3, "Mediocre (Mediocre)": 2,
                  "Incapable (Incapace)": 1}   # «Abile 4, Affidabile 3, Mediocre 2, Incapace 1»
-COMMANDERS_PER_SIDE = {"chief": 1, "general": 3}   # «1 Comandante in Capo e 3 Generali»
 INITIATIVE_PER_OBJECTIVE = 1   # «+1 per ogni obiettivo (collina, villaggio, ponte ecc.)»
 LOSS_PERCENT_PER_CAPACITY = 10.0   # «Capacità Comando 4 ... il 40% delle basette» (F24)
 MAX_TURNS = 16   # «in un massimo di 16 turni»

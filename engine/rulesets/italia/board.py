@@ -107,9 +107,6 @@ class Board(BoardBase):
         """Every base's rectangle as arrays, in index order (`BaseIndex.ids`)."""
         return RectTable.of_poses(self.poses)
 
-    def is_enemy(self, a: str, b: str) -> bool:
-        return self.infos[a].side != self.infos[b].side
-
     # --- neighbours and contacts (isd-rest) ------------------------------------------------
     @cached_property
     def poses(self) -> Poses:
@@ -282,24 +279,6 @@ class Board(BoardBase):
     @cached_property
     def crests(self) -> list[tuple[str, LineString]]:
         return terrain_shapes(self.state).crests
-
-    def level(self, base_id: str) -> int:
-        """Hill level under the base centre (0 = the table)."""
-        return int(self.levels[self.pos[base_id]])
-
-    @cached_property
-    def levels(self) -> np.ndarray:
-        """Every base's `level` in index order: the highest hill covering its centre, from one
-        vectorised cover test per hill."""
-        levels = np.zeros(len(self.order), dtype=np.int64)
-        on_hill = np.zeros(len(self.order), dtype=bool)
-        table = self.terrain_table
-        hills = [(t, g) for t, g in zip(table.features, table.shapes.tolist())
-                 if t.kind == "hill" and t.polygon_mm is not None]
-        for (t, _), on in zip(hills, self.centres_in([g for _, g in hills])):
-            levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
-            on_hill |= on
-        return levels
 
     @cached_property
     def body_at(self) -> np.ndarray:

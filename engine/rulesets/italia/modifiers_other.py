@@ -9,6 +9,7 @@ from campo.engine.rulesets.italia.modifier import Cover, Modifier, score_total
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.tables_manoeuvre import NEAR_ARTILLERY_IN, NEAR_INFANTRY_IN
 from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
+from campo.engine.rulesets.italia.weather import TWILIGHT_MANOEUVRE_MODIFIER
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def manoeuvre_modifiers(facts: ManoeuvreFacts, settings: ItaliaSettings | None =
         out.append(Modifier(f'enemy artillery within {NEAR_ARTILLERY_IN:g}": -1', "ISD ManTab, ISD A25",
                             score_delta=-1))
     if s.twilight if f.twilight is None else f.twilight:
-        out.append(Modifier("twilight/darkness: -1", "ISD ManTab", score_delta=-1))
+        out.append(Modifier(f"twilight/darkness: {TWILIGHT_MANOEUVRE_MODIFIER:+d}", "ISD ManTab",
+                            score_delta=TWILIGHT_MANOEUVRE_MODIFIER))
     if f.arm == "infantry" and f.enemy_cavalry_in_sight:
         out.append(Modifier("enemy cavalry in sight at charge distance: -2", "ISD ManTab, ISD A25",
                             score_delta=-2))

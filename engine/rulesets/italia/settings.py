@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from campo.engine.rulesets.settings_common import RulesetSettings
+from campo.engine.rulesets.settings_common import RulesetSettings, umpire_only
 
 
 class ItaliaSettings(RulesetSettings):
@@ -268,8 +268,9 @@ class ItaliaSettings(RulesetSettings):
     )
     a41_melee_dice: Literal["one_die_per_side", "one_die_per_unit"] = Field(
         "one_die_per_side",
-        description="ISD A41 (ISD §9): each side scores 1d6 + factors in contact + (factor - 1, min "
-        "0) of up to 2 supports not in contact + modifiers; difference = higher - lower. Procedure for the umpire: no answer of the engine depends on it.",
+        description=umpire_only("ISD A41 (ISD §9): each side scores 1d6 + factors in contact + "
+                                "(factor - 1, min 0) of up to 2 supports not in contact + "
+                                "modifiers; difference = higher - lower."),
     )
 
     # --- Morale ---------------------------------------------------------------------------------
@@ -286,7 +287,8 @@ class ItaliaSettings(RulesetSettings):
     )
     a44_impulse_order: Literal["a_first_every_turn", "reroll_each_turn"] = Field(
         "a_first_every_turn",
-        description="ISD A44 (ISD §3, §5): Player A moves first in every turn; impulses alternate. Procedure for the umpire: no answer of the engine depends on it.",
+        description=umpire_only("ISD A44 (ISD §3, §5): Player A moves first in every turn; "
+                                "impulses alternate."),
     )
 
     # --- Artillery details ----------------------------------------------------------------------
@@ -303,24 +305,27 @@ class ItaliaSettings(RulesetSettings):
     a47_horse_artillery_actions: Literal["move_unlimber_or_unlimber_support", "move_unlimber"] = (
         Field(
             "move_unlimber_or_unlimber_support",
-            description="ISD A47 (ISD §8, §9): ordinary horse artillery may move+unlimber or "
-            "unlimber+support in one impulse (§9); 'move_unlimber': never support (§8). Procedure for the umpire: no answer of the engine depends on it.",
+            description=umpire_only("ISD A47 (ISD §8, §9): ordinary horse artillery may "
+                                    "move+unlimber or unlimber+support in one impulse (§9); "
+                                    "'move_unlimber': never support (§8)."),
         )
     )
     a48_orientation_pivot: Literal["either_front_corner", "centre"] = Field(
         "either_front_corner",
-        description="ISD A48 (ISD §8): a battery in battery turns up to 30° once a turn, pivoting on "
-        "either front corner. Procedure for the umpire: no answer of the engine depends on it.",
+        description=umpire_only("ISD A48 (ISD §8): a battery in battery turns up to 30° once a "
+                                "turn, pivoting on either front corner."),
     )
     a49_assault_column_start: Literal["within_half_move", "at_least_half_move"] = Field(
         "within_half_move",
-        description="ISD A49 (ISD §9): an assault column must start its move no farther from the "
-        "bridge/ford/gate/breach than half its move allowance. Procedure for the umpire: no answer of the engine depends on it.",
+        description=umpire_only("ISD A49 (ISD §9): an assault column must start its move no "
+                                "farther from the bridge/ford/gate/breach than half its move "
+                                "allowance."),
     )
     a50_about_face_result: Literal["any_move_result", "full_move_result"] = Field(
         "any_move_result",
-        description="ISD A50 (ISD §8, ManTab): an about face needs a result that lets the unit move "
-        "(ordered: 'Slowed' or better; disordered: 'Rallied' or better) and uses no distance. Procedure for the umpire: no answer of the engine depends on it.",
+        description=umpire_only("ISD A50 (ISD §8, ManTab): an about face needs a result that lets "
+                                "the unit move (ordered: 'Slowed' or better; disordered: 'Rallied' "
+                                "or better) and uses no distance."),
     )
     a51_low_artillery_rolls: Literal["natural_double_1_only", "modified_2_or_less"] = Field(
         "natural_double_1_only",

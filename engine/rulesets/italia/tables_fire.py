@@ -169,11 +169,6 @@ def artillery_band(distance_in: float, settings: ItaliaSettings | None = None) -
     return None if row is None else row.table
 
 
-def musketry_in_range(distance_in: float, settings: ItaliaSettings | None = None) -> bool:
-    """ISD §7: within 6" (edge per ISD A7)."""
-    return band_row(distance_in, False, settings) is not None
-
-
 def range_modifier(band: RangeBand, battery: str = "divisional", *, rockets: bool = False) -> int:
     """ISD §6 range modifier; rocket batteries count as divisional artillery."""
     return RANGE_MODIFIER["divisional" if rockets else battery][band]

@@ -163,11 +163,6 @@ def pursuit_succeeds(d6: int, modifier_total: int = 0) -> bool:
     return d6 + modifier_total >= PURSUIT_SUCCESS_ON
 
 
-def pursuit_distance_in(arm: str) -> float:
-    """ISD §9: 3" infantry, 6" cavalry; artillery never pursues (0)."""
-    return PURSUIT_DISTANCE_IN.get(arm, 0.0)
-
-
 def may_pursue(pursuer_arm: str, enemy_arm: str) -> bool:
     """ISD §9: artillery never pursues; infantry never pursues cavalry."""
     if pursuer_arm == "artillery":

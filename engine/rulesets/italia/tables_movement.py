@@ -14,6 +14,7 @@ from enum import Enum
 
 from campo.engine.rulesets.italia.settings import ItaliaSettings
 from campo.engine.rulesets.italia.troops import Arm, resolve_arm
+from campo.engine.rulesets.italia.weather import weather_effects
 from campo.errors import CampoInputError
 
 
@@ -152,13 +153,13 @@ def can_enter(mover: Mover | str, kind: str, settings: ItaliaSettings | None = N
 def weather_deduction_in(
     mover: Mover | str, weather: str, *, on_hill: bool = False, settings: ItaliaSettings | None = None
 ) -> float:
-    """ISD §13: storm/mud and snow cut every move by the ford amount; snow cuts hills 1" more."""
-    if weather not in ("storm", "snow"):
+    """ISD §13: storm/mud and snow cut every move by the ford amount; snow cuts hills 1" more
+    (`weather.WEATHER`, which the modifiers read too)."""
+    effects = weather_effects(weather)
+    if not effects.moves_less_ford_amount:
         return 0.0
     cut = movement_row(mover, settings).linear_deduction_in
-    if weather == "snow" and on_hill:
-        cut += 1.0
-    return cut
+    return cut + effects.hill_extra_deduction_in if on_hill else cut
 
 
 def movement_allowance(

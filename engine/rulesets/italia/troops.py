@@ -151,12 +151,6 @@ def resolve_arm(unit_type: str, arm: str | None) -> Arm:
     return value
 
 
-def nominal_base_mm(unit_type: str, arm: str | None = None) -> tuple[float, float] | None:
-    """(frontage_mm, depth_mm) printed for this type (ISD Intro), or None if the text gives none."""
-    size = BASE_SIZES.get((unit_type, resolve_arm(unit_type, arm)))
-    return (size.frontage_mm, size.depth_mm) if size else None
-
-
 SIZE_RANK: dict[str, int] = {"A": 4, "B": 3, "C": 2, "D": 2, "E": 1}
 """ISD A24: "largest unit" of a Group («l'unità più numerosa», ISD §8) by letter, A > B > C/D > E."""
 
