@@ -23,9 +23,10 @@ from shapely.geometry import LineString, Polygon
 
 from campo.engine.board_base import BoardBase
 from campo.engine.geometry.contact import edge_of_lengths, touched_edge
+from campo.engine.geometry.folds import highest
 from campo.engine.geometry.index import within_by_centres
 from campo.engine.geometry.rect import EDGE_NAMES
-from campo.engine.rulesets.attila.geometry import Frames, highest, shared_lengths
+from campo.engine.rulesets.attila.geometry import Frames, shared_lengths
 from campo.engine.rulesets.attila.settings import AttilaSettings
 from campo.engine.rulesets.attila.tables import MM_PER_CM, WOODS
 from campo.engine.rulesets.attila.units import Unit, read_unit

@@ -29,12 +29,11 @@ import shapely
 
 from campo.engine.boundary import CLOSE_CALL, HeldVerdicts, decide, key
 from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_edge
+from campo.engine.geometry.folds import either, highest, lowest
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
 from campo.engine.rulesets.attila.board import BaseKey, Board
-from campo.engine.rulesets.attila.geometry import (
-    Frames, clip_lengths, either, highest, lowest, shared_lengths, slide,
-)
+from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, shared_lengths, slide
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
 from campo.engine.rulesets.attila.settings import GAP_PREFIX

@@ -1,8 +1,11 @@
-"""Array geometry for ATTILA's charges, in numpy: many bases, wheels and slides at once.
+"""Array geometry for ATTILA's charges and sight, in numpy: many bases, wheels and slides at
+once.
 
 Rectangles are `Frames` (arrays of centres, front unit vectors, widths and depths); a single
-question passes arrays of length one. These are plain geometry, not rules; they live here because
-the shared motion geometry (`engine.geometry.motion`) answers one pair at a time.
+question passes arrays of length one. These are plain geometry, not rules. `slide` is not the
+shared `engine.geometry.motion.convex_slides`: that one tests a segment's edge both ways (its
+answers differ in the last bits, which the charges' final poses show) and asks GEOS whether the
+outlines already touch (five times slower on a charge's few hundred attempts).
 
 >>> f = Frames.of_rects([Rect(0.0, 0.0, 90.0, 40.0, 20.0)])
 >>> [tuple(round(float(v), 6) for v in c) for c in f.corners[0]]
@@ -28,30 +31,6 @@ from campo.engine.geometry.segments import successors
 
 _INF = float("inf")
 RAY_EPS = 1e-9        # rays meeting an edge this close to its ends (or 0) still count
-
-
-def _fold(x: np.ndarray, op: np.ufunc) -> np.ndarray:
-    """``op`` over the last axis, which is short here (corners, edges, half-planes): numpy
-    reduces a short last axis row by row, ten times slower than column by column."""
-    out = x[..., 0].copy()
-    for j in range(1, x.shape[-1]):
-        op(out, x[..., j], out=out)
-    return out
-
-
-def lowest(x: np.ndarray) -> np.ndarray:
-    """The minimum over the (short) last axis."""
-    return _fold(x, np.minimum)
-
-
-def highest(x: np.ndarray) -> np.ndarray:
-    """The maximum over the (short) last axis."""
-    return _fold(x, np.maximum)
-
-
-def either(x: np.ndarray) -> np.ndarray:
-    """Any over the (short) last axis of a boolean array."""
-    return _fold(x, np.logical_or)
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,10 @@ import numpy as np
 import shapely
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
+from campo.engine.geometry.arcs import arc_to_range, arc_vertices_many, band_rings
+from campo.engine.geometry.folds import highest, lowest
 from campo.engine.results import Band
 from campo.engine.rulesets.attila.board import Board
-from campo.engine.rulesets.attila.geometry import highest, lowest
 from campo.engine.rulesets.attila.sight import Shots, clear, sight_areas
 from campo.engine.rulesets.attila.tables import (
     ARC_HALF_DEG, DEFENCES, DEFENDED_AREAS, MEDIUM_UPTO_CM, SCORE_NEEDED, SHORT_BELOW_CM,
@@ -154,12 +155,11 @@ class Arcs:
                     np.stack([f[:, 0] * c + f[:, 1] * s, -f[:, 0] * s + f[:, 1] * c], axis=1))
 
     def polygons(self, reach_mm: float | np.ndarray) -> np.ndarray:
-        """The arcs out to ``reach_mm`` ahead of the front."""
-        length = (np.broadcast_to(np.asarray(reach_mm, dtype=float), (len(self.left),))
-                  / math.cos(math.radians(ARC_HALF_DEG)))[:, None]
-        return shapely.polygons(np.stack([self.left, self.right,
-                                          self.right + self.right_ray * length,
-                                          self.left + self.left_ray * length], axis=1))
+        """The arcs out to ``reach_mm`` ahead of the front (`geometry.arcs.arc_vertices_many`)."""
+        n = len(self.left)
+        return shapely.polygons(arc_vertices_many(
+            self.left, self.right, self.front, np.full(n, float(ARC_HALF_DEG)),
+            np.broadcast_to(np.asarray(reach_mm, dtype=float), (n,))))
 
     def planes(self) -> tuple[np.ndarray, np.ndarray]:
         """The three half-planes n.p >= offset: ahead of the front, right of the left ray, left
@@ -178,17 +178,13 @@ def arc_polygons(board: Board, rows: np.ndarray, reach_mm: float | np.ndarray) -
 
 def arc_drawing(board: Board, shooter: str) -> dict[str, Any]:
     """The arc and band rings (table mm) for the overlay, from `band_table`."""
-    su = board.units[shooter]
-    max_cm = su.max_range_cm(board.settings)
+    max_cm = board.units[shooter].max_range_cm(board.settings)
     row = np.array([board.pos[shooter]])
     arc = arc_polygons(board, row, board.mm(max_cm) * 1.2)[0]
-    rings, inner = [], None
+    left, right = (tuple(end[0].tolist()) for end in front_segments(board, row))
     table = band_table(board, max_cm)
-    for r in table:
-        outer = shapely.intersection(arc, _stadiums(board, row, board.mm(r.upper))[0])
-        rings.append(outer if inner is None else shapely.difference(outer, inner))
-        inner = outer
-    return {"arc": shapely.intersection(arc, _stadiums(board, row, board.mm(max_cm))[0]),
+    rings = band_rings(arc, left, right, [board.mm(r.upper) for r in table])
+    return {"arc": arc_to_range(arc, left, right, board.mm(max_cm)),
             "bands": [{"band": r.band.value, "upto": r.upper, "polygon": ring}
                       for r, ring in zip(table, rings)]}
 

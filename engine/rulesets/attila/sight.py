@@ -5,13 +5,14 @@ bases shrunk by the contact tolerance, so a line grazing one is not blocked; Gen
 generals_block_sight), no wood and no hill (except those the shot leaves uncounted: the shooter's
 and target's own, ATT 6.A, AT8).
 
-Many shots are answered together (`Shots`, arrays), their lines in rounds, stopping at a shot's
-first clear line: the shortest line, then the lines from the ends and middle of the front to the
-corners of the target, then every line. Bases go through the shared sweep of directions
-(`geometry.sight_bodies.suspects`: each origin's lines sorted by direction; a line certainly
-crossing a nearer base is settled there), the few lines it leaves are tested exactly against
-the bases that may meet them (`geometry.segments_meet_rects`); woods and hills by clipping.
-Only the bases that may meet a shot's lines are swept (`_near_rows`).
+Many shots are answered together (`Shots`, arrays), their lines in two rounds: each shot's
+shortest line, then every line of the shots it left unseen (a middle round of the lines to the
+target's corners cost more than it saved, for one base's shots and the whole table's alike).
+Bases go through the shared sweep of directions (`geometry.sight_bodies.suspects`: each
+origin's lines sorted by direction; a line certainly crossing a nearer base is settled there),
+the few lines it leaves are tested exactly against the bases that may meet them
+(`geometry.segments_meet_rects`); woods and hills by clipping. Only the bases that may meet a
+shot's lines are swept (`_near_rows`).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def _near_rows(board: Board, shots: Shots) -> np.ndarray:
     lo, hi = shots.origins.min(axis=1), shots.origins.max(axis=1)
     np.minimum.at(lo, shots.end_owner, shots.ends)
     np.maximum.at(hi, shots.end_owner, shots.ends)
-    corners = frames.take(rows).corners
+    corners = frames.corners[rows]
     b_lo, b_hi = corners.min(axis=1), corners.max(axis=1)
     meets = (lo[:, None, 0] <= b_hi[None, :, 0]) & (hi[:, None, 0] >= b_lo[None, :, 0]) & \
         (lo[:, None, 1] <= b_hi[None, :, 1]) & (hi[:, None, 1] >= b_lo[None, :, 1])
@@ -92,7 +93,7 @@ def _sight_bodies(board: Board, rows: np.ndarray) -> tuple[Bodies, np.ndarray, n
     _, frames = _bodies(board)
     is_row = np.zeros((len(board.order), len(rows)), dtype=bool)
     is_row[rows, np.arange(len(rows))] = True
-    return Bodies.of(frames.take(rows).polygons()), rows, is_row
+    return Bodies.of(shapely.polygons(frames.corners[rows])), rows, is_row
 
 
 def clear(board: Board, shots: Shots) -> np.ndarray:
@@ -103,15 +104,13 @@ def clear(board: Board, shots: Shots) -> np.ndarray:
         return out
     areas = _near_areas(board, shots)
     found = _sight_bodies(board, _near_rows(board, shots))
-    k = shots.origins.shape[1]
-    coarse = sorted({0, k // 2, k - 1})
-    for stage in ("shortest", "coarse", "all"):
+    for stage in ("shortest", "all"):
         todo = np.nonzero(~out)[0]
         if not len(todo):
             break
-        j, e, owner = _lines(shots, todo, stage, coarse)
+        j, e, owner = _lines(shots, todo, stage)
         ok = _clear_lines(board, found, shots, areas, j, e, owner)
-        out[np.unique(owner[ok])] = True
+        out[owner[ok]] = True
     return out
 
 
@@ -134,9 +133,10 @@ def _near_areas(board: Board, shots: Shots) -> np.ndarray:
     return areas
 
 
-def _lines(shots: Shots, todo: np.ndarray, stage: str,
-           coarse: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(origin index, end index, shot) of the lines of shots ``todo`` tried at this stage."""
+def _lines(shots: Shots, todo: np.ndarray,
+           stage: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(origin index, end index, shot) of the lines of shots ``todo`` tried at this stage: each
+    shot's shortest, or all of them."""
     asked = np.zeros(len(shots.origins), dtype=bool)
     asked[todo] = True
     mine = np.nonzero(asked[shots.end_owner])[0]
@@ -149,12 +149,7 @@ def _lines(shots: Shots, todo: np.ndarray, stage: str,
         first = np.lexsort((d[np.arange(len(mine)), j], owner))
         pick = first[np.concatenate([[True], owner[first][1:] != owner[first][:-1]])]
         return j[pick], mine[pick], owner[pick]
-    origins = np.arange(k)
-    if stage == "coarse":
-        keep = shots.corner[mine]
-        mine, owner, origins = mine[keep], owner[keep], np.array(coarse)
-    return (np.tile(origins, len(mine)), np.repeat(mine, len(origins)),
-            np.repeat(owner, len(origins)))
+    return np.tile(np.arange(k), len(mine)), np.repeat(mine, k), np.repeat(owner, k)
 
 
 def _clear_lines(board: Board, found: tuple[Bodies, np.ndarray, np.ndarray], shots: Shots,

@@ -22,26 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from campo.engine.geometry.folds import highest, lowest
 from campo.engine.geometry.segments import successors
 
 INF = float("inf")
-
-
-def amax(a: np.ndarray) -> np.ndarray:
-    """``a.max(axis=-1)`` for a short last axis (corners, edges): folded slice by slice,
-    several times faster than numpy's reduction over a short inner axis."""
-    out = a[..., 0].copy()
-    for i in range(1, a.shape[-1]):
-        np.maximum(out, a[..., i], out=out)
-    return out
-
-
-def amin(a: np.ndarray) -> np.ndarray:
-    """``a.min(axis=-1)``, as `amax`."""
-    out = a[..., 0].copy()
-    for i in range(1, a.shape[-1]):
-        np.minimum(out, a[..., i], out=out)
-    return out
 
 
 def normals(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,9 +58,9 @@ def margins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ax, ay = axes[..., 0, None], axes[..., 1, None]
     pa = ax * a[:, None, :, 0] + ay * a[:, None, :, 1]                        # (n, A, V)
     pb = ax * b[:, None, :, 0] + ay * b[:, None, :, 1]
-    overlap = np.minimum(amax(pa), amax(pb)) - np.maximum(amin(pa), amin(pb))
+    overlap = np.minimum(highest(pa), highest(pb)) - np.maximum(lowest(pa), lowest(pb))
     real = (axes[..., 0] != 0) | (axes[..., 1] != 0)
-    depth = amin(np.where(real, overlap, INF))
-    gap = amax(np.where(real, -overlap, -INF))
+    depth = lowest(np.where(real, overlap, INF))
+    gap = highest(np.where(real, -overlap, -INF))
     return np.where(gap > 0, -gap, depth)
 
