@@ -80,10 +80,10 @@ class BoardBase:
         """Every base's outline (a polygon), by row: the spatial index's own shapes."""
         return self.state.index.shapes
 
-    @cached_property
+    @property
     def tree(self) -> STRtree:
-        """Every base's outline (rows), for envelope queries."""
-        return STRtree(self.shapes)
+        """Every base's outline (rows), for envelope queries: the spatial index's own tree."""
+        return self.state.index.tree
 
     @cached_property
     def centre_points(self) -> np.ndarray:

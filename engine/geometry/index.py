@@ -52,13 +52,14 @@ class BaseIndex:
     def __init__(self, ids: Sequence[str], shapes: Sequence[BaseGeometry]):
         self.ids = list(ids)
         self.shapes = np.array(list(shapes), dtype=object)
-        self._tree = STRtree(self.shapes)
+        self.tree = STRtree(self.shapes)
+        """The shapes' tree (rows as in ``shapes``), for a rulebook's own envelope queries."""
 
     def within(self, shape: BaseGeometry, distance: float) -> list[str]:
         """Ids whose shape lies within ``distance`` of ``shape``, in index order."""
         if not len(self.shapes):
             return []
-        hits = np.sort(self._tree.query(shape, predicate="dwithin", distance=distance))
+        hits = np.sort(self.tree.query(shape, predicate="dwithin", distance=distance))
         return [self.ids[i] for i in hits.tolist()]
 
     def pairs_within(self, distance: float) -> list[tuple[str, str]]:
@@ -66,7 +67,7 @@ class BaseIndex:
         n = len(self.shapes)
         if n < 2:
             return []
-        left, right = self._tree.query(self.shapes, predicate="dwithin", distance=distance)
+        left, right = self.tree.query(self.shapes, predicate="dwithin", distance=distance)
         return sorted({(self.ids[i], self.ids[j]) for i, j in zip(left.tolist(), right.tolist())
                        if i < j})
 
@@ -78,7 +79,7 @@ class BaseIndex:
         if not len(shapes_arr) or not len(self.shapes):
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
         dist = np.broadcast_to(np.asarray(distance, dtype=float), (len(shapes_arr),))
-        si, bi = self._tree.query(shapes_arr, predicate="dwithin", distance=dist)
+        si, bi = self.tree.query(shapes_arr, predicate="dwithin", distance=dist)
         order = np.lexsort((bi, si))
         return si[order], bi[order]
 
@@ -93,7 +94,7 @@ class BaseIndex:
         shapes_arr = np.array(list(shapes), dtype=object)
         if not len(shapes_arr) or not len(self.shapes):
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
-        si, bi = self._tree.query(shapes_arr, predicate="intersects")
+        si, bi = self.tree.query(shapes_arr, predicate="intersects")
         order = np.lexsort((bi, si))
         return si[order], bi[order]
 
@@ -107,6 +108,6 @@ class BaseIndex:
         b = shapely.bounds(self.shapes)
         boxes = shapely.box(b[:, 0] - distance, b[:, 1] - distance, b[:, 2] + distance,
                             b[:, 3] + distance)
-        si, bi = self._tree.query(boxes)
+        si, bi = self.tree.query(boxes)
         order = np.lexsort((bi, si))
         return si[order], bi[order]
