@@ -46,10 +46,6 @@ def sight_lines(origins: Sequence[Point], ends: Sequence[Point]) -> np.ndarray:
     return shapely.linestrings(coords)
 
 
-NEAR_TEST_PAIRS = 50_000
-"""Up to this many (line, body) pairs ATTILA's sight finds the bodies a question needs line by
-line (box against box); beyond, every body is taken."""
-
 # what blocks a line (`Trace.kind`)
 CLEAR, BODY, CORRIDOR, WALL, DEPTH = 0, 1, 2, 3, 4
 

@@ -23,7 +23,6 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
-from campo.engine.geometry.sight import NEAR_TEST_PAIRS
 from campo.engine.geometry.sight_bodies import Bodies, Keyed, Rules, suspects
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.geometry import Frames, segments_meet_rects
@@ -31,6 +30,9 @@ from campo.engine.rulesets.attila.tables import SIGHT_BLOCKING_AREAS
 
 MIN_GRAZE_MM = 0.5   # bases are shrunk by at least this for sight (a line along an edge)
 INSIDE_MM = 1e-9     # a line running less than this inside a wood or hill only grazes it
+NEAR_TEST_PAIRS = 50_000
+"""Up to this many (line, body) pairs the bodies a question needs are found line by line (box
+against box); beyond, every body is taken."""
 
 
 @dataclass(frozen=True)
