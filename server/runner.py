@@ -17,6 +17,7 @@ from campo.errors import CampoInputError
 from campo.server.app import build_services, create_app
 from campo.server.rig import ServerSettings
 from campo.server.security import access_urls
+from campo.server.websocket_protocol import ClosingTolerantWebSockets
 
 WS_MAX_BYTES = 1024 * 1024
 """Frames above this close that one WebSocket (uvicorn); the app refuses anything above 256 KiB."""
@@ -26,7 +27,8 @@ def uvicorn_config(app: object, host: str, port: int, proxy: str | None = None) 
     """The server's settings. ``proxy``: the address of a reverse proxy whose X-Forwarded-For is
     believed; without one the client address is the TCP peer's, whatever the headers say (so a
     rotating header cannot dodge the per-address rate limits)."""
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES,
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws=ClosingTolerantWebSockets,
+                          ws_max_size=WS_MAX_BYTES,
                           ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2,
                           lifespan="on", proxy_headers=proxy is not None,
                           forwarded_allow_ips=proxy or "")
