@@ -221,7 +221,7 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     Light Infantry and Indians pass through friends («L'interpenetrazione dell'unità amiche è
     permessa solo a Fanteria Leggera, Indiani», Federico "Movimenti") but need room where they
     make contact."""
-    shrunk, may_block = board.room_shapes
+    may_block = board.room_corners[1]
     of = board.regiments.of_base
     flat = np.concatenate([p.hulls for _, p in pending])
     owner = np.repeat(np.arange(len(pending)), [len(p.hulls) for _, p in pending])
@@ -236,6 +236,7 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     passes = np.array([board.pieces[v.attacker].skirmisher for v in attack], dtype=bool)
     friend = board.side[base_i] == side[k]
     hull_i, base_i, k = hull_i[keep], base_i[keep], k[keep]
+    shrunk = board.room_shapes(np.unique(base_i))
     through = ~(passes[k] & friend[keep])
     in_way: list[set[str]] = [set() for _ in pending]
     stopped_on: list[set[str]] = [set() for _ in pending]

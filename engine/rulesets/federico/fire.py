@@ -208,7 +208,8 @@ def _parts(board: Board, arcs: np.ndarray, t_row: np.ndarray, in_arc: np.ndarray
 def _covers(board: Board, pairs: list[tuple[str, str]]) -> list[str | None]:
     """Federico F7 (gap settings): per (firer, target), the terrain giving the target cover."""
     lines = board.lines_between([(t, f) for f, t in pairs], board.settings.cover_lines)
-    return [board.cover_area[t] or line for (_, t), line in zip(pairs, lines)]
+    areas = board.cover_areas([t for _, t in pairs])
+    return [area or line for area, line in zip(areas, lines)]
 
 
 def enfiladed(board: Board, firer: str, target: str) -> bool:
