@@ -30,7 +30,6 @@ from campo.engine.terrain_shapes import terrain_shapes
 if TYPE_CHECKING:
     from campo.engine.rulesets.federico.contacts import Relations
     from campo.engine.rulesets.federico.regiments import Regiments
-    from campo.engine.rulesets.federico.sight import Obstacles
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them
@@ -262,12 +261,6 @@ class Board(BoardBase):
         out = np.empty(len(self.order), dtype=object)
         out[rows] = shapely.polygons(self.room_corners[0][rows])
         return out
-
-    @cached_property
-    def obstacles(self) -> Obstacles:
-        from campo.engine.rulesets.federico.sight import Obstacles
-
-        return Obstacles(self)
 
     def front_lines(self, kinds: tuple[str, ...]) -> dict[str, list[int]]:
         """Every base -> the rows of `linears` of ``kinds`` along its front (within half its

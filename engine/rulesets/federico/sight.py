@@ -27,6 +27,7 @@ from campo.engine.rulesets.federico.board import Board
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
 ORIGINS = 5         # points along the front edge
+BOX_MARGIN_MM = 1.0  # a shot's box holds its lines (they start AHEAD_MM beyond the front edge)
 
 
 @dataclass
@@ -42,15 +43,14 @@ class Shots:
 
 @dataclass(eq=False)
 class Obstacles:
-    """What blocks sight on one board (`Board.obstacles`): the troop bases, crests and blocking
-    areas as the shared sight geometry holds them, and which of them a shot leaves out."""
+    """What may block a batch of shots on one board (`_Judge.obstacles`): the troop bases near
+    their lines, the crests and blocking areas, as the shared sight geometry holds them, and
+    which of them a shot leaves out."""
 
     board: Board
-
-    @cached_property
-    def troop_rows(self) -> np.ndarray:
-        """The board rows of the troop bases (commanders do not block sight): the field's bodies."""
-        return np.nonzero(self.board.troop)[0]
+    troop_rows: np.ndarray
+    """The board rows of the troop bases that may touch a line (commanders do not block
+    sight): the field's bodies."""
 
     @cached_property
     def deep_rows(self) -> list[int]:
@@ -114,6 +114,20 @@ class _Judge:
         pos = self.board.pos
         return (np.array([pos[f] for f in self.shots.firers]),
                 np.array([pos[t] for t in self.shots.targets]))
+
+    @cached_property
+    def obstacles(self) -> Obstacles:
+        """The obstacles with the troop bases whose outline's box meets the box of some shot's
+        firer and target (grown by BOX_MARGIN_MM: every line of the shot lies inside it; no
+        other base can touch one), from one query of the board's index."""
+        b = self.board
+        f_row, t_row = self.rows
+        firer, target = b.quads[f_row], b.quads[t_row]
+        lo = np.minimum(firer.min(axis=1), target.min(axis=1)) - BOX_MARGIN_MM
+        hi = np.maximum(firer.max(axis=1), target.max(axis=1)) + BOX_MARGIN_MM
+        _, near = b.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+        near = np.unique(near)
+        return Obstacles(b, near[b.troop[near]])
 
     @cached_property
     def origins(self) -> np.ndarray:
@@ -201,7 +215,7 @@ class _Judge:
                        np.tile(e, (1, k, 1)).reshape(-1, 2)], axis=1)
         f_row, t_row = self.rows
         f, t = f_row[shot], t_row[shot]
-        obstacles = self.board.obstacles
+        obstacles = self.obstacles
         slot = np.tile(np.repeat(np.arange(k), m), n)
         lines = Sightlines(xy, 0.0, never=(Keyed(f, obstacles.own_body), Keyed(t, obstacles.own_body)),
                            ends=np.stack([f, t], axis=1), end_shapes=self.board.shapes,
@@ -214,7 +228,7 @@ class _Judge:
         all_lines = self.board.settings.f5_line_of_sight == "all_lines"
         lines, shot, valid = self.lines
         n = len(self.shots.firers)
-        field = self.board.obstacles.field
+        field = self.obstacles.field
         kind = np.zeros(len(shot), dtype=np.int8)      # CLEAR until traced
         index = np.full(len(shot), -1, dtype=np.int64)
 
@@ -251,7 +265,7 @@ class _Judge:
     def _blockers(self, seen: np.ndarray, shot: np.ndarray, kind: np.ndarray,
                   index: np.ndarray) -> list[list[str]]:
         """Per shot not seen, what blocks its traced lines, most lines first (then by name)."""
-        field = self.board.obstacles.field
+        field = self.obstacles.field
         names, which = np.unique(np.array(field.body_ids + field.wall_ids + field.deep_area_ids,
                                           dtype=str), return_inverse=True)
         code = index + np.select([kind == WALL, kind == DEPTH],
