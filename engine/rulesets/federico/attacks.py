@@ -252,8 +252,9 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     last = np.cumsum([len(p.hulls) for _, p in pending]) - 1
     stop = ~through & (hull_i == last[k])
     b, kk = base_i[stop], k[stop]
-    finals = shapely.polygons(np.array([p.final.corners for _, p in pending], dtype=float))
-    shared = shapely.area(shapely.intersection(finals[kk], shrunk[b]))
+    finals = shapely.polygons(np.array([pending[x][1].final.corners for x in kk.tolist()],
+                                       dtype=float).reshape(-1, 4, 2))
+    shared = shapely.area(shapely.intersection(finals, shrunk[b]))
     for x, y in zip(kk[shared > 1.0].tolist(), b[shared > 1.0].tolist()):
         stopped_on[x].add(board.order[y])
     return [(sorted(a), sorted(b)) for a, b in zip(in_way, stopped_on)]
