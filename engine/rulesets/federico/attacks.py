@@ -18,8 +18,8 @@ import numpy as np
 import shapely
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
-from campo.engine.geometry.contact import edges_of_lengths, shared_lengths_many, touched_edge
-from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.geometry.contact import touched_edge
+from campo.engine.geometry.rect import Rect
 from campo.engine.geometry.zones import beyond_front_line, zone_of
 from campo.engine.results import Aspect, Zone, charge_entry, with_lists
 from campo.engine.rulesets.federico.board import Board
@@ -130,7 +130,7 @@ def _judge(board: Board, pairs: list[tuple[str, str]]) -> list[Attack]:
         sweep([p for _, p in pending])
         for v, best in pending:
             v.path = best.track
-        _set_aspects(board, pending)
+            v.contact_aspect = aspect_struck(board, best.final, board.rect(v.target), best.edge)
         touched = ground(board, [p.hulls for _, p in pending],
                          [lambda p=p: p.swept for _, p in pending])
         for (v, _), g in zip(pending, touched):
@@ -202,15 +202,6 @@ def _choose_path(board: Board, v: Attack, ways: list[AttackPath]) -> AttackPath 
         v.oblique_deg = best.oblique_deg
     v.distance = board.cm(best.length_mm)
     return best
-
-
-def _set_aspects(board: Board, pending: list[tuple[Attack, AttackPath]]) -> None:
-    """`aspect_struck` of every best path, the edges touched measured all at once."""
-    tol = board.contact_tol + TOUCH_MM
-    targets = [board.rect(v.target) for v, _ in pending]
-    edges = edges_of_lengths(shared_lengths_many(targets, [p.final for _, p in pending], tol), tol)
-    for (v, p), t, k in zip(pending, targets, edges.tolist()):
-        v.contact_aspect = aspect_struck(board, p.final, t, EDGE_NAMES[k])
 
 
 def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]

@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import shapely
 
-from campo.engine.geometry.contact import shared_lengths_many
+from campo.engine.geometry.contact import RectTable, edges_of_lengths
 from campo.engine.geometry.motion import convex_slides, wheel, wheel_cost
-from campo.engine.geometry.rect import Rect, angle_diff, rotate
+from campo.engine.geometry.rect import EDGE_NAMES, Rect, angle_diff, rotate
 from campo.engine.geometry.zones import zone_of
 from campo.engine.results import Zone
 from campo.engine.rulesets.federico.board import TOUCH_MM, Board
@@ -43,6 +43,8 @@ class AttackPath:
     wheel_mm: float
     slide_mm: float
     oblique_deg: float = 0.0
+    edge: str = "front"
+    """The target's edge the final pose touches (F19, `attacks.aspect_struck`)."""
     corners: np.ndarray | None = None
     """(poses, 4, 2): the wheel's poses every 10°, then the contact."""
     hulls: np.ndarray | None = None
@@ -141,12 +143,19 @@ def paths(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[list[AttackPath]
             if math.isfinite(sf) and not sb < sf - TOUCH_MM]
     if not made:
         return out
-    # the front made the contact: no flank or rear edge lies along the target
-    shared = shared_lengths_many([f for _, _, f, _ in made],
-                                 [pairs[p.pair][1] for p, _, _, _ in made], TOUCH_MM)
-    for (p, off, final, sf), (_, right, rear, left) in zip(made, shared.tolist()):
+    # the front made the contact: no flank or rear edge lies along the target; and the edge
+    # of the target touched (each table of rectangles built once for both questions)
+    finals = RectTable([f for _, _, f, _ in made])
+    targets = RectTable([pairs[p.pair][1] for p, _, _, _ in made])
+    at = np.arange(len(made))
+    shared = finals.shared_lengths(at, targets, at, TOUCH_MM)
+    tol = board.contact_tol + TOUCH_MM
+    edges = edges_of_lengths(targets.shared_lengths(at, finals, at, tol), tol)
+    for (p, off, final, sf), (_, right, rear, left), k in zip(made, shared.tolist(),
+                                                              edges.tolist()):
         if max(left, right, rear) <= 2 * TOUCH_MM + 1e-6:
-            out[p.pair].append(AttackPath(pairs[p.pair][0], final, p.turn, p.cost, sf, off))
+            out[p.pair].append(AttackPath(pairs[p.pair][0], final, p.turn, p.cost, sf, off,
+                                          EDGE_NAMES[k]))
     return out
 
 
