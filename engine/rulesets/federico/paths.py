@@ -97,15 +97,21 @@ def sweep(ways: list[AttackPath]) -> None:
         return
     poses, steps = _wheel_steps([p.start for p in todo], [p.wheel_deg for p in todo])
     finals = np.array([p.final.corners for p in todo], dtype=float).reshape(-1, 4, 2)
-    pairs = []
-    for p, pose, k, final in zip(todo, poses, steps.tolist(), finals):
-        p.corners = np.concatenate([pose[:k + 1], final[None]])
-        pairs.append(np.concatenate([p.corners[:-1], p.corners[1:]], axis=1))     # (s, 8, 2)
+    # every path's poses in one array: its wheel's first steps + 1, then the contact
+    count = steps + 2
+    path = np.repeat(np.arange(len(todo)), count)
+    rank = np.arange(len(path)) - np.repeat(np.cumsum(count) - count, count)
+    corners = np.concatenate([poses, finals[:, None]], axis=1)[
+        path, np.where(rank <= steps[path], rank, poses.shape[1])]
+    pair = np.nonzero(path[1:] == path[:-1])[0]              # a pose and the next of its path
     # the hull of each 8 corners, given as a line string through them: GEOS hulls the same
     # points in the same order as for a multipoint, which takes ten times longer to make
-    hulls = shapely.convex_hull(shapely.linestrings(np.concatenate(pairs)))
-    for p, chunk in zip(todo, np.split(hulls, np.cumsum([len(x) for x in pairs])[:-1])):
-        p.hulls = chunk
+    hulls = shapely.convex_hull(shapely.linestrings(
+        np.concatenate([corners[pair], corners[pair + 1]], axis=1)))
+    end = np.cumsum(count).tolist()
+    for k, (p, start) in enumerate(zip(todo, [0, *end[:-1]])):
+        p.corners = corners[start:end[k]]
+        p.hulls = hulls[start - k:end[k] - k - 1]
 
 
 @dataclass
