@@ -184,7 +184,7 @@ class _Judge:
             xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(shrunk),
                                                 return_index=True)
             sizes = np.bincount(owner, minlength=len(other)) - 1   # less the closing point
-            first = np.r_[0, np.cumsum(sizes + 1)[:-1]]
+            first = np.cumsum(sizes + 1) - (sizes + 1)
             rank = np.arange(len(xy)) - first[owner]
             keep = rank < sizes[owner]
             wide = max(4, int(sizes.max(initial=0)))
@@ -194,7 +194,7 @@ class _Judge:
             rings[other[owner[keep]], rank[keep]] = xy[keep]
             counts[other] = sizes
             centroid[other] = shapely.get_coordinates(shapely.centroid(parts[other]))
-        nxt = np.roll(rings, -1, axis=1)
+        nxt = np.concatenate([rings[:, 1:], rings[:, :1]], axis=1)
         last = np.arange(n), counts - 1     # each ring's last vertex closes back to the first
         nxt[last] = rings[:, 0]
         pts = np.stack([rings, rings + (nxt - rings) / 3, rings + (nxt - rings) * (2 / 3)],
@@ -266,15 +266,16 @@ class _Judge:
                   index: np.ndarray) -> list[list[str]]:
         """Per shot not seen, what blocks its traced lines, most lines first (then by name)."""
         field = self.obstacles.field
-        names, which = np.unique(np.array(field.body_ids + field.wall_ids + field.deep_area_ids,
-                                          dtype=str), return_inverse=True)
+        names = field.body_ids + field.wall_ids + field.deep_area_ids
         code = index + np.select([kind == WALL, kind == DEPTH],
                                  [len(field.body_ids), len(field.body_ids) + len(field.wall_ids)])
         line = np.nonzero((kind != CLEAR) & ~seen[shot])[0]
-        found, count = np.unique(shot[line] * len(names) + which.reshape(-1)[code[line]],
-                                 return_counts=True)
-        s, name = np.divmod(found, len(names))
+        found, count = np.unique(shot[line] * len(names) + code[line], return_counts=True)
+        shots, codes = np.divmod(found, len(names))
+        lines: dict[tuple[int, str], int] = {}   # (shot, name) -> lines (an id may name two)
+        for s, c, n in zip(shots.tolist(), codes.tolist(), count.tolist()):
+            lines[(s, names[c])] = lines.get((s, names[c]), 0) + n
         out: list[list[str]] = [[] for _ in range(len(seen))]
-        for k in np.lexsort((name, -count, s)).tolist():
-            out[s[k]].append(str(names[name[k]]))
+        for s, name in sorted(lines, key=lambda k: (k[0], -lines[k], k[1])):
+            out[s].append(name)
         return out
