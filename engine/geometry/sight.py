@@ -171,16 +171,30 @@ class SightField:
             index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
-        if len(rest) and len(self.walls):
+        box = _box(xy[rest], widths[rest]) if len(rest) else None
+        if len(rest) and len(self.walls) and _meets(self._walls.bounds, box):
             wall = self._walls.blocking(xy[rest], widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
-        if len(rest) and len(self.deep_areas):
+        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, box):
             area = self._areas.blocking(xy[rest], _rows(rules, rest))
             on = area >= 0
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
+
+
+def _box(xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The box (xmin, ymin, xmax, ymax) holding every line (n, 2, 2) and its corridor."""
+    grow = widths.max()
+    return np.concatenate([xy.min(axis=(0, 1)) - grow, xy.max(axis=(0, 1)) + grow])
+
+
+def _meets(bounds: np.ndarray, box: np.ndarray) -> bool:
+    """Whether some terrain piece's box (rows of ``bounds``) meets ``box``: lines that miss
+    every piece's box are clear of the terrain without a test per line."""
+    return bool(((bounds[:, 0] <= box[2]) & (bounds[:, 2] >= box[0])
+                 & (bounds[:, 1] <= box[3]) & (bounds[:, 3] >= box[1])).any())
 
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:
