@@ -99,7 +99,8 @@ class SightField:
     def __init__(self, bodies: Sequence[Polygon] = (), body_ids: Sequence[str] = (),
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
-                 max_depth: float = float("inf")) -> None:
+                 max_depth: float = float("inf"), corners: np.ndarray | None = None) -> None:
+        # ``corners``: the bodies' vertices (n, k, 2) when the caller has them (`Bodies.of`).
         # A line grazing a base's outline is not blocked by it when the bodies are given
         # shrunk by the graze (ISD: `RectTable.inset_corners`): measurement noise cannot flip
         # a touching line.
@@ -112,6 +113,7 @@ class SightField:
         self.deep_areas = np.array(list(deep_areas), dtype=object)
         self.deep_area_ids = list(deep_area_ids) or [f"area-{i}" for i in range(len(self.deep_areas))]
         self.max_depth = max_depth
+        self.corners = corners
 
     @cached_property
     def body_index(self) -> dict[str, int]:
@@ -121,7 +123,7 @@ class SightField:
     @cached_property
     def _all(self) -> Bodies:
         """Every body's arrays, built once (`sight_bodies.suspects` picks each line's)."""
-        return Bodies.of(self.bodies)
+        return Bodies.of(self.bodies, self.corners)
 
     @cached_property
     def _walls(self) -> Walls:

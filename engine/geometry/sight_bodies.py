@@ -45,6 +45,10 @@ origin's keys (each origin's lines are keyed ``origin * 8 + direction + pi``).""
 CONVEX_AREA_REL = 1e-9
 """A body whose convex hull exceeds its area by at most this fraction of it is convex (a dent
 that small moves no sight line by a measurable amount)."""
+FEW_EXACT = 1000
+"""Up to this many (line, body) pairs are all tested exactly; beyond, those whose body's circle
+lies beyond the corridor are dropped first (a cheaper test than the exact one, not than its
+fixed cost)."""
 GROW_EPS_MM = 1e-6
 """How much nearer than a line's end a body's nearest point may be and still be a candidate."""
 
@@ -130,19 +134,26 @@ class Bodies:
                       self.radius[at], self.box[at], self.convex[at])
 
     @staticmethod
-    def of(geoms: np.ndarray) -> Bodies:
+    def of(geoms: np.ndarray, corners: np.ndarray | None = None) -> Bodies:
+        """The arrays of polygons ``geoms``; ``corners`` (n, k, 2), when the caller has
+        them, are their vertices in ring order (no hole), read instead of asking GEOS."""
         n = len(geoms)
         if not n:
             z = np.zeros(0)
             return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
                           np.zeros((0, 4)), z.astype(bool))
-        rings = shapely.get_exterior_ring(geoms)
-        xy, owner = shapely.get_coordinates(rings, return_index=True)
-        counts = np.bincount(owner, minlength=n) - 1            # less the closing vertex
-        width = int(counts.max())
-        first = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
-        rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
-        verts = xy[first[:, None] + rank]                        # padded with the last vertex
+        if corners is not None:
+            verts, width = corners, corners.shape[1]
+            counts, solid = np.full(n, width), np.ones(n, dtype=bool)
+        else:
+            rings = shapely.get_exterior_ring(geoms)
+            xy, owner = shapely.get_coordinates(rings, return_index=True)
+            counts = np.bincount(owner, minlength=n) - 1            # less the closing vertex
+            width = int(counts.max())
+            first = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
+            rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
+            verts = xy[first[:, None] + rank]                        # padded with the last one
+            solid = shapely.get_num_interior_rings(geoms) == 0
         real = np.arange(width)[None, :] < counts[:, None]
         centre = (verts * real[..., None]).sum(axis=1) / counts[:, None]   # the vertices' mean
         d = verts - centre[:, None, :]
@@ -152,7 +163,6 @@ class Bodies:
         # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
         # dent below CONVEX_AREA_REL of the area counts as none)
         convex = np.zeros(n, dtype=bool)
-        solid = shapely.get_num_interior_rings(geoms) == 0
         quad = np.nonzero((counts == 4) & solid)[0]
         if len(quad):
             v = verts[quad, :4]
@@ -233,12 +243,15 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     reach = width[live[line]]
     thin = rules.thinned(live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
-    # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
-    seg = xy[live[line]]
-    c = bodies.centre[cand]
-    near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0],
-                                  seg[:, 1, 1]) <= bodies.radius[cand] + reach + GROW_EPS_MM
-    line, cand, reach = line[near], cand[near], reach[near]
+    # (a body whose circle about its centre lies beyond the corridor cannot reach the line:
+    # dropped first when there are many pairs)
+    if len(line) > FEW_EXACT:
+        seg = xy[live[line]]
+        c = bodies.centre[cand]
+        near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1],
+                                      seg[:, 1, 0], seg[:, 1, 1]) \
+            <= bodies.radius[cand] + reach + GROW_EPS_MM
+        line, cand, reach = line[near], cand[near], reach[near]
     hit, cross = reaches(xy[live[line]], cand, reach, bodies)
     line, cand, cross = line[hit], cand[hit], cross[hit]
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
