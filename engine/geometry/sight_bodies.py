@@ -45,10 +45,6 @@ origin's keys (each origin's lines are keyed ``origin * 8 + direction + pi``).""
 CONVEX_AREA_REL = 1e-9
 """A body whose convex hull exceeds its area by at most this fraction of it is convex (a dent
 that small moves no sight line by a measurable amount)."""
-FEW_EXACT = 1000
-"""Up to this many (line, body) pairs are all tested exactly; beyond, those whose body's circle
-lies beyond the corridor are dropped first (a cheaper test than the exact one, not than its
-fixed cost)."""
 GROW_EPS_MM = 1e-6
 """How much nearer than a line's end a body's nearest point may be and still be a candidate."""
 
@@ -243,15 +239,12 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     reach = width[live[line]]
     thin = rules.thinned(live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
-    # (a body whose circle about its centre lies beyond the corridor cannot reach the line:
-    # dropped first when there are many pairs)
-    if len(line) > FEW_EXACT:
-        seg = xy[live[line]]
-        c = bodies.centre[cand]
-        near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1],
-                                      seg[:, 1, 0], seg[:, 1, 1]) \
-            <= bodies.radius[cand] + reach + GROW_EPS_MM
-        line, cand, reach = line[near], cand[near], reach[near]
+    # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
+    seg = xy[live[line]]
+    c = bodies.centre[cand]
+    near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0],
+                                  seg[:, 1, 1]) <= bodies.radius[cand] + reach + GROW_EPS_MM
+    line, cand, reach = line[near], cand[near], reach[near]
     hit, cross = reaches(xy[live[line]], cand, reach, bodies)
     line, cand, cross = line[hit], cand[hit], cross[hit]
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
