@@ -100,13 +100,10 @@ class SightField:
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
                  max_depth: float = float("inf"), corners: np.ndarray | None = None) -> None:
-        # ``corners``: the bodies' vertices (n, k, 2) when the caller has them (`Bodies.of`).
-        # A line grazing a base's outline is not blocked by it when the bodies are given
-        # shrunk by the graze (ISD: `RectTable.inset_corners`): measurement noise cannot flip
-        # a touching line.
-        shapes = np.empty(len(bodies), dtype=object)
-        shapes[:] = list(bodies)
-        self.bodies = shapes
+        # A line grazing a base's outline is not blocked by it when the bodies are given shrunk
+        # by the graze (ISD: `RectTable.inset_corners`, their vertices handed as ``corners``
+        # too, for `Bodies.of`): measurement noise cannot flip a touching line.
+        self.bodies = np.array(list(bodies), dtype=object)
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -173,30 +170,23 @@ class SightField:
             index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
-        box = _box(xy[rest], widths[rest]) if len(rest) else None
-        if len(rest) and len(self.walls) and _meets(self._walls.bounds, box):
+        if len(rest) and len(self.walls) and _meets(self._walls.bounds, xy[rest], widths[rest]):
             wall = self._walls.blocking(xy[rest], widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
-        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, box):
+        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, xy[rest], 0.0):
             area = self._areas.blocking(xy[rest], _rows(rules, rest))
             on = area >= 0
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
 
 
-def _box(xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """The box (xmin, ymin, xmax, ymax) holding every line (n, 2, 2) and its corridor."""
-    grow = widths.max()
-    return np.concatenate([xy.min(axis=(0, 1)) - grow, xy.max(axis=(0, 1)) + grow])
-
-
-def _meets(bounds: np.ndarray, box: np.ndarray) -> bool:
-    """Whether some terrain piece's box (rows of ``bounds``) meets ``box``: lines that miss
-    every piece's box are clear of the terrain without a test per line."""
-    return bool(((bounds[:, 0] <= box[2]) & (bounds[:, 2] >= box[0])
-                 & (bounds[:, 1] <= box[3]) & (bounds[:, 3] >= box[1])).any())
+def _meets(bounds: np.ndarray, xy: np.ndarray, grow: np.ndarray | float) -> bool:
+    """Whether a piece's box (rows of ``bounds``) meets the lines' box: if not, none is near."""
+    grow = np.max(grow)
+    lo, hi = xy.min(axis=(0, 1)) - grow, xy.max(axis=(0, 1)) + grow
+    return bool(((bounds[:, :2] <= hi) & (bounds[:, 2:] >= lo)).all(axis=1).any())
 
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:

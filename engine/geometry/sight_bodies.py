@@ -75,15 +75,11 @@ class Rules:
     thin: Sequence[Keyed] = ()
     off: np.ndarray | None = None
 
-    def skipped(self, lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def marked(tables: Sequence[Keyed], lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+        """Whether any of ``tables`` (`never`, `thin`) marks each line's body."""
         out = np.zeros(len(lines), dtype=bool)
-        for k in self.never:
-            out |= k.at(lines, bodies)
-        return out
-
-    def thinned(self, lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(lines), dtype=bool)
-        for k in self.thin:
+        for k in tables:
             out |= k.at(lines, bodies)
         return out
 
@@ -124,15 +120,9 @@ class Bodies:
             return self.verts[:, :4]
         return None
 
-    def take(self, at: np.ndarray) -> Bodies:
-        """The bodies at positions ``at``."""
-        return Bodies(self.geoms[at], self.verts[at], self.sides[at], self.centre[at],
-                      self.radius[at], self.box[at], self.convex[at])
-
     @staticmethod
     def of(geoms: np.ndarray, corners: np.ndarray | None = None) -> Bodies:
-        """The arrays of polygons ``geoms``; ``corners`` (n, k, 2), when the caller has
-        them, are their vertices in ring order (no hole), read instead of asking GEOS."""
+        """Polygons' arrays; ``corners`` (n, k, 2): their rings' vertices, when known (no GEOS)."""
         n = len(geoms)
         if not n:
             z = np.zeros(0)
@@ -204,7 +194,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         # its end
         far, body = sweep.nearest_certain()
         sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
-        sure[sure] = ~rules.skipped(live[sure], body[sure])
+        sure[sure] = ~rules.marked(rules.never, live[sure], body[sure])
         sure_body[sure] = body[sure]
         if not rivals:
             line, cand = sweep.candidates(np.nonzero(~sure)[0])
@@ -214,7 +204,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
             line, cand = sweep.candidates(np.arange(len(live)), nearer)
             keep = cand != sure_body[line]
             line, cand = line[keep], cand[keep]
-    keep = ~rules.skipped(live[line], cand)
+    keep = ~rules.marked(rules.never, live[line], cand)
     return sure_body, line[keep], cand[keep]
 
 
@@ -237,7 +227,7 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     sure_body, line, cand = suspects(xy, width, bodies, rules, live, origin, rivals=True)
     # the rest, exactly, against the bodies that could block them
     reach = width[live[line]]
-    thin = rules.thinned(live[line], cand) & (reach > 0)
+    thin = rules.marked(rules.thin, live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
     # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
     seg = xy[live[line]]
