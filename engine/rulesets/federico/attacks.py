@@ -227,7 +227,9 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     passes = np.array([board.pieces[v.attacker].skirmisher for v in attack], dtype=bool)
     friend = board.side[base_i] == side[k]
     hull_i, base_i, k = hull_i[keep], base_i[keep], k[keep]
-    shrunk = board.room_shapes(np.unique(base_i))
+    rows = np.unique(base_i)
+    shrunk = np.empty(len(board.order), dtype=object)   # outlines only where a sweep meets
+    shrunk[rows] = shapely.polygons(board.room_corners[0][rows])
     through = ~(passes[k] & friend[keep])
     in_way: list[set[str]] = [set() for _ in pending]
     stopped_on: list[set[str]] = [set() for _ in pending]

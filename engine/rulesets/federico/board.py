@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them
+OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}   # edges' facing, deg
 
 
 @dataclass(eq=False)
@@ -155,8 +156,6 @@ class Board(BoardBase):
         both ways (Federico F1: the longest shared segment; ties within half the tolerance to
         the front, then the flanks, then the rear: `contact.edges_of_lengths`)."""
         pairs = [(a, b) for a, found in self.touching.items() for b in found]
-        if not pairs:
-            return {}
         lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
                                       [self.rect(b) for _, b in pairs], self.contact_tol)
         edges = edges_of_lengths(lengths, self.contact_tol).tolist()
@@ -165,8 +164,6 @@ class Board(BoardBase):
     def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float) -> list[bool]:
         """Per pair, the bases touch along a shared segment (not only at a corner) within the
         tolerance."""
-        if not pairs:
-            return []
         lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
                                       [self.rect(b) for _, b in pairs], tolerance_mm)
         return (lengths.max(axis=1) > 2 * tolerance_mm + 1.0).tolist()
@@ -247,20 +244,13 @@ class Board(BoardBase):
     def room_corners(self) -> tuple[np.ndarray, np.ndarray]:
         """Every base's corners (n, 4, 2) shrunk by the contact tolerance (at least TOUCH_MM),
         and whether it can stand in an attack's way (a troop base not shrunk to nothing):
-        touching is not blocking (Federico F18). `room_shapes` makes the outlines."""
+        touching is not blocking (Federico F18)."""
         front, right, half = self.axes
         inset = half - max(self.contact_tol, TOUCH_MM)
         real = (inset > 0).all(axis=1)
         corners = np.stack([self.centres + u * inset[:, :1] * right + v * inset[:, 1:] * front
                             for u, v in ((-1, 1), (1, 1), (1, -1), (-1, -1))], axis=1)
         return corners, real & self.troop
-
-    def room_shapes(self, rows: np.ndarray) -> np.ndarray:
-        """By row, the shrunk outlines (`room_corners`) of the bases ``rows`` (bases that can
-        stand in the way), None elsewhere: only the bases an attack's sweep meets are made."""
-        out = np.empty(len(self.order), dtype=object)
-        out[rows] = shapely.polygons(self.room_corners[0][rows])
-        return out
 
     def front_lines(self, kinds: tuple[str, ...]) -> dict[str, list[int]]:
         """Every base -> the rows of `linears` of ``kinds`` along its front (within half its

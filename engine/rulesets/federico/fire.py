@@ -133,8 +133,7 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
                                [key("arc", f, t) for f, t in keys], board.state.held)
     parts, whole = _parts(board, arcs[f_k], t_row, np.array(in_arc, dtype=bool))
     if board.settings.f4_range_measure == "centre_to_centre":
-        f_row = np.array([board.pos[f] for f in shooting])
-        dist_mm = np.hypot(*(board.centres[f_row[f_k]] - board.centres[t_row]).T)
+        dist_mm = np.hypot(*(board.centres[board.positions(shooting)[f_k]] - board.centres[t_row]).T)
     else:
         dist_mm = shapely.distance(board.fronts[[board.pos[f] for f in shooting]][f_k], parts)
     in_range, range_close = decide(long_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,

@@ -24,12 +24,11 @@ from campo.engine.geometry.motion import convex_slides, wheel, wheel_cost
 from campo.engine.geometry.rect import EDGE_NAMES, Rect, angle_diff, rotate
 from campo.engine.geometry.zones import zone_of
 from campo.engine.results import Zone
-from campo.engine.rulesets.federico.board import TOUCH_MM, Board
+from campo.engine.rulesets.federico.board import OUTWARD, TOUCH_MM, Board
 
 WHEEL_STEP_DEG = 10.0
 _EDGE_OF_ZONE = {Zone.FRONT: "front", Zone.LEFT: "left", Zone.RIGHT: "right", Zone.REAR: "rear",
                  Zone.INSIDE: "front"}
-_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}
 
 
 @dataclass
@@ -97,21 +96,15 @@ def sweep(ways: list[AttackPath]) -> None:
         return
     poses, steps = _wheel_steps([p.start for p in todo], [p.wheel_deg for p in todo])
     finals = np.array([p.final.corners for p in todo], dtype=float).reshape(-1, 4, 2)
-    # every path's poses in one array: its wheel's first steps + 1, then the contact
-    count = steps + 2
-    path = np.repeat(np.arange(len(todo)), count)
-    rank = np.arange(len(path)) - np.repeat(np.cumsum(count) - count, count)
-    corners = np.concatenate([poses, finals[:, None]], axis=1)[
-        path, np.where(rank <= steps[path], rank, poses.shape[1])]
-    pair = np.nonzero(path[1:] == path[:-1])[0]              # a pose and the next of its path
+    pairs = []
+    for p, pose, k, final in zip(todo, poses, steps.tolist(), finals):
+        p.corners = np.concatenate([pose[:k + 1], final[None]])
+        pairs.append(np.concatenate([p.corners[:-1], p.corners[1:]], axis=1))     # (s, 8, 2)
     # the hull of each 8 corners, given as a line string through them: GEOS hulls the same
     # points in the same order as for a multipoint, which takes ten times longer to make
-    hulls = shapely.convex_hull(shapely.linestrings(
-        np.concatenate([corners[pair], corners[pair + 1]], axis=1)))
-    end = np.cumsum(count).tolist()
-    for k, (p, start) in enumerate(zip(todo, [0, *end[:-1]])):
-        p.corners = corners[start:end[k]]
-        p.hulls = hulls[start - k:end[k] - k - 1]
+    hulls = shapely.convex_hull(shapely.linestrings(np.concatenate(pairs)))
+    for p, chunk in zip(todo, np.split(hulls, np.cumsum([len(x) for x in pairs])[:-1])):
+        p.hulls = chunk
 
 
 @dataclass
@@ -176,7 +169,7 @@ def _start_poses(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[_Pose]:
     out: list[_Pose] = []
     for k, ((c, t), ((x0, y0), (x1, y1))) in enumerate(zip(pairs, ends)):
         zone = zone_of(t, c.front_centre[0], c.front_centre[1], board.settings.f1_zones)
-        squarely = (t.heading_deg + _OUTWARD[_EDGE_OF_ZONE[zone]] + 180.0) % 360.0
+        squarely = (t.heading_deg + OUTWARD[_EDGE_OF_ZONE[zone]] + 180.0) % 360.0
         turns = [0.0, angle_diff(squarely, c.heading_deg)]
         if math.hypot(x1 - x0, y1 - y0) > 1e-6:
             turns.append(angle_diff(math.degrees(math.atan2(y1 - y0, x1 - x0)), c.heading_deg))

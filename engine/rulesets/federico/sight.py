@@ -67,7 +67,8 @@ class Obstacles:
         deep = [b.areas[k] for k in self.deep_rows]
         return SightField(list(b.shapes[rows]), [b.order[r] for r in rows],
                           [line for _, line in b.crests], [tid for tid, _ in b.crests],
-                          [p for _, _, p in deep], [i for i, _, _ in deep], max_depth=0.0)
+                          [p for _, _, p in deep], [i for i, _, _ in deep], max_depth=0.0,
+                          corners=b.quads[rows])   # the outlines' vertices, read once
 
     @cached_property
     def own_body(self) -> np.ndarray:
@@ -111,9 +112,7 @@ class _Judge:
 
     @cached_property
     def rows(self) -> tuple[np.ndarray, np.ndarray]:
-        pos = self.board.pos
-        return (np.array([pos[f] for f in self.shots.firers]),
-                np.array([pos[t] for t in self.shots.targets]))
+        return self.board.positions(self.shots.firers), self.board.positions(self.shots.targets)
 
     @cached_property
     def obstacles(self) -> Obstacles:
@@ -121,12 +120,10 @@ class _Judge:
         firer and target (grown by BOX_MARGIN_MM: every line of the shot lies inside it; no
         other base can touch one), from one query of the board's index."""
         b = self.board
-        f_row, t_row = self.rows
-        firer, target = b.quads[f_row], b.quads[t_row]
-        lo = np.minimum(firer.min(axis=1), target.min(axis=1)) - BOX_MARGIN_MM
-        hi = np.maximum(firer.max(axis=1), target.max(axis=1)) + BOX_MARGIN_MM
-        _, near = b.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
-        near = np.unique(near)
+        corners = b.quads[np.stack(self.rows)]          # (2, shots, 4, 2): firers', targets'
+        lo = corners.min(axis=(0, 2)) - BOX_MARGIN_MM
+        hi = corners.max(axis=(0, 2)) + BOX_MARGIN_MM
+        near = np.unique(b.tree.query(shapely.box(*lo.T, *hi.T))[1])
         return Obstacles(b, near[b.troop[near]])
 
     @cached_property
@@ -153,9 +150,7 @@ class _Judge:
         part's centroid)."""
         b, parts = self.board, self.shots.parts
         if b.settings.f5_line_of_sight == "centre_to_centre":
-            _, t = self.rows
-            return np.array([(b.rects[k].cx, b.rects[k].cy) for k in t.tolist()],
-                            dtype=float)[:, None, :]
+            return b.centres[self.rows[1]][:, None, :]
         n = len(parts)
         rings = np.full((n, 4, 2), np.nan)
         centroid = np.empty((n, 2))
@@ -266,16 +261,15 @@ class _Judge:
                   index: np.ndarray) -> list[list[str]]:
         """Per shot not seen, what blocks its traced lines, most lines first (then by name)."""
         field = self.obstacles.field
-        names = field.body_ids + field.wall_ids + field.deep_area_ids
+        names, which = np.unique(np.array(field.body_ids + field.wall_ids + field.deep_area_ids,
+                                          dtype=str), return_inverse=True)
         code = index + np.select([kind == WALL, kind == DEPTH],
                                  [len(field.body_ids), len(field.body_ids) + len(field.wall_ids)])
         line = np.nonzero((kind != CLEAR) & ~seen[shot])[0]
-        found, count = np.unique(shot[line] * len(names) + code[line], return_counts=True)
-        shots, codes = np.divmod(found, len(names))
-        lines: dict[tuple[int, str], int] = {}   # (shot, name) -> lines (an id may name two)
-        for s, c, n in zip(shots.tolist(), codes.tolist(), count.tolist()):
-            lines[(s, names[c])] = lines.get((s, names[c]), 0) + n
+        found, count = np.unique(shot[line] * len(names) + which.reshape(-1)[code[line]],
+                                 return_counts=True)
+        s, name = np.divmod(found, len(names))
         out: list[list[str]] = [[] for _ in range(len(seen))]
-        for s, name in sorted(lines, key=lambda k: (k[0], -lines[k], k[1])):
-            out[s].append(name)
+        for k in np.lexsort((name, -count, s)).tolist():
+            out[s[k]].append(str(names[name[k]]))
         return out
