@@ -65,16 +65,15 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
         return np.zeros(0)
     r = np.broadcast_to(np.asarray(reach, dtype=float), (k,))
     # the moving vertices against the obstacle, and the obstacle's against the moving shape
-    # going the other way, in one pass
+    # going the other way, in one pass, with the rows last (`_vertex_hits`)
     width = max(moving.shape[1], obstacle.shape[1])
-    a, b = padded(moving, width), padded(obstacle, width)
-    hits = _vertex_hits(np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([d, -d]),
-                        np.concatenate([r, r]))
+    a, b = _rows_last(padded(moving, width)), _rows_last(padded(obstacle, width))
+    hits = _vertex_hits(np.concatenate([a, b], axis=2), np.concatenate([b, a], axis=2),
+                        np.concatenate([d, -d]), np.concatenate([r, r]))
     # GEOS asked only of the pairs whose boxes come that near (farther apart along x or y,
     # farther apart outright)
-    apart = np.maximum(obstacle.min(axis=1) - moving.max(axis=1),
-                       moving.min(axis=1) - obstacle.max(axis=1)).max(axis=1)
-    ask = np.nonzero(apart <= r + BOX_MARGIN_MM)[0]
+    apart = np.maximum(b.min(axis=1) - a.max(axis=1), a.min(axis=1) - b.max(axis=1))
+    ask = np.nonzero(np.maximum(apart[0], apart[1]) <= r + BOX_MARGIN_MM)[0]
     within = np.zeros(k, dtype=bool)
     if len(ask):
         within[ask] = shapely.dwithin(_shapes(moving[ask]), _shapes(obstacle[ask]), r[ask])
@@ -89,6 +88,11 @@ def padded(vertices: np.ndarray, width: int) -> np.ndarray:
         np.concatenate([vertices, np.repeat(vertices[:, -1:], extra, axis=1)], axis=1)
 
 
+def _rows_last(vertices: np.ndarray) -> np.ndarray:
+    """(K, m, 2) vertex arrays as (2, m, K), contiguous: x and y of each vertex along the rows."""
+    return np.ascontiguousarray(vertices.transpose(2, 1, 0))
+
+
 def _shapes(vertices: np.ndarray) -> np.ndarray:
     """Polygons (or, for 2 vertices, segments) from vertex arrays."""
     if vertices.shape[1] == 2:
@@ -96,15 +100,13 @@ def _shapes(vertices: np.ndarray) -> np.ndarray:
     return shapely.polygons(vertices)
 
 
-def _vertex_hits(points: np.ndarray, shape: np.ndarray, d: np.ndarray, reach: np.ndarray
+def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
                  ) -> np.ndarray:
-    """Least t >= 0 at which some ``points[k] + t d[k]`` comes within ``reach[k]`` of the convex
-    ``shape[k]``'s boundary from outside: on an edge pushed out by ``reach`` or within
-    ``reach`` of a vertex. (K,), inf where none does. Worked with the rows last, (..., K), so
-    that every array operation runs along contiguous rows (broadcasting over the first axes
-    instead costs numpy a buffered copy per operation)."""
-    p = np.ascontiguousarray(points.transpose(2, 1, 0))              # (2, m, K)
-    q = np.ascontiguousarray(shape.transpose(2, 1, 0))               # (2, n, K)
+    """Least t >= 0 at which some point ``p[:, i, k] + t d[k]`` comes within ``reach[k]`` of
+    the convex shape ``q[:, :, k]``'s boundary from outside: on an edge pushed out by ``reach``
+    or within ``reach`` of a vertex. (K,), inf where none does. The rows come last, (2, m, K)
+    and (2, n, K), so that every array operation runs along contiguous rows (broadcasting over
+    the first axes instead costs numpy a buffered copy per operation)."""
     following = np.concatenate([q[:, 1:], q[:, :1]], axis=1)
     e = following - q
     qx, qy, ex, ey = q[0], q[1], e[0], e[1]                          # (n, K)
