@@ -137,6 +137,10 @@ class Poses:
 
 
 def concat(parts: Sequence[Poses]) -> Poses:
-    """The rows of several `Poses`, in order."""
-    return Poses(*(np.concatenate([getattr(p, f) for p in parts])
-                   for f in ("cx", "cy", "heading", "width", "depth")))
+    """The rows of several `Poses`, in order (their vectors and corners as they are: no
+    trigonometry again)."""
+    out = object.__new__(Poses)
+    out.__dict__.update({f: np.concatenate([getattr(p, f) for p in parts])
+                         for f in ("cx", "cy", "heading", "width", "depth", "front", "right",
+                                   "corners")})
+    return out

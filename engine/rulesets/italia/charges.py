@@ -542,7 +542,8 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     o_all = np.concatenate([t_at[rows], pair % n])
     c_at = board.positions([v.charger for v in charges])
     by_wheel = hits < len(paths.wheel_pieces[0])               # the wheels' pieces come first
-    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel])
+    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel]) \
+        if by_wheel.any() else np.zeros(len(k_all), dtype=bool)
     entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach, wheeled)
     target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
                             entry[:len(rows)])
