@@ -98,9 +98,10 @@ def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]
 
 def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
-    and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
-    question one STRtree query; the cavalry's is asked from the cavalry, or, when the infantry
-    asked are fewer (a base's detail), each tested against the enemy cavalry directly."""
+    and, for infantry, enemy cavalry in sight within charge distance (nearest points). The
+    enemies within 6" are one STRtree query, those within 3" among them one vectorised test;
+    the cavalry's is asked from the cavalry, or, when the infantry asked are fewer (a base's
+    detail), each tested against the enemy cavalry directly."""
     infos, names, index = board.infos, board.state.index.ids, board.state.index
     units = [i for i in ids if infos[i].is_unit]
     out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
@@ -109,17 +110,21 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
     at = board.positions(units)
     side = board.sides
     foe, arm, unit = board.conduct.arms
+    reach = board.mm(NEAR_INFANTRY_IN) + 1e-6
+    rows, others = index.query_many(index.shapes[at], reach)
+    enemy = (side[others] != side[at[rows]]) & foe[others]
+    close = enemy & (arm[others] == "artillery")       # (3" lies within 6")
+    close[close] = shapely.dwithin(index.shapes[at[rows[close]]], index.shapes[others[close]],
+                                   board.mm(NEAR_ARTILLERY_IN) + 1e-6)
 
-    def near(reach_in: float, wanted: np.ndarray) -> list[list[str]]:
-        rows, others = index.query_many(index.shapes[at], board.mm(reach_in) + 1e-6)
-        keep = (side[others] != side[at[rows]]) & foe[others] & wanted[others]
+    def near(keep: np.ndarray) -> list[list[str]]:
         found: list[list[str]] = [[] for _ in units]
         for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
             found[k].append(names[o])
         return found
 
-    inf = near(NEAR_INFANTRY_IN, unit & (arm == "infantry"))
-    art = near(NEAR_ARTILLERY_IN, arm == "artillery")
+    inf = near(enemy & unit[others] & (arm[others] == "infantry"))
+    art = near(close)
     # enemy cavalry within charge distance of infantry (queried from whichever are fewer)
     row_of = {u: k for k, u in enumerate(units) if infos[u].arm == "infantry"}
     riders = np.nonzero(unit & (arm == "cavalry") & foe)[0]

@@ -214,7 +214,10 @@ def _slope(board: Board, under_centre: list[Any], enemy: str, assumed: list[str]
     base's centre); gentle or steep from the hill's ``slope`` (not given: gentle, assumed)."""
     hills = [t for t in under_centre if t.kind == "hill"]
     level = max((t.level for t in hills), default=0)
-    if level <= board.level(enemy):
+    # no base stands lower than the lowest hill or the table: the enemy's level (every base's
+    # centre against every hill, `Board.levels`) is asked only when it may matter
+    lowest = min((t.level for t in board.area_features if t.kind == "hill"), default=0)
+    if level <= min(lowest, 0) or level <= board.level(enemy):
         return "none"
     top = [t for t in hills if t.level == level]
     if any(t.slope == "steep" for t in top):
