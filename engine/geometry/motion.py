@@ -67,7 +67,7 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
     # the moving vertices against the obstacle, and the obstacle's against the moving shape
     # going the other way, in one pass, with the rows last (`_vertex_hits`)
     width = max(moving.shape[1], obstacle.shape[1])
-    a, b = _rows_last(padded(moving, width)), _rows_last(padded(obstacle, width))
+    a, b = (np.ascontiguousarray(padded(v, width).transpose(2, 1, 0)) for v in (moving, obstacle))
     hits = _vertex_hits(np.concatenate([a, b], axis=2), np.concatenate([b, a], axis=2),
                         np.concatenate([d, -d]), np.concatenate([r, r]))
     # GEOS asked only of the pairs whose boxes come that near (farther apart along x or y,
@@ -86,11 +86,6 @@ def padded(vertices: np.ndarray, width: int) -> np.ndarray:
     extra = width - vertices.shape[1]
     return vertices if not extra else \
         np.concatenate([vertices, np.repeat(vertices[:, -1:], extra, axis=1)], axis=1)
-
-
-def _rows_last(vertices: np.ndarray) -> np.ndarray:
-    """(K, m, 2) vertex arrays as (2, m, K), contiguous: x and y of each vertex along the rows."""
-    return np.ascontiguousarray(vertices.transpose(2, 1, 0))
 
 
 def _shapes(vertices: np.ndarray) -> np.ndarray:

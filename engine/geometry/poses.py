@@ -66,18 +66,13 @@ class Poses:
 
     def _with(self, cx: np.ndarray, cy: np.ndarray, at: np.ndarray | None,
               shift: np.ndarray | None = None) -> Poses:
-        """Rows ``at`` (all when None) of this, moved to centres (cx, cy) by ``shift``: the same
-        vectors, the corners shifted (no trigonometry again)."""
-        out = object.__new__(Poses)
-        if at is None:
-            heading, width, depth = self.heading, self.width, self.depth
-            front, right, corners = self.front, self.right, self.corners
-        else:   # (`take` along the first axis: numpy's fancy indexing of 2-d rows costs 4x)
-            heading, width, depth = self.heading[at], self.width[at], self.depth[at]
-            front, right = self.front.take(at, axis=0), self.right.take(at, axis=0)
-            corners = self.corners.take(at, axis=0)
-        out.__dict__.update(cx=cx, cy=cy, heading=heading, width=width, depth=depth, front=front,
-                            right=right,
+        """Rows ``at`` (all when None; by ``take``: fancy indexing of 2-d rows costs 4x) moved
+        to centres (cx, cy) by ``shift``: the same vectors, the corners shifted (no trig)."""
+        out, a = object.__new__(Poses), slice(None) if at is None else at
+        front, right, corners = (self.front, self.right, self.corners) if at is None else \
+            (v.take(at, axis=0) for v in (self.front, self.right, self.corners))
+        out.__dict__.update(cx=cx, cy=cy, heading=self.heading[a], width=self.width[a],
+                            depth=self.depth[a], front=front, right=right,
                             corners=corners if shift is None else corners + shift[:, None, :])
         return out
 
@@ -87,8 +82,7 @@ class Poses:
     def take(self, at: np.ndarray) -> Poses:
         """The rows ``at`` (an index array or a mask)."""
         rows = np.asarray(at)
-        if rows.dtype == bool:
-            rows = np.flatnonzero(rows)
+        rows = np.flatnonzero(rows) if rows.dtype == bool else rows
         return self._with(self.cx[rows], self.cy[rows], rows)
 
     @property
@@ -137,10 +131,10 @@ class Poses:
 
 
 def concat(parts: Sequence[Poses]) -> Poses:
-    """The rows of several `Poses`, in order (their vectors and corners as they are: no
-    trigonometry again)."""
+    """The rows of several `Poses`, in order (their vectors and corners as they are)."""
     out = object.__new__(Poses)
-    out.__dict__.update({f: np.concatenate([getattr(p, f) for p in parts])
-                         for f in ("cx", "cy", "heading", "width", "depth", "front", "right",
-                                   "corners")})
+    out.__dict__.update({f: np.concatenate([getattr(p, f) for p in parts]) for f in _ROWS})
     return out
+
+
+_ROWS = ("cx", "cy", "heading", "width", "depth", "front", "right", "corners")   # per row

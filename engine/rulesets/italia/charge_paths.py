@@ -71,15 +71,8 @@ class Paths:
         rows = np.nonzero(self.found & (self.wheel_deg != 0))[0]
         if not len(rows):
             return self.start.take(rows), rows
-        steps = wheel_steps(self.wheel_deg[rows])
-        owner = np.repeat(rows, steps + 1)
-        fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()]) \
-            if len(rows) else np.zeros(0)
-        turn = self.wheel_deg[owner] * fraction
-        base = self.start.take(owner)
-        corners = base.corners
-        pivots = np.where((self.wheel_deg[owner] > 0)[:, None], corners[:, 0], corners[:, 1])
-        return base.pivoted(pivots, turn), owner
+        poses, k = _wheeling(self.start.take(rows), self.wheel_deg[rows])
+        return poses, rows[k]
 
     @cached_property
     def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
@@ -240,18 +233,20 @@ def _wheel_hits(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
                                       np.repeat(t_shapes, 2), np.repeat(reach, 2))
                       .reshape(-1, 2).any(axis=1))[0] if len(c) else np.zeros(0, dtype=int)
     if len(near):
-        out[near] = _swept_over(c.take(near), turn[near], t_shapes[near])
+        swept, owner = _wheeling(c.take(near), turn[near])
+        pieces, piece_owner = hull_pieces(swept.corners, owner)
+        hit = shapely.intersects(pieces, t_shapes[near][piece_owner])
+        out[near] = np.bincount(piece_owner[hit], minlength=len(near)) > 0
     return out
 
 
-def _swept_over(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
+def _wheeling(c: Poses, turn: np.ndarray) -> tuple[Poses, np.ndarray]:
+    """The poses of each wheel (``c[k]`` by ``turn[k]``, on the front corner it turns toward)
+    every 10° (`motion.wheel_steps`), both ends included, and the row k of each."""
     steps = wheel_steps(turn)
     owner = np.repeat(np.arange(len(c)), steps + 1)
     fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()])
     poses = c.take(owner)
     corners = poses.corners
     pivots = np.where((turn[owner] > 0)[:, None], corners[:, 0], corners[:, 1])
-    swept = poses.pivoted(pivots, turn[owner] * fraction)
-    pieces, piece_owner = hull_pieces(swept.corners, owner)
-    hit = shapely.intersects(pieces, t_shapes[piece_owner])
-    return np.bincount(piece_owner[hit], minlength=len(c)) > 0
+    return poses.pivoted(pivots, turn[owner] * fraction), owner

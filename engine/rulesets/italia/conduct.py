@@ -51,12 +51,10 @@ class Conduct:
         done = self._done.setdefault(name, {})
         missing = [i for i in dict.fromkeys(ids) if i not in done]
         if missing:
-            if name in ("retreat", "pursuit"):
-                retreats, pursuits = _moves(self.board, missing)
-                self._done.setdefault("retreat", {}).update(retreats)
-                self._done.setdefault("pursuit", {}).update(pursuits)
-            else:
-                done.update(_ANSWERS[name](self.board, missing))
+            found = _moves(self.board, missing) if name in ("retreat", "pursuit") \
+                else {name: _ANSWERS[name](self.board, missing)}
+            for answer, got in found.items():
+                self._done.setdefault(answer, {}).update(got)
         return {i: done[i] for i in ids}
 
     @cached_property
@@ -277,47 +275,46 @@ def impassable_to(board: Board, base_id: str, feature: Any) -> bool:
     return full_move_in(board, base_id, [feature.kind]) <= 0
 
 
-def _moves(board: Board, ids: list[str]
-           ) -> tuple[dict[str, dict[str, Any] | None], dict[str, dict[str, Any] | None]]:
-    """The retreat and the pursuit answers of each base (`_retreats`, `_pursuits`) from one
-    pass: every fall-back, rout and pursuit swept at once, and what those areas and the
-    pursuits' 30° arcs meet found in one query."""
+def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] | None]]:
+    """The "retreat" and "pursuit" answers of each base, from one pass: every fall-back, rout
+    and pursuit swept at once, and what those areas and the pursuits' 30° arcs meet found in
+    one query.
+
+    Fall back 3" and rout a full move, keeping facing (ISD A26, A38), with what each meets: a
+    fall-back that enemies or impassable ground prevent stays put, disordered (ISD §9); a rout
+    passes through friends and is captured by enemies leaving no 2" gap (ISD §1, A39). Pursue
+    straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
+    (ISD §9, ISD A40): those in the way, and those the 30° arc (ISD A27) from the front, out to
+    the pursuit distance, reaches into."""
     infos = board.infos
     movers = [i for i in ids if infos[i].is_unit or infos[i].is_gun]
     chasers = [i for i in ids if pursues(board, i)]
     n, m = len(movers), len(chasers)
-    p = board.poses.take(board.positions(movers + movers + chasers))
-    back = _retreat_directions(board, movers, p.take(np.arange(n)))
-    ahead = _pursuit_directions(board, chasers, p.take(np.arange(2 * n, 2 * n + m)))
+    p = board.poses.take(board.positions(movers + movers + chasers))   # falls, routs, pursuits
+    q = p.take(np.arange(2 * n, 2 * n + m))
+    back, ahead = _retreat_directions(board, movers, p.take(np.arange(n))), \
+        _pursuit_directions(board, chasers, q)
     rout_in = np.array([full_move_in(board, i) for i in movers], dtype=float)
     chase_in = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry"
                                              else "infantry"] for i in chasers], dtype=float)
     moves = _Moves(p, np.concatenate([back, back, ahead]),
                    np.concatenate([np.full(n, board.mm(MELEE_FALL_BACK_IN)), board.mm(rout_in),
                                    board.mm(chase_in)]))
+    end = moves.end
     # what the fall-back newly covers: the band behind the base (the hull less where it stands)
     areas = moves.inner(board.contact_tol + GRAZE_MM, np.arange(len(p)) < n)
-    arcs = _pursuit_arcs(p.take(np.arange(2 * n, 2 * n + m)), ahead, board.mm(chase_in))
+    half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
+    length = (board.mm(chase_in) / math.cos(math.radians(half)))[:, None]
+    fronts = q.front_edges
+    arcs = shapely.convex_hull(shapely.multipoints(np.stack(
+        [fronts[:, 0], fronts[:, 1], fronts[:, 1] + turned(ahead, np.full(m, -half)) * length,
+         fronts[:, 0] + turned(ahead, np.full(m, half)) * length], axis=1))) if m \
+        else np.zeros(0, dtype=object)
     met = _meeting(board, np.concatenate([areas, arcs]), movers + movers + chasers + chasers)
-    return (_retreats(board, ids, movers, moves, rout_in, areas[:n], met[:2 * n]),
-            _pursuits(board, ids, chasers, moves, chase_in, arcs, met[2 * n:]))
-
-
-def _retreats(board: Board, ids: list[str], movers: list[str], moves: _Moves,
-              rout_in: np.ndarray, fall_bands: np.ndarray,
-              met: list[tuple[list[str], list[str]]]) -> dict[str, dict[str, Any] | None]:
-    """Fall back 3" and rout a full move, keeping facing (ISD A26, A38), with what each meets:
-    a fall-back that enemies or impassable ground prevent stays put, disordered (ISD §9); a
-    rout passes through friends and is captured by enemies leaving no 2" gap (ISD §1, A39).
-    The movers' fall-backs are the first rows of ``moves``, their routs the next; ``met``
-    what their bands and routs meet."""
-    infos = board.infos
-    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
-    n = len(movers)
-    p, end, direction = moves.start, moves.end, moves.direction
+    out: dict[str, dict[str, Any]] = {"retreat": dict.fromkeys(ids), "pursuit": dict.fromkeys(ids)}
     blocked_by = [enemies for _, enemies in met[:n]]
     table = board.terrain_table
-    rows, feats = table.meeting(fall_bands)
+    rows, feats = table.meeting(areas[:n])
     for k, f in zip(rows.tolist(), feats.tolist()):
         if impassable_to(board, movers[k], table.features[f]):
             blocked_by[k].append(table.features[f].id)
@@ -325,7 +322,7 @@ def _retreats(board: Board, ids: list[str], movers: list[str], moves: _Moves,
     ends = end.corners
     on_table = ((ends[..., 0] >= -1.0) & (ends[..., 0] <= w + 1.0) & (ends[..., 1] >= -1.0)
                 & (ends[..., 1] <= d + 1.0)).all(axis=1)
-    heading = np.degrees(np.arctan2(direction[:n, 1], direction[:n, 0])) % 360.0
+    heading = np.degrees(np.arctan2(back[:, 1], back[:, 0])) % 360.0
     for k, i in enumerate(movers):
         friends, enemies = met[n + k]
         blocked = sorted(blocked_by[k])
@@ -347,7 +344,24 @@ def _retreats(board: Board, ids: list[str], movers: list[str], moves: _Moves,
         if blocked:
             entry["fall_back_outcome"] = BLOCKED_DISORDERED if infos[i].disordered \
                 else BLOCKED_OUTCOME
-        out[i] = entry
+        out["retreat"][i] = entry
+    in_way, touched = met[2 * n:2 * n + m], met[2 * n + m:]
+    pairs = [(k, o) for k, (_, enemies) in enumerate(touched) for o in enemies
+             if o not in in_way[k][1]]
+    deep: set[tuple[int, str]] = set()
+    if pairs:
+        at = board.positions([o for _, o in pairs])
+        area = shapely.area(shapely.intersection(arcs[[k for k, _ in pairs]],
+                                                 board.state.index.shapes[at]))
+        deep = {pair for pair, a in zip(pairs, area.tolist()) if a > OVERLAP_MM2}
+    for k, i in enumerate(chasers):
+        now = set(board.touching[i])
+        found = {o for o in in_way[k][1]} | {o for kk, o in deep if kk == k}
+        r = 2 * n + k
+        out["pursuit"][i] = {"distance": float(chase_in[k]),
+                             "path": [[round(float(p.cx[r]), 1), round(float(p.cy[r]), 1)],
+                                      [round(float(end.cx[r]), 1), round(float(end.cy[r]), 1)]],
+                             "may_contact": sorted(o for o in found if o not in now)}
     return out
 
 
@@ -417,49 +431,6 @@ def pursues(board: Board, base_id: str) -> bool:
     fought = [board.infos[o].arm for o in board.relations.foes[base_id]
               if board.infos[o].is_unit or (board.infos[o].is_gun and not board.infos[o].limbered)]
     return not fought or any(may_pursue(info.arm, arm) for arm in fought)
-
-
-def _pursuit_arcs(p: Poses, direction: np.ndarray, distance: np.ndarray) -> np.ndarray:
-    """The 30° arc (ISD A27) from each front out to the pursuit distance, along the way it
-    goes."""
-    half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
-    length = distance / math.cos(math.radians(half))
-    fronts = p.front_edges
-    arc = np.stack([fronts[:, 0], fronts[:, 1],
-                    fronts[:, 1] + turned(direction, np.full(len(p), -half)) * length[:, None],
-                    fronts[:, 0] + turned(direction, np.full(len(p), half)) * length[:, None]],
-                   axis=1)
-    return shapely.convex_hull(shapely.multipoints(arc)) if len(p) else np.zeros(0, dtype=object)
-
-
-def _pursuits(board: Board, ids: list[str], units: list[str], moves: _Moves,
-              dist: np.ndarray, arcs: np.ndarray, met: list[tuple[list[str], list[str]]]
-              ) -> dict[str, dict[str, Any] | None]:
-    """Straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
-    (ISD §9, ISD A40): those in the way, and those the 30° arc from the front reaches into.
-    The units' pursuits are the last rows of ``moves``; ``met`` what their paths, then their
-    arcs, meet."""
-    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
-    first = len(moves.distance) - len(units)
-    p, end = moves.start, moves.end
-    in_way, touched = met[:len(units)], met[len(units):]
-    pairs = [(k, o) for k, (_, enemies) in enumerate(touched) for o in enemies
-             if o not in in_way[k][1]]
-    deep: set[tuple[int, str]] = set()
-    if pairs:
-        at = board.positions([o for _, o in pairs])
-        area = shapely.area(shapely.intersection(arcs[[k for k, _ in pairs]],
-                                                 board.state.index.shapes[at]))
-        deep = {pair for pair, a in zip(pairs, area.tolist()) if a > OVERLAP_MM2}
-    for k, i in enumerate(units):
-        now = set(board.touching[i])
-        found = {o for o in in_way[k][1]} | {o for kk, o in deep if kk == k}
-        r = first + k
-        out[i] = {"distance": float(dist[k]),
-                  "path": [[round(float(p.cx[r]), 1), round(float(p.cy[r]), 1)],
-                           [round(float(end.cx[r]), 1), round(float(end.cy[r]), 1)]],
-                  "may_contact": sorted(o for o in found if o not in now)}
-    return out
 
 
 _ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
