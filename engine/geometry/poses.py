@@ -29,6 +29,9 @@ def xy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+_ROWS = ("cx", "cy", "heading", "width", "depth", "front", "right", "corners")   # per row
+
+
 @dataclass(frozen=True, eq=False)
 class Poses:
     """Rectangles (centre, heading in degrees CCW from +x, width, depth; mm), one per row, with
@@ -135,6 +138,3 @@ def concat(parts: Sequence[Poses]) -> Poses:
     out = object.__new__(Poses)
     out.__dict__.update({f: np.concatenate([getattr(p, f) for p in parts]) for f in _ROWS})
     return out
-
-
-_ROWS = ("cx", "cy", "heading", "width", "depth", "front", "right", "corners")   # per row

@@ -214,7 +214,7 @@ def _slope(board: Board, under_centre: list[Any], enemy: str, assumed: list[str]
     base's centre); gentle or steep from the hill's ``slope`` (not given: gentle, assumed)."""
     hills = [t for t in under_centre if t.kind == "hill"]
     level = max((t.level for t in hills), default=0)
-    # the enemy's level (every base's centre against every hill) only when it may matter
+    # no base stands below the lowest hill or the table: the enemy's (costly) level, if above
     lowest = min((t.level for t in board.area_features if t.kind == "hill"), default=0)
     if level <= min(lowest, 0) or level <= board.level(enemy):
         return "none"
