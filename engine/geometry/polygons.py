@@ -35,6 +35,8 @@ def clip_convex(x: np.ndarray, y: np.ndarray, count: np.ndarray,
         f = plane(x, y)
         idx = np.arange(k)[:, None]
         real = idx < count
+        if ((f >= 0) | ~real).all():      # every polygon inside the half-plane: none is cut
+            continue
         nxt = np.where(idx + 1 < count, idx + 1, 0)
         cols = np.arange(m)
         nx, ny, nf = x[nxt, cols], y[nxt, cols], f[nxt, cols]

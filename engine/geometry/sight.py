@@ -99,19 +99,18 @@ class SightField:
     def __init__(self, bodies: Sequence[Polygon] = (), body_ids: Sequence[str] = (),
                  walls: Sequence[LineString] = (), wall_ids: Sequence[str] = (),
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
-                 max_depth: float = float("inf")) -> None:
-        # A line grazing a base's outline is not blocked by it when the bodies are given
-        # shrunk by the graze (ISD: `RectTable.inset_corners`): measurement noise cannot flip
-        # a touching line.
-        shapes = np.empty(len(bodies), dtype=object)
-        shapes[:] = list(bodies)
-        self.bodies = shapes
+                 max_depth: float = float("inf"), corners: np.ndarray | None = None) -> None:
+        # A line grazing a base's outline is not blocked by it when the bodies are given shrunk
+        # by the graze (ISD: `RectTable.inset_corners`, their vertices handed as ``corners``
+        # too, for `Bodies.of`): measurement noise cannot flip a touching line.
+        self.bodies = np.array(list(bodies), dtype=object)
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
         self.deep_areas = np.array(list(deep_areas), dtype=object)
         self.deep_area_ids = list(deep_area_ids) or [f"area-{i}" for i in range(len(self.deep_areas))]
         self.max_depth = max_depth
+        self.corners = corners
 
     @cached_property
     def body_index(self) -> dict[str, int]:
@@ -121,7 +120,7 @@ class SightField:
     @cached_property
     def _all(self) -> Bodies:
         """Every body's arrays, built once (`sight_bodies.suspects` picks each line's)."""
-        return Bodies.of(self.bodies)
+        return Bodies.of(self.bodies, self.corners)
 
     @cached_property
     def _walls(self) -> Walls:
@@ -171,16 +170,23 @@ class SightField:
             index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
-        if len(rest) and len(self.walls):
+        if len(rest) and len(self.walls) and _meets(self._walls.bounds, xy[rest], widths[rest]):
             wall = self._walls.blocking(xy[rest], widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
-        if len(rest) and len(self.deep_areas):
+        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, xy[rest], 0.0):
             area = self._areas.blocking(xy[rest], _rows(rules, rest))
             on = area >= 0
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
+
+
+def _meets(bounds: np.ndarray, xy: np.ndarray, grow: np.ndarray | float) -> bool:
+    """Whether a piece's box (rows of ``bounds``) meets the lines' box: if not, none is near."""
+    grow = np.max(grow)
+    lo, hi = xy.min(axis=(0, 1)) - grow, xy.max(axis=(0, 1)) + grow
+    return bool(((bounds[:, :2] <= hi) & (bounds[:, 2:] >= lo)).all(axis=1).any())
 
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:

@@ -75,15 +75,11 @@ class Rules:
     thin: Sequence[Keyed] = ()
     off: np.ndarray | None = None
 
-    def skipped(self, lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def marked(tables: Sequence[Keyed], lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+        """Whether any of ``tables`` (`never`, `thin`) marks each line's body."""
         out = np.zeros(len(lines), dtype=bool)
-        for k in self.never:
-            out |= k.at(lines, bodies)
-        return out
-
-    def thinned(self, lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(lines), dtype=bool)
-        for k in self.thin:
+        for k in tables:
             out |= k.at(lines, bodies)
         return out
 
@@ -124,25 +120,26 @@ class Bodies:
             return self.verts[:, :4]
         return None
 
-    def take(self, at: np.ndarray) -> Bodies:
-        """The bodies at positions ``at``."""
-        return Bodies(self.geoms[at], self.verts[at], self.sides[at], self.centre[at],
-                      self.radius[at], self.box[at], self.convex[at])
-
     @staticmethod
-    def of(geoms: np.ndarray) -> Bodies:
+    def of(geoms: np.ndarray, corners: np.ndarray | None = None) -> Bodies:
+        """Polygons' arrays; ``corners`` (n, k, 2): their rings' vertices, when known (no GEOS)."""
         n = len(geoms)
         if not n:
             z = np.zeros(0)
             return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
                           np.zeros((0, 4)), z.astype(bool))
-        rings = shapely.get_exterior_ring(geoms)
-        xy, owner = shapely.get_coordinates(rings, return_index=True)
-        counts = np.bincount(owner, minlength=n) - 1            # less the closing vertex
-        width = int(counts.max())
-        first = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
-        rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
-        verts = xy[first[:, None] + rank]                        # padded with the last vertex
+        if corners is not None:
+            verts, width = corners, corners.shape[1]
+            counts, solid = np.full(n, width), np.ones(n, dtype=bool)
+        else:
+            rings = shapely.get_exterior_ring(geoms)
+            xy, owner = shapely.get_coordinates(rings, return_index=True)
+            counts = np.bincount(owner, minlength=n) - 1            # less the closing vertex
+            width = int(counts.max())
+            first = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
+            rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
+            verts = xy[first[:, None] + rank]                        # padded with the last one
+            solid = shapely.get_num_interior_rings(geoms) == 0
         real = np.arange(width)[None, :] < counts[:, None]
         centre = (verts * real[..., None]).sum(axis=1) / counts[:, None]   # the vertices' mean
         d = verts - centre[:, None, :]
@@ -152,7 +149,6 @@ class Bodies:
         # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
         # dent below CONVEX_AREA_REL of the area counts as none)
         convex = np.zeros(n, dtype=bool)
-        solid = shapely.get_num_interior_rings(geoms) == 0
         quad = np.nonzero((counts == 4) & solid)[0]
         if len(quad):
             v = verts[quad, :4]
@@ -198,7 +194,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         # its end
         far, body = sweep.nearest_certain()
         sure = (body >= 0) & (far + FAR_MARGIN_MM < sweep.length)
-        sure[sure] = ~rules.skipped(live[sure], body[sure])
+        sure[sure] = ~rules.marked(rules.never, live[sure], body[sure])
         sure_body[sure] = body[sure]
         if not rivals:
             line, cand = sweep.candidates(np.nonzero(~sure)[0])
@@ -208,7 +204,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
             line, cand = sweep.candidates(np.arange(len(live)), nearer)
             keep = cand != sure_body[line]
             line, cand = line[keep], cand[keep]
-    keep = ~rules.skipped(live[line], cand)
+    keep = ~rules.marked(rules.never, live[line], cand)
     return sure_body, line[keep], cand[keep]
 
 
@@ -231,7 +227,7 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     sure_body, line, cand = suspects(xy, width, bodies, rules, live, origin, rivals=True)
     # the rest, exactly, against the bodies that could block them
     reach = width[live[line]]
-    thin = rules.thinned(live[line], cand) & (reach > 0)
+    thin = rules.marked(rules.thin, live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
     # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
     seg = xy[live[line]]

@@ -296,10 +296,10 @@ class Board(BoardBase):
                if not info.is_general     # «i generali invece non ostacolano la visuale»
                and (info.arm != "cavalry" or self.settings.a17_cavalry_blocks_sight)]
         # shrunk by the graze: a line merely touching a base (tracking noise) is not blocked
-        bodies = shapely.polygons(self.rect_table.inset_corners(GRAZE_MM)[self.positions(ids)])
+        corners = self.rect_table.inset_corners(GRAZE_MM)[self.positions(ids)]
         walls = [(tid, line) for tid, line in self.crests]
         walls += [(tid, line) for tid, kind, line in self.linears if kind in SIGHT_BLOCKING_LINES]
         deep = [(tid, poly) for tid, kind, poly in self.areas if kind in SIGHT_DEEP_AREAS]
-        return SightField(bodies, ids, [w for _, w in walls], [i for i, _ in walls],
-                          [p for _, p in deep], [i for i, _ in deep],
-                          max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN))
+        return SightField(shapely.polygons(corners), ids, [w for _, w in walls],
+                          [i for i, _ in walls], [p for _, p in deep], [i for i, _ in deep],
+                          max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN), corners=corners)

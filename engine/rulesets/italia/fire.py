@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+import shapely
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.results import Band
@@ -359,8 +360,6 @@ def _mark_priority(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, ou
 
 def _threats(board: Board, gun: str, targets: np.ndarray) -> np.ndarray:
     """ISD A9: the units no farther from the battery than their own full move (ISD §8)."""
-    import shapely
-
     names = board.state.index.ids
     infos = [board.infos[names[t]] for t in targets.tolist()]
     unit = np.array([i.is_unit for i in infos], dtype=bool)

@@ -109,11 +109,8 @@ class ShotQuestions:
     @cached_property
     def target_self(self) -> np.ndarray:
         """(targets, bodies): the target itself."""
-        uniq, _ = self.targets
-        out = np.zeros((len(uniq), len(self.field.bodies)), dtype=bool)
-        body = self.board.body_at[uniq]
-        out[np.nonzero(body >= 0)[0], body[body >= 0]] = True
-        return out
+        names = self.board.state.index.ids
+        return self._marks([[names[t]] for t in self.targets[0].tolist()])
 
     @cached_property
     def target_touching(self) -> np.ndarray:
