@@ -26,8 +26,8 @@ def test_bands_are_geos_shrunk_hulls(r: Rect, sign: float, distance: float, shri
     p = Poses.of([r])
     direction = p.front * sign if along_axis else np.array([[0.6, -0.8]])
     moves = _Moves(p, direction, np.array([distance]))
-    want = shapely.buffer(moves.hulls()[0], -shrink, join_style="mitre")
+    want = shapely.buffer(moves.hulls[0], -shrink, join_style="mitre")
     if behind:
         want = shapely.difference(want, p.polygons[0])
-    got = moves.inner(shrink, behind)[0]
+    got = moves.inner(shrink, np.array([behind]))[0]
     assert shapely.area(shapely.symmetric_difference(got, want)) < 1e-6

@@ -65,16 +65,15 @@ def convex_slides(moving: np.ndarray, obstacle: np.ndarray, directions: np.ndarr
         return np.zeros(0)
     r = np.broadcast_to(np.asarray(reach, dtype=float), (k,))
     # the moving vertices against the obstacle, and the obstacle's against the moving shape
-    # going the other way, in one pass
+    # going the other way, in one pass, with the rows last (`_vertex_hits`)
     width = max(moving.shape[1], obstacle.shape[1])
-    a, b = padded(moving, width), padded(obstacle, width)
-    hits = _vertex_hits(np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([d, -d]),
-                        np.concatenate([r, r]))
+    a, b = (np.ascontiguousarray(padded(v, width).transpose(2, 1, 0)) for v in (moving, obstacle))
+    hits = _vertex_hits(np.concatenate([a, b], axis=2), np.concatenate([b, a], axis=2),
+                        np.concatenate([d, -d]), np.concatenate([r, r]))
     # GEOS asked only of the pairs whose boxes come that near (farther apart along x or y,
     # farther apart outright)
-    apart = np.maximum(obstacle.min(axis=1) - moving.max(axis=1),
-                       moving.min(axis=1) - obstacle.max(axis=1)).max(axis=1)
-    ask = np.nonzero(apart <= r + BOX_MARGIN_MM)[0]
+    apart = np.maximum(b.min(axis=1) - a.max(axis=1), a.min(axis=1) - b.max(axis=1))
+    ask = np.nonzero(np.maximum(apart[0], apart[1]) <= r + BOX_MARGIN_MM)[0]
     within = np.zeros(k, dtype=bool)
     if len(ask):
         within[ask] = shapely.dwithin(_shapes(moving[ask]), _shapes(obstacle[ask]), r[ask])
@@ -96,40 +95,41 @@ def _shapes(vertices: np.ndarray) -> np.ndarray:
     return shapely.polygons(vertices)
 
 
-def _vertex_hits(points: np.ndarray, shape: np.ndarray, d: np.ndarray, reach: np.ndarray
+def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
                  ) -> np.ndarray:
-    """Least t >= 0 at which some ``points[k] + t d[k]`` comes within ``reach[k]`` of the convex
-    ``shape[k]``'s boundary from outside: on an edge pushed out by ``reach`` or within
-    ``reach`` of a vertex. (K,), inf where none does."""
-    qx, qy = shape[..., 0], shape[..., 1]                              # (K, n)
-    following = (np.arange(shape.shape[1]) + 1) % shape.shape[1]
-    nx, ny = qx[:, following], qy[:, following]
-    ex, ey = nx - qx, ny - qy
+    """Least t >= 0 at which some point ``p[:, i, k] + t d[k]`` comes within ``reach[k]`` of
+    the convex shape ``q[:, :, k]``'s boundary from outside: on an edge pushed out by ``reach``
+    or within ``reach`` of a vertex. (K,), inf where none does. The rows come last, (2, m, K)
+    and (2, n, K), so that every array operation runs along contiguous rows (broadcasting over
+    the first axes instead costs numpy a buffered copy per operation)."""
+    following = np.concatenate([q[:, 1:], q[:, :1]], axis=1)
+    e = following - q
+    qx, qy, ex, ey = q[0], q[1], e[0], e[1]                          # (n, K)
     length = np.hypot(ex, ey)
-    # outward normals: (ey, -ex) for a counter-clockwise outline; both sides of a segment
-    area = np.sum(qx * ny - nx * qy, axis=1)
-    scale = np.where(area < 0, -1.0, 1.0)[:, None] / np.where(length > _EPS, length, 1.0)
-    sx = qx + ey * scale * reach[:, None]                              # pushed-out edges
-    sy = qy - ex * scale * reach[:, None]
-    px, py = points[..., 0][:, :, None], points[..., 1][:, :, None]     # (K, m, 1)
-    wx, wy = sx[:, None, :] - px, sy[:, None, :] - py                   # (K, m, n)
-    d0, d1 = d[:, 0, None, None], d[:, 1, None, None]
-    ex, ey = ex[:, None, :], ey[:, None, :]
+    sx, sy = qx, qy
+    if reach.any():   # pushed-out edges: outward normals (ey, -ex) for a counter-clockwise
+        # outline; both sides of a segment
+        area = np.sum(qx * following[1] - following[0] * qy, axis=0)
+        scale = np.where(area < 0, -1.0, 1.0) / np.where(length > _EPS, length, 1.0)
+        sx, sy = qx + ey * scale * reach, qy - ex * scale * reach
+    px, py = p[0][:, None], p[1][:, None]                              # (m, 1, K)
+    wx, wy = sx - px, sy - py                                          # (m, n, K)
+    d0, d1 = np.ascontiguousarray(d.T)
     denom = d0 * ey - d1 * ex
-    usable = (np.abs(denom) > 1e-12) & (length > _EPS)[:, None, :]
+    usable = (np.abs(denom) > 1e-12) & (length > _EPS)
     den = np.where(usable, denom, 1.0)
     t = (wx * ey - wy * ex) / den
     s = (wx * d1 - wy * d0) / den
     t = np.where(usable & (t >= -_EPS) & (s >= -_EPS) & (s <= 1 + _EPS), t, np.inf)
-    best = np.maximum(t.min(axis=(1, 2)), 0.0)
-    if np.any(reach > 0):
-        vx, vy = qx[:, None, :] - px, qy[:, None, :] - py               # vertex - point
+    best = np.maximum(t.min(axis=(0, 1)), 0.0)
+    if reach.any():
+        vx, vy = qx - px, qy - py                                      # vertex - point
         along = vx * d0 + vy * d1
         across2 = np.maximum(vx * vx + vy * vy - along * along, 0.0)
-        r2 = (reach * reach)[:, None, None]
+        r2 = reach * reach
         tc = along - np.sqrt(np.maximum(r2 - across2, 0.0))
         tc = np.where((across2 <= r2) & (tc >= -_EPS), tc, np.inf)
-        best = np.minimum(best, np.maximum(tc.min(axis=(1, 2)), 0.0))
+        best = np.minimum(best, np.maximum(tc.min(axis=(0, 1)), 0.0))
     return best
 
 

@@ -29,6 +29,9 @@ def xy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+_ROWS = ("cx", "cy", "heading", "width", "depth", "front", "right", "corners")   # per row
+
+
 @dataclass(frozen=True, eq=False)
 class Poses:
     """Rectangles (centre, heading in degrees CCW from +x, width, depth; mm), one per row, with
@@ -64,14 +67,15 @@ class Poses:
                         dtype=float).reshape(-1, 5)
         return Poses(*rows.T.copy())
 
-    def _with(self, cx: np.ndarray, cy: np.ndarray, at: np.ndarray | slice,
+    def _with(self, cx: np.ndarray, cy: np.ndarray, at: np.ndarray | None,
               shift: np.ndarray | None = None) -> Poses:
-        """Rows ``at`` of this, moved to centres (cx, cy) by ``shift``: the same vectors, the
-        corners shifted (no trigonometry again)."""
-        out = object.__new__(Poses)
-        corners = self.corners[at]
-        out.__dict__.update(cx=cx, cy=cy, heading=self.heading[at], width=self.width[at],
-                            depth=self.depth[at], front=self.front[at], right=self.right[at],
+        """Rows ``at`` (all when None; by ``take``: fancy indexing of 2-d rows costs 4x) moved
+        to centres (cx, cy) by ``shift``: the same vectors, the corners shifted (no trig)."""
+        out, a = object.__new__(Poses), slice(None) if at is None else at
+        front, right, corners = (self.front, self.right, self.corners) if at is None else \
+            (v.take(at, axis=0) for v in (self.front, self.right, self.corners))
+        out.__dict__.update(cx=cx, cy=cy, heading=self.heading[a], width=self.width[a],
+                            depth=self.depth[a], front=front, right=right,
                             corners=corners if shift is None else corners + shift[:, None, :])
         return out
 
@@ -80,7 +84,9 @@ class Poses:
 
     def take(self, at: np.ndarray) -> Poses:
         """The rows ``at`` (an index array or a mask)."""
-        return self._with(self.cx[at], self.cy[at], at)
+        rows = np.asarray(at)
+        rows = np.flatnonzero(rows) if rows.dtype == bool else rows
+        return self._with(self.cx[rows], self.cy[rows], rows)
 
     @property
     def front_edges(self) -> np.ndarray:
@@ -104,7 +110,7 @@ class Poses:
 
     def moved(self, shift: np.ndarray) -> Poses:
         """Each pose translated by ``shift`` (n, 2), keeping its heading (`Rect.moved`)."""
-        return self._with(self.cx + shift[:, 0], self.cy + shift[:, 1], slice(None), shift)
+        return self._with(self.cx + shift[:, 0], self.cy + shift[:, 1], None, shift)
 
     def pivoted(self, pivots: np.ndarray, turn_deg: np.ndarray) -> Poses:
         """Each pose turned CCW by ``turn_deg`` about ``pivots`` (n, 2) (`Rect.pivoted`)."""
@@ -128,6 +134,7 @@ class Poses:
 
 
 def concat(parts: Sequence[Poses]) -> Poses:
-    """The rows of several `Poses`, in order."""
-    return Poses(*(np.concatenate([getattr(p, f) for p in parts])
-                   for f in ("cx", "cy", "heading", "width", "depth")))
+    """The rows of several `Poses`, in order (their vectors and corners as they are)."""
+    out = object.__new__(Poses)
+    out.__dict__.update({f: np.concatenate([getattr(p, f) for p in parts]) for f in _ROWS})
+    return out

@@ -69,15 +69,10 @@ class Paths:
         """The poses of each wheel every 10° (`motion.wheel_steps`), both ends included, and
         the row each belongs to (rows without a wheel have none)."""
         rows = np.nonzero(self.found & (self.wheel_deg != 0))[0]
-        steps = wheel_steps(self.wheel_deg[rows])
-        owner = np.repeat(rows, steps + 1)
-        fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()]) \
-            if len(rows) else np.zeros(0)
-        turn = self.wheel_deg[owner] * fraction
-        base = self.start.take(owner)
-        corners = base.corners
-        pivots = np.where((self.wheel_deg[owner] > 0)[:, None], corners[:, 0], corners[:, 1])
-        return base.pivoted(pivots, turn), owner
+        if not len(rows):
+            return self.start.take(rows), rows
+        poses, k = _wheeling(self.start.take(rows), self.wheel_deg[rows])
+        return poses, rows[k]
 
     @cached_property
     def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
@@ -100,14 +95,14 @@ class Paths:
     def front_centres_after(self, rows: np.ndarray, along_mm: np.ndarray) -> np.ndarray:
         """(n, 2): where each row's front centre is after ``along_mm`` of its path (the wheel
         turned in proportion, then the slide)."""
-        start = self.start.take(rows)
         wheel, wheel_mm = self.wheel_deg[rows], self.wheel_mm[rows]
         in_wheel = (wheel != 0) & (wheel_mm > 0) & (along_mm < wheel_mm)
-        turn = np.where(in_wheel, wheel * along_mm / np.where(wheel_mm > 0, wheel_mm, 1.0), 0.0)
-        turned_pose = start.wheeled(turn)
         slide = np.where(in_wheel, 0.0, along_mm - wheel_mm)
-        slid = self.wheeled.take(rows).moved(self.direction[rows] * slide[:, None])
-        return np.where(in_wheel[:, None], turned_pose.front_centres, slid.front_centres)
+        out = self.wheeled.take(rows).moved(self.direction[rows] * slide[:, None]).front_centres
+        if in_wheel.any():   # those still in their wheel: turned in proportion
+            turn = wheel[in_wheel] * along_mm[in_wheel] / wheel_mm[in_wheel]
+            out[in_wheel] = self.start.take(rows[in_wheel]).wheeled(turn).front_centres
+        return out
 
     @cached_property
     def tracks(self) -> dict[int, list[list[float]]]:
@@ -136,10 +131,12 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
                             & (settings.a28_charge_path != "straight_distance"))[0]
     row = np.concatenate([np.arange(n), wheel_rows])
     start_turn = np.concatenate([np.zeros(n), turn[wheel_rows]])
-    body = concat([c, c.take(wheel_rows).wheeled(turn[wheel_rows])])
-    keep = ~_wheel_hits(c.take(wheel_rows), turn[wheel_rows], t_shapes[wheel_rows])
-    keep = np.concatenate([np.ones(n, dtype=bool), keep])
-    row, start_turn, body = row[keep], start_turn[keep], body.take(keep)
+    body = c
+    if len(wheel_rows):
+        body = concat([c, c.take(wheel_rows).wheeled(turn[wheel_rows])])
+        keep = ~_wheel_hits(c.take(wheel_rows), turn[wheel_rows], t_shapes[wheel_rows])
+        keep = np.concatenate([np.ones(n, dtype=bool), keep])
+        row, start_turn, body = row[keep], start_turn[keep], body.take(keep)
 
     # options: straight at the target's nearest point when within 45°, and straight ahead; 45°
     # either way only for starts where neither brings the front first (the nearest point's
@@ -236,18 +233,20 @@ def _wheel_hits(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
                                       np.repeat(t_shapes, 2), np.repeat(reach, 2))
                       .reshape(-1, 2).any(axis=1))[0] if len(c) else np.zeros(0, dtype=int)
     if len(near):
-        out[near] = _swept_over(c.take(near), turn[near], t_shapes[near])
+        swept, owner = _wheeling(c.take(near), turn[near])
+        pieces, piece_owner = hull_pieces(swept.corners, owner)
+        hit = shapely.intersects(pieces, t_shapes[near][piece_owner])
+        out[near] = np.bincount(piece_owner[hit], minlength=len(near)) > 0
     return out
 
 
-def _swept_over(c: Poses, turn: np.ndarray, t_shapes: np.ndarray) -> np.ndarray:
+def _wheeling(c: Poses, turn: np.ndarray) -> tuple[Poses, np.ndarray]:
+    """The poses of each wheel (``c[k]`` by ``turn[k]``, on the front corner it turns toward)
+    every 10° (`motion.wheel_steps`), both ends included, and the row k of each."""
     steps = wheel_steps(turn)
     owner = np.repeat(np.arange(len(c)), steps + 1)
     fraction = np.concatenate([np.arange(n + 1) / n for n in steps.tolist()])
     poses = c.take(owner)
     corners = poses.corners
     pivots = np.where((turn[owner] > 0)[:, None], corners[:, 0], corners[:, 1])
-    swept = poses.pivoted(pivots, turn[owner] * fraction)
-    pieces, piece_owner = hull_pieces(swept.corners, owner)
-    hit = shapely.intersects(pieces, t_shapes[piece_owner])
-    return np.bincount(piece_owner[hit], minlength=len(c)) > 0
+    return poses.pivoted(pivots, turn[owner] * fraction), owner

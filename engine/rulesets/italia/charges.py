@@ -185,8 +185,6 @@ def _candidates(board: Board, chargers: list[str]) -> dict[str, list[str]]:
     infos, names = board.infos, board.state.index.ids
     out: dict[str, list[str]] = {c: [] for c in chargers}
     able = [c for c in chargers if infos[c].can_charge]
-    if not able:
-        return out
     at = board.positions(able)
     reach = board.mm(np.array([full_move_in(board, c) + ENEMY_ZONE_IN for c in able]))
     rows, others = board.state.index.query_many(board.state.index.shapes[at], reach)
@@ -528,7 +526,8 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     pieces, piece_row = paths.pieces
     hits, others = board.state.index.query_many(pieces, reach)
     t_at = board.positions([v.target for v in charges])
-    c_side = board.sides[board.positions([v.charger for v in charges])]
+    c_at = board.positions([v.charger for v in charges])
+    c_side = board.sides[c_at]
     row = piece_row[hits]
     holds = (board.sides[others] != c_side[row]) & ~board.generals[others] & \
         (others != t_at[row]) & ~board.touches_side[others, c_side[row]]
@@ -540,9 +539,9 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     # the entry into each row's target zone, then into each other's
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
-    c_at = board.positions([v.charger for v in charges])
     by_wheel = hits < len(paths.wheel_pieces[0])               # the wheels' pieces come first
-    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel])
+    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel]) \
+        if by_wheel.any() else np.zeros(len(k_all), dtype=bool)
     entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach, wheeled)
     target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
                             entry[:len(rows)])

@@ -47,11 +47,14 @@ class Conduct:
 
     def of(self, name: str, ids: Sequence[str]) -> dict[str, Any]:
         """The ``name`` answer ("movement", "manoeuvre", "retreat", "pursuit", "hidden") of
-        each base."""
+        each base (the retreat and the pursuit are worked out together, `_moves`)."""
         done = self._done.setdefault(name, {})
         missing = [i for i in dict.fromkeys(ids) if i not in done]
         if missing:
-            done.update(_ANSWERS[name](self.board, missing))
+            found = _moves(self.board, missing) if name in ("retreat", "pursuit") \
+                else {name: _ANSWERS[name](self.board, missing)}
+            for answer, got in found.items():
+                self._done.setdefault(answer, {}).update(got)
         return {i: done[i] for i in ids}
 
     @cached_property
@@ -93,9 +96,10 @@ def _movements(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]
 
 def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """ISD ManTab proximity facts (ISD A25): enemy infantry within 6", artillery within 3",
-    and, for infantry, enemy cavalry in sight within charge distance (nearest points). Each
-    question one STRtree query; the cavalry's is asked from the cavalry, or, when the infantry
-    asked are fewer (a base's detail), each tested against the enemy cavalry directly."""
+    and, for infantry, enemy cavalry in sight within charge distance (nearest points). The
+    enemies within 6" are one STRtree query, those within 3" among them one vectorised test;
+    the cavalry's is asked from the cavalry, or, when the infantry asked are fewer (a base's
+    detail), each tested against the enemy cavalry directly."""
     infos, names, index = board.infos, board.state.index.ids, board.state.index
     units = [i for i in ids if infos[i].is_unit]
     out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
@@ -104,17 +108,21 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
     at = board.positions(units)
     side = board.sides
     foe, arm, unit = board.conduct.arms
+    reach = board.mm(NEAR_INFANTRY_IN) + 1e-6
+    rows, others = index.query_many(index.shapes[at], reach)
+    enemy = (side[others] != side[at[rows]]) & foe[others]
+    close = enemy & (arm[others] == "artillery")       # (3" lies within 6")
+    close[close] = shapely.dwithin(index.shapes[at[rows[close]]], index.shapes[others[close]],
+                                   board.mm(NEAR_ARTILLERY_IN) + 1e-6)
 
-    def near(reach_in: float, wanted: np.ndarray) -> list[list[str]]:
-        rows, others = index.query_many(index.shapes[at], board.mm(reach_in) + 1e-6)
-        keep = (side[others] != side[at[rows]]) & foe[others] & wanted[others]
+    def near(keep: np.ndarray) -> list[list[str]]:
         found: list[list[str]] = [[] for _ in units]
         for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
             found[k].append(names[o])
         return found
 
-    inf = near(NEAR_INFANTRY_IN, unit & (arm == "infantry"))
-    art = near(NEAR_ARTILLERY_IN, arm == "artillery")
+    inf = near(enemy & unit[others] & (arm[others] == "infantry"))
+    art = near(close)
     # enemy cavalry within charge distance of infantry (queried from whichever are fewer)
     row_of = {u: k for k, u in enumerate(units) if infos[u].arm == "infantry"}
     riders = np.nonzero(unit & (arm == "cavalry") & foe)[0]
@@ -210,33 +218,36 @@ class _Moves:
         f = self.start.front
         return np.abs(f[:, 0] * self.direction[:, 1] - f[:, 1] * self.direction[:, 0]) < 1e-12
 
+    @cached_property
     def hulls(self) -> np.ndarray:
         """The area each move sweeps (the hull of start and end)."""
         return shapely.convex_hull(shapely.multipoints(
             np.concatenate([self.start.corners, self.end.corners], axis=1)))
 
-    def inner(self, shrink: float, behind: bool = False) -> np.ndarray:
+    def inner(self, shrink: float, behind: np.ndarray) -> np.ndarray:
         """The swept areas shrunk by ``shrink`` (bases merely touching them do not count);
-        ``behind``: only what the move newly covers (less where the base stood). Moves along
-        the base's axis are rectangles, worked out without GEOS."""
+        where ``behind`` (per move), only what the move newly covers (less where the base
+        stood). Moves along the base's axis are rectangles, worked out without GEOS."""
         p = self.start
         out = np.empty(len(p), dtype=object)
         axis = self._along_axis
         if axis.any():
             q = p.take(axis)
             d = self.distance[axis]
+            back = behind[axis]
             ahead = np.sign(np.sum(self.direction[axis] * q.front, axis=1))
-            length = d - shrink if behind else q.depth + d - 2 * shrink
+            length = np.where(back, d - shrink, q.depth + d - 2 * shrink)
             # the middle of the band along the axis, from the start's centre: the whole band
             # runs from the start's rear to the end's front; behind, from the start's rear on
-            mid = ahead * ((q.depth + d - shrink) / 2 if behind else d / 2)
+            mid = ahead * np.where(back, (q.depth + d - shrink) / 2, d / 2)
             band = Poses(q.cx + q.front[:, 0] * mid, q.cy + q.front[:, 1] * mid, q.heading,
                          np.maximum(q.width - 2 * shrink, 0.1), np.maximum(length, 0.1))
             out[axis] = band.polygons
-        other = ~axis
-        if other.any():
-            shrunk = shapely.buffer(self.hulls()[other], -shrink, join_style="mitre")
-            out[other] = shapely.difference(shrunk, p.polygons[other]) if behind else shrunk
+        other = np.nonzero(~axis)[0]
+        if len(other):
+            out[other] = shapely.buffer(self.hulls[other], -shrink, join_style="mitre")
+            cut = other[behind[other]]
+            out[cut] = shapely.difference(out[cut], p.polygons[cut])
         return out
 
 
@@ -264,59 +275,93 @@ def impassable_to(board: Board, base_id: str, feature: Any) -> bool:
     return full_move_in(board, base_id, [feature.kind]) <= 0
 
 
-def _retreats(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
-    """Fall back 3" and rout a full move, keeping facing (ISD A26, A38), with what each meets:
-    a fall-back that enemies or impassable ground prevent stays put, disordered (ISD §9); a
-    rout passes through friends and is captured by enemies leaving no 2" gap (ISD §1, A39)."""
+def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] | None]]:
+    """The "retreat" and "pursuit" answers of each base, from one pass: every fall-back, rout
+    and pursuit swept at once, and what those areas and the pursuits' 30° arcs meet found in
+    one query.
+
+    Fall back 3" and rout a full move, keeping facing (ISD A26, A38), with what each meets: a
+    fall-back that enemies or impassable ground prevent stays put, disordered (ISD §9); a rout
+    passes through friends and is captured by enemies leaving no 2" gap (ISD §1, A39). Pursue
+    straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
+    (ISD §9, ISD A40): those in the way, and those the 30° arc (ISD A27) from the front, out to
+    the pursuit distance, reaches into."""
     infos = board.infos
     movers = [i for i in ids if infos[i].is_unit or infos[i].is_gun]
-    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
-    if not movers:
-        return out
-    p = board.poses.take(board.positions(movers))
-    direction = _retreat_directions(board, movers, p)
-    back = np.full(len(movers), board.mm(MELEE_FALL_BACK_IN))
-    shrink = board.contact_tol + GRAZE_MM
-    falls = _Moves(p, direction, back)
-    fall = falls.end
-    rout_in = np.array([full_move_in(board, i) for i in movers])
-    routs = _Moves(p, direction, board.mm(rout_in))
-    rout = routs.end
+    chasers = [i for i in ids if pursues(board, i)]
+    n, m = len(movers), len(chasers)
+    p = board.poses.take(board.positions(movers + movers + chasers))   # falls, routs, pursuits
+    q = p.take(np.arange(2 * n, 2 * n + m))
+    back, ahead = _retreat_directions(board, movers, p.take(np.arange(n))), \
+        _pursuit_directions(board, chasers, q)
+    rout_in = np.array([full_move_in(board, i) for i in movers], dtype=float)
+    chase_in = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry"
+                                             else "infantry"] for i in chasers], dtype=float)
+    moves = _Moves(p, np.concatenate([back, back, ahead]),
+                   np.concatenate([np.full(n, board.mm(MELEE_FALL_BACK_IN)), board.mm(rout_in),
+                                   board.mm(chase_in)]))
+    end = moves.end
     # what the fall-back newly covers: the band behind the base (the hull less where it stands)
-    fall_band = falls.inner(shrink, behind=True)
-    blocked_by = [enemies for _, enemies in _meeting(board, fall_band, movers)]
+    areas = moves.inner(board.contact_tol + GRAZE_MM, np.arange(len(p)) < n)
+    half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
+    length = (board.mm(chase_in) / math.cos(math.radians(half)))[:, None]
+    fronts = q.front_edges
+    arcs = shapely.convex_hull(shapely.multipoints(np.stack(
+        [fronts[:, 0], fronts[:, 1], fronts[:, 1] + turned(ahead, np.full(m, -half)) * length,
+         fronts[:, 0] + turned(ahead, np.full(m, half)) * length], axis=1))) if m \
+        else np.zeros(0, dtype=object)
+    met = _meeting(board, np.concatenate([areas, arcs]), movers + movers + chasers + chasers)
+    out: dict[str, dict[str, Any]] = {"retreat": dict.fromkeys(ids), "pursuit": dict.fromkeys(ids)}
+    blocked_by = [enemies for _, enemies in met[:n]]
     table = board.terrain_table
-    rows, feats = table.meeting(fall_band)
+    rows, feats = table.meeting(areas[:n])
     for k, f in zip(rows.tolist(), feats.tolist()):
         if impassable_to(board, movers[k], table.features[f]):
             blocked_by[k].append(table.features[f].id)
-    met = _meeting(board, routs.inner(shrink), movers)
     w, d = board.state.scenario.table.width_mm, board.state.scenario.table.depth_mm
-    ends = rout.corners
+    ends = end.corners
     on_table = ((ends[..., 0] >= -1.0) & (ends[..., 0] <= w + 1.0) & (ends[..., 1] >= -1.0)
                 & (ends[..., 1] <= d + 1.0)).all(axis=1)
-    heading = np.degrees(np.arctan2(direction[:, 1], direction[:, 0])) % 360.0
+    heading = np.degrees(np.arctan2(back[:, 1], back[:, 0])) % 360.0
     for k, i in enumerate(movers):
-        friends, enemies = met[k]
+        friends, enemies = met[n + k]
         blocked = sorted(blocked_by[k])
         start = [round(float(p.cx[k]), 1), round(float(p.cy[k]), 1)]
+        r = n + k   # the rout's row
         entry: dict[str, Any] = {
             "direction_deg": round(float(heading[k]), 1),
-            "fall_back": [start, [round(float(fall.cx[k]), 1), round(float(fall.cy[k]), 1)]],
+            "fall_back": [start, [round(float(end.cx[k]), 1), round(float(end.cy[k]), 1)]],
             "fall_back_blocked": bool(blocked),
             "fall_back_blocked_by": blocked,
-            "rout": [list(start), [round(float(rout.cx[k]), 1), round(float(rout.cy[k]), 1)]],
+            "rout": [list(start), [round(float(end.cx[r]), 1), round(float(end.cy[r]), 1)]],
             "rout_distance": float(rout_in[k]),
             "rout_passes_through": friends,
             "rout_meets": enemies,
             "rout_captured": bool(enemies) and rout_captured(
-                board, i, enemies, routs.hulls()[k], rout.rect(k), bool(on_table[k])),
-            "rout_leaves_table": not bool(on_table[k]),
+                board, i, enemies, moves.hulls[r], end.rect(r), bool(on_table[r])),
+            "rout_leaves_table": not bool(on_table[r]),
         }
         if blocked:
             entry["fall_back_outcome"] = BLOCKED_DISORDERED if infos[i].disordered \
                 else BLOCKED_OUTCOME
-        out[i] = entry
+        out["retreat"][i] = entry
+    in_way, touched = met[2 * n:2 * n + m], met[2 * n + m:]
+    pairs = [(k, o) for k, (_, enemies) in enumerate(touched) for o in enemies
+             if o not in in_way[k][1]]
+    deep: set[tuple[int, str]] = set()
+    if pairs:
+        at = board.positions([o for _, o in pairs])
+        area = shapely.area(shapely.intersection(arcs[[k for k, _ in pairs]],
+                                                 board.state.index.shapes[at]))
+        deep = {pair for pair, a in zip(pairs, area.tolist()) if a > OVERLAP_MM2}
+    for k, i in enumerate(chasers):
+        now = set(board.touching[i])
+        found = {o for o in in_way[k][1]} | {o for kk, o in deep if kk == k}
+        r = 2 * n + k
+        out["pursuit"][i] = {"distance": float(chase_in[k]),
+                             "path": [[round(float(p.cx[r]), 1), round(float(p.cy[r]), 1)],
+                                      [round(float(end.cx[r]), 1), round(float(end.cy[r]), 1)]],
+                             "may_contact": sorted(o for o in found if o not in now)}
     return out
 
 
@@ -388,50 +433,6 @@ def pursues(board: Board, base_id: str) -> bool:
     return not fought or any(may_pursue(info.arm, arm) for arm in fought)
 
 
-def _pursuits(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
-    """Straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
-    (ISD §9, ISD A40): those in the way, and those the 30° arc from the front reaches into."""
-    infos = board.infos
-    units = [i for i in ids if pursues(board, i)]
-    out: dict[str, dict[str, Any] | None] = {i: None for i in ids}
-    if not units:
-        return out
-    p = board.poses.take(board.positions(units))
-    direction = _pursuit_directions(board, units, p)
-    dist = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry" else "infantry"]
-                     for i in units])
-    moves = _Moves(p, direction, board.mm(dist))
-    end = moves.end
-    in_way = _meeting(board, moves.inner(board.contact_tol + GRAZE_MM), units)
-    # the 30° arc (ISD A27) out to the pursuit distance, along the way it goes
-    half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
-    length = board.mm(dist) / math.cos(math.radians(half))
-    fronts = p.front_edges
-    arc = np.stack([fronts[:, 0], fronts[:, 1],
-                    fronts[:, 1] + turned(direction, np.full(len(units), -half)) * length[:, None],
-                    fronts[:, 0] + turned(direction, np.full(len(units), half)) * length[:, None]],
-                   axis=1)
-    arcs = shapely.convex_hull(shapely.multipoints(arc))
-    touched = _meeting(board, arcs, units)
-    pairs = [(k, o) for k, (_, enemies) in enumerate(touched) for o in enemies
-             if o not in in_way[k][1]]
-    deep: set[tuple[int, str]] = set()
-    if pairs:
-        at = board.positions([o for _, o in pairs])
-        area = shapely.area(shapely.intersection(arcs[[k for k, _ in pairs]],
-                                                 board.state.index.shapes[at]))
-        deep = {pair for pair, a in zip(pairs, area.tolist()) if a > OVERLAP_MM2}
-    for k, i in enumerate(units):
-        now = set(board.touching[i])
-        found = {o for o in in_way[k][1]} | {o for kk, o in deep if kk == k}
-        out[i] = {"distance": float(dist[k]),
-                  "path": [[round(float(p.cx[k]), 1), round(float(p.cy[k]), 1)],
-                           [round(float(end.cx[k]), 1), round(float(end.cy[k]), 1)]],
-                  "may_contact": sorted(o for o in found if o not in now)}
-    return out
-
-
 _ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
-    "movement": _movements, "manoeuvre": _manoeuvres, "retreat": _retreats,
-    "pursuit": _pursuits, "hidden": _hidden,
+    "movement": _movements, "manoeuvre": _manoeuvres, "hidden": _hidden,
 }

@@ -214,7 +214,9 @@ def _slope(board: Board, under_centre: list[Any], enemy: str, assumed: list[str]
     base's centre); gentle or steep from the hill's ``slope`` (not given: gentle, assumed)."""
     hills = [t for t in under_centre if t.kind == "hill"]
     level = max((t.level for t in hills), default=0)
-    if level <= board.level(enemy):
+    # no base stands below the lowest hill or the table: the enemy's (costly) level, if above
+    lowest = min((t.level for t in board.area_features if t.kind == "hill"), default=0)
+    if level <= min(lowest, 0) or level <= board.level(enemy):
         return "none"
     top = [t for t in hills if t.level == level]
     if any(t.slope == "steep" for t in top):
@@ -367,18 +369,15 @@ def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, 
     return {id(c): place for c, place in zip(charges, _places(board, poses))}
 
 
-def charge_melee(board: Board, charge: Charge,
-                 place: tuple[str, list[Any]] | None = None) -> dict[str, Any]:
+def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any]]) -> dict[str, Any]:
     """The charger's side if this legal charge goes in (attacker, first round): its facts at the
     contact pose (flank attack, half move and hidden from the charge verdict; protection, slope
-    and soft ground where it stops, ``place`` when already measured), its supports and general
-    as they stand now."""
+    and soft ground where it stops: ``place``, `_charge_places`), its supports and general as
+    they stand now."""
     me, enemy = charge.charger, charge.target
     book = board.melee_book
     assumed = ["supports and general as they stand (moving with it as a Group)",
                "only the charger contacts the target", "first_round=true", "pursuit=false"]
-    if place is None:
-        place = _charge_places(board, [charge])[id(charge)]
     protection, here = place
     own = _charging_side(board, me)
     assumed.extend(own.notes)
@@ -426,14 +425,8 @@ class _ChargingSide(NamedTuple):
 def _charging_side(board: Board, me: str) -> _ChargingSide:
     """The `_ChargingSide` of charger ``me`` (once per charger: each legal charge asks)."""
     book = board.melee_book
-    found = book._sides.get(me)
-    if found is None:
-        found = book._sides[me] = _charging_side_of(board, me)
-    return found
-
-
-def _charging_side_of(board: Board, me: str) -> _ChargingSide:
-    book = board.melee_book
+    if me in book._sides:
+        return book._sides[me]
     notes: list[str] = []
     unit = book.unit(me, notes)
     support_ids = sorted(s for s in board.touching[me] if supports(board, s, me)
@@ -444,8 +437,9 @@ def _charging_side_of(board: Board, me: str) -> _ChargingSide:
     g_quality, g_rank = _general_facts(board, general, general_notes)
     counted = counted_supports(unit, supp_units, snow=board.settings.weather == "snow")
     counted_ids = [s for s, u in zip(support_ids, supp_units) if any(u is c for c in counted)]
-    return _ChargingSide(unit, supp_units, counted_ids, general, g_quality, g_rank, notes,
-                         general_notes)
+    found = book._sides[me] = _ChargingSide(unit, supp_units, counted_ids, general, g_quality,
+                                            g_rank, notes, general_notes)
+    return found
 
 
 def battery_shots(board: Board, ids: Sequence[str]) -> list[tuple[str, str]]:
