@@ -18,8 +18,8 @@ import numpy as np
 import shapely
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
-from campo.engine.geometry.contact import edges_of_lengths, shared_lengths_many, touched_edge
-from campo.engine.geometry.rect import EDGE_NAMES, Rect
+from campo.engine.geometry.contact import touched_edge
+from campo.engine.geometry.rect import Rect
 from campo.engine.geometry.zones import beyond_front_line, zone_of
 from campo.engine.results import Aspect, Zone, charge_entry, with_lists
 from campo.engine.rulesets.federico.board import Board
@@ -130,7 +130,7 @@ def _judge(board: Board, pairs: list[tuple[str, str]]) -> list[Attack]:
         sweep([p for _, p in pending])
         for v, best in pending:
             v.path = best.track
-        _set_aspects(board, pending)
+            v.contact_aspect = aspect_struck(board, best.final, board.rect(v.target), best.edge)
         touched = ground(board, [p.hulls for _, p in pending],
                          [lambda p=p: p.swept for _, p in pending])
         for (v, _), g in zip(pending, touched):
@@ -204,15 +204,6 @@ def _choose_path(board: Board, v: Attack, ways: list[AttackPath]) -> AttackPath 
     return best
 
 
-def _set_aspects(board: Board, pending: list[tuple[Attack, AttackPath]]) -> None:
-    """`aspect_struck` of every best path, the edges touched measured all at once."""
-    tol = board.contact_tol + TOUCH_MM
-    targets = [board.rect(v.target) for v, _ in pending]
-    edges = edges_of_lengths(shared_lengths_many(targets, [p.final for _, p in pending], tol), tol)
-    for (v, p), t, k in zip(pending, targets, edges.tolist()):
-        v.contact_aspect = aspect_struck(board, p.final, t, EDGE_NAMES[k])
-
-
 def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
               ) -> list[tuple[list[str], list[str]]]:
     """Per attack: (the other bases its path runs through, the friends it would stop on):
@@ -221,7 +212,7 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     Light Infantry and Indians pass through friends («L'interpenetrazione dell'unità amiche è
     permessa solo a Fanteria Leggera, Indiani», Federico "Movimenti") but need room where they
     make contact."""
-    shrunk, may_block = board.room_shapes
+    may_block = board.room_corners[1]
     of = board.regiments.of_base
     flat = np.concatenate([p.hulls for _, p in pending])
     owner = np.repeat(np.arange(len(pending)), [len(p.hulls) for _, p in pending])
@@ -236,6 +227,9 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     passes = np.array([board.pieces[v.attacker].skirmisher for v in attack], dtype=bool)
     friend = board.side[base_i] == side[k]
     hull_i, base_i, k = hull_i[keep], base_i[keep], k[keep]
+    rows = np.unique(base_i)
+    shrunk = np.empty(len(board.order), dtype=object)   # outlines only where a sweep meets
+    shrunk[rows] = shapely.polygons(board.room_corners[0][rows])
     through = ~(passes[k] & friend[keep])
     in_way: list[set[str]] = [set() for _ in pending]
     stopped_on: list[set[str]] = [set() for _ in pending]
@@ -251,8 +245,9 @@ def _blockers(board: Board, pending: list[tuple[Attack, AttackPath]]
     last = np.cumsum([len(p.hulls) for _, p in pending]) - 1
     stop = ~through & (hull_i == last[k])
     b, kk = base_i[stop], k[stop]
-    finals = shapely.polygons(np.array([p.final.corners for _, p in pending], dtype=float))
-    shared = shapely.area(shapely.intersection(finals[kk], shrunk[b]))
+    finals = shapely.polygons(np.array([pending[x][1].final.corners for x in kk.tolist()],
+                                       dtype=float).reshape(-1, 4, 2))
+    shared = shapely.area(shapely.intersection(finals, shrunk[b]))
     for x, y in zip(kk[shared > 1.0].tolist(), b[shared > 1.0].tolist()):
         stopped_on[x].add(board.order[y])
     return [(sorted(a), sorted(b)) for a, b in zip(in_way, stopped_on)]

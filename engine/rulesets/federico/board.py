@@ -9,6 +9,7 @@ per-question answers (targets, attacks) are kept in the declared ``memo`` tables
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -29,10 +30,10 @@ from campo.engine.terrain_shapes import terrain_shapes
 if TYPE_CHECKING:
     from campo.engine.rulesets.federico.contacts import Relations
     from campo.engine.rulesets.federico.regiments import Regiments
-    from campo.engine.rulesets.federico.sight import Obstacles
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them
+OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}   # edges' facing, deg
 
 
 @dataclass(eq=False)
@@ -69,11 +70,9 @@ class Board(BoardBase):
 
     @cached_property
     def quads(self) -> np.ndarray:
-        """(n, 4, 2) corners: front-left, front-right, rear-right, rear-left (read from a flat
-        list of floats: numpy reads it faster than nested tuples)."""
-        return np.array([v for r in self.rects for v in (*r.front_left, *r.front_right,
-                                                         *r.rear_right, *r.rear_left)],
-                        dtype=float).reshape(-1, 4, 2)
+        """(n, 4, 2) corners: front-left, front-right, rear-right, rear-left, read from the
+        outlines (`shapes`: polygons of `Rect.corners`, the same floats) in one call."""
+        return shapely.get_coordinates(self.shapes).reshape(-1, 5, 2)[:, :4]
 
     @cached_property
     def centres(self) -> np.ndarray:
@@ -157,8 +156,6 @@ class Board(BoardBase):
         both ways (Federico F1: the longest shared segment; ties within half the tolerance to
         the front, then the flanks, then the rear: `contact.edges_of_lengths`)."""
         pairs = [(a, b) for a, found in self.touching.items() for b in found]
-        if not pairs:
-            return {}
         lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
                                       [self.rect(b) for _, b in pairs], self.contact_tol)
         edges = edges_of_lengths(lengths, self.contact_tol).tolist()
@@ -167,8 +164,6 @@ class Board(BoardBase):
     def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float) -> list[bool]:
         """Per pair, the bases touch along a shared segment (not only at a corner) within the
         tolerance."""
-        if not pairs:
-            return []
         lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
                                       [self.rect(b) for _, b in pairs], tolerance_mm)
         return (lengths.max(axis=1) > 2 * tolerance_mm + 1.0).tolist()
@@ -222,48 +217,40 @@ class Board(BoardBase):
         hills = self.areas_holding(base_id, ("hill",))
         return hills[0] if hills else None
 
-    @cached_property
-    def cover_area(self) -> dict[str, str | None]:
-        """Federico F7: every base -> the first cover area (``cover_areas``) holding at least
-        ``cover_area_share`` of it, or None (it does not depend on the firer)."""
+    def cover_areas(self, ids: Sequence[str]) -> list[str | None]:
+        """Federico F7: per base, the first cover area (``cover_areas``) holding at least
+        ``cover_area_share`` of it, or None (it does not depend on the firer); each base
+        measured once per board, all those not measured before in one call."""
+        todo = [i for i in dict.fromkeys(ids) if ("cover", i) not in self.memo]
         s = self.settings
         cover = [k for k, (_, kind, _) in enumerate(self.areas) if kind in s.cover_areas]
-        out: dict[str, str | None] = {i: None for i in self.order}
-        if not cover or not self.order:
-            return out
-        areas = self.area_shapes[cover]
-        a, b = np.nonzero(shapely.intersects(areas[:, None], self.shapes[None, :]))
-        shared = np.zeros((len(cover), len(self.order)))
-        shared[a, b] = shapely.area(shapely.intersection(areas[a], self.shapes[b]))
-        ok = shared >= s.cover_area_share * shapely.area(self.shapes)[None, :] - 1e-6
-        first = ok.argmax(axis=0)
-        for k, i in enumerate(self.order):
-            if ok[first[k], k]:
-                out[i] = self.areas[cover[first[k]]][0]
-        return out
+        if todo:
+            found: list[str | None] = [None] * len(todo)
+            if cover:
+                areas, shapes = self.area_shapes[cover], self.shapes[self.positions(todo)]
+                a, b = np.nonzero(shapely.intersects(areas[:, None], shapes[None, :]))
+                shared = np.zeros((len(cover), len(todo)))
+                shared[a, b] = shapely.area(shapely.intersection(areas[a], shapes[b]))
+                ok = shared >= s.cover_area_share * shapely.area(shapes)[None, :] - 1e-6
+                first = ok.argmax(axis=0)
+                found = [self.areas[cover[k]][0] if ok[k, j] else None
+                         for j, k in enumerate(first.tolist())]
+            for i, area in zip(todo, found):
+                self.memo[("cover", i)] = area
+        return [self.memo[("cover", i)] for i in ids]
 
     # --- shapes as arrays, for the line-of-sight and attack tests --------------------------
     @cached_property
-    def room_shapes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every base shrunk by the contact tolerance (at least TOUCH_MM), and whether it can
-        stand in an attack's way (a troop base not shrunk to nothing): touching is not
-        blocking (Federico F18)."""
+    def room_corners(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every base's corners (n, 4, 2) shrunk by the contact tolerance (at least TOUCH_MM),
+        and whether it can stand in an attack's way (a troop base not shrunk to nothing):
+        touching is not blocking (Federico F18)."""
         front, right, half = self.axes
         inset = half - max(self.contact_tol, TOUCH_MM)
         real = (inset > 0).all(axis=1)
-        inset = np.maximum(inset, 0.0)
         corners = np.stack([self.centres + u * inset[:, :1] * right + v * inset[:, 1:] * front
                             for u, v in ((-1, 1), (1, 1), (1, -1), (-1, -1))], axis=1)
-        shrunk = np.empty(len(corners), dtype=object)
-        shrunk[real] = shapely.polygons(corners[real])
-        shrunk[~real] = shapely.Polygon()
-        return shrunk, real & self.troop
-
-    @cached_property
-    def obstacles(self) -> Obstacles:
-        from campo.engine.rulesets.federico.sight import Obstacles
-
-        return Obstacles(self)
+        return corners, real & self.troop
 
     def front_lines(self, kinds: tuple[str, ...]) -> dict[str, list[int]]:
         """Every base -> the rows of `linears` of ``kinds`` along its front (within half its

@@ -133,8 +133,7 @@ def _measure(board: Board, firers: list[str]) -> dict[str, list[Target]]:
                                [key("arc", f, t) for f, t in keys], board.state.held)
     parts, whole = _parts(board, arcs[f_k], t_row, np.array(in_arc, dtype=bool))
     if board.settings.f4_range_measure == "centre_to_centre":
-        f_row = np.array([board.pos[f] for f in shooting])
-        dist_mm = np.hypot(*(board.centres[f_row[f_k]] - board.centres[t_row]).T)
+        dist_mm = np.hypot(*(board.centres[board.positions(shooting)[f_k]] - board.centres[t_row]).T)
     else:
         dist_mm = shapely.distance(board.fronts[[board.pos[f] for f in shooting]][f_k], parts)
     in_range, range_close = decide(long_mm[f_k] - dist_mm + EDGE_SLACK_MM, tol,
@@ -208,7 +207,8 @@ def _parts(board: Board, arcs: np.ndarray, t_row: np.ndarray, in_arc: np.ndarray
 def _covers(board: Board, pairs: list[tuple[str, str]]) -> list[str | None]:
     """Federico F7 (gap settings): per (firer, target), the terrain giving the target cover."""
     lines = board.lines_between([(t, f) for f, t in pairs], board.settings.cover_lines)
-    return [board.cover_area[t] or line for (_, t), line in zip(pairs, lines)]
+    areas = board.cover_areas([t for _, t in pairs])
+    return [area or line for area, line in zip(areas, lines)]
 
 
 def enfiladed(board: Board, firer: str, target: str) -> bool:

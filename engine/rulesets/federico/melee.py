@@ -195,19 +195,19 @@ def _engaged(board: Board, queues: dict[tuple[str, str, str], list[str]],
              needed: set[tuple[str, str]]) -> dict[tuple[str, str], set[str]]:
     """(attacker, defender regiment) -> the attacker and those of its regiment mates that may
     legally attack a base of that regiment (F20's estimate), for the keys ``needed``. Each
-    mate's attacks (`_mates_attacks`) are judged in rounds, one per mate still unsettled in
-    each, only until one is legal."""
+    mate's nearest attack (`_mates_attacks`) is judged first (`judge` did, with its own
+    batch); the rest of the queues of the mates it leaves unsettled in one more batch (a batch
+    costs far more than an attack in it)."""
     out = {k: {k[0]} for k in needed}
-    todo = {k: list(q) for k, q in queues.items() if k[:2] in needed}
-    while todo:
-        for ((a, d_reg, m), q), v in zip(list(todo.items()),
-                                        reach(board, [(k[2], q[0]) for k, q in todo.items()])):
+    queues = {k: q for k, q in queues.items() if k[:2] in needed}
+
+    def count_legal(tried: list[tuple[tuple[str, str, str], str]]) -> None:
+        for (k, _), v in zip(tried, reach(board, [(k[2], t) for k, t in tried])):
             if v.legal:
-                out[(a, d_reg)].add(m)
-            if v.legal or len(q) == 1:
-                del todo[(a, d_reg, m)]
-            else:
-                q.pop(0)
+                out[k[:2]].add(k[2])
+
+    count_legal([(k, q[0]) for k, q in queues.items()])
+    count_legal([(k, t) for k, q in queues.items() if k[2] not in out[k[:2]] for t in q[1:]])
     return out
 
 

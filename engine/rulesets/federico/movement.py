@@ -18,7 +18,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from campo.engine.geometry.rect import Rect, angle_diff, unit_vector
-from campo.engine.rulesets.federico.board import Board
+from campo.engine.rulesets.federico.board import OUTWARD, Board
 from campo.engine.rulesets.federico.pieces import Piece
 from campo.engine.rulesets.federico.settings import FedericoSettings
 from campo.engine.rulesets.federico.units import FALL_BACK_CM, HALVED_MOVE, MOVE_CM
@@ -217,8 +217,7 @@ def fall_back(board: Board, base_id: str, enemy: str) -> dict[str, Any] | None:
     if board.settings.f22_fall_back == "toward_own_table_edge":
         heading = 270.0 if p.side == "A" else 90.0
     else:
-        outward = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}
-        heading = (r.heading_deg + outward[board.edges[(base_id, enemy)]] + 180.0) % 360.0
+        heading = (r.heading_deg + OUTWARD[board.edges[(base_id, enemy)]] + 180.0) % 360.0
     v = unit_vector(heading)
     end = Rect(r.cx + v[0] * board.mm(dist), r.cy + v[1] * board.mm(dist), heading,
                r.width, r.depth)

@@ -19,17 +19,16 @@ from typing import Any
 import numpy as np
 import shapely
 
-from campo.engine.geometry.contact import shared_lengths_many
+from campo.engine.geometry.contact import RectTable, edges_of_lengths
 from campo.engine.geometry.motion import convex_slides, wheel, wheel_cost
-from campo.engine.geometry.rect import Rect, angle_diff, rotate
+from campo.engine.geometry.rect import EDGE_NAMES, Rect, angle_diff, rotate
 from campo.engine.geometry.zones import zone_of
 from campo.engine.results import Zone
-from campo.engine.rulesets.federico.board import TOUCH_MM, Board
+from campo.engine.rulesets.federico.board import OUTWARD, TOUCH_MM, Board
 
 WHEEL_STEP_DEG = 10.0
 _EDGE_OF_ZONE = {Zone.FRONT: "front", Zone.LEFT: "left", Zone.RIGHT: "right", Zone.REAR: "rear",
                  Zone.INSIDE: "front"}
-_OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}
 
 
 @dataclass
@@ -43,6 +42,8 @@ class AttackPath:
     wheel_mm: float
     slide_mm: float
     oblique_deg: float = 0.0
+    edge: str = "front"
+    """The target's edge the final pose touches (F19, `attacks.aspect_struck`)."""
     corners: np.ndarray | None = None
     """(poses, 4, 2): the wheel's poses every 10°, then the contact."""
     hulls: np.ndarray | None = None
@@ -99,7 +100,9 @@ def sweep(ways: list[AttackPath]) -> None:
     for p, pose, k, final in zip(todo, poses, steps.tolist(), finals):
         p.corners = np.concatenate([pose[:k + 1], final[None]])
         pairs.append(np.concatenate([p.corners[:-1], p.corners[1:]], axis=1))     # (s, 8, 2)
-    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(pairs)))
+    # the hull of each 8 corners, given as a line string through them: GEOS hulls the same
+    # points in the same order as for a multipoint, which takes ten times longer to make
+    hulls = shapely.convex_hull(shapely.linestrings(np.concatenate(pairs)))
     for p, chunk in zip(todo, np.split(hulls, np.cumsum([len(x) for x in pairs])[:-1])):
         p.hulls = chunk
 
@@ -139,12 +142,19 @@ def paths(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[list[AttackPath]
             if math.isfinite(sf) and not sb < sf - TOUCH_MM]
     if not made:
         return out
-    # the front made the contact: no flank or rear edge lies along the target
-    shared = shared_lengths_many([f for _, _, f, _ in made],
-                                 [pairs[p.pair][1] for p, _, _, _ in made], TOUCH_MM)
-    for (p, off, final, sf), (_, right, rear, left) in zip(made, shared.tolist()):
+    # the front made the contact: no flank or rear edge lies along the target; and the edge
+    # of the target touched (each table of rectangles built once for both questions)
+    finals = RectTable([f for _, _, f, _ in made])
+    targets = RectTable([pairs[p.pair][1] for p, _, _, _ in made])
+    at = np.arange(len(made))
+    shared = finals.shared_lengths(at, targets, at, TOUCH_MM)
+    tol = board.contact_tol + TOUCH_MM
+    edges = edges_of_lengths(targets.shared_lengths(at, finals, at, tol), tol)
+    for (p, off, final, sf), (_, right, rear, left), k in zip(made, shared.tolist(),
+                                                              edges.tolist()):
         if max(left, right, rear) <= 2 * TOUCH_MM + 1e-6:
-            out[p.pair].append(AttackPath(pairs[p.pair][0], final, p.turn, p.cost, sf, off))
+            out[p.pair].append(AttackPath(pairs[p.pair][0], final, p.turn, p.cost, sf, off,
+                                          EDGE_NAMES[k]))
     return out
 
 
@@ -159,7 +169,7 @@ def _start_poses(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[_Pose]:
     out: list[_Pose] = []
     for k, ((c, t), ((x0, y0), (x1, y1))) in enumerate(zip(pairs, ends)):
         zone = zone_of(t, c.front_centre[0], c.front_centre[1], board.settings.f1_zones)
-        squarely = (t.heading_deg + _OUTWARD[_EDGE_OF_ZONE[zone]] + 180.0) % 360.0
+        squarely = (t.heading_deg + OUTWARD[_EDGE_OF_ZONE[zone]] + 180.0) % 360.0
         turns = [0.0, angle_diff(squarely, c.heading_deg)]
         if math.hypot(x1 - x0, y1 - y0) > 1e-6:
             turns.append(angle_diff(math.degrees(math.atan2(y1 - y0, x1 - x0)), c.heading_deg))
@@ -193,7 +203,7 @@ def _wheels_strike(wheels: list[tuple[Rect, float, Rect] | None]) -> list[bool]:
     if not len(near):
         return out
     size = poses.shape[1] - 1
-    hulls = shapely.convex_hull(shapely.multipoints(
+    hulls = shapely.convex_hull(shapely.linestrings(   # 8 corners each, as in `sweep`
         np.concatenate([poses[near, :-1], poses[near, 1:]], axis=2).reshape(-1, 8, 2)))
     polygons = np.repeat(np.array([wheels[rows[k]][2].polygon for k in near.tolist()],
                                   dtype=object), size)

@@ -27,6 +27,7 @@ from campo.engine.rulesets.federico.board import Board
 INSET_MM = 0.5      # sight lines start/end this far inside the edges (touching neighbours)
 AHEAD_MM = 0.01     # ... and start this far ahead of the firer's front edge
 ORIGINS = 5         # points along the front edge
+BOX_MARGIN_MM = 1.0  # a shot's box holds its lines (they start AHEAD_MM beyond the front edge)
 
 
 @dataclass
@@ -42,15 +43,14 @@ class Shots:
 
 @dataclass(eq=False)
 class Obstacles:
-    """What blocks sight on one board (`Board.obstacles`): the troop bases, crests and blocking
-    areas as the shared sight geometry holds them, and which of them a shot leaves out."""
+    """What may block a batch of shots on one board (`_Judge.obstacles`): the troop bases near
+    their lines, the crests and blocking areas, as the shared sight geometry holds them, and
+    which of them a shot leaves out."""
 
     board: Board
-
-    @cached_property
-    def troop_rows(self) -> np.ndarray:
-        """The board rows of the troop bases (commanders do not block sight): the field's bodies."""
-        return np.nonzero(self.board.troop)[0]
+    troop_rows: np.ndarray
+    """The board rows of the troop bases that may touch a line (commanders do not block
+    sight): the field's bodies."""
 
     @cached_property
     def deep_rows(self) -> list[int]:
@@ -67,7 +67,8 @@ class Obstacles:
         deep = [b.areas[k] for k in self.deep_rows]
         return SightField(list(b.shapes[rows]), [b.order[r] for r in rows],
                           [line for _, line in b.crests], [tid for tid, _ in b.crests],
-                          [p for _, _, p in deep], [i for i, _, _ in deep], max_depth=0.0)
+                          [p for _, _, p in deep], [i for i, _, _ in deep], max_depth=0.0,
+                          corners=b.quads[rows])   # the outlines' vertices, read once
 
     @cached_property
     def own_body(self) -> np.ndarray:
@@ -111,9 +112,19 @@ class _Judge:
 
     @cached_property
     def rows(self) -> tuple[np.ndarray, np.ndarray]:
-        pos = self.board.pos
-        return (np.array([pos[f] for f in self.shots.firers]),
-                np.array([pos[t] for t in self.shots.targets]))
+        return self.board.positions(self.shots.firers), self.board.positions(self.shots.targets)
+
+    @cached_property
+    def obstacles(self) -> Obstacles:
+        """The obstacles with the troop bases whose outline's box meets the box of some shot's
+        firer and target (grown by BOX_MARGIN_MM: every line of the shot lies inside it; no
+        other base can touch one), from one query of the board's index."""
+        b = self.board
+        corners = b.quads[np.stack(self.rows)]          # (2, shots, 4, 2): firers', targets'
+        lo = corners.min(axis=(0, 2)) - BOX_MARGIN_MM
+        hi = corners.max(axis=(0, 2)) + BOX_MARGIN_MM
+        near = np.unique(b.tree.query(shapely.box(*lo.T, *hi.T))[1])
+        return Obstacles(b, near[b.troop[near]])
 
     @cached_property
     def origins(self) -> np.ndarray:
@@ -139,9 +150,7 @@ class _Judge:
         part's centroid)."""
         b, parts = self.board, self.shots.parts
         if b.settings.f5_line_of_sight == "centre_to_centre":
-            _, t = self.rows
-            return np.array([(b.rects[k].cx, b.rects[k].cy) for k in t.tolist()],
-                            dtype=float)[:, None, :]
+            return b.centres[self.rows[1]][:, None, :]
         n = len(parts)
         rings = np.full((n, 4, 2), np.nan)
         centroid = np.empty((n, 2))
@@ -170,7 +179,7 @@ class _Judge:
             xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(shrunk),
                                                 return_index=True)
             sizes = np.bincount(owner, minlength=len(other)) - 1   # less the closing point
-            first = np.r_[0, np.cumsum(sizes + 1)[:-1]]
+            first = np.cumsum(sizes + 1) - (sizes + 1)
             rank = np.arange(len(xy)) - first[owner]
             keep = rank < sizes[owner]
             wide = max(4, int(sizes.max(initial=0)))
@@ -180,7 +189,7 @@ class _Judge:
             rings[other[owner[keep]], rank[keep]] = xy[keep]
             counts[other] = sizes
             centroid[other] = shapely.get_coordinates(shapely.centroid(parts[other]))
-        nxt = np.roll(rings, -1, axis=1)
+        nxt = np.concatenate([rings[:, 1:], rings[:, :1]], axis=1)
         last = np.arange(n), counts - 1     # each ring's last vertex closes back to the first
         nxt[last] = rings[:, 0]
         pts = np.stack([rings, rings + (nxt - rings) / 3, rings + (nxt - rings) * (2 / 3)],
@@ -201,7 +210,7 @@ class _Judge:
                        np.tile(e, (1, k, 1)).reshape(-1, 2)], axis=1)
         f_row, t_row = self.rows
         f, t = f_row[shot], t_row[shot]
-        obstacles = self.board.obstacles
+        obstacles = self.obstacles
         slot = np.tile(np.repeat(np.arange(k), m), n)
         lines = Sightlines(xy, 0.0, never=(Keyed(f, obstacles.own_body), Keyed(t, obstacles.own_body)),
                            ends=np.stack([f, t], axis=1), end_shapes=self.board.shapes,
@@ -214,7 +223,7 @@ class _Judge:
         all_lines = self.board.settings.f5_line_of_sight == "all_lines"
         lines, shot, valid = self.lines
         n = len(self.shots.firers)
-        field = self.board.obstacles.field
+        field = self.obstacles.field
         kind = np.zeros(len(shot), dtype=np.int8)      # CLEAR until traced
         index = np.full(len(shot), -1, dtype=np.int64)
 
@@ -251,7 +260,7 @@ class _Judge:
     def _blockers(self, seen: np.ndarray, shot: np.ndarray, kind: np.ndarray,
                   index: np.ndarray) -> list[list[str]]:
         """Per shot not seen, what blocks its traced lines, most lines first (then by name)."""
-        field = self.board.obstacles.field
+        field = self.obstacles.field
         names, which = np.unique(np.array(field.body_ids + field.wall_ids + field.deep_area_ids,
                                           dtype=str), return_inverse=True)
         code = index + np.select([kind == WALL, kind == DEPTH],
