@@ -118,8 +118,12 @@ class _Judge:
     def obstacles(self) -> Obstacles:
         """The obstacles with the troop bases whose outline's box meets the box of some shot's
         firer and target (grown by BOX_MARGIN_MM: every line of the shot lies inside it; no
-        other base can touch one), from one query of the board's index."""
+        other base can touch one), from one query of the board's index. A batch with more
+        shots than there are bases (a whole table's) meets nearly every base: all are taken
+        without the query, which would cost more than it spares."""
         b = self.board
+        if len(self.shots.firers) > len(b.troop):
+            return Obstacles(b, np.flatnonzero(b.troop))
         corners = b.quads[np.stack(self.rows)]          # (2, shots, 4, 2): firers', targets'
         lo = corners.min(axis=(0, 2)) - BOX_MARGIN_MM
         hi = corners.max(axis=(0, 2)) + BOX_MARGIN_MM
