@@ -101,9 +101,9 @@ class SightField:
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
                  max_depth: float = float("inf"), corners: np.ndarray | None = None) -> None:
         # A line grazing a base's outline is not blocked by it when the bodies are given shrunk
-        # by the graze (ISD: `RectTable.inset_corners`, their vertices handed as ``corners``
-        # too, for `Bodies.of`): measurement noise cannot flip a touching line.
-        self.bodies = np.array(list(bodies), dtype=object)
+        # by the graze (ISD: `RectTable.inset_corners`, handed as ``corners`` alone, for
+        # `Bodies.of`): measurement noise cannot flip a touching line.
+        self.given = np.array(list(bodies), dtype=object)
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -113,6 +113,14 @@ class SightField:
         self.corners = corners
 
     @cached_property
+    def bodies(self) -> np.ndarray:
+        """The bodies' polygons: those given, else made from ``corners`` (when asked: the
+        numpy tests read the corners)."""
+        if len(self.given) or self.corners is None:
+            return self.given
+        return shapely.polygons(self.corners)
+
+    @cached_property
     def body_index(self) -> dict[str, int]:
         """Body id -> its position in ``bodies``."""
         return {bid: i for i, bid in enumerate(self.body_ids)}
@@ -120,7 +128,8 @@ class SightField:
     @cached_property
     def _all(self) -> Bodies:
         """Every body's arrays, built once (`sight_bodies.suspects` picks each line's)."""
-        return Bodies.of(self.bodies, self.corners)
+        return Bodies.of(self.given if len(self.given) or self.corners is None else None,
+                         self.corners)
 
     @cached_property
     def _walls(self) -> Walls:
@@ -146,7 +155,7 @@ class SightField:
         """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
         body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
         (`sight_bodies.surely_crosses`); False means "not sure"."""
-        if not len(self.bodies):
+        if not len(self.body_ids):
             return np.zeros(len(ends), dtype=bool)
         return surely_crosses(np.asarray(starts, dtype=float), np.asarray(body, dtype=np.int64),
                               self._all, np.asarray(ends, dtype=float), group)
@@ -161,7 +170,7 @@ class SightField:
             return Trace(kind, index)
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
-        if len(self.bodies):
+        if len(self.body_ids):
             hit, crossed = blocked(xy, widths, self._all,
                                    Rules(lines.never, lines.thin, lines.bodies_off),
                                    todo, lines.origin)

@@ -90,9 +90,10 @@ class Bodies:
     ``vx``, ``vy`` the same corner-major (k, n): numpy reduces a short leading axis fastest)
     and how many it has, its centre and the radius of a circle about it holding it, its
     bounding box, whether it is convex, and, when every body is a convex quadrilateral, the
-    corners (n, 4, 2) for the numpy exact test."""
+    corners (n, 4, 2) for the numpy exact test. ``geoms``, the polygons GEOS tests, is None
+    when the bodies came as convex quadrilaterals' corners: no GEOS test asks for them."""
 
-    geoms: np.ndarray
+    geoms: np.ndarray | None
     verts: np.ndarray
     sides: np.ndarray
     centre: np.ndarray
@@ -121,9 +122,11 @@ class Bodies:
         return None
 
     @staticmethod
-    def of(geoms: np.ndarray, corners: np.ndarray | None = None) -> Bodies:
-        """Polygons' arrays; ``corners`` (n, k, 2): their rings' vertices, when known (no GEOS)."""
-        n = len(geoms)
+    def of(geoms: np.ndarray | None, corners: np.ndarray | None = None) -> Bodies:
+        """Polygons' arrays; ``corners`` (n, k, 2): their rings' vertices, when known (no GEOS;
+        ``geoms`` None: the polygons are made from them only if some body is not a convex
+        quadrilateral)."""
+        n = len(geoms) if geoms is not None else len(corners)
         if not n:
             z = np.zeros(0)
             return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
@@ -157,6 +160,8 @@ class Bodies:
             turn = e[..., 0] * nxt[..., 1] - e[..., 1] * nxt[..., 0]
             convex[quad] = (turn > 0).all(axis=1) | (turn < 0).all(axis=1)
         rest = np.nonzero(~convex)[0]
+        if geoms is None and (len(rest) or width != 4):
+            geoms = shapely.polygons(corners)
         if len(rest):
             area = shapely.area(geoms[rest])
             convex[rest] = solid[rest] & \
@@ -176,10 +181,10 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     hold the bodies whose centre lies nearer the line's start than that body's (one of them
     may cross the line too, and `blocked` names the nearest, however many lines are asked)."""
     sure_body = np.full(len(live), -1, dtype=np.int64)
-    if not len(live) or not len(bodies.geoms):
+    if not len(live) or not len(bodies.verts):
         empty = np.zeros(0, dtype=np.int64)
         return sure_body, empty, empty
-    if len(live) * len(bodies.geoms) <= FEW_PAIRS:
+    if len(live) * len(bodies.verts) <= FEW_PAIRS:
         # a few lines: every body whose box, grown by the corridor, meets a line's box
         lo, hi = xy[live].min(axis=1), xy[live].max(axis=1)
         grow = width[live][:, None] + bodies.radius[None, :]

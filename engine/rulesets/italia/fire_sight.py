@@ -67,7 +67,7 @@ class ShotQuestions:
     def _marks(self, groups: list[list[str]]) -> np.ndarray:
         """(len(groups), bodies) bool: the bodies of each group's bases."""
         index = self.field.body_index
-        out = np.zeros((len(groups), len(self.field.bodies)), dtype=bool)
+        out = np.zeros((len(groups), len(self.field.body_ids)), dtype=bool)
         rows = [k for k, g in enumerate(groups) for i in g if i in index]
         cols = [index[i] for g in groups for i in g if i in index]
         out[rows, cols] = True
