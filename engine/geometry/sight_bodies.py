@@ -88,9 +88,8 @@ class Rules:
 class Bodies:
     """The blocking bodies as arrays: every polygon's vertices (padded by repeating the last;
     ``vx``, ``vy`` the same corner-major (k, n): numpy reduces a short leading axis fastest)
-    and how many it has, its centre and the radius of a circle about it holding it, its
-    bounding box, whether it is convex, and, when every body is a convex quadrilateral, the
-    corners (n, 4, 2) for the numpy exact test. ``geoms``, the polygons GEOS tests, is None
+    and how many it has, its centre and the radius of a circle about it holding it, whether
+    it is convex, and, when every body is a convex quadrilateral, the corners (n, 4, 2) for the numpy exact test. ``geoms``, the polygons GEOS tests, is None
     when the bodies came as convex quadrilaterals' corners: no GEOS test asks for them."""
 
     geoms: np.ndarray | None
@@ -98,7 +97,6 @@ class Bodies:
     sides: np.ndarray
     centre: np.ndarray
     radius: np.ndarray
-    box: np.ndarray
     convex: np.ndarray
 
     @property
@@ -130,10 +128,11 @@ class Bodies:
         if not n:
             z = np.zeros(0)
             return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
-                          np.zeros((0, 4)), z.astype(bool))
+                          z.astype(bool))
         if corners is not None:
             verts, width = corners, corners.shape[1]
             counts, solid = np.full(n, width), np.ones(n, dtype=bool)
+            total = verts.sum(axis=1)
         else:
             rings = shapely.get_exterior_ring(geoms)
             xy, owner = shapely.get_coordinates(rings, return_index=True)
@@ -143,11 +142,11 @@ class Bodies:
             rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
             verts = xy[first[:, None] + rank]                        # padded with the last one
             solid = shapely.get_num_interior_rings(geoms) == 0
-        real = np.arange(width)[None, :] < counts[:, None]
-        centre = (verts * real[..., None]).sum(axis=1) / counts[:, None]   # the vertices' mean
+            real = np.arange(width)[None, :] < counts[:, None]
+            total = (verts * real[..., None]).sum(axis=1)
+        centre = total / counts[:, None]                                   # the vertices' mean
         d = verts - centre[:, None, :]
         radius = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2).max(axis=1)
-        box = np.concatenate([verts.min(axis=1), verts.max(axis=1)], axis=1)
         # convex: a quadrilateral turning the same way at every corner (a base), else no hole
         # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
         # dent below CONVEX_AREA_REL of the area counts as none)
@@ -166,7 +165,7 @@ class Bodies:
             area = shapely.area(geoms[rest])
             convex[rest] = solid[rest] & \
                 (shapely.area(shapely.convex_hull(geoms[rest])) - area <= CONVEX_AREA_REL * area)
-        return Bodies(geoms, verts, counts, centre, radius, box, convex)
+        return Bodies(geoms, verts, counts, centre, radius, convex)
 
 
 def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
