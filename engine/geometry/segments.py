@@ -85,7 +85,7 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     hit = meet.copy()
     near = ~meet & (reach > 0)
     if near.any():
-        r = np.nonzero(near)[0]
+        r = near.nonzero()[0]
         d = _apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
         hit[r] = d.min(axis=0) <= reach[r]
     return hit, meet
@@ -128,7 +128,7 @@ def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarr
     reach = np.broadcast_to(np.asarray(reach, dtype=float), meet.shape)
     near = ~meet & (reach > 0)
     if near.any():
-        r = np.nonzero(near)[0]
+        r = near.nonzero()[0]
         meet[r] = _apart(x0[r], y0[r], x1[r], y1[r], ax[r], ay[r], bx[r], by[r]) <= reach[r]
     return meet
 
@@ -197,9 +197,9 @@ def convex_edges(polygons: np.ndarray) -> list[np.ndarray | None]:
     found: list[np.ndarray | None] = [None] * len(polygons)
     if not len(polygons):
         return found
-    simple = np.nonzero((shapely.get_type_id(polygons) == 3)
-                        & (shapely.get_num_interior_rings(polygons) == 0)
-                        & ~shapely.is_empty(polygons))[0]
+    simple = ((shapely.get_type_id(polygons) == 3)
+              & (shapely.get_num_interior_rings(polygons) == 0)
+              & ~shapely.is_empty(polygons)).nonzero()[0]
     simple = simple[shapely.equals(polygons[simple], shapely.convex_hull(polygons[simple]))]
     for k in simple.tolist():
         ring = shapely.get_exterior_ring(polygons[k])

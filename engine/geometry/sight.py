@@ -174,7 +174,7 @@ class SightField:
             hit, crossed = blocked(xy, widths, self._all,
                                    Rules(lines.never, lines.thin, lines.bodies_off),
                                    todo, lines.origin)
-            on = np.nonzero(hit >= 0)[0]
+            on = (hit >= 0).nonzero()[0]
             kind[on] = np.where(crossed[on], BODY, CORRIDOR)
             index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]

@@ -89,28 +89,18 @@ class Bodies:
     """The blocking bodies as arrays: every polygon's vertices (padded by repeating the last;
     ``vx``, ``vy`` the same corner-major (k, n): numpy reduces a short leading axis fastest)
     and how many it has, its centre and the radius of a circle about it holding it, whether
-    it is convex, and, when every body is a convex quadrilateral, the corners (n, 4, 2) for the numpy exact test. ``geoms``, the polygons GEOS tests, is None
-    when the bodies came as convex quadrilaterals' corners: no GEOS test asks for them."""
+    it is convex, and, when every body is a convex quadrilateral, the corners (n, 4, 2) for
+    the numpy exact test. ``geoms``, the polygons GEOS tests, is None when the bodies came as
+    convex quadrilaterals' corners: no GEOS test asks for them."""
 
     geoms: np.ndarray | None
     verts: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
     sides: np.ndarray
     centre: np.ndarray
     radius: np.ndarray
     convex: np.ndarray
-
-    @property
-    def vx(self) -> np.ndarray:
-        return self._corner_major[0]
-
-    @property
-    def vy(self) -> np.ndarray:
-        return self._corner_major[1]
-
-    @cached_property
-    def _corner_major(self) -> tuple[np.ndarray, np.ndarray]:
-        return (np.ascontiguousarray(self.verts[:, :, 0].T),
-                np.ascontiguousarray(self.verts[:, :, 1].T))
 
     @cached_property
     def quads(self) -> np.ndarray | None:
@@ -127,12 +117,11 @@ class Bodies:
         n = len(geoms) if geoms is not None else len(corners)
         if not n:
             z = np.zeros(0)
-            return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
-                          z.astype(bool))
+            return Bodies(geoms, np.zeros((0, 1, 2)), np.zeros((1, 0)), np.zeros((1, 0)),
+                          z.astype(np.int64), np.zeros((0, 2)), z, z.astype(bool))
         if corners is not None:
             verts, width = corners, corners.shape[1]
             counts, solid = np.full(n, width), np.ones(n, dtype=bool)
-            total = verts.sum(axis=1)
         else:
             rings = shapely.get_exterior_ring(geoms)
             xy, owner = shapely.get_coordinates(rings, return_index=True)
@@ -142,30 +131,32 @@ class Bodies:
             rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
             verts = xy[first[:, None] + rank]                        # padded with the last one
             solid = shapely.get_num_interior_rings(geoms) == 0
-            real = np.arange(width)[None, :] < counts[:, None]
-            total = (verts * real[..., None]).sum(axis=1)
-        centre = total / counts[:, None]                                   # the vertices' mean
-        d = verts - centre[:, None, :]
-        radius = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2).max(axis=1)
+        vx, vy = np.ascontiguousarray(verts[:, :, 0].T), np.ascontiguousarray(verts[:, :, 1].T)
+        if corners is not None:
+            cx, cy = vx.sum(axis=0) / counts, vy.sum(axis=0) / counts    # the vertices' mean
+        else:
+            real = np.arange(width)[:, None] < counts
+            cx, cy = (vx * real).sum(axis=0) / counts, (vy * real).sum(axis=0) / counts
+        dx, dy = vx - cx, vy - cy
+        radius = np.sqrt(dx ** 2 + dy ** 2).max(axis=0)
         # convex: a quadrilateral turning the same way at every corner (a base), else no hole
         # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
         # dent below CONVEX_AREA_REL of the area counts as none)
         convex = np.zeros(n, dtype=bool)
-        quad = np.nonzero((counts == 4) & solid)[0]
+        quad = ((counts == 4) & solid).nonzero()[0]
         if len(quad):
-            v = verts[quad, :4]
-            e = successors(v, axis=1) - v                            # each edge, then the next
-            nxt = successors(e, axis=1)
-            turn = e[..., 0] * nxt[..., 1] - e[..., 1] * nxt[..., 0]
-            convex[quad] = (turn > 0).all(axis=1) | (turn < 0).all(axis=1)
-        rest = np.nonzero(~convex)[0]
+            qx, qy = vx[:4, quad], vy[:4, quad]
+            ex, ey = successors(qx) - qx, successors(qy) - qy        # each edge, then the next
+            turn = ex * successors(ey) - ey * successors(ex)
+            convex[quad] = (turn > 0).all(axis=0) | (turn < 0).all(axis=0)
+        rest = (~convex).nonzero()[0]
         if geoms is None and (len(rest) or width != 4):
             geoms = shapely.polygons(corners)
         if len(rest):
             area = shapely.area(geoms[rest])
             convex[rest] = solid[rest] & \
                 (shapely.area(shapely.convex_hull(geoms[rest])) - area <= CONVEX_AREA_REL * area)
-        return Bodies(geoms, verts, counts, centre, radius, convex)
+        return Bodies(geoms, verts, vx, vy, counts, np.column_stack([cx, cy]), radius, convex)
 
 
 def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
@@ -185,13 +176,14 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         return sure_body, empty, empty
     if len(live) * len(bodies.verts) <= FEW_PAIRS:
         # a few lines: every body whose box, grown by the corridor, meets a line's box
-        lo, hi = xy[live].min(axis=1), xy[live].max(axis=1)
+        seg = xy[live]
+        lo, hi = np.minimum(seg[:, 0], seg[:, 1]), np.maximum(seg[:, 0], seg[:, 1])
+        mid, half = (lo + hi) / 2, (hi - lo) / 2
         grow = width[live][:, None] + bodies.radius[None, :]
         c = bodies.centre
-        line, cand = np.nonzero((np.abs(c[None, :, 0] - (lo[:, None, 0] + hi[:, None, 0]) / 2)
-                                 <= (hi - lo)[:, None, 0] / 2 + grow)
-                                & (np.abs(c[None, :, 1] - (lo[:, None, 1] + hi[:, None, 1]) / 2)
-                                   <= (hi - lo)[:, None, 1] / 2 + grow))
+        line, cand = ((np.abs(c[None, :, 0] - mid[:, None, 0]) <= half[:, None, 0] + grow)
+                      & (np.abs(c[None, :, 1] - mid[:, None, 1]) <= half[:, None, 1] + grow)
+                      ).nonzero()
     else:
         sweep = _Sweep(xy[live], width[live], bodies, None if origin is None else origin[live])
         # certain: the nearest body strictly holding the line's direction, ending before
@@ -201,7 +193,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         sure[sure] = ~rules.marked(rules.never, live[sure], body[sure])
         sure_body[sure] = body[sure]
         if not rivals:
-            line, cand = sweep.candidates(np.nonzero(~sure)[0])
+            line, cand = sweep.candidates((~sure).nonzero()[0])
         else:
             nearer = np.full(len(live), np.inf)
             nearer[sure] = np.sqrt(_centre_d2(bodies, sure_body[sure], xy[live[sure], 0]))
@@ -243,7 +235,7 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     line, cand, cross = line[hit], cand[hit], cross[hit]
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
     # crosses before one only near it, the nearest by centre
-    sure = np.nonzero(sure_body >= 0)[0]
+    sure = (sure_body >= 0).nonzero()[0]
     line = np.concatenate([line, sure])
     cand = np.concatenate([cand, sure_body[sure]])
     cross = np.concatenate([cross, np.ones(len(sure), dtype=bool)])
@@ -299,7 +291,7 @@ def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
     lines = shapely.linestrings(xy)
     near = shapely.dwithin(lines, bodies.geoms[cand], reach)
     meet = near.copy()
-    wide = np.nonzero(near & (reach > 0))[0]
+    wide = (near & (reach > 0)).nonzero()[0]
     meet[wide] = shapely.dwithin(lines[wide], bodies.geoms[cand[wide]], 0.0)
     return near, meet
 
@@ -353,7 +345,7 @@ class _Sweep:
         cy = bodies.centre[:, 1][None, :] - self.origins[:, 1][:, None]
         bound = bodies.radius[None, :] + grow[:, None]
         limit = reach[:, None] + GROW_EPS_MM + bound
-        o, b = np.nonzero(cx * cx + cy * cy <= limit * limit)
+        o, b = (cx * cx + cy * cy <= limit * limit).nonzero()
         cx, cy, bound = cx[o, b], cy[o, b], bound[o, b]
         d_ob = np.sqrt(cx * cx + cy * cy)
         gap = d_ob - bound
@@ -386,7 +378,7 @@ class _Sweep:
         self.offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
         self.centre_dir = psi
         self.inside = np.zeros(len(o), dtype=bool)
-        close = np.nonzero(self.near <= 0)[0]          # only a body this near can hold it
+        close = (self.near <= 0).nonzero()[0]          # only a body this near can hold it
         self.inside[close] = _holds(rx[:, close], ry[:, close])
 
     def _positions(self, lo: np.ndarray, hi: np.ndarray, pair: np.ndarray
@@ -397,8 +389,8 @@ class _Sweep:
         lo = lo + self.centre_dir[pair]
         hi = hi + self.centre_dir[pair]
         full = hi - lo >= 2 * np.pi
-        over = np.nonzero(~full & (hi > np.pi))[0]
-        under = np.nonzero(~full & (lo < -np.pi))[0]
+        over = (~full & (hi > np.pi)).nonzero()[0]
+        under = (~full & (lo < -np.pi)).nonzero()[0]
         pair = np.concatenate([pair, pair[over], pair[under]])
         lo = np.concatenate([np.where(full, -WRAP, lo), lo[over] - 2 * np.pi, lo[under] + 2 * np.pi])
         hi = np.concatenate([np.where(full, WRAP, hi), hi[over] - 2 * np.pi, hi[under] + 2 * np.pi])
@@ -415,7 +407,7 @@ class _Sweep:
         """Per line: the least far-corner distance of the convex bodies whose interval of
         directions strictly holds it (a body holding the origin holds every direction), and
         that body (-1: none)."""
-        conv = np.nonzero(self.bodies.convex[self.b])[0]
+        conv = self.bodies.convex[self.b].nonzero()[0]
         offset = self.offset[:, conv]
         lo = np.where(self.inside[conv], -4 * np.pi, offset.min(axis=0) + ANGLE_EPS)
         hi = np.where(self.inside[conv], 4 * np.pi, offset.max(axis=0) - ANGLE_EPS)
@@ -455,7 +447,7 @@ class _Sweep:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         which = np.repeat(np.arange(len(pair)), count)
         step = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
-        sorted_asked = np.nonzero(asked)[0]
+        sorted_asked = asked.nonzero()[0]
         line = self.order[sorted_asked[first[which] + step]]
         pair = pair[which]
         keep = self.near[pair] <= self.length[line] + GROW_EPS_MM

@@ -54,8 +54,8 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
     # named within the close-call tolerance
     tol = board.settings.close_call_mm
     reach = max(tol, WATCH_MM)
-    s, f = np.nonzero(np.tile(friend, (len(ring) // n, 1))
-                      & _boxes_meet(box, corners, reach - GRAZE_MM))
+    s, f = (np.tile(friend, (len(ring) // n, 1))
+            & _boxes_meet(box, corners, reach - GRAZE_MM)).nonzero()
     if not len(s):
         return margin, none, none, np.zeros(0)
     px, py = corners_of(board, f)                                         # (4, m)
@@ -97,7 +97,8 @@ def _friends(board: Board, arcs: Arcs, row: np.ndarray) -> np.ndarray:
 
 def _boxes_meet(box: np.ndarray, corners: np.ndarray, grow: float) -> np.ndarray:
     """(shots, bases): the bases' boxes meet each shot's region box grown by ``grow``."""
-    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    each = [corners[:, k] for k in range(corners.shape[1])]    # (numpy is slow across axis 1)
+    lo, hi = np.minimum.reduce(each), np.maximum.reduce(each)
     return ((lo[None, :, 0] <= box[:, None, 2] + grow) & (hi[None, :, 0] >= box[:, None, 0] - grow)
             & (lo[None, :, 1] <= box[:, None, 3] + grow)
             & (hi[None, :, 1] >= box[:, None, 1] - grow))

@@ -115,7 +115,7 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
     w = successors(v, axis=1)                                 # each corner's next
     i, j = _pairs(len(v))                                     # every pair of functions at once
     h0, h1 = v[i] - v[j], w[i] - w[j]
-    pair, corner, col = np.nonzero(h0 * h1 < 0)               # the edges the two cross on
+    pair, corner, col = (h0 * h1 < 0).nonzero()               # the edges the two cross on
     if len(pair):
         a, b = h0[pair, corner, col], h1[pair, corner, col]
         t = a / (a - b)
@@ -170,7 +170,7 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     distance, all shooters against all bases in numpy (a table's few hundred bases). Bases
     surely far out of the arc and beyond the range (by `WATCH_MM`: neither listed nor
     remembered) get bounds instead: a depth below -`WATCH_MM`, a distance beyond it."""
-    row, at = np.nonzero(enemy)
+    row, at = enemy.nonzero()
     px, py = corners_of(board, at)
     frames = board.rect_table.frames
     mode = board.settings.a5_in_arc_test
@@ -190,7 +190,7 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     d = frames[at, :2] - mid
     radius = np.sqrt(frames[at, 6] ** 2 + frames[at, 7] ** 2)        # half width, half depth
     nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
-    need = np.nonzero(maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM))[0]
+    need = (maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM)).nonzero()[0]
     if mode == "whole_base":
         depth[need] = np.minimum.reduce([v[:, need] for v in values]).min(axis=0)
     elif mode != "centre":
@@ -231,7 +231,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
     x, y = corners_of(board, at)
     count = np.full(n, 4)
     whole = np.ones(n, dtype=bool)
-    ask = np.nonzero(in_arc)[0]
+    ask = in_arc.nonzero()[0]
     if board.settings.a6_range_measure != "front_edge_to_part_in_arc" or not len(ask):
         return Parts(x, y, count, whole)
     near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
@@ -245,7 +245,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
         return Parts(x, y, count, whole)
     reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], np.inf)
     cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0)
-    empty = np.nonzero(cn == 0)[0]
+    empty = (cn == 0).nonzero()[0]
     if len(empty):   # within 1e-6 mm of the arc, but not touching in floating point
         ex, ey, en = _clip(arcs, row[cut[empty]], x[:, cut[empty]], y[:, cut[empty]],
                            reach[empty], 1e-5)
@@ -254,7 +254,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
         cx, cy, ex, ey = (_pad(a, width) for a in (cx, cy, ex, ey))
         cx[:, empty[keep]], cy[:, empty[keep]], cn[empty[keep]] = \
             ex[:, keep], ey[:, keep], en[keep]
-    got = np.nonzero(cn > 0)[0]           # the rest: measured to all of it
+    got = (cn > 0).nonzero()[0]           # the rest: measured to all of it
     width = max(4, cx.shape[0])
     x, y, cx, cy = (_pad(a, width) for a in (x, y, cx, cy))
     x[:, cut[got]], y[:, cut[got]] = cx[:, got], cy[:, got]
@@ -299,7 +299,7 @@ def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, pa
         d = table[at, :2] - table[arcs.at[row], :2]
         return np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2)
     out = nearest_mm.copy()
-    cut = np.nonzero(~parts.whole)[0]
+    cut = (~parts.whole).nonzero()[0]
     if len(cut):
         out[cut] = segment_distances(parts.x[:, cut], parts.y[:, cut], parts.count[cut],
                                      arcs.front[row[cut], 0], arcs.front[row[cut], 1])

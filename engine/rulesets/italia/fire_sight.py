@@ -204,7 +204,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     seen = trace1.clear.copy()
     pending = ~seen if mode == "any_line" else seen.copy()
     # stage 2: every other line of the shots stage 1 did not settle
-    todo = np.nonzero(pending)[0]
+    todo = pending.nonzero()[0]
     per = 3 * n_end[todo]
     lines_of = np.repeat(np.arange(len(todo)), per)              # each line's pending shot
     k = np.arange(len(lines_of)) - np.repeat(np.cumsum(per) - per, per)
@@ -215,7 +215,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     starts = origins[row[todo]]                                   # (pending, 3, 2)
     xy2 = np.stack([starts[lines_of, origin_k], points[first_end[lines_shot] + end_k]], axis=1)
     settled, blocker = _screened(questions, trace1, todo, starts, xy2[:, 1], lines_of, origin_k)
-    swept = np.nonzero(~settled)[0]
+    swept = (~settled).nonzero()[0]
     trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), swept)
     clear2 = trace2.clear[swept]
     if mode == "any_line":
@@ -224,7 +224,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
         seen[lines_shot[swept[~clear2]]] = False
     # what blocks each line, the lines settled by the middle line's blocker counted together
     screened = np.bincount(lines_of[settled], minlength=len(todo))
-    by = np.nonzero(screened)[0]
+    by = screened.nonzero()[0]
     return _sight(n, seen,
                   np.concatenate([shot1, todo[by], lines_shot[swept]]),
                   np.concatenate([trace1.kind, np.full(len(by), BODY, dtype=np.int8),
@@ -251,7 +251,7 @@ def _sight(n: int, seen: np.ndarray, shot: np.ndarray, kind: np.ndarray, index: 
            weight: np.ndarray) -> Sight:
     """The `Sight` of traced lines (each row: its shot, what blocks it and how many lines it
     stands for): each unseen shot's distinct obstacles, most lines first."""
-    blocked = np.nonzero((kind != CLEAR) & ~seen[shot])[0]
+    blocked = ((kind != CLEAR) & ~seen[shot]).nonzero()[0]
     if not len(blocked):
         return Sight(seen, np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64))
     # one number per (shot, obstacle): counted, then each shot's most blocking first
