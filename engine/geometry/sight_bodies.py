@@ -176,7 +176,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         return sure_body, empty, empty
     if len(live) * len(bodies.verts) <= FEW_PAIRS:
         # a few lines: every body whose box, grown by the corridor, meets a line's box
-        seg = xy[live]
+        seg = xy.take(live, axis=0)
         lo, hi = np.minimum(seg[:, 0], seg[:, 1]), np.maximum(seg[:, 0], seg[:, 1])
         mid, half = (lo + hi) / 2, (hi - lo) / 2
         grow = width[live][:, None] + bodies.radius[None, :]
@@ -226,12 +226,12 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     thin = rules.marked(rules.thin, live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
     # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
-    seg = xy[live[line]]
-    c = bodies.centre[cand]
+    seg = xy.take(live[line], axis=0)          # (`take`: numpy's fancy indexing of rows is slow)
+    c = bodies.centre.take(cand, axis=0)
     near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0],
                                   seg[:, 1, 1]) <= bodies.radius[cand] + reach + GROW_EPS_MM
     line, cand, reach = line[near], cand[near], reach[near]
-    hit, cross = reaches(xy[live[line]], cand, reach, bodies)
+    hit, cross = reaches(xy.take(live[line], axis=0), cand, reach, bodies)
     line, cand, cross = line[hit], cand[hit], cross[hit]
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
     # crosses before one only near it, the nearest by centre
@@ -240,9 +240,10 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     cand = np.concatenate([cand, sure_body[sure]])
     cross = np.concatenate([cross, np.ones(len(sure), dtype=bool)])
     if len(line):
-        order = np.lexsort((_centre_d2(bodies, cand, xy[live[line], 0]), ~cross, line))
+        order = np.lexsort((_centre_d2(bodies, cand, xy[:, 0].take(live[line], axis=0)), ~cross,
+                            line))
         line, cand, cross = line[order], cand[order], cross[order]
-        first = np.r_[True, line[1:] != line[:-1]]
+        first = np.concatenate([[True], line[1:] != line[:-1]])
         out[live[line[first]]] = cand[first]
         crossed[live[line[first]]] = cross[first]
     return out, crossed
@@ -251,7 +252,7 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
 def _centre_d2(bodies: Bodies, body: np.ndarray, point: np.ndarray) -> np.ndarray:
     """Squared distance of each body's centre from its point: the blocker named is the
     nearest."""
-    d = bodies.centre[body] - point
+    d = bodies.centre.take(body, axis=0) - point
     return d[:, 0] ** 2 + d[:, 1] ** 2
 
 
@@ -266,8 +267,8 @@ def surely_crosses(starts: np.ndarray, body: np.ndarray, bodies: Bodies, ends: n
     which = np.where(ok, body, 0)
     ok &= bodies.convex[which]
     ox, oy = starts[:, 0], starts[:, 1]
-    rx, ry = bodies.vx[:, which] - ox, bodies.vy[:, which] - oy             # (k, groups)
-    cx, cy = bodies.centre[which, 0] - ox, bodies.centre[which, 1] - oy
+    rx, ry = bodies.vx.take(which, axis=1) - ox, bodies.vy.take(which, axis=1) - oy  # (k, groups)
+    cx, cy = bodies.centre[:, 0].take(which) - ox, bodies.centre[:, 1].take(which) - oy
     offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
     base = np.arctan2(cy, cx)
     lo, hi = base + offset.min(axis=0) + ANGLE_EPS, base + offset.max(axis=0) - ANGLE_EPS
@@ -287,7 +288,7 @@ def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
     if not len(cand):
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if bodies.quads is not None:
-        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads[cand], reach)
+        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads.take(cand, axis=0), reach)
     lines = shapely.linestrings(xy)
     near = shapely.dwithin(lines, bodies.geoms[cand], reach)
     meet = near.copy()

@@ -59,7 +59,7 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
     if not len(s):
         return margin, none, none, np.zeros(0)
     px, py = corners_of(board, f)                                         # (4, m)
-    o, nrm = origin[s], normal[s]                                         # (m, c, 2)
+    o, nrm = origin.take(s, axis=0), normal.take(s, axis=0)               # (m, c, 2)
     depth = depth_in_arc([(px - o[:, j, 0]) * nrm[:, j, 0] + (py - o[:, j, 1]) * nrm[:, j, 1]
                           for j in range(o.shape[1])])
     m = GRAZE_MM - depth
@@ -131,7 +131,7 @@ def _hull_ring(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np
                ) -> tuple[np.ndarray, np.ndarray]:
     """The hull of the firer's own front and the target's part: its ring, counterclockwise
     and padded, and how many vertices each has."""
-    front = board.rect_table.corners[arcs.at[row]][:, :2]                 # (n, 2, 2)
+    front = board.rect_table.corners.take(arcs.at[row], axis=0)[:, :2]   # (n, 2, 2)
     xy, owner = parts.points(prow)
     points = np.concatenate([front.reshape(-1, 2), xy])
     belongs = np.concatenate([np.repeat(np.arange(len(row)), 2), owner])
@@ -159,8 +159,9 @@ def _reversed(ring: np.ndarray, counts: np.ndarray) -> np.ndarray:
 def _strip_ring(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray) -> np.ndarray:
     """The strip straight ahead of the firer's own front, as deep as the target is far (6" at
     most): its ring (counterclockwise, 4 vertices)."""
-    fl, fr = arcs.front[row, 0], arcs.front[row, 1]      # a musket's front is its own
-    facing = arcs.facing[row]
+    front = arcs.front.take(row, axis=0)                # a musket's front is its own
+    fl, fr = front[:, 0], front[:, 1]
+    facing = arcs.facing.take(row, axis=0)
     depth = np.minimum(dist_mm, MUSKETRY_RANGE_IN * MM_PER_IN)[:, None]
     return np.stack([fr, fr + facing * depth, fl + facing * depth, fl], axis=1)
 

@@ -92,7 +92,7 @@ def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
     (with a reach) short of the reach, each (k, m); a point is in the (cut) arc when all are
     >= 0."""
     def dot(origin: np.ndarray, normal: np.ndarray) -> np.ndarray:
-        o, nrm = origin[rows], normal[rows]
+        o, nrm = origin.take(rows, axis=0), normal.take(rows, axis=0)
         return (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
 
     ahead = dot(arcs.left, arcs.facing)
@@ -149,8 +149,8 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
 
 def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The corners of the bases at index positions ``at``, corner-major: x (4, m), y (4, m)."""
-    c = board.rect_table.corners
-    return c[at, :, 0].T, c[at, :, 1].T
+    c = board.rect_table.corners.take(at, axis=0)
+    return c[:, :, 0].T, c[:, :, 1].T
 
 
 @dataclass
@@ -175,7 +175,7 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     frames = board.rect_table.frames
     mode = board.settings.a5_in_arc_test
     if mode == "centre":
-        centre = frames[at, :2]
+        centre = frames.take(at, axis=0)[:, :2]
         values = arc_values(arcs, row, centre[None, :, 0], centre[None, :, 1], None)
         depth = np.minimum.reduce(values)[0]
         maybe_in = depth >= -WATCH_MM
@@ -184,11 +184,12 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
         # no point of the base lies deeper than its corners' least deepest function
         depth = np.minimum.reduce([v.max(axis=0) for v in values])
         maybe_in = depth >= -WATCH_MM
-    front = arcs.front[row]
+    front = arcs.front.take(row, axis=0)
     mid = (front[:, 0] + front[:, 1]) / 2
     half = np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2
-    d = frames[at, :2] - mid
-    radius = np.sqrt(frames[at, 6] ** 2 + frames[at, 7] ** 2)        # half width, half depth
+    target = frames.take(at, axis=0)
+    d = target[:, :2] - mid
+    radius = np.sqrt(target[:, 6] ** 2 + target[:, 7] ** 2)          # half width, half depth
     nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
     need = (maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM)).nonzero()[0]
     if mode == "whole_base":
@@ -217,7 +218,7 @@ class Parts:
         count = self.count[rows]
         idx = np.arange(self.x.shape[0])[:, None]
         real = (idx < count).T                                    # (len(rows), k)
-        xy = np.stack([self.x[:, rows].T, self.y[:, rows].T], axis=-1)
+        xy = np.stack([self.x.take(rows, axis=1).T, self.y.take(rows, axis=1).T], axis=-1)
         owner = np.repeat(np.arange(len(rows)), count)
         return xy[real], owner
 
@@ -267,8 +268,8 @@ def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.
           slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Quads cut to their arcs (``rows``), out to ``reach`` (inf: the whole arc), the arc's
     half-planes widened by ``slack`` mm."""
-    left, right, facing = arcs.left[rows], arcs.right[rows], arcs.facing[rows]
-    n_l, n_r = arcs.n_left[rows], arcs.n_right[rows]
+    left, right, facing = (a.take(rows, axis=0) for a in (arcs.left, arcs.right, arcs.facing))
+    n_l, n_r = arcs.n_left.take(rows, axis=0), arcs.n_right.take(rows, axis=0)
 
     def plane(o: np.ndarray, nrm: np.ndarray, far: np.ndarray | None = None):
         def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
@@ -310,10 +311,10 @@ def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where sight lines end, for the parts of ``rows``: (points (p, 2), the row each belongs
     to, grouped in order): each part's middle first, then its corners moved `END_INSET_MM`
     toward the middle (ISD A14)."""
-    cx, cy = centroids(parts.x[:, rows], parts.y[:, rows], parts.count[rows])
+    cx, cy = centroids(parts.x.take(rows, axis=1), parts.y.take(rows, axis=1), parts.count[rows])
     centres = np.stack([cx, cy], axis=1)
     xy, owner = parts.points(rows)
-    c = centres[owner]
+    c = centres.take(owner, axis=0)
     d = np.sqrt((xy[:, 0] - c[:, 0]) ** 2 + (xy[:, 1] - c[:, 1]) ** 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         k = np.where(d > 0, np.minimum(1.0, END_INSET_MM / d), 0.0)
@@ -321,7 +322,7 @@ def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     points = np.concatenate([centres, moved])
     belongs = np.concatenate([np.arange(len(rows)), owner])
     order = np.argsort(belongs, kind="stable")
-    return points[order], belongs[order]
+    return points.take(order, axis=0), belongs[order]
 
 
 def sight_origins(board: Board, shooters: list[str]) -> np.ndarray:
@@ -330,7 +331,8 @@ def sight_origins(board: Board, shooters: list[str]) -> np.ndarray:
     wide as the firer is blocked by it rather than grazing it."""
     table = board.rect_table
     at = board.positions(shooters)
-    fl, fr = table.corners[at, 0], table.corners[at, 1]
+    corners = table.corners.take(at, axis=0)
+    fl, fr = corners[:, 0], corners[:, 1]
     width = np.hypot(*(fr - fl).T)
     along = (fr - fl) / np.where(width > 0, width, 1.0)[:, None]
     inset = np.minimum(END_INSET_MM, width / 2)[:, None]

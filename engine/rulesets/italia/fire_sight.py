@@ -198,7 +198,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     n_end = np.bincount(owner, minlength=n)
     first_end = np.concatenate([[0], np.cumsum(n_end)[:-1]])
     # stage 1: the middle of the front to the middle of the part
-    xy1 = np.stack([origins[row, 0], points[first_end]], axis=1)
+    xy1 = np.stack([origins[:, 0].take(row, axis=0), points.take(first_end, axis=0)], axis=1)
     shot1 = np.arange(n)
     trace1 = field.trace(questions.lines(shot1, xy1, np.zeros(n, dtype=np.int64)))
     seen = trace1.clear.copy()
@@ -212,8 +212,9 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     keep = (end_k > 0) | (origin_k > 0)
     lines_of, end_k, origin_k = lines_of[keep], end_k[keep], origin_k[keep]
     lines_shot = todo[lines_of]
-    starts = origins[row[todo]]                                   # (pending, 3, 2)
-    xy2 = np.stack([starts[lines_of, origin_k], points[first_end[lines_shot] + end_k]], axis=1)
+    starts = origins.take(row[todo], axis=0)                      # (pending, 3, 2)
+    xy2 = np.stack([starts.reshape(-1, 2).take(lines_of * 3 + origin_k, axis=0),
+                    points.take(first_end[lines_shot] + end_k, axis=0)], axis=1)
     settled, blocker = _screened(questions, trace1, todo, starts, xy2[:, 1], lines_of, origin_k)
     swept = (~settled).nonzero()[0]
     trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), swept)
