@@ -71,7 +71,8 @@ class Sightlines:
 
     @property
     def widths(self) -> np.ndarray:
-        return np.broadcast_to(np.asarray(self.width, dtype=float), (len(self.xy),))
+        width = np.asarray(self.width, dtype=float)
+        return width if width.ndim else np.full(len(self.xy), width)
 
 
 @dataclass(frozen=True)
@@ -178,24 +179,34 @@ class SightField:
             kind[on] = np.where(crossed[on], BODY, CORRIDOR)
             index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]
+        if not len(rest) or not (len(self.walls) or len(self.deep_areas)):
+            return Trace(kind, index)
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
-        if len(rest) and len(self.walls) and _meets(self._walls.bounds, xy[rest], widths[rest]):
-            wall = self._walls.blocking(xy[rest], widths[rest], _rows(rules, rest))
+        box = _box(xy.take(rest, axis=0))
+        if len(self.walls) and _meets(self._walls.bounds, box, widths[rest].max()):
+            wall = self._walls.blocking(xy.take(rest, axis=0), widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
-        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, xy[rest], 0.0):
-            area = self._areas.blocking(xy[rest], _rows(rules, rest))
+        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, box, 0.0):
+            area = self._areas.blocking(xy.take(rest, axis=0), _rows(rules, rest))
             on = area >= 0
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
 
 
-def _meets(bounds: np.ndarray, xy: np.ndarray, grow: np.ndarray | float) -> bool:
-    """Whether a piece's box (rows of ``bounds``) meets the lines' box: if not, none is near."""
-    grow = np.max(grow)
-    lo, hi = xy.min(axis=(0, 1)) - grow, xy.max(axis=(0, 1)) + grow
-    return bool(((bounds[:, :2] <= hi) & (bounds[:, 2:] >= lo)).all(axis=1).any())
+def _box(xy: np.ndarray) -> np.ndarray:
+    """The box (xmin, ymin, xmax, ymax) of lines ``xy`` (n, 2, 2): each coordinate reduced
+    alone (numpy is slow across a short axis)."""
+    x, y = xy[..., 0], xy[..., 1]
+    return np.array([x.min(), y.min(), x.max(), y.max()])
+
+
+def _meets(bounds: np.ndarray, box: np.ndarray, grow: float) -> bool:
+    """Whether a piece's box (rows of ``bounds``) meets the lines' ``box`` grown by ``grow``:
+    if not, none is near."""
+    return bool(((bounds[:, :2] <= box[2:] + grow) & (bounds[:, 2:] >= box[:2] - grow))
+                .all(axis=1).any())
 
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:

@@ -132,11 +132,9 @@ def _hull_ring(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np
     """The hull of the firer's own front and the target's part: its ring, counterclockwise
     and padded, and how many vertices each has."""
     front = board.rect_table.corners.take(arcs.at[row], axis=0)[:, :2]   # (n, 2, 2)
-    xy, owner = parts.points(prow)
-    points = np.concatenate([front.reshape(-1, 2), xy])
-    belongs = np.concatenate([np.repeat(np.arange(len(row)), 2), owner])
-    order = np.argsort(belongs, kind="stable")
-    hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=belongs[order]))
+    # the parts' vertices padded by repeating the last (a point twice changes no hull)
+    part = np.stack([parts.x.take(prow, axis=1).T, parts.y.take(prow, axis=1).T], axis=-1)
+    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate([front, part], axis=1)))
     ring = shapely.get_exterior_ring(hulls)
     xy, owner = shapely.get_coordinates(ring, return_index=True)
     counts = np.bincount(owner, minlength=len(row)) - 1

@@ -165,7 +165,7 @@ class ShotQuestions:
             thin = [Keyed(row, self.near_own), Keyed(tgt, self.target_touching)]
         ends = shapes = None
         if board.settings.a16_crest_blocks == "strictly_between":
-            ends = np.stack([self.arcs.at[row], self.at[shots]], axis=1)
+            ends = np.column_stack([self.arcs.at[row], self.at[shots]])
             shapes = board.state.index.shapes
         uncounted: list[Keyed] = []
         if self.uncounted is not None:
