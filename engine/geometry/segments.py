@@ -86,13 +86,13 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     near = ~meet & (reach > 0)
     if near.any():
         r = near.nonzero()[0]
-        d = _apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
+        d = segments_apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
         hit[r] = d.min(axis=0) <= reach[r]
     return hit, meet
 
 
-def _apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
-           ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+def segments_apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
+                   ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """The distance between segments 0-1 and a-b that do not meet: the least from an end of
     one to the other (the four distances in one call)."""
     x0, y0, x1, y1, ax, ay, bx, by = np.broadcast_arrays(x0, y0, x1, y1, ax, ay, bx, by)
@@ -129,7 +129,7 @@ def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarr
     near = ~meet & (reach > 0)
     if near.any():
         r = near.nonzero()[0]
-        meet[r] = _apart(x0[r], y0[r], x1[r], y1[r], ax[r], ay[r], bx[r], by[r]) <= reach[r]
+        meet[r] = segments_apart(x0[r], y0[r], x1[r], y1[r], ax[r], ay[r], bx[r], by[r]) <= reach[r]
     return meet
 
 

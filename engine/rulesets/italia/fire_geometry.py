@@ -20,7 +20,7 @@ import shapely
 
 from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
-from campo.engine.geometry.segments import point_segment_distance, segments_near_quads, successors
+from campo.engine.geometry.segments import segments_apart, segments_near_quads, successors
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
     WATCH_MM,
@@ -139,12 +139,10 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
     segments p0-p1 (m, 2) (0 if they meet)."""
     quads = np.stack([ax.T, ay.T], axis=-1)
     meet = segments_near_quads(p0, p1, quads)[1]
-    bx, by = successors(ax), successors(ay)
-    x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
-    corner = point_segment_distance(ax, ay, x0, y0, x1, y1).min(axis=0)
-    ends = np.minimum(point_segment_distance(x0, y0, ax, ay, bx, by).min(axis=0),
-                      point_segment_distance(x1, y1, ax, ay, bx, by).min(axis=0))
-    return np.where(meet, 0.0, np.minimum(corner, ends))
+    # apart: the least of the corners' distances from the segment and its ends' from the edges
+    gap = segments_apart(p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1], ax, ay, successors(ax),
+                         successors(ay)).min(axis=0)
+    return np.where(meet, 0.0, gap)
 
 
 def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
