@@ -37,7 +37,10 @@ def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: n
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     some = length2 > 0
-    t = np.where(some, ((px - ax) * dx + (py - ay) * dy) / np.where(some, length2, 1.0), 0.0)
+    if some.all():
+        t = ((px - ax) * dx + (py - ay) * dy) / length2
+    else:       # a segment of no length: its point
+        t = np.where(some, ((px - ax) * dx + (py - ay) * dy) / np.where(some, length2, 1.0), 0.0)
     t = np.minimum(np.maximum(t, 0.0), 1.0)              # `np.clip` without its overhead
     ex, ey = px - (ax + t * dx), py - (ay + t * dy)
     return np.sqrt(ex * ex + ey * ey)
@@ -48,7 +51,9 @@ def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     """Row-wise: (does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
     quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it)."""
     n = len(p0)
-    reach = np.broadcast_to(np.asarray(reach, dtype=float), (n,))
+    reach = np.asarray(reach, dtype=float)
+    if not reach.ndim:
+        reach = np.full(n, reach)
     if n <= CHUNK:
         return _segments_near_quads(p0, p1, quads, reach)
     near, meet = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
@@ -73,12 +78,13 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     # the segment crosses or touches an edge
     dx, dy = x1 - x0, y1 - y0
     o1 = _cross(dx, dy, ax - x0, ay - y0)
-    o2 = _cross(dx, dy, bx - x0, by - y0)
+    o2 = successors(o1)                 # the same at each edge's other end
     crossing = (o1 * o2 <= 0) & (s0 * s1 <= 0)
     collinear = (o1 == 0) & (o2 == 0)
     point = (dx == 0) & (dy == 0)       # a segment of no length meets only what holds it
-    crossing &= ~point
-    collinear &= ~point
+    if point.any():
+        crossing &= ~point
+        collinear &= ~point
     if collinear.any():   # on the same line: the extents must overlap
         crossing = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), crossing)
     meet = inside0 | inside1 | crossing.any(axis=0)

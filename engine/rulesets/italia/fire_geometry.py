@@ -70,10 +70,11 @@ class Arcs:
         rng = np.array([i.fire_range_in for i in infos], dtype=float) * MM_PER_IN
         a = np.radians(half)
         c, s = np.cos(a), np.sin(a)
-        dl = np.stack([facing[:, 0] * c - facing[:, 1] * s, facing[:, 0] * s + facing[:, 1] * c], 1)
-        dr = np.stack([facing[:, 0] * c + facing[:, 1] * s, -facing[:, 0] * s + facing[:, 1] * c], 1)
+        fx, fy = facing[:, 0], facing[:, 1]
+        dl = np.column_stack([fx * c - fy * s, fx * s + fy * c])
+        dr = np.column_stack([fx * c + fy * s, -fx * s + fy * c])
         return Arcs(list(shooters), board.positions(shooters), left, right,
-                    np.stack([dl[:, 1], -dl[:, 0]], 1), np.stack([-dr[:, 1], dr[:, 0]], 1),
+                    np.column_stack([dl[:, 1], -dl[:, 0]]), np.column_stack([-dr[:, 1], dr[:, 0]]),
                     facing, half, rng, rng + REPORT_MARGIN_IN * MM_PER_IN, front,
                     np.array([i.is_gun for i in infos], dtype=bool))
 
@@ -108,13 +109,14 @@ def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
     they bound, or, negative, how far outside. The minimum of linear functions is concave, so
     its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
     functions."""
-    v = np.stack(values)                                      # (functions, corners, m)
+    v = np.array(values)                                      # (functions, corners, m)
     best = v.min(axis=0).max(axis=0)
     if len(v) < 2:
         return best
     w = successors(v, axis=1)                                 # each corner's next
     i, j = _pairs(len(v))                                     # every pair of functions at once
-    h0, h1 = v[i] - v[j], w[i] - w[j]
+    h0 = v.take(i, axis=0) - v.take(j, axis=0)
+    h1 = w.take(i, axis=0) - w.take(j, axis=0)
     pair, corner, col = (h0 * h1 < 0).nonzero()               # the edges the two cross on
     if len(pair):
         a, b = h0[pair, corner, col], h1[pair, corner, col]
