@@ -59,9 +59,9 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
     if not len(s):
         return margin, none, none, np.zeros(0)
     px, py = corners_of(board, f)                                         # (4, m)
-    o, nrm = origin.take(s, axis=0), normal.take(s, axis=0)               # (m, c, 2)
-    depth = depth_in_arc([(px - o[:, j, 0]) * nrm[:, j, 0] + (py - o[:, j, 1]) * nrm[:, j, 1]
-                          for j in range(o.shape[1])])
+    o, nrm = origin.take(s, axis=0).T, normal.take(s, axis=0).T           # (2, c, m)
+    ox, oy, nx, ny = o[0][:, None], o[1][:, None], nrm[0][:, None], nrm[1][:, None]
+    depth = depth_in_arc((px - ox) * nx + (py - oy) * ny)     # each edge's at each corner
     m = GRAZE_MM - depth
     s = s % n
     np.minimum.at(margin, s, m)

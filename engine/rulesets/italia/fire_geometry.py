@@ -103,13 +103,13 @@ def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
     return out
 
 
-def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
+def depth_in_arc(values: np.ndarray | list[np.ndarray]) -> np.ndarray:
     """max over a convex polygon of min over linear functions, from their values at the
-    polygon's corners (each (k, m)): how deep (mm) its deepest point lies inside the region
+    polygon's corners ((functions, k, m), or a list of (k, m)): how deep (mm) its deepest point lies inside the region
     they bound, or, negative, how far outside. The minimum of linear functions is concave, so
     its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
     functions."""
-    v = np.array(values)                                      # (functions, corners, m)
+    v = np.asarray(values)                                    # (functions, corners, m)
     best = v.min(axis=0).max(axis=0)
     if len(v) < 2:
         return best
@@ -149,8 +149,8 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
 
 def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The corners of the bases at index positions ``at``, corner-major: x (4, m), y (4, m)."""
-    c = board.rect_table.corners.take(at, axis=0)
-    return c[:, :, 0].T, c[:, :, 1].T
+    c = board.rect_table.corners.take(at, axis=0).T                      # (2, 4, m)
+    return np.ascontiguousarray(c[0]), np.ascontiguousarray(c[1])
 
 
 @dataclass
