@@ -78,6 +78,13 @@ class Arcs:
                     facing, half, rng, rng + REPORT_MARGIN_IN * MM_PER_IN, front,
                     np.array([i.is_gun for i in infos], dtype=bool))
 
+    @functools.cached_property
+    def planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first three of `arc_values`' functions (left ray, right ray, ahead of the
+        front) as (points on them, their normals), each (coordinate, function, shooter)."""
+        return (np.array([self.left, self.right, self.left]).transpose(2, 0, 1),
+                np.array([self.n_left, self.n_right, self.facing]).transpose(2, 0, 1))
+
     def polygons(self, rows: np.ndarray, reach_mm: np.ndarray) -> np.ndarray:
         """The arcs of ``rows`` cut at ``reach_mm`` as shapely polygons (for drawing and the
         whole-arc reading of a clear arc)."""
@@ -87,19 +94,15 @@ class Arcs:
 
 
 def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
-               reach_mm: np.ndarray | None) -> list[np.ndarray]:
+               reach_mm: np.ndarray | None) -> np.ndarray:
     """The arc's linear functions at points (``px``, ``py``: (k, m), corner-major) for arcs
     ``rows`` (m): depth inside the left ray, inside the right ray, ahead of the front, and
-    (with a reach) short of the reach, each (k, m); a point is in the (cut) arc when all are
-    >= 0."""
-    def dot(origin: np.ndarray, normal: np.ndarray) -> np.ndarray:
-        o, nrm = origin.take(rows, axis=0), normal.take(rows, axis=0)
-        return (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
-
-    ahead = dot(arcs.left, arcs.facing)
-    out = [dot(arcs.left, arcs.n_left), dot(arcs.right, arcs.n_right), ahead]
+    (with a reach) short of the reach, (functions, k, m); a point is in the (cut) arc when all
+    are >= 0."""
+    o, nrm = (a.take(rows, axis=2)[:, :, None, :] for a in arcs.planes)    # (2, 3, 1, m)
+    out = (px - o[0]) * nrm[0] + (py - o[1]) * nrm[1]
     if reach_mm is not None:
-        out.append(reach_mm - ahead)
+        out = np.concatenate([out, (reach_mm - out[2])[None]])
     return out
 
 
@@ -182,22 +185,22 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     else:
         values = arc_values(arcs, row, px, py, None)
         # no point of the base lies deeper than its corners' least deepest function
-        depth = np.minimum.reduce([v.max(axis=0) for v in values])
+        depth = values.max(axis=1).min(axis=0)
         maybe_in = depth >= -WATCH_MM
-    front = arcs.front.take(row, axis=0)
-    mid = (front[:, 0] + front[:, 1]) / 2
-    half = np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2
+    front = arcs.front                                                 # each shooter's, once
+    mid = ((front[:, 0] + front[:, 1]) / 2).take(row, axis=0)
+    half = (np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2).take(row)
     target = frames.take(at, axis=0)
     d = target[:, :2] - mid
     radius = np.sqrt(target[:, 6] ** 2 + target[:, 7] ** 2)          # half width, half depth
     nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
     need = (maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM)).nonzero()[0]
     if mode == "whole_base":
-        depth[need] = np.minimum.reduce([v[:, need] for v in values]).min(axis=0)
+        depth[need] = values.take(need, axis=2).min(axis=0).min(axis=0)
     elif mode != "centre":
-        depth[need] = depth_in_arc([v[:, need] for v in values])
-    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[need, 0],
-                                          front[need, 1])
+        depth[need] = depth_in_arc(values.take(need, axis=2))
+    front = front.take(row[need], axis=0)
+    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[:, 0], front[:, 1])
     return Pairs(row, at, depth, nearest)
 
 
