@@ -215,16 +215,6 @@ class Parts:
     count: np.ndarray
     whole: np.ndarray
 
-    def points(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vertices of the parts of ``rows``: (points (p, 2), the position in ``rows``
-        each belongs to), grouped in order."""
-        count = self.count[rows]
-        idx = np.arange(self.x.shape[0])[:, None]
-        real = (idx < count).T                                    # (len(rows), k)
-        xy = np.stack([self.x.take(rows, axis=1).T, self.y.take(rows, axis=1).T], axis=-1)
-        owner = np.repeat(np.arange(len(rows)), count)
-        return xy[real], owner
-
 
 def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_arc: np.ndarray
                  ) -> Parts:
@@ -314,18 +304,17 @@ def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where sight lines end, for the parts of ``rows``: (points (p, 2), the row each belongs
     to, grouped in order): each part's middle first, then its corners moved `END_INSET_MM`
     toward the middle (ISD A14)."""
-    cx, cy = centroids(parts.x.take(rows, axis=1), parts.y.take(rows, axis=1), parts.count[rows])
-    centres = np.stack([cx, cy], axis=1)
-    xy, owner = parts.points(rows)
-    c = centres.take(owner, axis=0)
-    d = np.sqrt((xy[:, 0] - c[:, 0]) ** 2 + (xy[:, 1] - c[:, 1]) ** 2)
+    x, y, count = parts.x.take(rows, axis=1), parts.y.take(rows, axis=1), parts.count[rows]
+    cx, cy = centroids(x, y, count)
+    dx, dy = cx - x, cy - y                             # (k, n): each vertex to its middle
+    d = np.sqrt(dx ** 2 + dy ** 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         k = np.where(d > 0, np.minimum(1.0, END_INSET_MM / d), 0.0)
-    moved = xy + (c - xy) * k[:, None]
-    points = np.concatenate([centres, moved])
-    belongs = np.concatenate([np.arange(len(rows)), owner])
-    order = np.argsort(belongs, kind="stable")
-    return points.take(order, axis=0), belongs[order]
+    # part by part: its middle, then its vertices (the real ones) moved in
+    px = np.concatenate([cx[None], x + dx * k]).T
+    py = np.concatenate([cy[None], y + dy * k]).T
+    real = np.arange(px.shape[1])[None, :] <= count[:, None]
+    return np.column_stack([px[real], py[real]]), np.repeat(np.arange(len(rows)), count + 1)
 
 
 def sight_origins(board: Board, shooters: list[str]) -> np.ndarray:
