@@ -103,8 +103,9 @@ class ShotQuestions:
     @cached_property
     def targets(self) -> tuple[np.ndarray, np.ndarray]:
         """(the distinct targets' index positions, each shot's row among them)."""
-        uniq, back = np.unique(self.at, return_inverse=True)
-        return uniq, back.reshape(-1)
+        present = np.zeros(len(self.board.state.index.ids), dtype=bool)
+        present[self.at] = True                   # (np.unique's sort: not for a few positions)
+        return present.nonzero()[0], (np.cumsum(present) - 1)[self.at]
 
     @cached_property
     def target_self(self) -> np.ndarray:
