@@ -37,10 +37,8 @@ def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: n
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     some = length2 > 0
-    if some.all():
-        t = ((px - ax) * dx + (py - ay) * dy) / length2
-    else:       # a segment of no length: its point
-        t = np.where(some, ((px - ax) * dx + (py - ay) * dy) / np.where(some, length2, 1.0), 0.0)
+    along = (px - ax) * dx + (py - ay) * dy       # (a segment of no length: its point)
+    t = along / length2 if some.all() else np.where(some, along / np.where(some, length2, 1.0), 0.0)
     t = np.minimum(np.maximum(t, 0.0), 1.0)              # `np.clip` without its overhead
     ex, ey = px - (ax + t * dx), py - (ay + t * dy)
     return np.sqrt(ex * ex + ey * ey)
@@ -51,9 +49,7 @@ def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     """Row-wise: (does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
     quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it)."""
     n = len(p0)
-    reach = np.asarray(reach, dtype=float)
-    if not reach.ndim:
-        reach = np.full(n, reach)
+    reach = np.full(n, reach) if np.ndim(reach) == 0 else np.asarray(reach, dtype=float)
     if n <= CHUNK:
         return _segments_near_quads(p0, p1, quads, reach)
     near, meet = np.empty(n, dtype=bool), np.empty(n, dtype=bool)

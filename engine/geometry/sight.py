@@ -182,9 +182,11 @@ class SightField:
         if not len(rest) or not (len(self.walls) or len(self.deep_areas)):
             return Trace(kind, index)
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
-        box = _box(xy.take(rest, axis=0))
+        seg = xy.take(rest, axis=0)
+        x, y = seg[..., 0], seg[..., 1]            # (numpy is slow across a short axis)
+        box = np.array([x.min(), y.min(), x.max(), y.max()])
         if len(self.walls) and _meets(self._walls.bounds, box, widths[rest].max()):
-            wall = self._walls.blocking(xy.take(rest, axis=0), widths[rest], _rows(rules, rest))
+            wall = self._walls.blocking(seg, widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
@@ -195,16 +197,9 @@ class SightField:
         return Trace(kind, index)
 
 
-def _box(xy: np.ndarray) -> np.ndarray:
-    """The box (xmin, ymin, xmax, ymax) of lines ``xy`` (n, 2, 2): each coordinate reduced
-    alone (numpy is slow across a short axis)."""
-    x, y = xy[..., 0], xy[..., 1]
-    return np.array([x.min(), y.min(), x.max(), y.max()])
-
-
 def _meets(bounds: np.ndarray, box: np.ndarray, grow: float) -> bool:
-    """Whether a piece's box (rows of ``bounds``) meets the lines' ``box`` grown by ``grow``:
-    if not, none is near."""
+    """Whether a piece's box (rows of ``bounds``) meets the lines' ``box`` (xmin, ymin, xmax,
+    ymax) grown by ``grow``: if not, none is near."""
     return bool(((bounds[:, :2] <= box[2:] + grow) & (bounds[:, 2:] >= box[:2] - grow))
                 .all(axis=1).any())
 

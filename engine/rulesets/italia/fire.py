@@ -166,8 +166,7 @@ def shots(board: Board, ids: Sequence[str] | None = None,
     rough = pairs.nearest_mm
     if board.settings.a6_range_measure == "centre_to_centre":
         frames = board.rect_table.frames
-        rough = np.hypot(*(frames.take(pairs.at, axis=0)[:, :2]
-                           - frames.take(arcs.at[pairs.row], axis=0)[:, :2]).T)
+        rough = np.hypot(*(frames[pairs.at, :2] - frames[arcs.at[pairs.row], :2]).T)
     maybe = (in_arc | (rough <= arcs.range_mm[pairs.row] + WATCH_MM)).nonzero()[0]
     row, at = pairs.row[maybe], pairs.at[maybe]
     parts = parts_in_arc(board, arcs, row, at, in_arc[maybe])
@@ -321,8 +320,7 @@ def flank_fire(board: Board, shooter_at: np.ndarray, target_at: np.ndarray) -> n
     firer wholly behind the target's rear counts unless the setting says otherwise)."""
     table = board.rect_table
     corners, frames = table.corners.take(shooter_at, axis=0), table.frames.take(target_at, axis=0)
-    fl, fr = corners[:, 0], corners[:, 1]
-    cx, cy = frames[:, 0], frames[:, 1]
+    fl, fr, cx, cy = corners[:, 0], corners[:, 1], frames[:, 0], frames[:, 1]
     f, half = frames[:, 4:6], frames[:, 7]
 
     def ahead(p: np.ndarray) -> np.ndarray:     # `Rect.to_local(...)[1]`

@@ -106,12 +106,12 @@ def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
     return out
 
 
-def depth_in_arc(values: np.ndarray | list[np.ndarray]) -> np.ndarray:
+def depth_in_arc(values: np.ndarray) -> np.ndarray:
     """max over a convex polygon of min over linear functions, from their values at the
-    polygon's corners ((functions, k, m), or a list of (k, m)): how deep (mm) its deepest point lies inside the region
-    they bound, or, negative, how far outside. The minimum of linear functions is concave, so
-    its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
-    functions."""
+    polygon's corners ((functions, k, m)): how deep (mm) its deepest point lies inside the
+    region they bound, or, negative, how far outside. The minimum of linear functions is
+    concave, so its maximum over the polygon lies at a corner or where an edge crosses a line
+    of two equal functions."""
     v = np.asarray(values)                                    # (functions, corners, m)
     best = v.min(axis=0).max(axis=0)
     if len(v) < 2:
