@@ -20,14 +20,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import shapely
 
 from campo.engine.boundary import HeldVerdicts
-from campo.engine.geometry.index import BaseIndex
+from campo.engine.geometry.index import BaseIndex, within_by_centres
 from campo.engine.geometry.rect import Rect
 from campo.engine.registry import get_ruleset
 from campo.engine.ruleset import Problem, Ruleset
@@ -149,6 +150,20 @@ class GameState:
     def index(self) -> BaseIndex:
         """Spatial index over every base's rectangle."""
         return self.cached("index", lambda: BaseIndex(self.ids, self._polygons()))
+
+    def near(self, rects: Sequence[Rect], reach: float) -> set[str]:
+        """The bases within ``reach`` of any of ``rects`` (`within_by_centres`): those a change
+        at these places can concern (where a base was or is)."""
+        index = self.index
+        mine = [self.rect(i) for i in index.ids]
+        cx, cy = np.array([r.cx for r in mine]), np.array([r.cy for r in mine])
+        half = np.array([math.hypot(r.width, r.depth) / 2 for r in mine])
+        near = np.zeros(len(mine), dtype=bool)
+        for r in rects:
+            near |= within_by_centres(np.hypot(cx - r.cx, cy - r.cy),
+                                      half + math.hypot(r.width, r.depth) / 2, reach, r.polygon,
+                                      index.shapes)
+        return {i for i, hit in zip(index.ids, near.tolist()) if hit}
 
     @property
     def reach_all_mm(self) -> float:
