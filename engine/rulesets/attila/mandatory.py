@@ -104,7 +104,8 @@ def _taken_over(board: Board, bases: list[str]) -> Judged:
             [i for i in was if i not in keys]
         places = [state.rect(i) for i in changed if i in keys] + \
             [Rect(*was[i][3:8]) for i in changed if i in was]
-        near = state.near(places, charge_reach_mm(board)) if places else set()
+        near = state.near(places, charge_reach_mm(board), among=[
+            i for i in before[2] if i in keys]) if places else set()
         kept = {i: v for i, v in before[2].items() if i not in near}
     fresh = _judge(board, [i for i in bases if i not in kept])
     out = {i: kept[i] if i in kept else fresh[i] for i in bases}
