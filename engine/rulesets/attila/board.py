@@ -149,9 +149,19 @@ class Board(BoardBase):
 
     @cached_property
     def scene_key(self) -> tuple[str, str]:
-        """The settings and the terrain, as text (what every answer depends on)."""
-        return (self.settings.model_dump_json(),
-                json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
+        """The settings and the terrain, as text (what every answer depends on); a live game's
+        moment takes it over from the moment before when the settings are given as then and
+        the terrain is the same parsed features (`scenario.parse_scenario(before=...)`)."""
+        given = self.state.scenario.settings
+        before = self.state.handed_on("attila.scene_key")
+        if before is not None and before[0] == given and len(before[1]) == len(self.terrain) \
+                and all(a is b for a, b in zip(before[1], self.terrain)):
+            key: tuple[str, str] = before[2]
+        else:
+            key = (self.settings.model_dump_json(),
+                   json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
+        self.state.hand_on("attila.scene_key", (given, tuple(self.terrain), key))
+        return key
 
     def poly(self, base_id: str) -> Polygon:
         return self.shapes[self.pos[base_id]]

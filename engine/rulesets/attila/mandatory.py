@@ -47,12 +47,15 @@ def obligations(board: Board) -> dict[str, dict[str, Any]]:
 def charge_reach_mm(board: Board) -> float:
     """How far from an obliged base a change can alter what it must charge: its move, the
     contact tolerance and the close call (its potential targets), and the two bases' diagonals
-    (the bases its paths can meet lie within them)."""
-    s = board.settings
-    longest = max((board.mm(u.move_cm(s)) for u in board.units.values()
-                   if u.mounted or u.tribal), default=0.0)
-    diagonal = max(((r.width ** 2 + r.depth ** 2) ** 0.5 for r in board.rects), default=0.0)
-    return longest + 2 * diagonal + board.contact_tol + board.close_call
+    (the bases its paths can meet lie within them). Once per state (the live game's reach of
+    a change asks too)."""
+    def build() -> float:
+        s = board.settings
+        longest = max((board.mm(u.move_cm(s)) for u in board.units.values()
+                       if u.mounted or u.tribal), default=0.0)
+        diagonal = max(((r.width ** 2 + r.depth ** 2) ** 0.5 for r in board.rects), default=0.0)
+        return longest + 2 * diagonal + board.contact_tol + board.close_call
+    return board.state.cached("attila.charge_reach", build)
 
 
 Judged = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
