@@ -208,12 +208,38 @@ class Board(BoardBase):
         contact held live is let go), with its gap and the length of each edge of either lying
         along the other (within the tolerance; a pair farther apart than it, within its own
         gap): one STRtree query, one distance call and one clipping for all (contacts and groups
-        read it)."""
+        read it). A live game's moment takes over from the moment before the pairs of bases
+        standing where they stood (`GameState.unmoved`, listed in the same order) and measures
+        only the pairs a moved or new base is in."""
         tol = self.contact_tol
-        si, bi, gaps = self.pairs_near(tol + 2 * self.close_call)
+        reach = tol + 2 * self.close_call
+        before = self.state.handed_on("attila.touching")
+        stays = self.state.unmoved
+        if before is None or before[0] != (tol, reach) or \
+                [i for i in before[1] if i in stays] != [i for i in self.order if i in stays]:
+            stays = frozenset()
+        si, bi = self.state.index.candidate_pairs(reach)
+        new = np.array([i not in stays for i in self.order], dtype=bool)
+        keep = (si < bi) & (new[si] | new[bi])
+        si, bi = si[keep], bi[keep]
+        gaps = shapely.distance(self.shapes[si], self.shapes[bi])
+        keep = gaps <= reach
+        si, bi, gaps = si[keep], bi[keep], gaps[keep]
         a, b = self.frames.take(si), self.frames.take(bi)
         grow = np.maximum(max(tol, 1e-6), gaps)
-        return TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
+        p = TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
+        if stays:
+            was: TouchingPairs = before[2]
+            kept = np.array([before[1][x] in stays and before[1][y] in stays
+                             for x, y in zip(was.a.tolist(), was.b.tolist())], dtype=bool)
+            rows = np.array([self.pos.get(i, -1) for i in before[1]], dtype=int)
+            p = TouchingPairs(*(np.concatenate([x, y[kept]]) for x, y in zip(
+                (p.a, p.b, p.gaps, p.ab, p.ba), (rows[was.a], rows[was.b], was.gaps, was.ab,
+                                                  was.ba))))
+            order = np.lexsort((p.b, p.a))
+            p = TouchingPairs(p.a[order], p.b[order], p.gaps[order], p.ab[order], p.ba[order])
+        self.state.hand_on("attila.touching", ((tol, reach), self.order, p))
+        return p
 
     @cached_property
     def _touching(self) -> dict[str, list[Contact]]:
