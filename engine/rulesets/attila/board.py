@@ -249,7 +249,8 @@ class Board(BoardBase):
         In contact (AT2): the gap is within the tolerance, decided with `boundary.decide` (a gap
         within close_call_mm of the tolerance is too close to call, held live), and one of the
         two bases lies along the other's edge for more than contact_min_shared_mm (so corner to
-        corner is not contact)."""
+        corner is not contact). The sides of a pair of bases standing where they stood are
+        taken over from a live game's moment before (`GameState.unmoved`)."""
         out: dict[str, list[Contact]] = {i: [] for i in self.order}
         p = self.touching_pairs
         if not len(p.a):
@@ -259,17 +260,25 @@ class Board(BoardBase):
         long_enough = np.maximum(highest(p.ab), highest(p.ba)) > \
             self.settings.contact_min_shared_mm
         method = self.settings.at1_contact_side
+        before = self.state.handed_on("attila.sides")
+        stays = self.state.unmoved if before is not None and before[0] == (method, tol) \
+            else frozenset()
+        sides: dict[tuple[str, str], tuple[str, str]] = {}
         for n in np.nonzero(np.array(touching) & long_enough)[0].tolist():
             a, b = self.order[p.a[n]], self.order[p.b[n]]
-            g = max(tol, float(p.gaps[n]))
-            if method == "longest_shared_segment":
-                side_a = edge_of_lengths(dict(zip(EDGE_NAMES, p.ab[n].tolist())), g)
-                side_b = edge_of_lengths(dict(zip(EDGE_NAMES, p.ba[n].tolist())), g)
-            else:
-                side_a = touched_edge(self.rects[p.a[n]], self.rects[p.b[n]], g, method)
-                side_b = touched_edge(self.rects[p.b[n]], self.rects[p.a[n]], g, method)
-            out[a].append(Contact(b, side_a, close[n]))
-            out[b].append(Contact(a, side_b, close[n]))
+            found = before[1].get((a, b)) if a in stays and b in stays else None
+            if found is None:
+                g = max(tol, float(p.gaps[n]))
+                if method == "longest_shared_segment":
+                    found = (edge_of_lengths(dict(zip(EDGE_NAMES, p.ab[n].tolist())), g),
+                             edge_of_lengths(dict(zip(EDGE_NAMES, p.ba[n].tolist())), g))
+                else:
+                    found = (touched_edge(self.rects[p.a[n]], self.rects[p.b[n]], g, method),
+                             touched_edge(self.rects[p.b[n]], self.rects[p.a[n]], g, method))
+            sides[(a, b)] = found
+            out[a].append(Contact(b, found[0], close[n]))
+            out[b].append(Contact(a, found[1], close[n]))
+        self.state.hand_on("attila.sides", ((method, tol), sides))
         for v in out.values():
             v.sort(key=lambda c: c.other)
         return out
