@@ -164,7 +164,7 @@ class GameState:
         b = np.tile(np.arange(len(rects)), len(ids))
         near = within_by_centres(np.hypot(mine[0][a] - theirs[0][b], mine[1][a] - theirs[1][b]),
                                  mine[2][a] + theirs[2][b], reach, theirs[3][b], mine[3][a])
-        return {ids[k] for k in np.unique(a[near]).tolist()}
+        return {ids[k] for k in a[near].tolist()}
 
     @property
     def reach_all_mm(self) -> float:

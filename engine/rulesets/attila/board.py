@@ -168,7 +168,15 @@ class Board(BoardBase):
 
     def generals(self, side: str) -> list[str]:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
-        return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
+        return list(self._generals.get(side, ()))
+
+    @cached_property
+    def _generals(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for i in self.ids:
+            if self.units[i].is_general:
+                out.setdefault(self.units[i].side, []).append(i)
+        return out
 
     def boxes_meeting(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(box, base row) of every base whose bounding box meets each box, sorted: a superset
