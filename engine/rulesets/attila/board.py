@@ -197,11 +197,17 @@ class Board(BoardBase):
         b = shapely.bounds(self.shapes[rows])
         boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
         si, bi = self.boxes_meeting(boxes)
-        f, a = self.frames, rows[si]
-        half = np.hypot(f.width, f.depth) / 2
-        keep = within_by_centres(np.hypot(f.cx[a] - f.cx[bi], f.cy[a] - f.cy[bi]),
-                                 half[a] + half[bi], reach[si], self.shapes[a], self.shapes[bi])
+        keep = self.within_pairs(rows[si], bi, reach[si])
         return si[keep], bi[keep]
+
+    def within_pairs(self, a: np.ndarray, b: np.ndarray, distance: float | np.ndarray
+                     ) -> np.ndarray:
+        """Per pair of base rows ``a[k]``, ``b[k]``: their gap is at most ``distance`` (per pair
+        or one value), decided by `within_by_centres`."""
+        f = self.frames
+        half = np.hypot(f.width, f.depth) / 2
+        return within_by_centres(np.hypot(f.cx[a] - f.cx[b], f.cy[a] - f.cy[b]),
+                                 half[a] + half[b], distance, self.shapes[a], self.shapes[b])
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
         """Other bases within ``distance_mm`` of this one, sorted."""

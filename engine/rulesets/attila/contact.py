@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import shapely
 
-from campo.engine.geometry.index import within_by_centres
 from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.tables import (
     ATTACKERS_PER_SIDE, GENERAL_REACH_CM, HILLS, UPHILL_DRAW_TYPES, WOODS,
@@ -66,8 +65,10 @@ def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
         if before is not None and before[0] == scene:
             fresh = [i for i in board.ids if before[1].get(i) != keys[i]]
             out.update((i, v) for i, v in before[2].items() if i in keys and i not in fresh)
-            gi, bi = _pairs_within(board, rows, np.array([board.pos[i] for i in fresh],
-                                                         dtype=int), reach)
+            gi = np.repeat(np.arange(len(rows)), len(fresh))
+            bi = np.tile(np.array([board.pos[i] for i in fresh], dtype=int), len(rows))
+            near = board.within_pairs(rows[gi], bi, reach)
+            gi, bi = gi[near], bi[near]
         else:
             fresh = board.ids
             gi, bi = board.within(rows, reach)
@@ -81,19 +82,6 @@ def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
         board.state.hand_on("attila.general_gaps", (scene, keys, out))
         return out
     return board.state.cached("attila.general_gaps", build)
-
-
-def _pairs_within(board: Board, rows: np.ndarray, others: np.ndarray, reach: float
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(k, base row) of every base of ``others`` (board rows) within ``reach`` of base
-    ``rows[k]``: `Board.within`'s answer, decided for these pairs alone."""
-    k = np.repeat(np.arange(len(rows)), len(others))
-    b = np.tile(others, len(rows))
-    f, a = board.frames, rows[k]
-    half = np.hypot(f.width, f.depth) / 2
-    keep = within_by_centres(np.hypot(f.cx[a] - f.cx[b], f.cy[a] - f.cy[b]), half[a] + half[b],
-                             reach, board.shapes[a], board.shapes[b])
-    return k[keep], b[keep]
 
 
 def command_reach_mm(board: Board) -> float:
