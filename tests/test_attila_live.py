@@ -214,6 +214,10 @@ def _rolled(game: dict[str, Any], base: str) -> None:
     game["armies"] = {"A": {"move_rolls": {base: 4}}}
 
 
+def _regrouped(game: dict[str, Any], base: str) -> None:
+    next(b for b in game["bases"] if b["id"] == base)["traits"]["group"] = "another"
+
+
 def _straight_only(game: dict[str, Any], _: str) -> None:
     game["settings"] = {"at26_charge_reach": "straight_only"}
 
@@ -223,7 +227,8 @@ def test_obligations_taken_over_equal_a_cold_analysis() -> None:
     """What each obliged base must charge (ATT 13) is judged again only where a change can
     reach it and taken over from the moment before elsewhere (`mandatory._taken_over`): at
     every moment of a live game (moves far from and near the cavalry, a target removed and put
-    back, bases disordered and lost, a move roll, a settings change) the summaries and
+    back, bases disordered and lost, a group label changed, the Generals moved, a move roll, a
+    settings change) the summaries (contacts, command, support) and
     ``mandatory_charges`` are those of a cold analysis, and a move far from every obliged base
     judges none of their charges again."""
     game = bench_module("battles").dense_battle("attila", 100)
@@ -232,7 +237,8 @@ def test_obligations_taken_over_equal_a_cold_analysis() -> None:
              (_forward(25), "Au8"), (_removed, "Bu5-1"),
              (lambda g, _: g["bases"].append(copy.deepcopy(bu5_1)), ""),
              (_disordered, "Au6-1"), (_disordered, "Bu5-2"), (_stale, "Au5-3"),
-             (_forward(15), "Au6"), (_rolled, "Au5-1"), (_forward(40), "Au2"),
+             (_forward(15), "Au6"), (_regrouped, "Au6-2"), (_forward(30), "A"),
+             (_rolled, "Au5-1"), (_forward(40), "Au2"),
              (_straight_only, ""), (_forward(20), "Au5"), (_forward(-40), "Au1")]
     live = LiveAnalysis()
     live.update(game)
