@@ -37,7 +37,8 @@ def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: n
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     some = length2 > 0
-    t = np.where(some, ((px - ax) * dx + (py - ay) * dy) / np.where(some, length2, 1.0), 0.0)
+    along = (px - ax) * dx + (py - ay) * dy       # (a segment of no length: its point)
+    t = along / length2 if some.all() else np.where(some, along / np.where(some, length2, 1.0), 0.0)
     t = np.minimum(np.maximum(t, 0.0), 1.0)              # `np.clip` without its overhead
     ex, ey = px - (ax + t * dx), py - (ay + t * dy)
     return np.sqrt(ex * ex + ey * ey)
@@ -48,7 +49,7 @@ def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     """Row-wise: (does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
     quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it)."""
     n = len(p0)
-    reach = np.broadcast_to(np.asarray(reach, dtype=float), (n,))
+    reach = np.full(n, reach) if np.ndim(reach) == 0 else np.asarray(reach, dtype=float)
     if n <= CHUNK:
         return _segments_near_quads(p0, p1, quads, reach)
     near, meet = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
@@ -73,26 +74,27 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
     # the segment crosses or touches an edge
     dx, dy = x1 - x0, y1 - y0
     o1 = _cross(dx, dy, ax - x0, ay - y0)
-    o2 = _cross(dx, dy, bx - x0, by - y0)
+    o2 = successors(o1)                 # the same at each edge's other end
     crossing = (o1 * o2 <= 0) & (s0 * s1 <= 0)
     collinear = (o1 == 0) & (o2 == 0)
     point = (dx == 0) & (dy == 0)       # a segment of no length meets only what holds it
-    crossing &= ~point
-    collinear &= ~point
+    if point.any():
+        crossing &= ~point
+        collinear &= ~point
     if collinear.any():   # on the same line: the extents must overlap
         crossing = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), crossing)
     meet = inside0 | inside1 | crossing.any(axis=0)
     hit = meet.copy()
     near = ~meet & (reach > 0)
     if near.any():
-        r = np.nonzero(near)[0]
-        d = _apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
+        r = near.nonzero()[0]
+        d = segments_apart(x0[r], y0[r], x1[r], y1[r], ax[:, r], ay[:, r], bx[:, r], by[:, r])
         hit[r] = d.min(axis=0) <= reach[r]
     return hit, meet
 
 
-def _apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
-           ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+def segments_apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
+                   ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """The distance between segments 0-1 and a-b that do not meet: the least from an end of
     one to the other (the four distances in one call)."""
     x0, y0, x1, y1, ax, ay, bx, by = np.broadcast_arrays(x0, y0, x1, y1, ax, ay, bx, by)
@@ -128,8 +130,8 @@ def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarr
     reach = np.broadcast_to(np.asarray(reach, dtype=float), meet.shape)
     near = ~meet & (reach > 0)
     if near.any():
-        r = np.nonzero(near)[0]
-        meet[r] = _apart(x0[r], y0[r], x1[r], y1[r], ax[r], ay[r], bx[r], by[r]) <= reach[r]
+        r = near.nonzero()[0]
+        meet[r] = segments_apart(x0[r], y0[r], x1[r], y1[r], ax[r], ay[r], bx[r], by[r]) <= reach[r]
     return meet
 
 
@@ -197,9 +199,9 @@ def convex_edges(polygons: np.ndarray) -> list[np.ndarray | None]:
     found: list[np.ndarray | None] = [None] * len(polygons)
     if not len(polygons):
         return found
-    simple = np.nonzero((shapely.get_type_id(polygons) == 3)
-                        & (shapely.get_num_interior_rings(polygons) == 0)
-                        & ~shapely.is_empty(polygons))[0]
+    simple = ((shapely.get_type_id(polygons) == 3)
+              & (shapely.get_num_interior_rings(polygons) == 0)
+              & ~shapely.is_empty(polygons)).nonzero()[0]
     simple = simple[shapely.equals(polygons[simple], shapely.convex_hull(polygons[simple]))]
     for k in simple.tolist():
         ring = shapely.get_exterior_ring(polygons[k])

@@ -71,7 +71,8 @@ class Sightlines:
 
     @property
     def widths(self) -> np.ndarray:
-        return np.broadcast_to(np.asarray(self.width, dtype=float), (len(self.xy),))
+        width = np.asarray(self.width, dtype=float)
+        return width if width.ndim else np.full(len(self.xy), width)
 
 
 @dataclass(frozen=True)
@@ -101,9 +102,9 @@ class SightField:
                  deep_areas: Sequence[Polygon] = (), deep_area_ids: Sequence[str] = (),
                  max_depth: float = float("inf"), corners: np.ndarray | None = None) -> None:
         # A line grazing a base's outline is not blocked by it when the bodies are given shrunk
-        # by the graze (ISD: `RectTable.inset_corners`, their vertices handed as ``corners``
-        # too, for `Bodies.of`): measurement noise cannot flip a touching line.
-        self.bodies = np.array(list(bodies), dtype=object)
+        # by the graze (ISD: `RectTable.inset_corners`, handed as ``corners`` alone, for
+        # `Bodies.of`): measurement noise cannot flip a touching line.
+        self.given = np.array(list(bodies), dtype=object)
         self.body_ids = list(body_ids)
         self.walls = np.array(list(walls), dtype=object)
         self.wall_ids = list(wall_ids) or [f"wall-{i}" for i in range(len(self.walls))]
@@ -113,6 +114,14 @@ class SightField:
         self.corners = corners
 
     @cached_property
+    def bodies(self) -> np.ndarray:
+        """The bodies' polygons: those given, else made from ``corners`` (when asked: the
+        numpy tests read the corners)."""
+        if len(self.given) or self.corners is None:
+            return self.given
+        return shapely.polygons(self.corners)
+
+    @cached_property
     def body_index(self) -> dict[str, int]:
         """Body id -> its position in ``bodies``."""
         return {bid: i for i, bid in enumerate(self.body_ids)}
@@ -120,7 +129,8 @@ class SightField:
     @cached_property
     def _all(self) -> Bodies:
         """Every body's arrays, built once (`sight_bodies.suspects` picks each line's)."""
-        return Bodies.of(self.bodies, self.corners)
+        return Bodies.of(self.given if len(self.given) or self.corners is None else None,
+                         self.corners)
 
     @cached_property
     def _walls(self) -> Walls:
@@ -146,7 +156,7 @@ class SightField:
         """Whether each line, from ``starts[group[i]]`` to ``ends[i]``, surely crosses the
         body ``body[group[i]]`` (index into ``bodies``): a cheap certain test
         (`sight_bodies.surely_crosses`); False means "not sure"."""
-        if not len(self.bodies):
+        if not len(self.body_ids):
             return np.zeros(len(ends), dtype=bool)
         return surely_crosses(np.asarray(starts, dtype=float), np.asarray(body, dtype=np.int64),
                               self._all, np.asarray(ends, dtype=float), group)
@@ -161,32 +171,37 @@ class SightField:
             return Trace(kind, index)
         xy = np.asarray(lines.xy, dtype=float)
         widths = lines.widths
-        if len(self.bodies):
+        if len(self.body_ids):
             hit, crossed = blocked(xy, widths, self._all,
                                    Rules(lines.never, lines.thin, lines.bodies_off),
                                    todo, lines.origin)
-            on = np.nonzero(hit >= 0)[0]
+            on = (hit >= 0).nonzero()[0]
             kind[on] = np.where(crossed[on], BODY, CORRIDOR)
             index[on] = hit[on]
         rest = todo[kind[todo] == CLEAR]
+        if not len(rest) or not (len(self.walls) or len(self.deep_areas)):
+            return Trace(kind, index)
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
-        if len(rest) and len(self.walls) and _meets(self._walls.bounds, xy[rest], widths[rest]):
-            wall = self._walls.blocking(xy[rest], widths[rest], _rows(rules, rest))
+        seg = xy.take(rest, axis=0)
+        x, y = seg[..., 0], seg[..., 1]            # (numpy is slow across a short axis)
+        box = np.array([x.min(), y.min(), x.max(), y.max()])
+        if len(self.walls) and _meets(self._walls.bounds, box, widths[rest].max()):
+            wall = self._walls.blocking(seg, widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
-        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, xy[rest], 0.0):
-            area = self._areas.blocking(xy[rest], _rows(rules, rest))
+        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, box, 0.0):
+            area = self._areas.blocking(xy.take(rest, axis=0), _rows(rules, rest))
             on = area >= 0
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
 
 
-def _meets(bounds: np.ndarray, xy: np.ndarray, grow: np.ndarray | float) -> bool:
-    """Whether a piece's box (rows of ``bounds``) meets the lines' box: if not, none is near."""
-    grow = np.max(grow)
-    lo, hi = xy.min(axis=(0, 1)) - grow, xy.max(axis=(0, 1)) + grow
-    return bool(((bounds[:, :2] <= hi) & (bounds[:, 2:] >= lo)).all(axis=1).any())
+def _meets(bounds: np.ndarray, box: np.ndarray, grow: float) -> bool:
+    """Whether a piece's box (rows of ``bounds``) meets the lines' ``box`` (xmin, ymin, xmax,
+    ymax) grown by ``grow``: if not, none is near."""
+    return bool(((bounds[:, :2] <= box[2:] + grow) & (bounds[:, 2:] >= box[:2] - grow))
+                .all(axis=1).any())
 
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:

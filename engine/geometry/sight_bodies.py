@@ -88,30 +88,19 @@ class Rules:
 class Bodies:
     """The blocking bodies as arrays: every polygon's vertices (padded by repeating the last;
     ``vx``, ``vy`` the same corner-major (k, n): numpy reduces a short leading axis fastest)
-    and how many it has, its centre and the radius of a circle about it holding it, its
-    bounding box, whether it is convex, and, when every body is a convex quadrilateral, the
-    corners (n, 4, 2) for the numpy exact test."""
+    and how many it has, its centre and the radius of a circle about it holding it, whether
+    it is convex, and, when every body is a convex quadrilateral, the corners (n, 4, 2) for
+    the numpy exact test. ``geoms``, the polygons GEOS tests, is None when the bodies came as
+    convex quadrilaterals' corners: no GEOS test asks for them."""
 
-    geoms: np.ndarray
+    geoms: np.ndarray | None
     verts: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
     sides: np.ndarray
     centre: np.ndarray
     radius: np.ndarray
-    box: np.ndarray
     convex: np.ndarray
-
-    @property
-    def vx(self) -> np.ndarray:
-        return self._corner_major[0]
-
-    @property
-    def vy(self) -> np.ndarray:
-        return self._corner_major[1]
-
-    @cached_property
-    def _corner_major(self) -> tuple[np.ndarray, np.ndarray]:
-        return (np.ascontiguousarray(self.verts[:, :, 0].T),
-                np.ascontiguousarray(self.verts[:, :, 1].T))
 
     @cached_property
     def quads(self) -> np.ndarray | None:
@@ -121,13 +110,15 @@ class Bodies:
         return None
 
     @staticmethod
-    def of(geoms: np.ndarray, corners: np.ndarray | None = None) -> Bodies:
-        """Polygons' arrays; ``corners`` (n, k, 2): their rings' vertices, when known (no GEOS)."""
-        n = len(geoms)
+    def of(geoms: np.ndarray | None, corners: np.ndarray | None = None) -> Bodies:
+        """Polygons' arrays; ``corners`` (n, k, 2): their rings' vertices, when known (no GEOS;
+        ``geoms`` None: the polygons are made from them only if some body is not a convex
+        quadrilateral)."""
+        n = len(geoms) if geoms is not None else len(corners)
         if not n:
             z = np.zeros(0)
-            return Bodies(geoms, np.zeros((0, 1, 2)), z.astype(np.int64), np.zeros((0, 2)), z,
-                          np.zeros((0, 4)), z.astype(bool))
+            return Bodies(geoms, np.zeros((0, 1, 2)), np.zeros((1, 0)), np.zeros((1, 0)),
+                          z.astype(np.int64), np.zeros((0, 2)), z, z.astype(bool))
         if corners is not None:
             verts, width = corners, corners.shape[1]
             counts, solid = np.full(n, width), np.ones(n, dtype=bool)
@@ -140,28 +131,32 @@ class Bodies:
             rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
             verts = xy[first[:, None] + rank]                        # padded with the last one
             solid = shapely.get_num_interior_rings(geoms) == 0
-        real = np.arange(width)[None, :] < counts[:, None]
-        centre = (verts * real[..., None]).sum(axis=1) / counts[:, None]   # the vertices' mean
-        d = verts - centre[:, None, :]
-        radius = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2).max(axis=1)
-        box = np.concatenate([verts.min(axis=1), verts.max(axis=1)], axis=1)
+        vx, vy = np.ascontiguousarray(verts[:, :, 0].T), np.ascontiguousarray(verts[:, :, 1].T)
+        if corners is not None:
+            cx, cy = vx.sum(axis=0) / counts, vy.sum(axis=0) / counts    # the vertices' mean
+        else:
+            real = np.arange(width)[:, None] < counts
+            cx, cy = (vx * real).sum(axis=0) / counts, (vy * real).sum(axis=0) / counts
+        dx, dy = vx - cx, vy - cy
+        radius = np.sqrt(dx ** 2 + dy ** 2).max(axis=0)
         # convex: a quadrilateral turning the same way at every corner (a base), else no hole
         # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
         # dent below CONVEX_AREA_REL of the area counts as none)
         convex = np.zeros(n, dtype=bool)
-        quad = np.nonzero((counts == 4) & solid)[0]
+        quad = ((counts == 4) & solid).nonzero()[0]
         if len(quad):
-            v = verts[quad, :4]
-            e = successors(v, axis=1) - v                            # each edge, then the next
-            nxt = successors(e, axis=1)
-            turn = e[..., 0] * nxt[..., 1] - e[..., 1] * nxt[..., 0]
-            convex[quad] = (turn > 0).all(axis=1) | (turn < 0).all(axis=1)
-        rest = np.nonzero(~convex)[0]
+            qx, qy = vx[:4, quad], vy[:4, quad]
+            ex, ey = successors(qx) - qx, successors(qy) - qy        # each edge, then the next
+            turn = ex * successors(ey) - ey * successors(ex)
+            convex[quad] = (turn > 0).all(axis=0) | (turn < 0).all(axis=0)
+        rest = (~convex).nonzero()[0]
+        if geoms is None and (len(rest) or width != 4):
+            geoms = shapely.polygons(corners)
         if len(rest):
             area = shapely.area(geoms[rest])
             convex[rest] = solid[rest] & \
                 (shapely.area(shapely.convex_hull(geoms[rest])) - area <= CONVEX_AREA_REL * area)
-        return Bodies(geoms, verts, counts, centre, radius, box, convex)
+        return Bodies(geoms, verts, vx, vy, counts, np.column_stack([cx, cy]), radius, convex)
 
 
 def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
@@ -176,18 +171,19 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     hold the bodies whose centre lies nearer the line's start than that body's (one of them
     may cross the line too, and `blocked` names the nearest, however many lines are asked)."""
     sure_body = np.full(len(live), -1, dtype=np.int64)
-    if not len(live) or not len(bodies.geoms):
+    if not len(live) or not len(bodies.verts):
         empty = np.zeros(0, dtype=np.int64)
         return sure_body, empty, empty
-    if len(live) * len(bodies.geoms) <= FEW_PAIRS:
+    if len(live) * len(bodies.verts) <= FEW_PAIRS:
         # a few lines: every body whose box, grown by the corridor, meets a line's box
-        lo, hi = xy[live].min(axis=1), xy[live].max(axis=1)
+        seg = xy.take(live, axis=0)
+        lo, hi = np.minimum(seg[:, 0], seg[:, 1]), np.maximum(seg[:, 0], seg[:, 1])
+        mid, half = (lo + hi) / 2, (hi - lo) / 2
         grow = width[live][:, None] + bodies.radius[None, :]
         c = bodies.centre
-        line, cand = np.nonzero((np.abs(c[None, :, 0] - (lo[:, None, 0] + hi[:, None, 0]) / 2)
-                                 <= (hi - lo)[:, None, 0] / 2 + grow)
-                                & (np.abs(c[None, :, 1] - (lo[:, None, 1] + hi[:, None, 1]) / 2)
-                                   <= (hi - lo)[:, None, 1] / 2 + grow))
+        line, cand = ((np.abs(c[None, :, 0] - mid[:, None, 0]) <= half[:, None, 0] + grow)
+                      & (np.abs(c[None, :, 1] - mid[:, None, 1]) <= half[:, None, 1] + grow)
+                      ).nonzero()
     else:
         sweep = _Sweep(xy[live], width[live], bodies, None if origin is None else origin[live])
         # certain: the nearest body strictly holding the line's direction, ending before
@@ -197,7 +193,7 @@ def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
         sure[sure] = ~rules.marked(rules.never, live[sure], body[sure])
         sure_body[sure] = body[sure]
         if not rivals:
-            line, cand = sweep.candidates(np.nonzero(~sure)[0])
+            line, cand = sweep.candidates((~sure).nonzero()[0])
         else:
             nearer = np.full(len(live), np.inf)
             nearer[sure] = np.sqrt(_centre_d2(bodies, sure_body[sure], xy[live[sure], 0]))
@@ -230,23 +226,24 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     thin = rules.marked(rules.thin, live[line], cand) & (reach > 0)
     reach = np.where(thin, 0.0, reach)
     # (a body whose circle about its centre lies beyond the corridor cannot reach the line)
-    seg = xy[live[line]]
-    c = bodies.centre[cand]
+    seg = xy.take(live[line], axis=0)          # (`take`: numpy's fancy indexing of rows is slow)
+    c = bodies.centre.take(cand, axis=0)
     near = point_segment_distance(c[:, 0], c[:, 1], seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0],
                                   seg[:, 1, 1]) <= bodies.radius[cand] + reach + GROW_EPS_MM
     line, cand, reach = line[near], cand[near], reach[near]
-    hit, cross = reaches(xy[live[line]], cand, reach, bodies)
+    hit, cross = reaches(xy.take(live[line], axis=0), cand, reach, bodies)
     line, cand, cross = line[hit], cand[hit], cross[hit]
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
     # crosses before one only near it, the nearest by centre
-    sure = np.nonzero(sure_body >= 0)[0]
+    sure = (sure_body >= 0).nonzero()[0]
     line = np.concatenate([line, sure])
     cand = np.concatenate([cand, sure_body[sure]])
     cross = np.concatenate([cross, np.ones(len(sure), dtype=bool)])
     if len(line):
-        order = np.lexsort((_centre_d2(bodies, cand, xy[live[line], 0]), ~cross, line))
+        order = np.lexsort((_centre_d2(bodies, cand, xy[:, 0].take(live[line], axis=0)), ~cross,
+                            line))
         line, cand, cross = line[order], cand[order], cross[order]
-        first = np.r_[True, line[1:] != line[:-1]]
+        first = np.concatenate([[True], line[1:] != line[:-1]])
         out[live[line[first]]] = cand[first]
         crossed[live[line[first]]] = cross[first]
     return out, crossed
@@ -255,7 +252,7 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
 def _centre_d2(bodies: Bodies, body: np.ndarray, point: np.ndarray) -> np.ndarray:
     """Squared distance of each body's centre from its point: the blocker named is the
     nearest."""
-    d = bodies.centre[body] - point
+    d = bodies.centre.take(body, axis=0) - point
     return d[:, 0] ** 2 + d[:, 1] ** 2
 
 
@@ -270,8 +267,8 @@ def surely_crosses(starts: np.ndarray, body: np.ndarray, bodies: Bodies, ends: n
     which = np.where(ok, body, 0)
     ok &= bodies.convex[which]
     ox, oy = starts[:, 0], starts[:, 1]
-    rx, ry = bodies.vx[:, which] - ox, bodies.vy[:, which] - oy             # (k, groups)
-    cx, cy = bodies.centre[which, 0] - ox, bodies.centre[which, 1] - oy
+    rx, ry = bodies.vx.take(which, axis=1) - ox, bodies.vy.take(which, axis=1) - oy  # (k, groups)
+    cx, cy = bodies.centre[:, 0].take(which) - ox, bodies.centre[:, 1].take(which) - oy
     offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
     base = np.arctan2(cy, cx)
     lo, hi = base + offset.min(axis=0) + ANGLE_EPS, base + offset.max(axis=0) - ANGLE_EPS
@@ -291,11 +288,11 @@ def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
     if not len(cand):
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if bodies.quads is not None:
-        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads[cand], reach)
+        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads.take(cand, axis=0), reach)
     lines = shapely.linestrings(xy)
     near = shapely.dwithin(lines, bodies.geoms[cand], reach)
     meet = near.copy()
-    wide = np.nonzero(near & (reach > 0))[0]
+    wide = (near & (reach > 0)).nonzero()[0]
     meet[wide] = shapely.dwithin(lines[wide], bodies.geoms[cand[wide]], 0.0)
     return near, meet
 
@@ -349,7 +346,7 @@ class _Sweep:
         cy = bodies.centre[:, 1][None, :] - self.origins[:, 1][:, None]
         bound = bodies.radius[None, :] + grow[:, None]
         limit = reach[:, None] + GROW_EPS_MM + bound
-        o, b = np.nonzero(cx * cx + cy * cy <= limit * limit)
+        o, b = (cx * cx + cy * cy <= limit * limit).nonzero()
         cx, cy, bound = cx[o, b], cy[o, b], bound[o, b]
         d_ob = np.sqrt(cx * cx + cy * cy)
         gap = d_ob - bound
@@ -382,7 +379,7 @@ class _Sweep:
         self.offset = np.arctan2(cx * ry - cy * rx, cx * rx + cy * ry)
         self.centre_dir = psi
         self.inside = np.zeros(len(o), dtype=bool)
-        close = np.nonzero(self.near <= 0)[0]          # only a body this near can hold it
+        close = (self.near <= 0).nonzero()[0]          # only a body this near can hold it
         self.inside[close] = _holds(rx[:, close], ry[:, close])
 
     def _positions(self, lo: np.ndarray, hi: np.ndarray, pair: np.ndarray
@@ -393,8 +390,8 @@ class _Sweep:
         lo = lo + self.centre_dir[pair]
         hi = hi + self.centre_dir[pair]
         full = hi - lo >= 2 * np.pi
-        over = np.nonzero(~full & (hi > np.pi))[0]
-        under = np.nonzero(~full & (lo < -np.pi))[0]
+        over = (~full & (hi > np.pi)).nonzero()[0]
+        under = (~full & (lo < -np.pi)).nonzero()[0]
         pair = np.concatenate([pair, pair[over], pair[under]])
         lo = np.concatenate([np.where(full, -WRAP, lo), lo[over] - 2 * np.pi, lo[under] + 2 * np.pi])
         hi = np.concatenate([np.where(full, WRAP, hi), hi[over] - 2 * np.pi, hi[under] + 2 * np.pi])
@@ -411,7 +408,7 @@ class _Sweep:
         """Per line: the least far-corner distance of the convex bodies whose interval of
         directions strictly holds it (a body holding the origin holds every direction), and
         that body (-1: none)."""
-        conv = np.nonzero(self.bodies.convex[self.b])[0]
+        conv = self.bodies.convex[self.b].nonzero()[0]
         offset = self.offset[:, conv]
         lo = np.where(self.inside[conv], -4 * np.pi, offset.min(axis=0) + ANGLE_EPS)
         hi = np.where(self.inside[conv], 4 * np.pi, offset.max(axis=0) - ANGLE_EPS)
@@ -451,7 +448,7 @@ class _Sweep:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         which = np.repeat(np.arange(len(pair)), count)
         step = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
-        sorted_asked = np.nonzero(asked)[0]
+        sorted_asked = asked.nonzero()[0]
         line = self.order[sorted_asked[first[which] + step]]
         pair = pair[which]
         keep = self.near[pair] <= self.length[line] + GROW_EPS_MM

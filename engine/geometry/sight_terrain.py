@@ -75,20 +75,21 @@ class Walls:
             return out
         lo, hi = xy.min(axis=1) - width[:, None], xy.max(axis=1) + width[:, None]
         b = self.bounds
-        line, wall = np.nonzero((lo[:, None, 0] <= b[None, :, 2]) & (hi[:, None, 0] >= b[None, :, 0])
-                                & (lo[:, None, 1] <= b[None, :, 3]) & (hi[:, None, 1] >= b[None, :, 1]))
+        line, wall = ((lo[:, None, 0] <= b[None, :, 2]) & (hi[:, None, 0] >= b[None, :, 0])
+                      & (lo[:, None, 1] <= b[None, :, 3]) & (hi[:, None, 1] >= b[None, :, 1])
+                      ).nonzero()
         if not len(line):
             return out
         cut = self._cut(line, wall, rules)
         hit = np.zeros(len(line), dtype=bool)
-        whole = np.nonzero(~cut)[0]
+        whole = (~cut).nonzero()[0]
         if len(whole):   # numpy: the line against each segment of its wall
-            pair, seg = np.nonzero(wall[whole][:, None] == self.seg_wall[None, :])
+            pair, seg = (wall[whole][:, None] == self.seg_wall[None, :]).nonzero()
             p = whole[pair]
             near = segments_within(xy[line[p], 0], xy[line[p], 1], self.seg[seg, 0],
                                    self.seg[seg, 1], width[line[p]])
             hit[p[near]] = True
-        trimmed = np.nonzero(cut)[0]
+        trimmed = cut.nonzero()[0]
         if len(trimmed):   # GEOS: the wall less the firer's and target's shapes
             parts = self._trimmed(line[trimmed], wall[trimmed], rules)
             geoms = shapely.linestrings(xy[line[trimmed]])
@@ -167,7 +168,7 @@ class Areas:
             return out
         depth = np.zeros(len(line))
         for one in np.unique(area).tolist():
-            rows = np.nonzero(area == one)[0]
+            rows = (area == one).nonzero()[0]
             seg = xy[line[rows]]
             if self.edges[one] is not None:
                 depth[rows] = convex_chords(seg[:, 0], seg[:, 1], self.edges[one])

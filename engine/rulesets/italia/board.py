@@ -300,6 +300,6 @@ class Board(BoardBase):
         walls = [(tid, line) for tid, line in self.crests]
         walls += [(tid, line) for tid, kind, line in self.linears if kind in SIGHT_BLOCKING_LINES]
         deep = [(tid, poly) for tid, kind, poly in self.areas if kind in SIGHT_DEEP_AREAS]
-        return SightField(shapely.polygons(corners), ids, [w for _, w in walls],
+        return SightField((), ids, [w for _, w in walls],
                           [i for i, _ in walls], [p for _, p in deep], [i for i, _ in deep],
                           max_depth=self.mm(LOS_MAX_DEPTH_IN_WOOD_OR_TOWN_IN), corners=corners)

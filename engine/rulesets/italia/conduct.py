@@ -170,7 +170,7 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
     # neither base of a pair blocks its lines, nor a crest inside either (strictly between)
     pair_at = np.stack([c_at, u_at], axis=1)
     body = board.body_at[pair_at]
-    own = np.zeros((len(pairs), len(field.bodies)), dtype=bool)
+    own = np.zeros((len(pairs), len(field.body_ids)), dtype=bool)
     k, side = np.nonzero(body >= 0)
     own[k, body[k, side]] = True
     question = Sightlines(lines.reshape(-1, 2, 2), never=[Keyed(owner, own)],

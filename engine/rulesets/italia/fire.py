@@ -167,12 +167,12 @@ def shots(board: Board, ids: Sequence[str] | None = None,
     if board.settings.a6_range_measure == "centre_to_centre":
         frames = board.rect_table.frames
         rough = np.hypot(*(frames[pairs.at, :2] - frames[arcs.at[pairs.row], :2]).T)
-    maybe = np.nonzero(in_arc | (rough <= arcs.range_mm[pairs.row] + WATCH_MM))[0]
+    maybe = (in_arc | (rough <= arcs.range_mm[pairs.row] + WATCH_MM)).nonzero()[0]
     row, at = pairs.row[maybe], pairs.at[maybe]
     parts = parts_in_arc(board, arcs, row, at, in_arc[maybe])
     dist_mm = part_distances(board, arcs, row, at, parts, pairs.nearest_mm[maybe])
     in_range, range_close = _settle_range(board, arcs, row, at, dist_mm)
-    listed = np.nonzero(in_arc[maybe] | in_range)[0]
+    listed = (in_arc[maybe] | in_range).nonzero()[0]
     # rows grouped by shooter, by target id within
     rank = np.empty(len(names), dtype=np.int64)
     rank[np.argsort(np.array(names, dtype=str), kind="stable")] = np.arange(len(names))
@@ -193,7 +193,7 @@ def _settle(board: Board, question: str, arcs: Arcs, row: np.ndarray, at: np.nda
     tol = max(0.0, tol - ROUNDING_MM)
     verdict = margin_mm >= 0 if inclusive else margin_mm > 0
     close = np.abs(margin_mm) < tol
-    near = np.nonzero(np.abs(margin_mm) < max(WATCH_MM, tol))[0]
+    near = (np.abs(margin_mm) < max(WATCH_MM, tol)).nonzero()[0]
     if len(near):
         names = board.state.index.ids
         keys = [key(question, arcs.shooters[r], names[a])
@@ -232,7 +232,7 @@ def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any
     clear = np.ones(n, dtype=bool)
     clear_close = np.zeros(n, dtype=bool)
     friends: dict[int, list[str]] = {}
-    musket = np.nonzero(~gun & in_arc & in_range)[0]
+    musket = (~gun & in_arc & in_range).nonzero()[0]
     if len(musket):
         margin, c_shot, c_friend, c_margin = clear_margins(
             board, arcs, row[musket], at[musket], parts, prow[musket], dist_mm[musket])
@@ -246,12 +246,12 @@ def _judge(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Any
                        sight, clear, clear_close, friends)
     modifiers: list[list[dict[str, Any]] | None] = [None] * n
     memo: dict[tuple, list[dict[str, Any]]] = board.fire_memo.modifiers
-    for k in np.nonzero(legal)[0].tolist():
+    for k in legal.nonzero()[0].tolist():
         modifiers[k] = shot_modifiers(board, shooter_ids[k], target_ids[k], float(dist_in[k]),
                                       band[k], bool(flank[k]), cover[k] or "none", memo)
     close_calls: dict[int, list[str]] = {}
     for name, flags in (("range", range_close), ("arc", arc_close), ("clear", clear_close)):
-        for k in np.nonzero(flags)[0].tolist():
+        for k in flags.nonzero()[0].tolist():
             close_calls.setdefault(k, []).append(name)
     bounds = np.searchsorted(row, np.arange(len(arcs.shooters) + 1)).tolist()
     spans = {sh: (bounds[p], bounds[p + 1]) for p, sh in enumerate(arcs.shooters)}
@@ -271,7 +271,7 @@ def _bands(board: Board, dist_in: np.ndarray, gun: np.ndarray, in_range: np.ndar
     for weapon in (True, False):
         rows = tf.bands(weapon)
         names = [r.band for r in rows]
-        pick = np.nonzero(in_range & (gun == weapon))[0]
+        pick = (in_range & (gun == weapon)).nonzero()[0]
         at = np.where(k[pick] < 0, len(rows) - 1, k[pick])
         for i, b in zip(pick.tolist(), at.tolist()):
             out[i] = names[b]
@@ -319,9 +319,9 @@ def flank_fire(board: Board, shooter_at: np.ndarray, target_at: np.ndarray) -> n
     completely beyond the target's front line (ISD A2: by more than the tolerance; ISD A3: a
     firer wholly behind the target's rear counts unless the setting says otherwise)."""
     table = board.rect_table
-    fl, fr = table.corners[shooter_at, 0], table.corners[shooter_at, 1]
-    cx, cy = table.frames[target_at, 0], table.frames[target_at, 1]
-    f, half = table.frames[target_at, 4:6], table.frames[target_at, 7]
+    corners, frames = table.corners.take(shooter_at, axis=0), table.frames.take(target_at, axis=0)
+    fl, fr, cx, cy = corners[:, 0], corners[:, 1], frames[:, 0], frames[:, 1]
+    f, half = frames[:, 4:6], frames[:, 7]
 
     def ahead(p: np.ndarray) -> np.ndarray:     # `Rect.to_local(...)[1]`
         return (p[:, 0] - cx) * f[:, 0] + (p[:, 1] - cy) * f[:, 1]
@@ -366,7 +366,7 @@ def _threats(board: Board, gun: str, targets: np.ndarray) -> np.ndarray:
     full = np.array([MOVEMENT_TABLE[Mover.CAVALRY if i.arm == "cavalry" else Mover.INFANTRY]
                      .move_in for i in infos])
     gap = np.full(len(targets), np.inf)
-    ask = np.nonzero(unit)[0]
+    ask = unit.nonzero()[0]
     if len(ask):
         shapes = board.state.index.shapes
         gap[ask] = shapely.distance(board.rect(gun).polygon, shapes[targets[ask]]) / MM_PER_IN

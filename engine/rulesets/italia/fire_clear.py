@@ -54,14 +54,14 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
     # named within the close-call tolerance
     tol = board.settings.close_call_mm
     reach = max(tol, WATCH_MM)
-    s, f = np.nonzero(np.tile(friend, (len(ring) // n, 1))
-                      & _boxes_meet(box, corners, reach - GRAZE_MM))
+    s, f = (np.tile(friend, (len(ring) // n, 1))
+            & _boxes_meet(box, corners, reach - GRAZE_MM)).nonzero()
     if not len(s):
         return margin, none, none, np.zeros(0)
     px, py = corners_of(board, f)                                         # (4, m)
-    o, nrm = origin[s], normal[s]                                         # (m, c, 2)
-    depth = depth_in_arc([(px - o[:, j, 0]) * nrm[:, j, 0] + (py - o[:, j, 1]) * nrm[:, j, 1]
-                          for j in range(o.shape[1])])
+    o, nrm = origin.take(s, axis=0).T, normal.take(s, axis=0).T           # (2, c, m)
+    ox, oy, nx, ny = o[0][:, None], o[1][:, None], nrm[0][:, None], nrm[1][:, None]
+    depth = depth_in_arc((px - ox) * nx + (py - oy) * ny)     # each edge's at each corner
     m = GRAZE_MM - depth
     s = s % n
     np.minimum.at(margin, s, m)
@@ -97,7 +97,8 @@ def _friends(board: Board, arcs: Arcs, row: np.ndarray) -> np.ndarray:
 
 def _boxes_meet(box: np.ndarray, corners: np.ndarray, grow: float) -> np.ndarray:
     """(shots, bases): the bases' boxes meet each shot's region box grown by ``grow``."""
-    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    each = [corners[:, k] for k in range(corners.shape[1])]    # (numpy is slow across axis 1)
+    lo, hi = np.minimum.reduce(each), np.maximum.reduce(each)
     return ((lo[None, :, 0] <= box[:, None, 2] + grow) & (hi[None, :, 0] >= box[:, None, 0] - grow)
             & (lo[None, :, 1] <= box[:, None, 3] + grow)
             & (hi[None, :, 1] >= box[:, None, 1] - grow))
@@ -130,12 +131,10 @@ def _hull_ring(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np
                ) -> tuple[np.ndarray, np.ndarray]:
     """The hull of the firer's own front and the target's part: its ring, counterclockwise
     and padded, and how many vertices each has."""
-    front = board.rect_table.corners[arcs.at[row]][:, :2]                 # (n, 2, 2)
-    xy, owner = parts.points(prow)
-    points = np.concatenate([front.reshape(-1, 2), xy])
-    belongs = np.concatenate([np.repeat(np.arange(len(row)), 2), owner])
-    order = np.argsort(belongs, kind="stable")
-    hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=belongs[order]))
+    front = board.rect_table.corners.take(arcs.at[row], axis=0)[:, :2]   # (n, 2, 2)
+    # the parts' vertices padded by repeating the last (a point twice changes no hull)
+    part = np.stack([parts.x.take(prow, axis=1).T, parts.y.take(prow, axis=1).T], axis=-1)
+    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate([front, part], axis=1)))
     ring = shapely.get_exterior_ring(hulls)
     xy, owner = shapely.get_coordinates(ring, return_index=True)
     counts = np.bincount(owner, minlength=len(row)) - 1
@@ -158,8 +157,9 @@ def _reversed(ring: np.ndarray, counts: np.ndarray) -> np.ndarray:
 def _strip_ring(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray) -> np.ndarray:
     """The strip straight ahead of the firer's own front, as deep as the target is far (6" at
     most): its ring (counterclockwise, 4 vertices)."""
-    fl, fr = arcs.front[row, 0], arcs.front[row, 1]      # a musket's front is its own
-    facing = arcs.facing[row]
+    front = arcs.front.take(row, axis=0)                # a musket's front is its own
+    fl, fr = front[:, 0], front[:, 1]
+    facing = arcs.facing.take(row, axis=0)
     depth = np.minimum(dist_mm, MUSKETRY_RANGE_IN * MM_PER_IN)[:, None]
     return np.stack([fr, fr + facing * depth, fl + facing * depth, fl], axis=1)
 

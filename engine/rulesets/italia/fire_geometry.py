@@ -20,7 +20,7 @@ import shapely
 
 from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
-from campo.engine.geometry.segments import point_segment_distance, segments_near_quads, successors
+from campo.engine.geometry.segments import segments_apart, segments_near_quads, successors
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
     WATCH_MM,
@@ -70,12 +70,20 @@ class Arcs:
         rng = np.array([i.fire_range_in for i in infos], dtype=float) * MM_PER_IN
         a = np.radians(half)
         c, s = np.cos(a), np.sin(a)
-        dl = np.stack([facing[:, 0] * c - facing[:, 1] * s, facing[:, 0] * s + facing[:, 1] * c], 1)
-        dr = np.stack([facing[:, 0] * c + facing[:, 1] * s, -facing[:, 0] * s + facing[:, 1] * c], 1)
+        fx, fy = facing[:, 0], facing[:, 1]
+        dl = np.column_stack([fx * c - fy * s, fx * s + fy * c])
+        dr = np.column_stack([fx * c + fy * s, -fx * s + fy * c])
         return Arcs(list(shooters), board.positions(shooters), left, right,
-                    np.stack([dl[:, 1], -dl[:, 0]], 1), np.stack([-dr[:, 1], dr[:, 0]], 1),
+                    np.column_stack([dl[:, 1], -dl[:, 0]]), np.column_stack([-dr[:, 1], dr[:, 0]]),
                     facing, half, rng, rng + REPORT_MARGIN_IN * MM_PER_IN, front,
                     np.array([i.is_gun for i in infos], dtype=bool))
+
+    @functools.cached_property
+    def planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first three of `arc_values`' functions (left ray, right ray, ahead of the
+        front) as (points on them, their normals), each (coordinate, function, shooter)."""
+        return (np.array([self.left, self.right, self.left]).transpose(2, 0, 1),
+                np.array([self.n_left, self.n_right, self.facing]).transpose(2, 0, 1))
 
     def polygons(self, rows: np.ndarray, reach_mm: np.ndarray) -> np.ndarray:
         """The arcs of ``rows`` cut at ``reach_mm`` as shapely polygons (for drawing and the
@@ -86,36 +94,33 @@ class Arcs:
 
 
 def arc_values(arcs: Arcs, rows: np.ndarray, px: np.ndarray, py: np.ndarray,
-               reach_mm: np.ndarray | None) -> list[np.ndarray]:
+               reach_mm: np.ndarray | None) -> np.ndarray:
     """The arc's linear functions at points (``px``, ``py``: (k, m), corner-major) for arcs
     ``rows`` (m): depth inside the left ray, inside the right ray, ahead of the front, and
-    (with a reach) short of the reach, each (k, m); a point is in the (cut) arc when all are
-    >= 0."""
-    def dot(origin: np.ndarray, normal: np.ndarray) -> np.ndarray:
-        o, nrm = origin[rows], normal[rows]
-        return (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
-
-    ahead = dot(arcs.left, arcs.facing)
-    out = [dot(arcs.left, arcs.n_left), dot(arcs.right, arcs.n_right), ahead]
+    (with a reach) short of the reach, (functions, k, m); a point is in the (cut) arc when all
+    are >= 0."""
+    o, nrm = (a.take(rows, axis=2)[:, :, None, :] for a in arcs.planes)    # (2, 3, 1, m)
+    out = (px - o[0]) * nrm[0] + (py - o[1]) * nrm[1]
     if reach_mm is not None:
-        out.append(reach_mm - ahead)
+        out = np.concatenate([out, (reach_mm - out[2])[None]])
     return out
 
 
-def depth_in_arc(values: list[np.ndarray]) -> np.ndarray:
+def depth_in_arc(values: np.ndarray) -> np.ndarray:
     """max over a convex polygon of min over linear functions, from their values at the
-    polygon's corners (each (k, m)): how deep (mm) its deepest point lies inside the region
-    they bound, or, negative, how far outside. The minimum of linear functions is concave, so
-    its maximum over the polygon lies at a corner or where an edge crosses a line of two equal
-    functions."""
-    v = np.stack(values)                                      # (functions, corners, m)
+    polygon's corners ((functions, k, m)): how deep (mm) its deepest point lies inside the
+    region they bound, or, negative, how far outside. The minimum of linear functions is
+    concave, so its maximum over the polygon lies at a corner or where an edge crosses a line
+    of two equal functions."""
+    v = np.asarray(values)                                    # (functions, corners, m)
     best = v.min(axis=0).max(axis=0)
     if len(v) < 2:
         return best
     w = successors(v, axis=1)                                 # each corner's next
     i, j = _pairs(len(v))                                     # every pair of functions at once
-    h0, h1 = v[i] - v[j], w[i] - w[j]
-    pair, corner, col = np.nonzero(h0 * h1 < 0)               # the edges the two cross on
+    h0 = v.take(i, axis=0) - v.take(j, axis=0)
+    h1 = w.take(i, axis=0) - w.take(j, axis=0)
+    pair, corner, col = (h0 * h1 < 0).nonzero()               # the edges the two cross on
     if len(pair):
         a, b = h0[pair, corner, col], h1[pair, corner, col]
         t = a / (a - b)
@@ -139,18 +144,16 @@ def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np
     segments p0-p1 (m, 2) (0 if they meet)."""
     quads = np.stack([ax.T, ay.T], axis=-1)
     meet = segments_near_quads(p0, p1, quads)[1]
-    bx, by = successors(ax), successors(ay)
-    x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
-    corner = point_segment_distance(ax, ay, x0, y0, x1, y1).min(axis=0)
-    ends = np.minimum(point_segment_distance(x0, y0, ax, ay, bx, by).min(axis=0),
-                      point_segment_distance(x1, y1, ax, ay, bx, by).min(axis=0))
-    return np.where(meet, 0.0, np.minimum(corner, ends))
+    # apart: the least of the corners' distances from the segment and its ends' from the edges
+    gap = segments_apart(p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1], ax, ay, successors(ax),
+                         successors(ay)).min(axis=0)
+    return np.where(meet, 0.0, gap)
 
 
 def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The corners of the bases at index positions ``at``, corner-major: x (4, m), y (4, m)."""
-    c = board.rect_table.corners
-    return c[at, :, 0].T, c[at, :, 1].T
+    c = board.rect_table.corners.take(at, axis=0).T                      # (2, 4, m)
+    return np.ascontiguousarray(c[0]), np.ascontiguousarray(c[1])
 
 
 @dataclass
@@ -170,33 +173,34 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     distance, all shooters against all bases in numpy (a table's few hundred bases). Bases
     surely far out of the arc and beyond the range (by `WATCH_MM`: neither listed nor
     remembered) get bounds instead: a depth below -`WATCH_MM`, a distance beyond it."""
-    row, at = np.nonzero(enemy)
+    row, at = enemy.nonzero()
     px, py = corners_of(board, at)
     frames = board.rect_table.frames
     mode = board.settings.a5_in_arc_test
     if mode == "centre":
-        centre = frames[at, :2]
+        centre = frames.take(at, axis=0)[:, :2]
         values = arc_values(arcs, row, centre[None, :, 0], centre[None, :, 1], None)
         depth = np.minimum.reduce(values)[0]
         maybe_in = depth >= -WATCH_MM
     else:
         values = arc_values(arcs, row, px, py, None)
         # no point of the base lies deeper than its corners' least deepest function
-        depth = np.minimum.reduce([v.max(axis=0) for v in values])
+        depth = values.max(axis=1).min(axis=0)
         maybe_in = depth >= -WATCH_MM
-    front = arcs.front[row]
-    mid = (front[:, 0] + front[:, 1]) / 2
-    half = np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2
-    d = frames[at, :2] - mid
-    radius = np.sqrt(frames[at, 6] ** 2 + frames[at, 7] ** 2)        # half width, half depth
+    front = arcs.front                                                 # each shooter's, once
+    mid = ((front[:, 0] + front[:, 1]) / 2).take(row, axis=0)
+    half = (np.sqrt(((front[:, 1] - front[:, 0]) ** 2).sum(axis=1)) / 2).take(row)
+    target = frames.take(at, axis=0)
+    d = target[:, :2] - mid
+    radius = np.sqrt(target[:, 6] ** 2 + target[:, 7] ** 2)          # half width, half depth
     nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
-    need = np.nonzero(maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM))[0]
+    need = (maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM)).nonzero()[0]
     if mode == "whole_base":
-        depth[need] = np.minimum.reduce([v[:, need] for v in values]).min(axis=0)
+        depth[need] = values.take(need, axis=2).min(axis=0).min(axis=0)
     elif mode != "centre":
-        depth[need] = depth_in_arc([v[:, need] for v in values])
-    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[need, 0],
-                                          front[need, 1])
+        depth[need] = depth_in_arc(values.take(need, axis=2))
+    front = front.take(row[need], axis=0)
+    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[:, 0], front[:, 1])
     return Pairs(row, at, depth, nearest)
 
 
@@ -211,16 +215,6 @@ class Parts:
     count: np.ndarray
     whole: np.ndarray
 
-    def points(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vertices of the parts of ``rows``: (points (p, 2), the position in ``rows``
-        each belongs to), grouped in order."""
-        count = self.count[rows]
-        idx = np.arange(self.x.shape[0])[:, None]
-        real = (idx < count).T                                    # (len(rows), k)
-        xy = np.stack([self.x[:, rows].T, self.y[:, rows].T], axis=-1)
-        owner = np.repeat(np.arange(len(rows)), count)
-        return xy[real], owner
-
 
 def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_arc: np.ndarray
                  ) -> Parts:
@@ -231,7 +225,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
     x, y = corners_of(board, at)
     count = np.full(n, 4)
     whole = np.ones(n, dtype=bool)
-    ask = np.nonzero(in_arc)[0]
+    ask = in_arc.nonzero()[0]
     if board.settings.a6_range_measure != "front_edge_to_part_in_arc" or not len(ask):
         return Parts(x, y, count, whole)
     near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
@@ -245,7 +239,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
         return Parts(x, y, count, whole)
     reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], np.inf)
     cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0)
-    empty = np.nonzero(cn == 0)[0]
+    empty = (cn == 0).nonzero()[0]
     if len(empty):   # within 1e-6 mm of the arc, but not touching in floating point
         ex, ey, en = _clip(arcs, row[cut[empty]], x[:, cut[empty]], y[:, cut[empty]],
                            reach[empty], 1e-5)
@@ -254,7 +248,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
         cx, cy, ex, ey = (_pad(a, width) for a in (cx, cy, ex, ey))
         cx[:, empty[keep]], cy[:, empty[keep]], cn[empty[keep]] = \
             ex[:, keep], ey[:, keep], en[keep]
-    got = np.nonzero(cn > 0)[0]           # the rest: measured to all of it
+    got = (cn > 0).nonzero()[0]           # the rest: measured to all of it
     width = max(4, cx.shape[0])
     x, y, cx, cy = (_pad(a, width) for a in (x, y, cx, cy))
     x[:, cut[got]], y[:, cut[got]] = cx[:, got], cy[:, got]
@@ -267,8 +261,8 @@ def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.
           slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Quads cut to their arcs (``rows``), out to ``reach`` (inf: the whole arc), the arc's
     half-planes widened by ``slack`` mm."""
-    left, right, facing = arcs.left[rows], arcs.right[rows], arcs.facing[rows]
-    n_l, n_r = arcs.n_left[rows], arcs.n_right[rows]
+    left, right, facing = (a.take(rows, axis=0) for a in (arcs.left, arcs.right, arcs.facing))
+    n_l, n_r = arcs.n_left.take(rows, axis=0), arcs.n_right.take(rows, axis=0)
 
     def plane(o: np.ndarray, nrm: np.ndarray, far: np.ndarray | None = None):
         def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
@@ -299,7 +293,7 @@ def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, pa
         d = table[at, :2] - table[arcs.at[row], :2]
         return np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2)
     out = nearest_mm.copy()
-    cut = np.nonzero(~parts.whole)[0]
+    cut = (~parts.whole).nonzero()[0]
     if len(cut):
         out[cut] = segment_distances(parts.x[:, cut], parts.y[:, cut], parts.count[cut],
                                      arcs.front[row[cut], 0], arcs.front[row[cut], 1])
@@ -310,18 +304,17 @@ def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where sight lines end, for the parts of ``rows``: (points (p, 2), the row each belongs
     to, grouped in order): each part's middle first, then its corners moved `END_INSET_MM`
     toward the middle (ISD A14)."""
-    cx, cy = centroids(parts.x[:, rows], parts.y[:, rows], parts.count[rows])
-    centres = np.stack([cx, cy], axis=1)
-    xy, owner = parts.points(rows)
-    c = centres[owner]
-    d = np.sqrt((xy[:, 0] - c[:, 0]) ** 2 + (xy[:, 1] - c[:, 1]) ** 2)
+    x, y, count = parts.x.take(rows, axis=1), parts.y.take(rows, axis=1), parts.count[rows]
+    cx, cy = centroids(x, y, count)
+    dx, dy = cx - x, cy - y                             # (k, n): each vertex to its middle
+    d = np.sqrt(dx ** 2 + dy ** 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         k = np.where(d > 0, np.minimum(1.0, END_INSET_MM / d), 0.0)
-    moved = xy + (c - xy) * k[:, None]
-    points = np.concatenate([centres, moved])
-    belongs = np.concatenate([np.arange(len(rows)), owner])
-    order = np.argsort(belongs, kind="stable")
-    return points[order], belongs[order]
+    # part by part: its middle, then its vertices (the real ones) moved in
+    px = np.concatenate([cx[None], x + dx * k]).T
+    py = np.concatenate([cy[None], y + dy * k]).T
+    real = np.arange(px.shape[1])[None, :] <= count[:, None]
+    return np.column_stack([px[real], py[real]]), np.repeat(np.arange(len(rows)), count + 1)
 
 
 def sight_origins(board: Board, shooters: list[str]) -> np.ndarray:
@@ -330,7 +323,8 @@ def sight_origins(board: Board, shooters: list[str]) -> np.ndarray:
     wide as the firer is blocked by it rather than grazing it."""
     table = board.rect_table
     at = board.positions(shooters)
-    fl, fr = table.corners[at, 0], table.corners[at, 1]
+    corners = table.corners.take(at, axis=0)
+    fl, fr = corners[:, 0], corners[:, 1]
     width = np.hypot(*(fr - fl).T)
     along = (fr - fl) / np.where(width > 0, width, 1.0)[:, None]
     inset = np.minimum(END_INSET_MM, width / 2)[:, None]

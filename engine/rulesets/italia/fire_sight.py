@@ -67,7 +67,7 @@ class ShotQuestions:
     def _marks(self, groups: list[list[str]]) -> np.ndarray:
         """(len(groups), bodies) bool: the bodies of each group's bases."""
         index = self.field.body_index
-        out = np.zeros((len(groups), len(self.field.bodies)), dtype=bool)
+        out = np.zeros((len(groups), len(self.field.body_ids)), dtype=bool)
         rows = [k for k, g in enumerate(groups) for i in g if i in index]
         cols = [index[i] for g in groups for i in g if i in index]
         out[rows, cols] = True
@@ -103,8 +103,9 @@ class ShotQuestions:
     @cached_property
     def targets(self) -> tuple[np.ndarray, np.ndarray]:
         """(the distinct targets' index positions, each shot's row among them)."""
-        uniq, back = np.unique(self.at, return_inverse=True)
-        return uniq, back.reshape(-1)
+        present = np.zeros(len(self.board.state.index.ids), dtype=bool)
+        present[self.at] = True                   # (np.unique's sort: not for a few positions)
+        return present.nonzero()[0], (np.cumsum(present) - 1)[self.at]
 
     @cached_property
     def target_self(self) -> np.ndarray:
@@ -165,7 +166,7 @@ class ShotQuestions:
             thin = [Keyed(row, self.near_own), Keyed(tgt, self.target_touching)]
         ends = shapes = None
         if board.settings.a16_crest_blocks == "strictly_between":
-            ends = np.stack([self.arcs.at[row], self.at[shots]], axis=1)
+            ends = np.column_stack([self.arcs.at[row], self.at[shots]])
             shapes = board.state.index.shapes
         uncounted: list[Keyed] = []
         if self.uncounted is not None:
@@ -198,13 +199,13 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     n_end = np.bincount(owner, minlength=n)
     first_end = np.concatenate([[0], np.cumsum(n_end)[:-1]])
     # stage 1: the middle of the front to the middle of the part
-    xy1 = np.stack([origins[row, 0], points[first_end]], axis=1)
+    xy1 = np.stack([origins[:, 0].take(row, axis=0), points.take(first_end, axis=0)], axis=1)
     shot1 = np.arange(n)
     trace1 = field.trace(questions.lines(shot1, xy1, np.zeros(n, dtype=np.int64)))
     seen = trace1.clear.copy()
     pending = ~seen if mode == "any_line" else seen.copy()
     # stage 2: every other line of the shots stage 1 did not settle
-    todo = np.nonzero(pending)[0]
+    todo = pending.nonzero()[0]
     per = 3 * n_end[todo]
     lines_of = np.repeat(np.arange(len(todo)), per)              # each line's pending shot
     k = np.arange(len(lines_of)) - np.repeat(np.cumsum(per) - per, per)
@@ -212,10 +213,11 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
     keep = (end_k > 0) | (origin_k > 0)
     lines_of, end_k, origin_k = lines_of[keep], end_k[keep], origin_k[keep]
     lines_shot = todo[lines_of]
-    starts = origins[row[todo]]                                   # (pending, 3, 2)
-    xy2 = np.stack([starts[lines_of, origin_k], points[first_end[lines_shot] + end_k]], axis=1)
+    starts = origins.take(row[todo], axis=0)                      # (pending, 3, 2)
+    xy2 = np.stack([starts.reshape(-1, 2).take(lines_of * 3 + origin_k, axis=0),
+                    points.take(first_end[lines_shot] + end_k, axis=0)], axis=1)
     settled, blocker = _screened(questions, trace1, todo, starts, xy2[:, 1], lines_of, origin_k)
-    swept = np.nonzero(~settled)[0]
+    swept = (~settled).nonzero()[0]
     trace2 = field.trace(questions.lines(lines_shot, xy2, origin_k), swept)
     clear2 = trace2.clear[swept]
     if mode == "any_line":
@@ -224,7 +226,7 @@ def line_of_sight(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray,
         seen[lines_shot[swept[~clear2]]] = False
     # what blocks each line, the lines settled by the middle line's blocker counted together
     screened = np.bincount(lines_of[settled], minlength=len(todo))
-    by = np.nonzero(screened)[0]
+    by = screened.nonzero()[0]
     return _sight(n, seen,
                   np.concatenate([shot1, todo[by], lines_shot[swept]]),
                   np.concatenate([trace1.kind, np.full(len(by), BODY, dtype=np.int8),
@@ -251,7 +253,7 @@ def _sight(n: int, seen: np.ndarray, shot: np.ndarray, kind: np.ndarray, index: 
            weight: np.ndarray) -> Sight:
     """The `Sight` of traced lines (each row: its shot, what blocks it and how many lines it
     stands for): each unseen shot's distinct obstacles, most lines first."""
-    blocked = np.nonzero((kind != CLEAR) & ~seen[shot])[0]
+    blocked = ((kind != CLEAR) & ~seen[shot]).nonzero()[0]
     if not len(blocked):
         return Sight(seen, np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64))
     # one number per (shot, obstacle): counted, then each shot's most blocking first

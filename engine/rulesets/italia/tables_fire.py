@@ -143,8 +143,11 @@ def band_indices(distance_in: np.ndarray, artillery: np.ndarray,
     gun = np.broadcast_to(np.asarray(artillery, dtype=bool), d.shape)
     out = np.full(d.shape, -1, dtype=np.int64)
     for weapon in (True, False):
+        mine = gun == weapon
+        if not mine.any():                  # (no shot of this weapon: its table unread)
+            continue
         for k, row in reversed(list(enumerate(bands(weapon)))):
-            out[(gun == weapon) & within(d, row.upper_in, settings)] = k
+            out[mine & within(d, row.upper_in, settings)] = k
     return out
 
 
