@@ -524,7 +524,13 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
     pieces, piece_row = paths.pieces
-    hits, others = board.state.index.query_many(pieces, reach)
+    # the bases whose boxes come within reach of a piece's box, then GEOS on those pairs
+    b = shapely.bounds(pieces)
+    hits, others = board.state.index.tree.query(
+        shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach))
+    near = shapely.dwithin(pieces[hits], shapes[others], reach)
+    order = np.lexsort((others[near], hits[near]))
+    hits, others = hits[near][order], others[near][order]
     t_at = board.positions([v.target for v in charges])
     c_at = board.positions([v.charger for v in charges])
     c_side = board.sides[c_at]
