@@ -345,8 +345,6 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
         if s.a30_close_flush_after_contact else None
     covered = flank_cover(board, [charges[k].target for k in found.tolist()])
     intercepts = _interceptions(board, charges, paths) if s.a29_interception != "off" else {}
-    hidden = hidden_from(board, [charges[k].charger for k in found.tolist()],
-                         [charges[k].target for k in found.tolist()])
     stopped = [k for k, zones in intercepts.items() if zones.by]
     entered = dict(zip(stopped, paths.front_centres_after(
         np.array(stopped, dtype=np.int64), np.array([intercepts[k].at_mm for k in stopped])
@@ -392,7 +390,14 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
             v.close_calls.append("interception")
             v.notes.append(f"another {ENEMY_ZONE_IN:g}\" zone is entered about as soon as "
                            f"{v.target}'s: {CLOSE_CALL}")
-        v.hidden = hidden[n]
+    # hidden from the charger; and, for a charge that may go in, the charger from its target
+    # (the melee's own hidden modifier, ISD A34), in the same batch
+    measured = [charges[k] for k in found.tolist()]
+    legal = [v for v in measured if not v.reasons]
+    hidden = hidden_from(board, [v.charger for v in measured] + [v.target for v in legal],
+                         [v.target for v in measured] + [v.charger for v in legal])
+    for v, h in zip(measured, hidden):
+        v.hidden = h
 
 
 # --- the aspect struck (ISD §1, A2, A3, A31) ---------------------------------------------------
