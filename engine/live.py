@@ -21,23 +21,15 @@ True
 from __future__ import annotations
 
 import copy
-import math
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from campo.engine.boundary import HeldVerdicts
-from campo.engine.geometry.index import within_by_centres
-from campo.engine.geometry.rect import Rect
-from campo.engine.scenario import parse_scenario, same_json
+from campo.engine.scenario import SCENE_KEYS, parse_scenario, same_json
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
-
-SCENE_KEYS = ("ruleset", "table", "terrain", "settings", "armies", "turn", "phase")
-"""Scenario members whose change can alter every verdict (everything is re-summarised)."""
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
@@ -229,21 +221,7 @@ class LiveAnalysis:
         reach = state.ruleset.summary_reach_mm(state)
         rects = [state.rect(i) for i in changed if i in now]
         rects += [before_state.rect(i) for i in changed if i in before]
-        return (changed & set(now)) | _within(state, rects, reach)
-
-
-def _within(state: GameState, rects: list[Rect], reach: float) -> set[str]:
-    """The bases within ``reach`` of any of ``rects`` (`within_by_centres`)."""
-    index = state.index
-    mine = [state.rect(i) for i in index.ids]
-    cx, cy = np.array([r.cx for r in mine]), np.array([r.cy for r in mine])
-    half = np.array([math.hypot(r.width, r.depth) / 2 for r in mine])
-    near = np.zeros(len(mine), dtype=bool)
-    for r in rects:
-        near |= within_by_centres(np.hypot(cx - r.cx, cy - r.cy),
-                                  half + math.hypot(r.width, r.depth) / 2, reach, r.polygon,
-                                  index.shapes)
-    return {i for i, hit in zip(index.ids, near.tolist()) if hit}
+        return (changed & set(now)) | state.near(rects, reach)
 
 
 __all__ = ["LiveAnalysis", "Snapshot", "UnknownBaseError"]

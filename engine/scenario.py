@@ -35,6 +35,8 @@ MAX_POINTS = 2000
 MAX_SCENARIO_BYTES = 32 * 1024 * 1024
 """Largest scenario file read (1000 bases with their traits and 500 detailed features fit in a
 few MB)."""
+SCENE_KEYS = ("ruleset", "table", "terrain", "settings", "armies", "turn", "phase")
+"""Scenario members whose change can alter every verdict (a live game judges everything again)."""
 
 Coordinate = Annotated[float, Field(ge=-MAX_COORD_MM, le=MAX_COORD_MM)]
 XY = tuple[Coordinate, Coordinate]

@@ -20,14 +20,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import shapely
 
 from campo.engine.boundary import HeldVerdicts
-from campo.engine.geometry.index import BaseIndex
+from campo.engine.geometry.index import BaseIndex, within_by_centres
 from campo.engine.geometry.rect import Rect
 from campo.engine.registry import get_ruleset
 from campo.engine.ruleset import Problem, Ruleset
@@ -150,6 +151,21 @@ class GameState:
         """Spatial index over every base's rectangle."""
         return self.cached("index", lambda: BaseIndex(self.ids, self._polygons()))
 
+    def near(self, rects: Sequence[Rect], reach: float, among: Sequence[str] | None = None
+             ) -> set[str]:
+        """The bases (of ``among``, or all) within ``reach`` of any of ``rects``
+        (`within_by_centres`, every pair at once): those a change at these places can concern
+        (where a base was or is)."""
+        ids = self.index.ids if among is None else list(among)
+        if not ids or not rects:
+            return set()
+        mine, theirs = _columns([self.rect(i) for i in ids]), _columns(rects)
+        a = np.repeat(np.arange(len(ids)), len(rects))
+        b = np.tile(np.arange(len(rects)), len(ids))
+        near = within_by_centres(np.hypot(mine[0][a] - theirs[0][b], mine[1][a] - theirs[1][b]),
+                                 mine[2][a] + theirs[2][b], reach, theirs[3][b], mine[3][a])
+        return {ids[k] for k in a[near].tolist()}
+
     @property
     def reach_all_mm(self) -> float:
         """A distance no two points of the table or of any base are apart (the diagonal of the
@@ -209,6 +225,14 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.ruleset.name} {len(self._by_id)} bases>"
+
+
+def _columns(rects: Sequence[Rect]) -> tuple[np.ndarray, ...]:
+    """The rectangles' centres x and y, half diagonals and polygons, as arrays."""
+    polygons = np.empty(len(rects), dtype=object)
+    polygons[:] = [r.polygon for r in rects]
+    return (np.array([r.cx for r in rects]), np.array([r.cy for r in rects]),
+            np.array([math.hypot(r.width, r.depth) / 2 for r in rects]), polygons)
 
 
 def _pose(b: BaseState) -> tuple[float, ...]:

@@ -185,3 +185,72 @@ def test_one_base_alone_equals_the_whole_table(base: str) -> None:
     sc = scenario([CAV, B("t", "B", "FP", 900, 565, 270, missile="javelins")])
     state = GameState.from_dict(sc)
     assert ATTILA.analyze(state, [base])["bases"][base] == engine.analyze(sc)["bases"][base]
+
+
+def _unit(game: dict[str, Any], unit: str) -> list[dict[str, Any]]:
+    return [b for b in game["bases"] if b["id"].rsplit("-", 1)[0] == unit]
+
+
+def _forward(mm: float) -> Any:
+    def step(game: dict[str, Any], unit: str) -> None:
+        for b in _unit(game, unit):
+            b["y_mm"] += mm if b["side"] == "A" else -mm
+    return step
+
+
+def _removed(game: dict[str, Any], base: str) -> None:
+    game["bases"] = [b for b in game["bases"] if b["id"] != base]
+
+
+def _disordered(game: dict[str, Any], base: str) -> None:
+    next(b for b in game["bases"] if b["id"] == base)["traits"]["disordered"] = True
+
+
+def _stale(game: dict[str, Any], base: str) -> None:
+    next(b for b in game["bases"] if b["id"] == base)["stale"] = True
+
+
+def _rolled(game: dict[str, Any], base: str) -> None:
+    game["armies"] = {"A": {"move_rolls": {base: 4}}}
+
+
+def _regrouped(game: dict[str, Any], base: str) -> None:
+    next(b for b in game["bases"] if b["id"] == base)["traits"]["group"] = "another"
+
+
+def _straight_only(game: dict[str, Any], _: str) -> None:
+    game["settings"] = {"at26_charge_reach": "straight_only"}
+
+
+@pytest.mark.slow
+def test_obligations_taken_over_equal_a_cold_analysis() -> None:
+    """What each obliged base must charge (ATT 13) is judged again only where a change can
+    reach it and taken over from the moment before elsewhere (`mandatory._taken_over`): at
+    every moment of a live game (moves far from and near the cavalry, a target removed and put
+    back, bases disordered and lost, a group label changed, the Generals moved, a move roll, a
+    settings change) the summaries (contacts, command, support) and
+    ``mandatory_charges`` are those of a cold analysis, and a move far from every obliged base
+    judges none of their charges again."""
+    game = bench_module("battles").dense_battle("attila", 100)
+    bu5_1 = copy.deepcopy(next(b for b in game["bases"] if b["id"] == "Bu5-1"))
+    steps = [(_forward(40), "Au1"), (_forward(-40), "Bu1"), (_forward(30), "Bu5"),
+             (_forward(25), "Au8"), (_removed, "Bu5-1"),
+             (lambda g, _: g["bases"].append(copy.deepcopy(bu5_1)), ""),
+             (_disordered, "Au6-1"), (_disordered, "Bu5-2"), (_stale, "Au5-3"),
+             (_forward(15), "Au6"), (_regrouped, "Au6-2"), (_forward(30), "A"),
+             (_rolled, "Au5-1"), (_forward(40), "Au2"),
+             (_straight_only, ""), (_forward(20), "Au5"), (_forward(-40), "Au1")]
+    live = LiveAnalysis()
+    live.update(game)
+    for n, (change, what) in enumerate(steps):
+        change(game, what)
+        snap = live.update(game)
+        cold = LiveAnalysis().update(game)
+        assert snap.summary == cold.summary, (n, what)
+        must = snap.summary["board"]["mandatory_charges"]
+        assert must, n
+        judged = {c for c, _ in snap.state.cached("attila.charges", dict)}
+        if what in ("Au1", "Bu1", "Au2"):     # 60 cm and more from every obliged base
+            assert not judged & {e["base"] for e in must}, n
+        else:
+            assert judged, n

@@ -149,16 +149,34 @@ class Board(BoardBase):
 
     @cached_property
     def scene_key(self) -> tuple[str, str]:
-        """The settings and the terrain, as text (what every answer depends on)."""
-        return (self.settings.model_dump_json(),
-                json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
+        """The settings and the terrain, as text (what every answer depends on); a live game's
+        moment takes it over from the moment before when the settings are given as then and
+        the terrain is the same parsed features (`scenario.parse_scenario(before=...)`)."""
+        given = self.state.scenario.settings
+        before = self.state.handed_on("attila.scene_key")
+        if before is not None and before[0] == given and len(before[1]) == len(self.terrain) \
+                and all(a is b for a, b in zip(before[1], self.terrain)):
+            key: tuple[str, str] = before[2]
+        else:
+            key = (self.settings.model_dump_json(),
+                   json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
+        self.state.hand_on("attila.scene_key", (given, tuple(self.terrain), key))
+        return key
 
     def poly(self, base_id: str) -> Polygon:
         return self.shapes[self.pos[base_id]]
 
     def generals(self, side: str) -> list[str]:
         """The side's Generals (one the camera has lost keeps his last pose for command)."""
-        return [i for i in self.ids if self.units[i].side == side and self.units[i].is_general]
+        return list(self._generals.get(side, ()))
+
+    @cached_property
+    def _generals(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for i in self.ids:
+            if self.units[i].is_general:
+                out.setdefault(self.units[i].side, []).append(i)
+        return out
 
     def boxes_meeting(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(box, base row) of every base whose bounding box meets each box, sorted: a superset
@@ -179,11 +197,17 @@ class Board(BoardBase):
         b = shapely.bounds(self.shapes[rows])
         boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
         si, bi = self.boxes_meeting(boxes)
-        f, a = self.frames, rows[si]
-        half = np.hypot(f.width, f.depth) / 2
-        keep = within_by_centres(np.hypot(f.cx[a] - f.cx[bi], f.cy[a] - f.cy[bi]),
-                                 half[a] + half[bi], reach[si], self.shapes[a], self.shapes[bi])
+        keep = self.within_pairs(rows[si], bi, reach[si])
         return si[keep], bi[keep]
+
+    def within_pairs(self, a: np.ndarray, b: np.ndarray, distance: float | np.ndarray
+                     ) -> np.ndarray:
+        """Per pair of base rows ``a[k]``, ``b[k]``: their gap is at most ``distance`` (per pair
+        or one value), decided by `within_by_centres`."""
+        f = self.frames
+        half = np.hypot(f.width, f.depth) / 2
+        return within_by_centres(np.hypot(f.cx[a] - f.cx[b], f.cy[a] - f.cy[b]),
+                                 half[a] + half[b], distance, self.shapes[a], self.shapes[b])
 
     def near(self, base_id: str, distance_mm: float) -> list[str]:
         """Other bases within ``distance_mm`` of this one, sorted."""
@@ -198,12 +222,38 @@ class Board(BoardBase):
         contact held live is let go), with its gap and the length of each edge of either lying
         along the other (within the tolerance; a pair farther apart than it, within its own
         gap): one STRtree query, one distance call and one clipping for all (contacts and groups
-        read it)."""
+        read it). A live game's moment takes over from the moment before the pairs of bases
+        standing where they stood (`GameState.unmoved`, listed in the same order) and measures
+        only the pairs a moved or new base is in."""
         tol = self.contact_tol
-        si, bi, gaps = self.pairs_near(tol + 2 * self.close_call)
+        reach = tol + 2 * self.close_call
+        before = self.state.handed_on("attila.touching")
+        stays = self.state.unmoved
+        if before is None or before[0] != (tol, reach) or \
+                [i for i in before[1] if i in stays] != [i for i in self.order if i in stays]:
+            stays = frozenset()
+        si, bi = self.state.index.candidate_pairs(reach)
+        new = np.array([i not in stays for i in self.order], dtype=bool)
+        keep = (si < bi) & (new[si] | new[bi])
+        si, bi = si[keep], bi[keep]
+        gaps = shapely.distance(self.shapes[si], self.shapes[bi])
+        keep = gaps <= reach
+        si, bi, gaps = si[keep], bi[keep], gaps[keep]
         a, b = self.frames.take(si), self.frames.take(bi)
         grow = np.maximum(max(tol, 1e-6), gaps)
-        return TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
+        p = TouchingPairs(si, bi, gaps, shared_lengths(a, b, grow), shared_lengths(b, a, grow))
+        if stays:
+            was: TouchingPairs = before[2]
+            kept = np.array([before[1][x] in stays and before[1][y] in stays
+                             for x, y in zip(was.a.tolist(), was.b.tolist())], dtype=bool)
+            rows = np.array([self.pos.get(i, -1) for i in before[1]], dtype=int)
+            p = TouchingPairs(*(np.concatenate([x, y[kept]]) for x, y in zip(
+                (p.a, p.b, p.gaps, p.ab, p.ba), (rows[was.a], rows[was.b], was.gaps, was.ab,
+                                                  was.ba))))
+            order = np.lexsort((p.b, p.a))
+            p = TouchingPairs(p.a[order], p.b[order], p.gaps[order], p.ab[order], p.ba[order])
+        self.state.hand_on("attila.touching", ((tol, reach), self.order, p))
+        return p
 
     @cached_property
     def _touching(self) -> dict[str, list[Contact]]:
@@ -213,7 +263,8 @@ class Board(BoardBase):
         In contact (AT2): the gap is within the tolerance, decided with `boundary.decide` (a gap
         within close_call_mm of the tolerance is too close to call, held live), and one of the
         two bases lies along the other's edge for more than contact_min_shared_mm (so corner to
-        corner is not contact)."""
+        corner is not contact). The sides of a pair of bases standing where they stood are
+        taken over from a live game's moment before (`GameState.unmoved`)."""
         out: dict[str, list[Contact]] = {i: [] for i in self.order}
         p = self.touching_pairs
         if not len(p.a):
@@ -223,17 +274,25 @@ class Board(BoardBase):
         long_enough = np.maximum(highest(p.ab), highest(p.ba)) > \
             self.settings.contact_min_shared_mm
         method = self.settings.at1_contact_side
+        before = self.state.handed_on("attila.sides")
+        stays = self.state.unmoved if before is not None and before[0] == (method, tol) \
+            else frozenset()
+        sides: dict[tuple[str, str], tuple[str, str]] = {}
         for n in np.nonzero(np.array(touching) & long_enough)[0].tolist():
             a, b = self.order[p.a[n]], self.order[p.b[n]]
-            g = max(tol, float(p.gaps[n]))
-            if method == "longest_shared_segment":
-                side_a = edge_of_lengths(dict(zip(EDGE_NAMES, p.ab[n].tolist())), g)
-                side_b = edge_of_lengths(dict(zip(EDGE_NAMES, p.ba[n].tolist())), g)
-            else:
-                side_a = touched_edge(self.rects[p.a[n]], self.rects[p.b[n]], g, method)
-                side_b = touched_edge(self.rects[p.b[n]], self.rects[p.a[n]], g, method)
-            out[a].append(Contact(b, side_a, close[n]))
-            out[b].append(Contact(a, side_b, close[n]))
+            found = before[1].get((a, b)) if a in stays and b in stays else None
+            if found is None:
+                g = max(tol, float(p.gaps[n]))
+                if method == "longest_shared_segment":
+                    found = (edge_of_lengths(dict(zip(EDGE_NAMES, p.ab[n].tolist())), g),
+                             edge_of_lengths(dict(zip(EDGE_NAMES, p.ba[n].tolist())), g))
+                else:
+                    found = (touched_edge(self.rects[p.a[n]], self.rects[p.b[n]], g, method),
+                             touched_edge(self.rects[p.b[n]], self.rects[p.a[n]], g, method))
+            sides[(a, b)] = found
+            out[a].append(Contact(b, found[0], close[n]))
+            out[b].append(Contact(a, found[1], close[n]))
+        self.state.hand_on("attila.sides", ((method, tol), sides))
         for v in out.values():
             v.sort(key=lambda c: c.other)
         return out

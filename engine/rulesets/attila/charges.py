@@ -92,11 +92,11 @@ def all_candidates(board: Board, chargers: Iterable[str]) -> dict[str, list[str]
         return out
     reach = np.array([board.mm(board.units[c].move_cm(board.settings)) + board.contact_tol
                       for c in troops])
-    si, bi = board.within([board.pos[c] for c in troops], reach)
-    for k, b in zip(si.tolist(), bi.tolist()):
-        c, o = troops[k], board.order[b]
-        if board.units[o].side != board.units[c].side:
-            out[c].append(o)
+    rows = np.array([board.pos[c] for c in troops])
+    si, bi = board.within(rows, reach)
+    foe = board.sides[bi] != board.sides[rows[si]]
+    for k, b in zip(si[foe].tolist(), bi[foe].tolist()):
+        out[troops[k]].append(board.order[b])
     for v in out.values():
         v.sort()
     return out

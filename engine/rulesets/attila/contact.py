@@ -49,22 +49,37 @@ def over_subscribed_sides(board: Board, base_id: str) -> list[str]:
 
 def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
     """Every base -> (own General, gap mm) of each own General within the command reach or the
-    attachment distance, in id order: one STRtree query from the Generals (once per state)."""
+    attachment distance, in id order: one STRtree query from the Generals (once per state). A
+    live game's moment takes over from the moment before, while every General is given as then
+    (`Board.base_keys`), the entries of the bases given as then, and measures only the others."""
     def build() -> dict[str, list[tuple[str, float]]]:
         out: dict[str, list[tuple[str, float]]] = {i: [] for i in board.ids}
         generals = [i for i in board.ids if board.units[i].is_general]
         if not generals:
             return out
         reach = max(command_reach_mm(board), board.settings.at24_general_attached_mm) + 1e-6
+        keys = board.base_keys
+        scene = (reach, [keys[g] for g in generals])
+        before = board.state.handed_on("attila.general_gaps")
         rows = np.array([board.pos[g] for g in generals])
-        gi, bi = board.within(rows, reach)
+        if before is not None and before[0] == scene:
+            fresh = [i for i in board.ids if before[1].get(i) != keys[i]]
+            out.update((i, v) for i, v in before[2].items() if i in keys and i not in fresh)
+            gi = np.repeat(np.arange(len(rows)), len(fresh))
+            bi = np.tile(np.array([board.pos[i] for i in fresh], dtype=int), len(rows))
+            near = board.within_pairs(rows[gi], bi, reach)
+            gi, bi = gi[near], bi[near]
+        else:
+            fresh = board.ids
+            gi, bi = board.within(rows, reach)
         own = (board.sides[bi] == board.sides[rows[gi]]) & (bi != rows[gi])
         gi, bi = gi[own], bi[own]
         gaps = shapely.distance(board.shapes[rows[gi]], board.shapes[bi])
         for g, b, gap in zip(gi.tolist(), bi.tolist(), gaps.tolist()):
             out[board.order[b]].append((generals[g], gap))
-        for v in out.values():
-            v.sort()
+        for i in fresh:
+            out[i].sort()
+        board.state.hand_on("attila.general_gaps", (scene, keys, out))
         return out
     return board.state.cached("attila.general_gaps", build)
 

@@ -63,17 +63,28 @@ def links(board: Board) -> dict[tuple[str, str], Link]:
     same way, and an edge lying along the other's for more than contact_min_shared_mm (within
     the contact tolerance) both ways. A base the camera has lost keeps its last pose: losing
     sight of it for a moment must not split its group for good. Once per state, from
-    `Board.touching_pairs`."""
+    `Board.touching_pairs`; a live game's moment takes over from the moment before the verdict
+    on each pair of bases given as then (`Board.base_keys`) under the same settings."""
     def build() -> dict[tuple[str, str], Link]:
         s = board.settings
         p = board.touching_pairs
         need = s.contact_min_shared_mm
         columns = s.at12_group_links == "side_or_front_rear"
+        keys = board.base_keys
+        before = board.state.handed_on("attila.links")
+        was = before[2] if before is not None and before[0] == s else {}
+        judged: dict[tuple[str, str], Link | None] = {}
         out = {}
         for n, (x, y) in enumerate(zip(p.a.tolist(), p.b.tolist())):
             if p.gaps[n] > board.contact_tol:
                 continue
             a, b = board.order[x], board.order[y]
+            if (a, b) in was and before[1].get(a) == keys[a] and before[1].get(b) == keys[b]:
+                judged[(a, b)] = found = was[(a, b)]
+                if found is not None:
+                    out[(a, b) if a < b else (b, a)] = found
+                continue
+            judged[(a, b)] = None
             ua, ub = board.units[a], board.units[b]
             if not (ua.side == ub.side and ua.is_troops and ub.is_troops
                     and ua.group_label == ub.group_label
@@ -88,7 +99,8 @@ def links(board: Board) -> dict[tuple[str, str], Link]:
                 link = Link("column", b)
             else:
                 continue
-            out[(a, b) if a < b else (b, a)] = link
+            out[(a, b) if a < b else (b, a)] = judged[(a, b)] = link
+        board.state.hand_on("attila.links", (s, keys, judged))
         return out
     return board.state.cached("attila.links", build)
 

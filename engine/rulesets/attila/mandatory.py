@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.rulesets.attila.board import Board
+from campo.engine.geometry.rect import Rect
+from campo.engine.rulesets.attila.board import BaseKey, Board
 from campo.engine.rulesets.attila.charges import all_candidates, judge_charges
 from campo.engine.rulesets.attila.groups import Groups
 from campo.engine.rulesets.attila.tables import (
     MARSHES, NOT_POTENTIAL_TYPES, OBLIGED_MOUNTED_DIE, POTENTIAL_TARGET_DIE, ROUGH, WOODS,
 )
 from campo.engine.rulesets.attila.units import die_at_least
+from campo.engine.scenario import SCENE_KEYS
 
 
 def obliged(board: Board, base_id: str) -> bool:
@@ -37,46 +39,101 @@ def potential_target(board: Board, target_id: str) -> bool:
 
 def obligations(board: Board) -> dict[str, dict[str, Any]]:
     """Per obliged base (not Disordered, ATT 8.A, nor already fighting) with a potential target
-    it can reach: its entry (below), in id order. Every obliged base's charges are judged
-    together, once per state (the summaries' badges and the table's list both read them)."""
+    it can reach: its entry (below), in id order. The summaries' badges and the table's list
+    both read it, once per state."""
     return board.state.cached("attila.obligations", lambda: _obligations(board))
+
+
+def charge_reach_mm(board: Board) -> float:
+    """How far from an obliged base a change can alter what it must charge: its move, the
+    contact tolerance and the close call (its potential targets), and the two bases' diagonals
+    (the bases its paths can meet lie within them). Once per state (the live game's reach of
+    a change asks too)."""
+    def build() -> float:
+        s = board.settings
+        longest = max((board.mm(u.move_cm(s)) for u in board.units.values()
+                       if u.mounted or u.tribal), default=0.0)
+        diagonal = max(((r.width ** 2 + r.depth ** 2) ** 0.5 for r in board.rects), default=0.0)
+        return longest + 2 * diagonal + board.contact_tol + board.close_call
+    return board.state.cached("attila.charge_reach", build)
+
+
+Judged = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+"""Per obliged base: the potential targets it may legally charge, and those it is excused from
+charging by the terrain."""
 
 
 def _obligations(board: Board) -> dict[str, dict[str, Any]]:
     bases = [i for i in board.ids if obliged(board, i) and not board.units[i].disordered
              and not board.in_enemy_contact(i)]
-    found = all_candidates(board, bases)
-    pairs = [(i, t) for i in bases for t in found[i] if potential_target(board, t)]
-    verdicts = judge_charges(board, pairs)
+    judged = _taken_over(board, bases)
     groups = Groups.of(board)
-    difficult = WOODS | MARSHES | ROUGH
     out = {}
     for i in bases:
-        u = board.units[i]
-        targets, excused = [], []
-        for t in found[i]:
-            if (i, t) not in verdicts or not verdicts[(i, t)].legal:
-                continue
-            if u.mounted and (verdicts[(i, t)].terrain or board.area_holding(t, difficult)):
-                excused.append(t)   # ATT 13 «non sono obbligate a caricare nei Boschi o ...»
-            else:
-                targets.append(t)
+        targets, excused = judged[i]
         if not targets and not excused:
             continue
+        u = board.units[i]
         g = groups.group_of.get(i)
         members = list(g.members) if g else [i]
         entry: dict[str, Any] = {
-            "base": i, "group": g.id if g else None, "targets": targets,
+            "base": i, "group": g.id if g else None, "targets": list(targets),
             "reason": ("Tribal Band (ATT 13)" if u.tribal else
                        f"mounted with melee die {u.melee_die} (ATT 13)"),
             "whole_group": members if len(members) > 1 else [],
         }
         if excused:
-            entry["excused_terrain"] = excused
+            entry["excused_terrain"] = list(excused)
         if targets and len(members) > 1:
             entry["note"] = ("the whole group must move with it if it can stay together; it "
                              "never breaks up to charge (ATT 13)")
         out[i] = entry
+    return out
+
+
+def _taken_over(board: Board, bases: list[str]) -> Judged:
+    """`Judged` of ``bases``: in a live game, those of the moment before for the bases no
+    change can reach (the scene as it was, every changed, added or removed base farther than
+    `charge_reach_mm` from where it was and is: what `Ruleset.summary_reach_mm` promises), the
+    others judged again (`_judge`). Handed on to the next moment (`GameState.hand_on`)."""
+    state = board.state
+    scene = tuple(getattr(state.scenario, k) for k in SCENE_KEYS)
+    keys = board.base_keys
+    before = state.handed_on("attila.obligations")
+    kept: Judged = {}
+    if before is not None and before[0] == scene:
+        was: dict[str, BaseKey] = before[1]
+        changed = [i for i, k in keys.items() if was.get(i) != k] + \
+            [i for i in was if i not in keys]
+        places = [state.rect(i) for i in changed if i in keys] + \
+            [Rect(*was[i][3:8]) for i in changed if i in was]
+        near = state.near(places, charge_reach_mm(board), among=[
+            i for i in before[2] if i in keys]) if places else set()
+        kept = {i: v for i, v in before[2].items() if i not in near}
+    fresh = _judge(board, [i for i in bases if i not in kept])
+    out = {i: kept[i] if i in kept else fresh[i] for i in bases}
+    state.hand_on("attila.obligations", (scene, keys, out))
+    return out
+
+
+def _judge(board: Board, bases: list[str]) -> Judged:
+    """`Judged` of ``bases``: every charge on a potential target within reach judged together."""
+    found = all_candidates(board, bases)
+    verdicts = judge_charges(board, [(i, t) for i in bases for t in found[i]
+                                     if potential_target(board, t)])
+    difficult = WOODS | MARSHES | ROUGH
+    out: Judged = {}
+    for i in bases:
+        targets, excused = [], []
+        for t in found[i]:
+            if (i, t) not in verdicts or not verdicts[(i, t)].legal:
+                continue
+            if board.units[i].mounted and (verdicts[(i, t)].terrain
+                                           or board.area_holding(t, difficult)):
+                excused.append(t)   # ATT 13 «non sono obbligate a caricare nei Boschi o ...»
+            else:
+                targets.append(t)
+        out[i] = (tuple(targets), tuple(excused))
     return out
 
 

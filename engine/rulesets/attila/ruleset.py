@@ -44,19 +44,14 @@ class AttilaRuleset(Ruleset):
 
     def summary_reach_mm(self, state: GameState) -> float:
         """How far a base's summary reaches: the Generals' 40 cm (commanded_by, ATT 4.C), an
-        obliged base's charge (its move, the contact tolerance and the close call; the bases its
-        path can meet lie within its move and the two bases' diagonals: "must charge", ATT 13),
-        and contacts and support (the contact tolerance)."""
+        obliged base's charge ("must charge", ATT 13: `mandatory.charge_reach_mm`), and
+        contacts and support (the contact tolerance)."""
         from campo.engine.rulesets.attila.contact import command_reach_mm
+        from campo.engine.rulesets.attila.mandatory import charge_reach_mm
 
         board = Board.of(state)
-        s = board.settings
-        longest = max((board.mm(u.move_cm(s)) for u in board.units.values()
-                       if u.mounted or u.tribal), default=0.0)
-        diagonal = max(((r.width ** 2 + r.depth ** 2) ** 0.5 for r in board.rects),
-                       default=0.0)
-        return max(command_reach_mm(board), s.at24_general_attached_mm,
-                   longest + 2 * diagonal + board.contact_tol + board.close_call) + 1.0
+        return max(command_reach_mm(board), board.settings.at24_general_attached_mm,
+                   charge_reach_mm(board)) + 1.0
 
     def overlay_geometry(self, state: GameState, base_id: str) -> dict[str, Any]:
         """Arc, range bands, charge paths, retreats and advances after melee, and the own
