@@ -180,7 +180,8 @@ class RectTable:
 def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
                    tolerance: float | np.ndarray) -> np.ndarray:
     """Each edge of each quad (n, 4, 2) clipped to the matching rectangle's frame grown by
-    ``tolerance`` (one value, or one per row) (`clip_length`, operation for operation)."""
+    ``tolerance`` (one value, or one per row) (`clip_length`'s operations, both axes of the
+    frame in one pass: the same floats)."""
     n = len(corners)
     grow = np.maximum(np.asarray(tolerance, dtype=float), 1e-6)
     if grow.ndim:
@@ -188,24 +189,26 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
     p, q = corners, corners[:, _NEXT]                                     # edge i: corner i -> i+1
     cx, cy, r0, r1, f0, f1 = (frames[:, k, None] for k in range(6))
     hw, hd = frames[:, 6, None] + grow, frames[:, 7, None] + grow
-
-    def local(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:   # `to_local`
-        dx, dy = x - cx, y - cy
-        return dx * r0 + dy * r1, dx * f0 + dy * f1
-
-    u0, v0 = local(p[..., 0], p[..., 1])
-    u1, v1 = local(q[..., 0], q[..., 1])
-    t0, t1 = np.zeros((n, 4)), np.ones((n, 4))
-    empty = np.zeros((n, 4), dtype=bool)
-    for d, lo, hi, x in ((u1 - u0, -hw, hw, u0), (v1 - v0, -hd, hd, v0)):
-        flat = np.abs(d) < 1e-12
-        empty |= flat & ((x < lo) | (x > hi))
-        safe = np.where(flat, 1.0, d)
-        ea, eb = (lo - x) / safe, (hi - x) / safe
-        t0 = np.where(flat | empty, t0, np.maximum(t0, np.minimum(ea, eb)))
-        t1 = np.where(flat | empty, t1, np.minimum(t1, np.maximum(ea, eb)))
-        empty |= t0 > t1
-    return np.where(empty, 0.0, (t1 - t0) * length)
+    # both axes of the frame at once, (2, n, 4): across (u) and along (v) (`to_local`)
+    ends = np.empty((2, 2, n, 4))
+    for k, point in enumerate((p, q)):
+        dx, dy = point[..., 0] - cx, point[..., 1] - cy
+        ends[0, k], ends[1, k] = dx * r0 + dy * r1, dx * f0 + dy * f1
+    x, d = ends[:, 0], ends[:, 1] - ends[:, 0]
+    hi = np.empty((2, n, 4))
+    hi[0], hi[1] = hw, hd
+    lo = -hi
+    flat = np.abs(d) < 1e-12
+    outside = (flat & ((x < lo) | (x > hi))).any(axis=0)
+    safe = np.where(flat, 1.0, d)
+    ea, eb = (lo - x) / safe, (hi - x) / safe
+    # the entry (exit) parameter: the latest entry (earliest exit) over the axes the edge is not
+    # parallel to, within [0, 1]
+    enter, leave = np.minimum(ea, eb), np.maximum(ea, eb)
+    enter[flat], leave[flat] = -np.inf, np.inf
+    t0 = np.maximum(0.0, enter.max(axis=0))
+    t1 = np.minimum(1.0, leave.min(axis=0))
+    return np.where(outside | (t0 > t1), 0.0, (t1 - t0) * length)
 
 
 # --- many at once (array-first) ------------------------------------------------------------

@@ -20,7 +20,7 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.contact import RectTable, edges_of_lengths
-from campo.engine.geometry.motion import convex_slides, wheel, wheel_cost
+from campo.engine.geometry.motion import front_and_body_slides, wheel, wheel_cost
 from campo.engine.geometry.rect import EDGE_NAMES, Rect, angle_diff, rotate
 from campo.engine.geometry.zones import zone_of
 from campo.engine.results import Zone
@@ -134,8 +134,7 @@ def paths(board: Board, pairs: list[tuple[Rect, Rect]]) -> list[list[AttackPath]
     bodies = np.array([p.body.corners for p, _ in slide_from], dtype=float)
     target = np.array([pairs[p.pair][1].corners for p, _ in slide_from], dtype=float)
     d = np.array([rotate(p.body.front, off) for p, off in slide_from], dtype=float)
-    s_front = convex_slides(bodies[:, :2], target, d)
-    s_body = convex_slides(bodies, target, d)
+    s_front, s_body = front_and_body_slides(bodies, target, d)
     made = [(p, off, p.body.moved(dx * sf, dy * sf), sf)
             for (p, off), (dx, dy), sf, sb in zip(slide_from, d.tolist(), s_front.tolist(),
                                                   s_body.tolist())

@@ -4,8 +4,8 @@ ISD §8) move that brings its front into contact first: no flank or rear may tou
 along the target (ISD §9 «non si può caricare se si contatta il nemico con un fianco»).
 
 Every pair's options (two starts, four directions) are measured in a few array calls
-(`motion.convex_slides`, one vectorised shapely call per test), then the shortest valid one
-is kept.
+(`motion.front_and_body_slides`, one vectorised shapely call per test), then the shortest
+valid one is kept.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.contact import edge_shares
-from campo.engine.geometry.motion import convex_slides, hull_pieces, wheel_steps
+from campo.engine.geometry.motion import front_and_body_slides, hull_pieces, wheel_steps
 from campo.engine.geometry.poses import Poses, concat, xy
 from campo.engine.geometry.zones import zones_of
 from campo.engine.rulesets.italia.settings import ItaliaSettings
@@ -200,11 +200,8 @@ class _Options:
         off = offsets[at, o_at]
         b, target = body.take(at), t.take(at)
         d = turned(b.front, off)
-        s_front = convex_slides(b.front_edges, target.corners, d)
-        ok = np.isfinite(s_front)
-        reach = np.nonzero(ok)[0]     # nothing else may touch sooner
-        ok[reach] = convex_slides(b.corners[reach], target.corners[reach], d[reach]) >= \
-            s_front[reach] - TOUCH_MM
+        s_front, s_body = front_and_body_slides(b.corners, target.corners, d)
+        ok = np.isfinite(s_front) & (s_body >= s_front - TOUCH_MM)   # nothing else sooner
         final = b.moved(d * np.where(ok, s_front, 0.0)[:, None])
         shared = edge_shares(final, target, TOUCH_MM)
         ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left

@@ -187,7 +187,7 @@ def _candidates(board: Board, chargers: list[str]) -> dict[str, list[str]]:
     able = [c for c in chargers if infos[c].can_charge]
     at = board.positions(able)
     reach = board.mm(np.array([full_move_in(board, c) + ENEMY_ZONE_IN for c in able]))
-    rows, others = board.state.index.query_many(board.state.index.shapes[at], reach)
+    rows, others = bases_within(board, board.state.index.shapes[at], reach)
     side, general = board.sides, board.generals
     keep = (side[others] != side[at[rows]]) & ~general[others]
     for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
@@ -195,6 +195,24 @@ def _candidates(board: Board, chargers: list[str]) -> dict[str, list[str]]:
     for found in out.values():
         found.sort()
     return out
+
+
+def bases_within(board: Board, shapes: np.ndarray, reach: float | np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(row of ``shapes``, index position) of every base within ``reach`` mm (one value, or one
+    per shape) of each shape, sorted: the bases whose boxes come that near, then one vectorised
+    GEOS distance test of those pairs (`BaseIndex.query_many`'s answer; its prepared distance
+    query per shape costs more for a base's few shapes)."""
+    if not len(shapes):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    r = np.broadcast_to(np.asarray(reach, dtype=float), (len(shapes),))
+    b = shapely.bounds(shapes)
+    rows, others = board.state.index.tree.query(
+        shapely.box(b[:, 0] - r, b[:, 1] - r, b[:, 2] + r, b[:, 3] + r))
+    near = shapely.dwithin(shapes[rows], board.state.index.shapes[others], r[rows])
+    rows, others = rows[near], others[near]
+    order = np.lexsort((others, rows))
+    return rows[order], others[order]
 
 
 def charge_arcs(board: Board, chargers: Sequence[str]) -> np.ndarray:
@@ -345,8 +363,6 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
         if s.a30_close_flush_after_contact else None
     covered = flank_cover(board, [charges[k].target for k in found.tolist()])
     intercepts = _interceptions(board, charges, paths) if s.a29_interception != "off" else {}
-    hidden = hidden_from(board, [charges[k].charger for k in found.tolist()],
-                         [charges[k].target for k in found.tolist()])
     stopped = [k for k, zones in intercepts.items() if zones.by]
     entered = dict(zip(stopped, paths.front_centres_after(
         np.array(stopped, dtype=np.int64), np.array([intercepts[k].at_mm for k in stopped])
@@ -392,7 +408,14 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
             v.close_calls.append("interception")
             v.notes.append(f"another {ENEMY_ZONE_IN:g}\" zone is entered about as soon as "
                            f"{v.target}'s: {CLOSE_CALL}")
-        v.hidden = hidden[n]
+    # hidden from the charger; and, for a charge that may go in, the charger from its target
+    # (the melee's own hidden modifier, ISD A34), in the same batch
+    measured = [charges[k] for k in found.tolist()]
+    legal = [v for v in measured if not v.reasons]
+    hidden = hidden_from(board, [v.charger for v in measured] + [v.target for v in legal],
+                         [v.target for v in measured] + [v.charger for v in legal])
+    for v, h in zip(measured, hidden):
+        v.hidden = h
 
 
 # --- the aspect struck (ISD §1, A2, A3, A31) ---------------------------------------------------
@@ -524,7 +547,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
     pieces, piece_row = paths.pieces
-    hits, others = board.state.index.query_many(pieces, reach)
+    hits, others = bases_within(board, pieces, reach)
     t_at = board.positions([v.target for v in charges])
     c_at = board.positions([v.charger for v in charges])
     c_side = board.sides[c_at]

@@ -33,6 +33,7 @@ class Relations:
     board: Board
     _fire_support: dict[str, list[str]] = field(default_factory=dict)
     _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _batteries: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 
     # --- contacts and support (ISD §1, A24) -------------------------------------------------
     @cached_property
@@ -198,14 +199,14 @@ def _fire_supporters(board: Board, supported: str, foes: list[str]) -> list[str]
 def batteries_near(board: Board, foe: str, side: str) -> list[str]:
     """The guns of ``side`` that may support by fire against ``foe`` (ISD §1): within 3" of
     it, unlimbered, not rockets, seen, not in contact with it, in index order (whether each
-    has it in its arc and in sight is `guns_seeing`'s question)."""
-    out = []
-    for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6, board.guns):
-        gi = board.infos[g]
-        if not (gi.limbered or gi.rockets or gi.stale) and gi.side == side \
-                and foe not in board.touching[g]:
-            out.append(g)
-    return out
+    has it in its arc and in sight is `guns_seeing`'s question); once per pair (a copy)."""
+    known = board.relations._batteries
+    if (foe, side) not in known:
+        known[(foe, side)] = [
+            g for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6, board.guns)
+            if not (board.infos[g].limbered or board.infos[g].rockets or board.infos[g].stale)
+            and board.infos[g].side == side and foe not in board.touching[g]]
+    return list(known[(foe, side)])
 
 
 def guns_seeing(board: Board, guns: list[str], foe: str) -> list[str]:
