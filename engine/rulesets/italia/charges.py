@@ -187,7 +187,7 @@ def _candidates(board: Board, chargers: list[str]) -> dict[str, list[str]]:
     able = [c for c in chargers if infos[c].can_charge]
     at = board.positions(able)
     reach = board.mm(np.array([full_move_in(board, c) + ENEMY_ZONE_IN for c in able]))
-    rows, others = bases_within(board, board.state.index.shapes[at], reach)
+    rows, others = board.state.index.query_many(board.state.index.shapes[at], reach)
     side, general = board.sides, board.generals
     keep = (side[others] != side[at[rows]]) & ~general[others]
     for k, o in zip(rows[keep].tolist(), others[keep].tolist()):
@@ -195,24 +195,6 @@ def _candidates(board: Board, chargers: list[str]) -> dict[str, list[str]]:
     for found in out.values():
         found.sort()
     return out
-
-
-def bases_within(board: Board, shapes: np.ndarray, reach: float | np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(row of ``shapes``, index position) of every base within ``reach`` mm (one value, or one
-    per shape) of each shape, sorted: the bases whose boxes come that near, then one vectorised
-    GEOS distance test of those pairs (`BaseIndex.query_many`'s answer; its prepared distance
-    query per shape costs more for a base's few shapes)."""
-    if not len(shapes):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    r = np.broadcast_to(np.asarray(reach, dtype=float), (len(shapes),))
-    b = shapely.bounds(shapes)
-    rows, others = board.state.index.tree.query(
-        shapely.box(b[:, 0] - r, b[:, 1] - r, b[:, 2] + r, b[:, 3] + r))
-    near = shapely.dwithin(shapes[rows], board.state.index.shapes[others], r[rows])
-    rows, others = rows[near], others[near]
-    order = np.lexsort((others, rows))
-    return rows[order], others[order]
 
 
 def charge_arcs(board: Board, chargers: Sequence[str]) -> np.ndarray:
@@ -547,7 +529,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
     pieces, piece_row = paths.pieces
-    hits, others = bases_within(board, pieces, reach)
+    hits, others = board.state.index.query_many(pieces, reach)
     t_at = board.positions([v.target for v in charges])
     c_at = board.positions([v.charger for v in charges])
     c_side = board.sides[c_at]

@@ -24,7 +24,7 @@ from campo.engine.geometry.segments import successors
 from campo.engine.geometry.sight import Keyed, Sightlines
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
 from campo.engine.rulesets.italia.charge_paths import turned
-from campo.engine.rulesets.italia.charges import bases_within, full_move_in
+from campo.engine.rulesets.italia.charges import full_move_in
 from campo.engine.rulesets.italia.tables_manoeuvre import NEAR_ARTILLERY_IN, NEAR_INFANTRY_IN
 from campo.engine.rulesets.italia.tables_melee import (MELEE_FALL_BACK_IN, PURSUIT_DISTANCE_IN,
                                                        PURSUIT_NEW_CONTACT_ARC_HALF_DEG,
@@ -109,7 +109,7 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
     side = board.sides
     foe, arm, unit = board.conduct.arms
     reach = board.mm(NEAR_INFANTRY_IN) + 1e-6
-    rows, others = bases_within(board, index.shapes[at], reach)
+    rows, others = index.query_many(index.shapes[at], reach)
     enemy = (side[others] != side[at[rows]]) & foe[others]
     close = enemy & (arm[others] == "artillery")       # (3" lies within 6")
     close[close] = shapely.dwithin(index.shapes[at[rows[close]]], index.shapes[others[close]],
@@ -135,7 +135,7 @@ def _manoeuvres(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None
                                                       index.shapes[riders][None, :], reach))
             pairs = zip(foot[rows].tolist(), riders[others].tolist())
         else:
-            rows, others = bases_within(board, index.shapes[riders], reach)
+            rows, others = index.query_many(index.shapes[riders], reach)
             pairs = zip(others.tolist(), riders[rows].tolist())
         rider = np.zeros(len(names), dtype=bool)
         rider[riders] = True
