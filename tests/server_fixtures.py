@@ -51,6 +51,12 @@ def render_frames(folder: Path, layouts: Sequence[Sequence[tuple[str, float, flo
     return paths
 
 
+def state_bases(response: Any) -> list[dict[str, Any]]:
+    """The bases of a `GET /api/state` answer; none while the server has no state yet (503,
+    before its first frame): a wait for the first state polls this, not ``json()["bases"]``."""
+    return response.json()["bases"] if response.status_code != 503 else []
+
+
 def wait_for(predicate: Callable[[], object], timeout: float = 10.0, interval: float = 0.02) -> bool:
     """Poll until `predicate()` is truthy or `timeout` seconds pass."""
     end = time.monotonic() + timeout

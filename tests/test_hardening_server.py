@@ -25,7 +25,7 @@ from campo.server.recording.replay_app import create_replay_app
 from campo.server.recording.simulate import demo_scenario, demo_script, play
 from campo.server.rig import ServerSettings
 from campo.server.runner import AppThread, ServerThread, free_port
-from tests.server_fixtures import ROSTER, TABLE, wait_for
+from tests.server_fixtures import ROSTER, TABLE, state_bases, wait_for
 
 ROAD_INF = '{"terrain": [{"id": "r", "kind": "road", "line_mm": [[0, 0], [Infinity, 10]]}]}'
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -39,7 +39,7 @@ def live_settings(folder: Path, tmp: Path, **kw: Any) -> ServerSettings:
 @pytest.fixture(scope="module")
 def live(still_frames: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     with ServerThread(live_settings(still_frames, tmp_path_factory.mktemp("live"))) as srv:
-        assert wait_for(lambda: len(httpx.get(srv.url + "/api/state").json()["bases"]) == 4, timeout=30)
+        assert wait_for(lambda: len(state_bases(httpx.get(srv.url + "/api/state"))) == 4, timeout=30)
         yield srv
 
 

@@ -22,7 +22,7 @@ from campo.server.recording.reader import Entry
 from campo.server.recording.replay_app import create_replay_app
 from campo.server.recording.unit_history import unit_history
 from campo.server.rig import ServerSettings
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, receive_until, render_frames, wait_for
+from tests.server_fixtures import LAYOUT, ROSTER, TABLE, receive_until, render_frames, state_bases, wait_for
 
 BASE = "http://127.0.0.1"
 
@@ -54,7 +54,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert wait_for(lambda: _traits(client, base) | traits == _traits(client, base))
 
     with TestClient(app, base_url=BASE) as client:
-        assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
+        assert wait_for(lambda: len(state_bases(client.get("/api/state"))) == 4, timeout=20)
         assert client.post("/api/events", json={"kind": "turn", "turn": 1}).status_code == 200
         put(client, "pie-aosta", {"losses": 3})
         put(client, "aus-47", {"disordered": True})

@@ -19,7 +19,7 @@ from campo.server.app import Services, build_services, create_app
 from campo.server.hub import HubRecord
 from campo.server.messages import MAX_MESSAGE_BYTES
 from campo.server.rig import ServerSettings
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, wait_for
+from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, receive_until, state_bases, wait_for
 
 BASE = "http://127.0.0.1"  # the Host header a loopback server accepts (see server/security.py)
 WS = "ws://127.0.0.1/ws"
@@ -43,7 +43,7 @@ def live(still_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     settings = _settings(still_folder, tmp_path_factory.mktemp("setup"))
     services = build_services(settings)
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:
-        assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
+        assert wait_for(lambda: len(state_bases(client.get("/api/state"))) == 4, timeout=20)
         yield client, services
 
 
@@ -307,7 +307,7 @@ def test_demo_source_plays_the_demo_game_end_to_end() -> None:
     settings = ServerSettings(source="demo", fps=8.0, status_interval_s=0.2)
     services = build_services(settings)
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:
-        assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) >= len(game.roster.bases) - 2,
+        assert wait_for(lambda: len(state_bases(client.get("/api/state"))) >= len(game.roster.bases) - 2,
                         timeout=60)
         state = client.get("/api/state").json()
         assert {b["id"] for b in state["bases"]} <= {b.id for b in game.roster.bases}
@@ -363,7 +363,7 @@ def test_an_engine_bug_shows_as_an_analysis_error_and_the_poses_still_flow(still
         services = build_services(settings)
         services.tracker.analyst.update = boom  # type: ignore[method-assign]
         with TestClient(create_app(settings, services=services), base_url=BASE) as client:
-            assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
+            assert wait_for(lambda: len(state_bases(client.get("/api/state"))) == 4, timeout=20)
             state = client.get("/api/state").json()
             assert "internal error in the rules engine (RuntimeError)" in state["analysis"]["error"]
             assert "internal error" in services.tracker.state["summary"]["error"]

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from campo.server.sources import Frame, SourceError
-from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, wait_for
+from tests.server_fixtures import LAYOUT, ROSTER, TABLE, render_frames, state_bases, wait_for
 
 Run = Callable[..., tuple[int, str, str]]
 BASE = "http://127.0.0.1"
@@ -82,7 +82,7 @@ def test_two_demo_cameras_play_one_table_and_survive_losing_one(caplog: pytest.L
         def poll(predicate: Callable[[], object], timeout: float) -> bool:
             return wait_for(predicate, timeout, interval=0.2)  # (reads are rate limited: 20 a second)
 
-        assert poll(lambda: len(client.get("/api/state").json()["bases"]) >= n - 2, timeout=60)
+        assert poll(lambda: len(state_bases(client.get("/api/state"))) >= n - 2, timeout=60)
         assert poll(lambda: all(c["fps"] > 0 for c in status()["cameras"]), timeout=20)
         s = status()
         assert s["table_located"] and s["anchors_seen"] == 6 and s["anchors_total"] == 6
@@ -127,7 +127,7 @@ def test_two_folders_of_the_same_table_give_each_base_once(tmp_path: Path) -> No
     services = build_services(settings)
     assert [s.name for s in services.rig.cameras] == ["#1 folder a", "#2 folder b"]
     with TestClient(create_app(settings, services=services), base_url=BASE) as client:
-        assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == len(LAYOUT), timeout=30,
+        assert wait_for(lambda: len(state_bases(client.get("/api/state"))) == len(LAYOUT), timeout=30,
                         interval=0.2)
         assert wait_for(lambda: all(c["used"] for c in client.get("/api/status").json()["cameras"]),
                         timeout=10, interval=0.2)

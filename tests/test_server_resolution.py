@@ -15,7 +15,7 @@ from campo.engine.resolution import Roll, roll
 from campo.server.app import Services, build_services, create_app
 from campo.server.recording import attach, open_recording
 from campo.server.rig import ServerSettings
-from tests.server_fixtures import ROSTER, TABLE, wait_for
+from tests.server_fixtures import ROSTER, TABLE, state_bases, wait_for
 
 BASE = "http://127.0.0.1"
 SHOT = {"shooter": "pie-aosta", "target": "aus-47"}
@@ -30,7 +30,7 @@ def live(still_frames: Path, tmp_path: Path) -> Iterator[tuple[TestClient, Servi
     game = tmp_path / "game.db"
     attach(app, services, game)
     with TestClient(app, base_url=BASE) as client:
-        assert wait_for(lambda: len(client.get("/api/state").json()["bases"]) == 4, timeout=20)
+        assert wait_for(lambda: len(state_bases(client.get("/api/state"))) == 4, timeout=20)
         assert wait_for(lambda: services.tracker.snapshot is not None
                         and services.tracker.snapshot.state is not None, timeout=20)
         yield client, services, game
