@@ -177,8 +177,9 @@ def hull_pieces(corners: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.
     pairs = np.concatenate([corners[:-1][same], corners[1:][same]], axis=1)
     pieces = shapely.convex_hull(shapely.multipoints(pairs)) if len(pairs) \
         else np.zeros(0, dtype=object)
-    single = shapely.polygons(corners[lone])
-    return (np.concatenate([pieces, single]),
+    if not lone.any():
+        return pieces, owner[:-1][same]
+    return (np.concatenate([pieces, shapely.polygons(corners[lone])]),
             np.concatenate([owner[:-1][same], owner[lone]]))
 
 
