@@ -182,33 +182,28 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
     """Each edge of each quad (n, 4, 2) clipped to the matching rectangle's frame grown by
     ``tolerance`` (one value, or one per row) (`clip_length`'s operations, both axes of the
     frame in one pass: the same floats)."""
-    n = len(corners)
     grow = np.maximum(np.asarray(tolerance, dtype=float), 1e-6)
     if grow.ndim:
         grow = grow[:, None]
-    p, q = corners, corners[:, _NEXT]                                     # edge i: corner i -> i+1
-    cx, cy, r0, r1, f0, f1 = (frames[:, k, None] for k in range(6))
-    hw, hd = frames[:, 6, None] + grow, frames[:, 7, None] + grow
-    # both axes of the frame at once, (2, n, 4): across (u) and along (v) (`to_local`)
-    ends = np.empty((2, 2, n, 4))
-    for k, point in enumerate((p, q)):
-        dx, dy = point[..., 0] - cx, point[..., 1] - cy
-        ends[0, k], ends[1, k] = dx * r0 + dy * r1, dx * f0 + dy * f1
-    x, d = ends[:, 0], ends[:, 1] - ends[:, 0]
-    hi = np.empty((2, n, 4))
-    hi[0], hi[1] = hw, hd
+    f = frames.T[:, :, None]                                              # (8, n, 1)
+    # every corner in its frame, both axes at once (2, n, 4): across (u) and along (v)
+    # (`to_local`); edge i runs from corner i to the next
+    dx, dy = corners[..., 0] - f[0], corners[..., 1] - f[1]
+    x = dx * f[[2, 4]] + dy * f[[3, 5]]
+    d = x[..., _NEXT] - x
+    hi = (frames[:, 6:] + grow).T[:, :, None]
     lo = -hi
     flat = np.abs(d) < 1e-12
-    outside = (flat & ((x < lo) | (x > hi))).any(axis=0)
     safe = np.where(flat, 1.0, d)
     ea, eb = (lo - x) / safe, (hi - x) / safe
     # the entry (exit) parameter: the latest entry (earliest exit) over the axes the edge is not
-    # parallel to, within [0, 1]
-    enter, leave = np.minimum(ea, eb), np.maximum(ea, eb)
-    enter[flat], leave[flat] = -np.inf, np.inf
+    # parallel to, within [0, 1]; an edge parallel to an axis and outside the frame on it never
+    # enters
+    enter = np.where(flat, np.where((x < lo) | (x > hi), np.inf, -np.inf), np.minimum(ea, eb))
+    leave = np.where(flat, np.inf, np.maximum(ea, eb))
     t0 = np.maximum(0.0, enter.max(axis=0))
     t1 = np.minimum(1.0, leave.min(axis=0))
-    return np.where(outside | (t0 > t1), 0.0, (t1 - t0) * length)
+    return np.where(t0 > t1, 0.0, (t1 - t0) * length)
 
 
 # --- many at once (array-first) ------------------------------------------------------------
