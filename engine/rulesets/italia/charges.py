@@ -423,16 +423,17 @@ def aspects_struck(board: Board, f: Poses, t: Poses, t_shapes: np.ndarray,
     hit = line[:, 1]
     tc = t.corners
     corner_only = shared <= 2 * touch + 1e-6
-    at_front_corner = corner_only & (np.minimum(np.hypot(*(hit - tc[:, 0]).T),
-                                                np.hypot(*(hit - tc[:, 1]).T)) <= touch)
+    to_corners = hit[:, None] - tc[:, :2]                      # to the target's front corners
+    at_front_corner = corner_only & (np.hypot(to_corners[..., 0], to_corners[..., 1]).min(axis=1)
+                                     <= touch)
 
-    def beyond(p: np.ndarray) -> np.ndarray:   # `zones.beyond_front_line`
-        ahead = (p[:, 0] - t.cx) * t.front[:, 0] + (p[:, 1] - t.cy) * t.front[:, 1] - t.depth / 2
-        return ahead < -board.beyond_tol
-
+    # the attacker's front corners and front centre beyond the target's front line
+    # (`zones.beyond_front_line`), all three in one pass
     fc = f.corners
-    whole_beyond = beyond(fc[:, 0]) & beyond(fc[:, 1])
-    centre_beyond = beyond(f.front_centres)
+    p = np.stack([fc[:, 0], fc[:, 1], f.front_centres])                       # (3, n, 2)
+    ahead = (p[..., 0] - t.cx) * t.front[:, 0] + (p[..., 1] - t.cy) * t.front[:, 1] - t.depth / 2
+    beyond = ahead < -board.beyond_tol
+    whole_beyond, centre_beyond = beyond[0] & beyond[1], beyond[2]
     flank_edge = ((edge == _LEFT) | (edge == _RIGHT)) & ~at_front_corner
     if s.a31_flank_contact == "whole_side" and len(edge):
         def along(p: np.ndarray) -> np.ndarray:   # the v of `Rect.to_local`
