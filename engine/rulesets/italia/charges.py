@@ -601,7 +601,7 @@ def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.nda
     rest = np.nonzero(np.isnan(entry))[0]
     if len(rest):
         k = rows[rest]
-        slide = convex_slides(paths.wheeled.take(k).corners, board.poses.take(others[rest]).corners,
+        slide = convex_slides(paths.wheeled.corners[k], board.poses.corners[others[rest]],
                               paths.direction[k], reach)
         ok = slide <= paths.slide_mm[k] + 1e-6
         entry[rest[ok]] = paths.wheel_mm[k[ok]] + slide[ok]

@@ -361,10 +361,10 @@ def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, 
     if not charges:
         return {}
     at = board.positions([c.charger for c in charges])
-    p = board.poses.take(at)
     poses = Poses(np.array([c.final_pose["x_mm"] for c in charges]),
                   np.array([c.final_pose["y_mm"] for c in charges]),
-                  np.array([c.final_pose["heading_deg"] for c in charges]), p.width, p.depth)
+                  np.array([c.final_pose["heading_deg"] for c in charges]), board.poses.width[at],
+                  board.poses.depth[at])
     return {id(c): place for c, place in zip(charges, _places(board, poses))}
 
 
