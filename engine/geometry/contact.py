@@ -23,17 +23,13 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.index import BaseIndex
-from campo.engine.geometry.poses import Poses, xy
+from campo.engine.geometry.poses import FRONT_SIGN, RIGHT_SIGN, Poses, xy
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import zone_of, zones_of
 
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
 _NEXT = [1, 2, 3, 0]
 """Each corner's successor around a rectangle (``np.roll(a, -1, axis=1)``, cheaper)."""
-_RIGHT_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]
-_FRONT_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]
-"""Where each corner lies from the centre (`Rect.corners`: front-left, front-right, rear-right,
-rear-left), along the base's right and front."""
 
 
 def gap(a: Rect, b: Rect) -> float:
@@ -156,8 +152,8 @@ class RectTable:
         `Rect.corners`)."""
         f = self.frames
         centre, right, front = f[:, None, 0:2], f[:, None, 2:4], f[:, None, 4:6]
-        across = (f[:, 6] - by)[:, None, None] * _RIGHT_SIGN * right
-        ahead = (f[:, 7] - by)[:, None, None] * _FRONT_SIGN * front
+        across = (f[:, 6] - by)[:, None, None] * RIGHT_SIGN * right
+        ahead = (f[:, 7] - by)[:, None, None] * FRONT_SIGN * front
         return centre + across + ahead
 
     @cached_property

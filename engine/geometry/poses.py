@@ -30,8 +30,10 @@ def xy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 _ROWS = ("cx", "cy", "heading", "width", "depth", "front", "right", "corners")   # per row
-_ACROSS = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]   # each corner: left or right of the centre
-_AHEAD = np.array([1.0, 1.0, -1.0, -1.0])[:, None]    # and ahead or behind it (`Rect.corners`)
+RIGHT_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]
+FRONT_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[:, None]
+"""Where each corner lies from the centre (`Rect.corners`: front-left, front-right, rear-right,
+rear-left), along the base's right and front: (4, 1), to broadcast against (n, 1, 2) vectors."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +60,7 @@ class Poses:
         hw = (self.width / 2)[:, None, None] * r[:, None]
         hd = (self.depth / 2)[:, None, None] * f[:, None]
         # (c ∓ hw) ± hd, all four corners in one pass (multiplying by ±1 is exact)
-        corners = (xy(self.cx, self.cy)[:, None] + _ACROSS * hw) + _AHEAD * hd
+        corners = (xy(self.cx, self.cy)[:, None] + RIGHT_SIGN * hw) + FRONT_SIGN * hd
         self.__dict__.update(front=f, right=r, corners=corners)
 
     @staticmethod
