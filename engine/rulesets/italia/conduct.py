@@ -164,7 +164,8 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
     starts = np.stack([fl, (fl + fr) / 2, fr], axis=1)                     # (n, 3, 2)
     c = p.corners[u_at]
     ends = np.stack([c, (c + successors(c, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
-    lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
+    lines = np.empty((len(pairs), 3, 8, 2, 2))                 # every start to every end
+    lines[..., 0, :], lines[..., 1, :] = starts[:, :, None], ends[:, None, :]
     owner = np.repeat(np.arange(len(pairs)), 24)
     # neither base of a pair blocks its lines, nor a crest inside either (strictly between)
     pair_at = np.stack([c_at, u_at], axis=1)
