@@ -545,8 +545,10 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
     by_wheel = hits < wheel_pieces                            # the wheels' pieces come first
-    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel]) \
-        if by_wheel.any() else np.zeros(len(k_all), dtype=bool)
+    swept = np.sort(row[by_wheel] * n + others[by_wheel])     # (row, base) met by a wheel
+    code = k_all * n + o_all
+    wheeled = swept[np.minimum(np.searchsorted(swept, code), len(swept) - 1)] == code \
+        if len(swept) else np.zeros(len(k_all), dtype=bool)
     entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach, wheeled)
     target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
                             entry[:len(rows)])
