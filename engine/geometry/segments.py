@@ -129,9 +129,11 @@ def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarr
     o3, o4 = _cross(ex, ey, x0 - ax, y0 - ay), _cross(ex, ey, x1 - ax, y1 - ay)
     meet = (o1 * o2 <= 0) & (o3 * o4 <= 0)
     collinear = (o1 == 0) & (o2 == 0)
-    meet = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), meet)
+    if collinear.any():
+        meet = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), meet)
     point = (dx == 0) & (dy == 0)       # a point meets the other segment only on it
-    meet = np.where(point, point_segment_distance(x0, y0, ax, ay, bx, by) == 0, meet)
+    if point.any():
+        meet = np.where(point, point_segment_distance(x0, y0, ax, ay, bx, by) == 0, meet)
     reach = np.full(meet.shape, reach, dtype=float)
     near = ~meet & (reach > 0)
     if near.any():
