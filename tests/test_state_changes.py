@@ -6,8 +6,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import shapely
+
 from campo.engine.live import LiveAnalysis
 from campo.engine.state import Changes, GameState
+from tests.bench_modules import bench_module
 
 
 def _base(i: str, x: float, y: float, **extra: Any) -> dict[str, Any]:
@@ -92,3 +95,18 @@ def test_a_state_following_no_moment_has_everything_changed() -> None:
 def test_a_base_given_otherwise_counts_as_changed_though_equal_to_python() -> None:
     ch = _changes(lambda d: _by_id(d, "a").update(width_mm=80))   # 80.0 before
     assert ch.retraited == {"a"} and ch.moved == set()
+
+
+def test_near_is_every_base_within_reach_of_a_place_by_geos() -> None:
+    battles = bench_module("battles")
+    scenario = battles.dense_battle("attila", 100)
+    live = LiveAnalysis()
+    live.update(scenario)
+    state = live.update(battles.moved_unit(scenario)).state
+    assert state is not None and len(state.changes.moved) == 5
+    places = [r.polygon for r in state.changes.places]
+    for reach in (0.0, 35.0, 120.0, 400.0):
+        oracle = {i for i in state.ids
+                  if min(shapely.distance(state.rect(i).polygon, p) for p in places) <= reach}
+        assert state.changes.near(reach) == oracle
+        assert state.changes.near(reach, among=state.ids[::3]) == oracle & set(state.ids[::3])
