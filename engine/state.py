@@ -277,21 +277,12 @@ class Changes:
         ids = state.index.ids if among is None else list(among)
         if self.scene or not ids or not self.places:
             return set(ids) if self.scene else set()
-        theirs = _columns(self.places)
-        # the bases whose boxes come within the reach (and a millimetre) of a place's box: a
-        # superset of those within the reach, each pair then decided as every pair would be
-        box, grow = shapely.bounds(theirs[3]), reach + 1.0
-        place, rows = state.index.tree.query(shapely.box(
-            box[:, 0] - grow, box[:, 1] - grow, box[:, 2] + grow, box[:, 3] + grow))
-        asked = set(ids)
-        pairs = [(k, i) for k, r in zip(place.tolist(), rows.tolist())
-                 if (i := state.index.ids[r]) in asked]
-        if not pairs:
-            return set()
-        mine, k = _columns([state.rect(i) for _, i in pairs]), np.array([k for k, _ in pairs])
-        near = within_by_centres(np.hypot(mine[0] - theirs[0][k], mine[1] - theirs[1][k]),
-                                 mine[2] + theirs[2][k], reach, theirs[3][k], mine[3])
-        return {i for (_, i), yes in zip(pairs, near.tolist()) if yes}
+        mine, theirs = _columns([state.rect(i) for i in ids]), _columns(self.places)
+        a = np.repeat(np.arange(len(ids)), len(theirs[0]))
+        b = np.tile(np.arange(len(theirs[0])), len(ids))
+        near = within_by_centres(np.hypot(mine[0][a] - theirs[0][b], mine[1][a] - theirs[1][b]),
+                                 mine[2][a] + theirs[2][b], reach, theirs[3][b], mine[3][a])
+        return {ids[k] for k in a[near].tolist()}
 
 
 def _columns(rects: Sequence[Rect]) -> tuple[np.ndarray, ...]:
