@@ -111,8 +111,8 @@ def _taken_over(board: Board, bases: list[str]) -> Judged:
 def _judge(board: Board, bases: list[str]) -> Judged:
     """`Judged` of ``bases``: every charge on a potential target within reach judged together."""
     found = all_candidates(board, bases)
-    verdicts = judge_charges(board, [(i, t) for i in bases for t in found[i]
-                                     if potential_target(board, t)])
+    potential = {t for t in set().union(*found.values()) if potential_target(board, t)}
+    verdicts = judge_charges(board, [(i, t) for i in bases for t in found[i] if t in potential])
     difficult = WOODS | MARSHES | ROUGH
     out: Judged = {}
     for i in bases:
