@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campo.engine.boundary import HeldVerdicts
-from campo.engine.scenario import SCENE_KEYS, parse_scenario, same_json
+from campo.engine.scenario import parse_scenario, same_json
 from campo.engine.state import GameState
 from campo.errors import CampoInputError, UnknownBaseError
 
@@ -186,15 +186,17 @@ class LiveAnalysis:
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             state.check()   # raises ScenarioError naming every error
-        old_summaries: dict[str, Any] = {}
-        if follows:
-            old_summaries = previous.summary["bases"]
-            todo = self._affected(previous, state)
-        else:
+        # every base after a change of scene (terrain, settings, table ...) or with no moment
+        # before, else those within the ruleset's summary reach of where a changed base was or is
+        changes = state.changes
+        old_summaries: dict[str, Any] = previous.summary["bases"] if follows else {}
+        todo: set[str] = set()
+        if changes.scene:
             todo = set(state.ids)
-        gone = set(old_summaries) - set(state.ids)
-        if gone:
-            self.held.forget(gone)
+        elif changes.changed:
+            todo = changes.near(rs.summary_reach_mm(state))
+        if changes.removed:
+            self.held.forget(set(changes.removed))
         fresh = rs.summaries(state, sorted(todo)) if todo else {}
         self.resummarised += len(todo)
         bases = {i: fresh[i] if i in fresh else old_summaries[i] for i in state.ids}
@@ -202,26 +204,6 @@ class LiveAnalysis:
                    "bases": bases, "board": rs.board_summary(state),
                    "problems": [p.to_dict() for p in problems]}
         return Snapshot(self.version, data, state, summary, frozenset(todo))
-
-    @staticmethod
-    def _affected(previous: Snapshot, state: GameState) -> set[str]:
-        """The bases whose summary a change from ``previous`` can have altered: every base after
-        a change of scene (terrain, settings, table ...), else each changed base and every base
-        within the ruleset's summary reach of where a changed base was or is now."""
-        before_state = previous.state
-        assert before_state is not None
-        old, new = before_state.scenario, state.scenario
-        if any(getattr(old, k) != getattr(new, k) for k in SCENE_KEYS):
-            return set(state.ids)
-        before = {b.id: b for b in old.bases}
-        now = {b.id: b for b in new.bases}
-        changed = {i for i, b in now.items() if before.get(i) != b} | (set(before) - set(now))
-        if not changed:
-            return set()
-        reach = state.ruleset.summary_reach_mm(state)
-        rects = [state.rect(i) for i in changed if i in now]
-        rects += [before_state.rect(i) for i in changed if i in before]
-        return (changed & set(now)) | state.near(rects, reach)
 
 
 __all__ = ["LiveAnalysis", "Snapshot", "UnknownBaseError"]

@@ -62,21 +62,22 @@ def placement_problems(state: GameState) -> list[Problem]:
 
     Both depend only on the poses (and the table): the facts are kept on the state, and a live
     game's next moment takes over those of the bases that have not moved
-    (`GameState.reuse_geometry`), measuring only the moved bases and the pairs they are in."""
+    (`GameState.changes`), measuring only the moved bases and the pairs they are in."""
     import numpy as np
     import shapely
 
     width, depth = state.scenario.table.width_mm, state.scenario.table.depth_mm
     index = state.index
     position = {i: k for k, i in enumerate(index.ids)}
-    # (table, ids off it, (a, b) in index order -> overlap reported): taken over for the bases
+    # (ids off the table, (a, b) in index order -> overlap reported): taken over for the bases
     # that have not moved when the table is the same
     before = state.handed_on("placement")
-    kept = state.unmoved if before is not None and before[0] == (width, depth) else frozenset()
-    off = {i for i in before[1] if i in kept} if kept else set()
+    kept = state.changes.unmoved if before is not None and state.changes.same("table") \
+        else frozenset()
+    off = {i for i in before[0] if i in kept} if kept else set()
     overlaps: dict[tuple[str, str], float] = {}
     pairs: set[tuple[int, int]] = set()   # (i, j), i < j in index order, to measure
-    for (a, b), area in before[2].items() if kept else ():
+    for (a, b), area in before[1].items() if kept else ():
         if a in kept and b in kept:
             if position[a] < position[b]:
                 overlaps[(a, b)] = area
@@ -106,7 +107,7 @@ def placement_problems(state: GameState) -> list[Problem]:
         for a, b, area in zip(left[maybe].tolist(), right[maybe].tolist(), areas.tolist()):
             if area > OVERLAP_REPORTED_MM2:
                 overlaps[(index.ids[a], index.ids[b])] = area
-    state.hand_on("placement", ((width, depth), frozenset(off), overlaps))
+    state.hand_on("placement", (frozenset(off), overlaps))
     out = [Problem(f"bases({b.id})", "base lies partly off the table", "warning", (b.id,))
            for b in state.bases if b.id in off]
     out += [Problem(f"bases({a},{b})", f"{a} and {b} overlap by {area:.0f} mm²", "warning",

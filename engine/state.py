@@ -21,7 +21,10 @@ True
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -32,7 +35,7 @@ from campo.engine.geometry.index import BaseIndex, within_by_centres
 from campo.engine.geometry.rect import Rect
 from campo.engine.registry import get_ruleset
 from campo.engine.ruleset import Problem, Ruleset
-from campo.engine.scenario import BaseState, Scenario, parse_scenario
+from campo.engine.scenario import SCENE_KEYS, BaseState, Scenario, parse_scenario
 from campo.errors import ScenarioError, UnknownBaseError
 
 
@@ -52,8 +55,8 @@ class GameState:
         self.held: HeldVerdicts = held if held is not None else HeldVerdicts()
         self._by_id = {b.id: b for b in scenario.bases}
         self._cache: dict[str, Any] = {}
-        self.unmoved: frozenset[str] = frozenset()
-        """The bases standing where they stood in the moment before (`reuse_geometry`)."""
+        self.changes = Changes.first(self)
+        """What changed since the moment before (`reuse_geometry`; everything, without one)."""
         self._handing_on: dict[str, Any] = {}
         self._handed_on: dict[str, Any] = {}
 
@@ -96,25 +99,41 @@ class GameState:
         return r
 
     def reuse_geometry(self, before: GameState) -> None:
-        """Take over the rectangles, with their polygons, of the bases standing where they stood
-        in ``before`` (a live game's previous moment: most bases have not moved), and the facts
-        ``before`` handed on (`hand_on`) for them to be taken over too."""
+        """Follow ``before``, a live game's previous moment (most bases have not moved): say
+        what changed since (`changes`), take over the rectangles, with their polygons, of the
+        bases standing where they stood, and the facts ``before`` handed on (`hand_on`) for
+        those of its unchanged bases to be taken over too.
+
+        A base given exactly as then is the same parsed model (`scenario.parse_scenario`'s
+        ``before``); any other counts as changed, even if equal to Python (4 and 4.0)."""
         theirs = before.cached("rects", dict)
         mine = self.cached("rects", dict)
-        unmoved = []
+        old, new = before.scenario, self.scenario
+        added, moved, retraited, unmoved = [], [], [], []
         for i, b in self._by_id.items():
             was = before._by_id.get(i)
-            if was is not None and _pose(was) == _pose(b):
+            if was is None:
+                added.append(i)
+            elif was is not b and _pose(was) != _pose(b):
+                moved.append(i)
+            else:
                 unmoved.append(i)
+                if was is not b:
+                    retraited.append(i)
                 if (rect := theirs.get(i)) is not None:
                     mine.setdefault(i, rect)
-        self.unmoved = frozenset(unmoved)
+        removed = [i for i in before._by_id if i not in self._by_id]
+        self.changes = Changes(
+            frozenset(k for k in SCENE_KEYS if getattr(old, k) != getattr(new, k)),
+            frozenset(added), frozenset(removed), frozenset(moved), frozenset(retraited),
+            frozenset(unmoved), tuple(before.rect(i) for i in moved + removed)
+            + tuple(self.rect(i) for i in added + moved + retraited), weakref.ref(self))
         self._handed_on = dict(before._handing_on)
 
     def hand_on(self, key: str, facts: Any) -> None:
         """Keep ``facts`` (plain data about the bases, never a state or a board) for the
-        next moment's state, whose `handed_on` gives them for it to take over those of its
-        `unmoved` bases."""
+        next moment's state, whose `handed_on` gives them for it to take over those its
+        `changes` leave as they were."""
         self._handing_on[key] = facts
 
     def handed_on(self, key: str) -> Any:
@@ -138,7 +157,7 @@ class GameState:
         self._cache.clear()
         self._handing_on.clear()
         self._handed_on.clear()
-        self.unmoved = frozenset()
+        self.changes = Changes.first(self)
 
     def cached(self, key: str, build: Any) -> Any:
         """A value derived from the whole state, built once per state version."""
@@ -150,21 +169,6 @@ class GameState:
     def index(self) -> BaseIndex:
         """Spatial index over every base's rectangle."""
         return self.cached("index", lambda: BaseIndex(self.ids, self._polygons()))
-
-    def near(self, rects: Sequence[Rect], reach: float, among: Sequence[str] | None = None
-             ) -> set[str]:
-        """The bases (of ``among``, or all) within ``reach`` of any of ``rects``
-        (`within_by_centres`, every pair at once): those a change at these places can concern
-        (where a base was or is)."""
-        ids = self.index.ids if among is None else list(among)
-        if not ids or not rects:
-            return set()
-        mine, theirs = _columns([self.rect(i) for i in ids]), _columns(rects)
-        a = np.repeat(np.arange(len(ids)), len(rects))
-        b = np.tile(np.arange(len(rects)), len(ids))
-        near = within_by_centres(np.hypot(mine[0][a] - theirs[0][b], mine[1][a] - theirs[1][b]),
-                                 mine[2][a] + theirs[2][b], reach, theirs[3][b], mine[3][a])
-        return {ids[k] for k in a[near].tolist()}
 
     @property
     def reach_all_mm(self) -> float:
@@ -225,6 +229,60 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.ruleset.name} {len(self._by_id)} bases>"
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What changed from a live game's moment before to this one (`GameState.reuse_geometry`):
+    the one answer every take-over across moments reads (the live summaries, the placement
+    warnings, the rulebooks' facts handed on). A state that follows no moment has everything
+    changed (`first`)."""
+
+    scene: frozenset[str]
+    """The scene members (`scenario.SCENE_KEYS`) given otherwise; each can alter every verdict."""
+    added: frozenset[str]
+    removed: frozenset[str]
+    moved: frozenset[str]
+    """In both moments, standing elsewhere (another pose or size)."""
+    retraited: frozenset[str]
+    """In both moments, standing where they stood, given otherwise (type, traits, seen ...)."""
+    unmoved: frozenset[str]
+    """In both moments, standing where they stood (re-traited ones among them)."""
+    places: tuple[Rect, ...]
+    """Where the changed bases were (moved, removed) and are (added, moved, re-traited)."""
+    state_ref: weakref.ReferenceType[GameState] = field(repr=False, compare=False)
+
+    @staticmethod
+    def first(state: GameState) -> Changes:
+        """Everything changed: the state follows no moment."""
+        none: frozenset[str] = frozenset()
+        return Changes(frozenset(SCENE_KEYS), frozenset(state._by_id), none, none, none, none,
+                       (), weakref.ref(state))
+
+    @cached_property
+    def changed(self) -> frozenset[str]:
+        """The bases added, removed, moved or re-traited."""
+        return self.added | self.removed | self.moved | self.retraited
+
+    def same(self, *members: str) -> bool:
+        """Whether these scene members are given as in the moment before."""
+        return self.scene.isdisjoint(members)
+
+    def near(self, reach: float, among: Sequence[str] | None = None) -> set[str]:
+        """The bases (of ``among``, or all) within ``reach`` of where a changed base was or is
+        (`within_by_centres`, every pair at once), the changed bases there now among them: those
+        a change can concern. Every base after a change of scene."""
+        state = self.state_ref()
+        assert state is not None, "the changes of a state are asked while it lives"
+        ids = state.index.ids if among is None else list(among)
+        if self.scene or not ids or not self.places:
+            return set(ids) if self.scene else set()
+        mine, theirs = _columns([state.rect(i) for i in ids]), _columns(self.places)
+        a = np.repeat(np.arange(len(ids)), len(theirs[0]))
+        b = np.tile(np.arange(len(theirs[0])), len(ids))
+        near = within_by_centres(np.hypot(mine[0][a] - theirs[0][b], mine[1][a] - theirs[1][b]),
+                                 mine[2][a] + theirs[2][b], reach, theirs[3][b], mine[3][a])
+        return {ids[k] for k in a[near].tolist()}
 
 
 def _columns(rects: Sequence[Rect]) -> tuple[np.ndarray, ...]:

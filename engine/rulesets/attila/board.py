@@ -100,16 +100,14 @@ class Board(BoardBase):
 
     def _per_base(self, key: str, read: Callable[[BaseState], Any]) -> dict[str, Any]:
         """``read(base)`` of every base, taking over from a live game's moment before those of
-        the bases given exactly as then (the same parsed base, `scenario.parse_scenario`)
-        under the same settings (`GameState.hand_on`)."""
+        the bases given exactly as then (`GameState.changes`) under the same settings
+        (`GameState.hand_on`)."""
         before = self.state.handed_on(key)
         kept = before[1] if before is not None and before[0] == self.settings else {}
-        out, mine = {}, {}
-        for b in self.state.bases:
-            was = kept.get(b.id)
-            out[b.id] = was[1] if was is not None and was[0] is b else read(b)
-            mine[b.id] = (b, out[b.id])
-        self.state.hand_on(key, (self.settings, mine))
+        changed = self.state.changes.changed
+        out = {b.id: kept[b.id] if b.id in kept and b.id not in changed else read(b)
+               for b in self.state.bases}
+        self.state.hand_on(key, (self.settings, out))
         return out
 
     @cached_property
@@ -150,17 +148,13 @@ class Board(BoardBase):
     @cached_property
     def scene_key(self) -> tuple[str, str]:
         """The settings and the terrain, as text (what every answer depends on); a live game's
-        moment takes it over from the moment before when the settings are given as then and
-        the terrain is the same parsed features (`scenario.parse_scenario(before=...)`)."""
-        given = self.state.scenario.settings
-        before = self.state.handed_on("attila.scene_key")
-        if before is not None and before[0] == given and len(before[1]) == len(self.terrain) \
-                and all(a is b for a, b in zip(before[1], self.terrain)):
-            key: tuple[str, str] = before[2]
-        else:
+        moment takes it over from the moment before when both are given as then
+        (`GameState.changes`)."""
+        key: tuple[str, str] | None = self.state.handed_on("attila.scene_key")
+        if key is None or not self.state.changes.same("settings", "terrain"):
             key = (self.settings.model_dump_json(),
                    json.dumps([t.model_dump(mode="json") for t in self.terrain], sort_keys=True))
-        self.state.hand_on("attila.scene_key", (given, tuple(self.terrain), key))
+        self.state.hand_on("attila.scene_key", key)
         return key
 
     def poly(self, base_id: str) -> Polygon:
@@ -223,12 +217,12 @@ class Board(BoardBase):
         along the other (within the tolerance; a pair farther apart than it, within its own
         gap): one STRtree query, one distance call and one clipping for all (contacts and groups
         read it). A live game's moment takes over from the moment before the pairs of bases
-        standing where they stood (`GameState.unmoved`, listed in the same order) and measures
+        standing where they stood (`GameState.changes`, listed in the same order) and measures
         only the pairs a moved or new base is in."""
         tol = self.contact_tol
         reach = tol + 2 * self.close_call
         before = self.state.handed_on("attila.touching")
-        stays = self.state.unmoved
+        stays = self.state.changes.unmoved
         if before is None or before[0] != (tol, reach) or \
                 [i for i in before[1] if i in stays] != [i for i in self.order if i in stays]:
             stays = frozenset()
@@ -264,7 +258,7 @@ class Board(BoardBase):
         within close_call_mm of the tolerance is too close to call, held live), and one of the
         two bases lies along the other's edge for more than contact_min_shared_mm (so corner to
         corner is not contact). The sides of a pair of bases standing where they stood are
-        taken over from a live game's moment before (`GameState.unmoved`)."""
+        taken over from a live game's moment before (`GameState.changes`)."""
         out: dict[str, list[Contact]] = {i: [] for i in self.order}
         p = self.touching_pairs
         if not len(p.a):
@@ -275,7 +269,7 @@ class Board(BoardBase):
             self.settings.contact_min_shared_mm
         method = self.settings.at1_contact_side
         before = self.state.handed_on("attila.sides")
-        stays = self.state.unmoved if before is not None and before[0] == (method, tol) \
+        stays = self.state.changes.unmoved if before is not None and before[0] == (method, tol) \
             else frozenset()
         sides: dict[tuple[str, str], tuple[str, str]] = {}
         for n in np.nonzero(np.array(touching) & long_enough)[0].tolist():

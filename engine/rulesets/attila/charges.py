@@ -603,7 +603,8 @@ def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> N
     reach, close = decide(allowance - total + _EPS, board.close_call,
                           [key("reach", c.charger, c.target) for c, _, _ in chosen],
                           board.state.held)
-    for n, (c, budget, o) in enumerate(chosen):
+    for (c, budget, o), allowed, run, within, close_call in zip(
+            chosen, allowance.tolist(), total.tolist(), reach, close):
         if o.wide:
             start = board.rect(c.charger)
             c.reasons.append(f"needs a wheel of {abs(o.turn):.0f}° ({board.cm(o.cost):.1f} cm "
@@ -611,13 +612,13 @@ def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> N
                              f"{budget.wheel_limit_deg(start.width):.0f}° allowed "
                              f"({budget.wheel_limit_cm:.1f} cm: {budget.wheel_phrase()}) "
                              f"({WHEEL_CITES})")
-        after_wheel = not o.wide and o.cost > allowance[n] + _EPS
+        after_wheel = not o.wide and o.cost > allowed + _EPS
         if not (after_wheel and o.d_front <= _EPS):   # ATT 5.G: a wheel alone reaching contact
-            if close[n]:
+            if close_call:
                 c.close_calls.append("reach")
-            if not reach[n]:
-                c.reasons.append(_out_of_reach(board, budget, float(total[n]), o.cost, o.d_front,
-                                               after_wheel, bool(close[n])))
+            if not within:
+                c.reasons.append(_out_of_reach(board, budget, run, o.cost, o.d_front,
+                                               after_wheel, bool(close_call)))
         if not o.flush:
             c.notes.append("its front edge meets the target at an angle: line the bases up to "
                            "fight (AT2, AT26)")
@@ -625,7 +626,7 @@ def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> N
         c.notes += o.facts.notes
         c.passes_through = list(o.facts.passes)
         c.terrain = list(o.facts.terrain)
-        c.distance = board.cm(float(total[n]))
+        c.distance = board.cm(run)
         c.wheel_deg = o.turn
         c.contact_aspect = Aspect(edge_aspect(o.aspect))
         c.path = [list(p) for p in o.path]

@@ -50,21 +50,22 @@ def over_subscribed_sides(board: Board, base_id: str) -> list[str]:
 def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
     """Every base -> (own General, gap mm) of each own General within the command reach or the
     attachment distance, in id order: one STRtree query from the Generals (once per state). A
-    live game's moment takes over from the moment before, while every General is given as then
-    (`Board.base_keys`), the entries of the bases given as then, and measures only the others."""
+    live game's moment takes over from the moment before, while the Generals are those given
+    as then, the entries of the bases given as then (`GameState.changes`), and measures only
+    the others."""
     def build() -> dict[str, list[tuple[str, float]]]:
         out: dict[str, list[tuple[str, float]]] = {i: [] for i in board.ids}
         generals = [i for i in board.ids if board.units[i].is_general]
         if not generals:
             return out
         reach = max(command_reach_mm(board), board.settings.at24_general_attached_mm) + 1e-6
-        keys = board.base_keys
-        scene = (reach, [keys[g] for g in generals])
+        changed = board.state.changes.changed
+        scene = (reach, generals)
         before = board.state.handed_on("attila.general_gaps")
         rows = np.array([board.pos[g] for g in generals])
-        if before is not None and before[0] == scene:
-            fresh = [i for i in board.ids if before[1].get(i) != keys[i]]
-            out.update((i, v) for i, v in before[2].items() if i in keys and i not in fresh)
+        if before is not None and before[0] == scene and changed.isdisjoint(generals):
+            fresh = [i for i in board.ids if i in changed]
+            out.update((i, v) for i, v in before[1].items() if i in out and i not in changed)
             gi = np.repeat(np.arange(len(rows)), len(fresh))
             bi = np.tile(np.array([board.pos[i] for i in fresh], dtype=int), len(rows))
             near = board.within_pairs(rows[gi], bi, reach)
@@ -79,7 +80,7 @@ def general_gaps(board: Board) -> dict[str, list[tuple[str, float]]]:
             out[board.order[b]].append((generals[g], gap))
         for i in fresh:
             out[i].sort()
-        board.state.hand_on("attila.general_gaps", (scene, keys, out))
+        board.state.hand_on("attila.general_gaps", (scene, out))
         return out
     return board.state.cached("attila.general_gaps", build)
 

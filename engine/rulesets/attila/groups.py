@@ -64,22 +64,22 @@ def links(board: Board) -> dict[tuple[str, str], Link]:
     the contact tolerance) both ways. A base the camera has lost keeps its last pose: losing
     sight of it for a moment must not split its group for good. Once per state, from
     `Board.touching_pairs`; a live game's moment takes over from the moment before the verdict
-    on each pair of bases given as then (`Board.base_keys`) under the same settings."""
+    on each pair of bases given as then (`GameState.changes`) under the same settings."""
     def build() -> dict[tuple[str, str], Link]:
         s = board.settings
         p = board.touching_pairs
         need = s.contact_min_shared_mm
         columns = s.at12_group_links == "side_or_front_rear"
-        keys = board.base_keys
+        changed = board.state.changes.changed
         before = board.state.handed_on("attila.links")
-        was = before[2] if before is not None and before[0] == s else {}
+        was = before[1] if before is not None and before[0] == s else {}
         judged: dict[tuple[str, str], Link | None] = {}
         out = {}
         for n, (x, y) in enumerate(zip(p.a.tolist(), p.b.tolist())):
             if p.gaps[n] > board.contact_tol:
                 continue
             a, b = board.order[x], board.order[y]
-            if (a, b) in was and before[1].get(a) == keys[a] and before[1].get(b) == keys[b]:
+            if (a, b) in was and a not in changed and b not in changed:
                 judged[(a, b)] = found = was[(a, b)]
                 if found is not None:
                     out[(a, b) if a < b else (b, a)] = found
@@ -100,7 +100,7 @@ def links(board: Board) -> dict[tuple[str, str], Link]:
             else:
                 continue
             out[(a, b) if a < b else (b, a)] = judged[(a, b)] = link
-        board.state.hand_on("attila.links", (s, keys, judged))
+        board.state.hand_on("attila.links", (s, judged))
         return out
     return board.state.cached("attila.links", build)
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from campo.engine.geometry.rect import Rect
-from campo.engine.rulesets.attila.board import BaseKey, Board
+from campo.engine.rulesets.attila.board import Board
 from campo.engine.rulesets.attila.charges import all_candidates, judge_charges
 from campo.engine.rulesets.attila.groups import Groups
 from campo.engine.rulesets.attila.tables import (
     MARSHES, NOT_POTENTIAL_TYPES, OBLIGED_MOUNTED_DIE, POTENTIAL_TARGET_DIE, ROUGH, WOODS,
 )
 from campo.engine.rulesets.attila.units import die_at_least
-from campo.engine.scenario import SCENE_KEYS
 
 
 def obliged(board: Board, base_id: str) -> bool:
@@ -94,33 +92,27 @@ def _obligations(board: Board) -> dict[str, dict[str, Any]]:
 def _taken_over(board: Board, bases: list[str]) -> Judged:
     """`Judged` of ``bases``: in a live game, those of the moment before for the bases no
     change can reach (the scene as it was, every changed, added or removed base farther than
-    `charge_reach_mm` from where it was and is: what `Ruleset.summary_reach_mm` promises), the
-    others judged again (`_judge`). Handed on to the next moment (`GameState.hand_on`)."""
+    `charge_reach_mm` from where it was and is: what `Ruleset.summary_reach_mm` promises,
+    `GameState.changes`), the others judged again (`_judge`). Handed on to the next moment
+    (`GameState.hand_on`)."""
     state = board.state
-    scene = tuple(getattr(state.scenario, k) for k in SCENE_KEYS)
-    keys = board.base_keys
-    before = state.handed_on("attila.obligations")
+    before: Judged | None = state.handed_on("attila.obligations")
     kept: Judged = {}
-    if before is not None and before[0] == scene:
-        was: dict[str, BaseKey] = before[1]
-        changed = [i for i, k in keys.items() if was.get(i) != k] + \
-            [i for i in was if i not in keys]
-        places = [state.rect(i) for i in changed if i in keys] + \
-            [Rect(*was[i][3:8]) for i in changed if i in was]
-        near = state.near(places, charge_reach_mm(board), among=[
-            i for i in before[2] if i in keys]) if places else set()
-        kept = {i: v for i, v in before[2].items() if i not in near}
+    if before is not None and not state.changes.scene:
+        near = state.changes.near(charge_reach_mm(board),
+                                  among=[i for i in before if i in board.pos])
+        kept = {i: v for i, v in before.items() if i not in near}
     fresh = _judge(board, [i for i in bases if i not in kept])
     out = {i: kept[i] if i in kept else fresh[i] for i in bases}
-    state.hand_on("attila.obligations", (scene, keys, out))
+    state.hand_on("attila.obligations", out)
     return out
 
 
 def _judge(board: Board, bases: list[str]) -> Judged:
     """`Judged` of ``bases``: every charge on a potential target within reach judged together."""
     found = all_candidates(board, bases)
-    verdicts = judge_charges(board, [(i, t) for i in bases for t in found[i]
-                                     if potential_target(board, t)])
+    potential = {t for t in set().union(*found.values()) if potential_target(board, t)}
+    verdicts = judge_charges(board, [(i, t) for i in bases for t in found[i] if t in potential])
     difficult = WOODS | MARSHES | ROUGH
     out: Judged = {}
     for i in bases:

@@ -133,9 +133,10 @@ def path_facts(board: Board, keys: list[tuple[str, str]], att: Attempts,
     """The facts of the paths of attempts ``which`` (indices into ``att``; ``keys``: the
     (charger, target) of each pair)."""
     at = np.array(which, dtype=int)
-    chargers = [keys[int(p)][0] for p in att.pair[at]]
+    pair = att.pair[at].tolist()
+    chargers = [keys[p][0] for p in pair]
     charger_rows = np.array([board.pos[c] for c in chargers], dtype=int)
-    target_rows = np.array([board.pos[keys[int(p)][1]] for p in att.pair[at]], dtype=int)
+    target_rows = np.array([board.pos[keys[p][1]] for p in pair], dtype=int)
     outlines = swept_outlines(board, att, at, charger_rows)
     paths = _shrunk(board, att, at, charger_rows, outlines)
     si, bi = board.state.index.meeting_many(outlines)
