@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from campo.calibration.change_watch import ChangeWatcher
-from campo.calibration.detection_merge import merge_detections
+from campo.calibration.detection_merge import merge_detections, new_reads
 from campo.calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
 from campo.calibration.integration import FrameIntegrator, agrees_with_live
 from campo.calibration.poses import PoseReport, base_box_mm, base_poses
@@ -260,8 +260,7 @@ class FramePipeline:
                     full = True  # lost all over the table: one full scan is cheaper than many windows
                     self._moved = lost_anchor  # anchors lost too: the camera may have moved, search everywhere
                 else:
-                    finder = self.scanner.window_finder(detector)
-                    dets = merge_detections(dets, self._live_only(live, gray, finder.detect(gray, windows)))
+                    dets = merge_detections(dets, self._search(detector, live, gray, windows, dets))
             if not full and self._watch is not None:
                 full = self._search_settled(live, gray, intr, detector, dets, width, height)
             if not full:
@@ -373,9 +372,16 @@ class FramePipeline:
         roi = self._table_roi or Window(0, 0, width, height)
         if sum(w.area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
             return True
-        found = self._live_only(live, gray, self.scanner.window_finder(detector).detect(gray, windows))
-        dets[:] = merge_detections(dets, found)
+        dets[:] = merge_detections(dets, self._search(detector, live, gray, windows, dets))
         return False
+
+    def _search(self, detector: MarkerDetector, live: np.ndarray, gray: np.ndarray, windows: list[Window],
+                dets: list[Detection]) -> list[Detection]:
+        """The markers in `windows` that `dets` does not hold already (`new_reads`), read by the
+        scanner's window finder for `detector`."""
+        finder = self.scanner.window_finder(detector)
+        read, unread = finder.scan(gray, windows)
+        return self._live_only(live, gray, finder.finish(gray, new_reads(read, dets), unread))
 
     def _forget_lifted_tokens(self, t: float) -> None:
         """Stop following tokens unread for `TOKEN_FORGET_S` (see there)."""

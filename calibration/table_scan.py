@@ -96,6 +96,7 @@ class TableScanner:
         self._upsample: float | None = None  # chosen once the table is located
         self.tracking_detector = detector  # the detector for tracking once the scale is known
         self.dim = False  # whether the last full scan found the table in dim light
+        self.window_stage: MarkerDetector | None = None  # typical light, full size: see `window_finder`
 
     def missing(self, dets: list[Detection]) -> bool:
         """Whether some expected marker (anchor or roster) is not among `dets`."""
@@ -103,8 +104,13 @@ class TableScanner:
 
     def window_finder(self, detector: MarkerDetector) -> MarkerDetector:
         """The detector for searching windows around lost markers: the upsampled dim stage in dim
-        light with small markers (it reads squares the full-size one misses), else `detector`."""
-        return self.small_stage_dim if (self.dim and self.small_stage_dim is not None) else detector
+        light with small markers (it reads squares the full-size one misses); in typical light
+        with full-size markers the full scan's first stage (`window_stage`: contours, one
+        threshold window: 4K, a 0.7 Mpx window around a carried base, every marker read at 40 %
+        of ArucoDetector's three windows); else `detector`."""
+        if self.dim:
+            return self.small_stage_dim if self.small_stage_dim is not None else detector
+        return self.window_stage if self.window_stage is not None else detector
 
     def full_scan(self, gray: np.ndarray, roi: list[Window] | None, intr: Intrinsics | None,
                   width: int, height: int) -> tuple[list[Detection], TableLocation]:
@@ -233,6 +239,7 @@ class TableScanner:
         finder = DIM_LIGHT_FINDER if dim else TYPICAL_LIGHT_FINDER
         constant = float(round(TYPICAL_LIGHT_CONSTANT * (white - black))) if not dim and lit else 0.0
         stages = [self._variants.get(s, finder, constant if s.settings.upsample == 1.0 else 0.0) for s in order]
+        self.window_stage = stages[0] if (stages and not dim and self.small_stage is None and lit) else None
         marker_px = self._side_range[0] / 0.7 if self._side_range is not None else np.inf
         if dim and self.small_stage is None and order and marker_px < DIM_DENOISE_MAX_SIDE_PX:
             # first the full-size squares by contours of a lightly blurred frame (`DIM_DENOISE_PX`):

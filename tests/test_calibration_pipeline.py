@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from campo.calibration.camera_file import CameraCalibration, save_camera
+from campo.calibration.detection_merge import new_reads
 from campo.calibration.pipeline import FramePipeline, analyse_image
 from campo.server.cli import main
 from campo.vision.camera_model import Intrinsics
@@ -96,6 +97,26 @@ def test_tracking_keeps_a_covered_base_stale_and_follows_a_move(camera):
             break
     assert not after[target.id].stale
     assert abs(after[target.id].x_mm - (target.x_mm + 25.0)) < 0.6  # no lag after a real move
+
+
+def test_lost_markers_are_searched_by_the_full_scans_first_stage_in_typical_light(camera):
+    big = Roster(ruleset="italia-se-desta", bases=[roster_base(i, marker_size_mm=26.0, marker_offset_mm=[0.0, 0.0])
+                                                   for i in range(12)])
+    bases = [PlacedBase(b, p.x_mm, p.y_mm, p.heading_deg) for b, p in zip(big.bases, placed())]
+    pipe = FramePipeline(TABLE, big, INTR)
+    first = pipe.process(camera.render(bases).image, 0.0)
+    assert pipe.scanner.small_stage is None and len(first.report.bases) == 12  # (~19 px: full size)
+    finder = pipe.scanner.window_finder(pipe.scanner.tracking_detector)
+    assert finder.settings.finder == "contours" and finder is pipe.scanner.window_stage
+    # what a window search reads again of the markers already followed is not finished twice
+    read = [(d.marker_id, d.corners_px + 0.7) for d in first.detections[:3]]
+    elsewhere = (first.detections[3].marker_id, first.detections[3].corners_px + [200.0, 0.0])
+    assert new_reads(read + [elsewhere], first.detections) == [elsewhere]
+    assert new_reads(read, []) == read
+    dim = FramePipeline(TABLE, big, INTR)
+    dim.process(SyntheticCamera(TABLE, INTR, overhead(TABLE, INTR, tilt_deg=10.0), effects=Effects.dim(),
+                                seed=3).render(bases).image, 0.0)
+    assert dim.scanner.dim and dim.scanner.window_finder(dim.scanner.tracking_detector).settings.finder == "aruco"
 
 
 def test_a_bumped_camera_reregisters_within_a_frame(camera):
