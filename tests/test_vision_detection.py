@@ -135,12 +135,14 @@ PACKED_CORNERS = {92: [[78.84, 77.78], [43.35, 80.03], [41.1, 44.56], [76.54, 42
                   93: [[124.07, 74.71], [88.63, 76.97], [86.3, 41.51], [121.81, 39.2]]}
 
 
-def test_track_follows_a_marker_packed_against_its_neighbour():
-    # The first edge fit (reaching 1.2 cells) of 92 takes 93's edge for its own and fails its
-    # bit check: fitted again reaching less far, it is followed instead of lost.
+@pytest.mark.parametrize("moved_px", [(0.0, 0.0), (3.0, 0.0), (0.0, 2.0)])
+def test_track_follows_a_marker_packed_against_its_neighbour(moved_px):
+    # Fitted from 1.2 cells out, 92 takes 93's edge for its own and fails its bit check. Where it
+    # stood still the one fine pass (`STILL_SHIFT_CELLS`) never reaches that far; from corners a
+    # few pixels off, it is fitted again reaching 0.8 cell (`TRACK_RETRY_REACH_CELLS`).
     img = cv2.imread(str(PACKED), cv2.IMREAD_GRAYSCALE)
     det = MarkerDetector("DICT_4X4_250")
-    prev = [Detection(m, np.array(c)) for m, c in PACKED_CORNERS.items()]
+    prev = [Detection(m, np.array(c) + moved_px) for m, c in PACKED_CORNERS.items()]
     found, lost = det.track(img, prev)
     assert lost == []
     read = {d.marker_id: d.corners_px for d in det.detect(img)}   # (93 is cut off by the crop's edge)
