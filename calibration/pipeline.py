@@ -5,7 +5,8 @@
 turn markers into base poses, filter them over time. Once the table is located, markers are
 followed from where their image velocity puts them, lost ones are searched in windows that grow
 with the time since they were seen, with a full scan every `full_scan_every` frames or
-`full_scan_every_s` seconds, whichever comes first (new bases),
+`full_scan_every_s` seconds, whichever comes first (new bases; while tracking holds it starts
+from the markers followed into the frame: `TableScanner.rescan`),
 whenever the anchors are lost (a bumped camera) and when the lost windows would cover much of the
 table. How a full scan searches (anchors first in the halved frame, then the markers, cheapest
 first) is `calibration/table_scan.py`; this module decides when to scan and when to track.

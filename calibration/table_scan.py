@@ -8,6 +8,8 @@ them (`_on_located`): full-size stages one adaptive-threshold window at a time, 
 ArucoDetector proposing squares (`calibration/detector_variants.py`), or for markers under
 `SMALL_SIDE_PX` one upsampled stage searched only in windows where a marker can be
 (vision/detection/regions.py). The scan stops once every expected marker is read.
+The periodic scans for new bases, while tracking holds, start from the markers followed into
+the frame instead (`rescan`: no anchor scan, followed markers not read twice).
 The scanner also keeps what the scan learnt for the frames between scans: the detector sized
 for the markers (`tracking_detector`) and the light (`dim`).
 """
@@ -141,7 +143,7 @@ class TableScanner:
         located the table (`location`): the periodic scan for new bases and unknown or repeated
         markers. No anchor scan, and what the stages read again of the followed markers, where
         they are, is not refined and confirmed a second time (`new_reads`): 4K, 100 bases,
-        about 40 instead of 65 ms."""
+        about 31 ms after following them, instead of a 50 ms full scan."""
         where, order = self._on_located(gray, dets, location, intr, width, height, list(self._stages))
         if where is None and roi is not None:
             where = roi
