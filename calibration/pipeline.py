@@ -251,7 +251,7 @@ class FramePipeline:
             lost_anchor = any(d.marker_id in self.table.anchor_ids for d in lost)
             due = (self._frames_since_scan % self.lost_search_every == 0
                    or t - self._lost_search_t >= LOST_SEARCH_INTERVAL_S)
-            full = False  # (unless the search below gives up on following; a rescan searches everything)
+            full = False  # (a rescan's full search comes once the followed anchors locate the table)
             if lost and (lost_anchor or due) and not rescan:
                 self._lost_search_t = t
                 still = self._still(lost) if gray is not live else []

@@ -233,7 +233,7 @@ def test_unknown_and_duplicated_markers_are_remembered_between_full_scans(camera
         assert len(result.report.bases) == 11
 
 
-def test_the_periodic_scan_starts_from_the_followed_markers_and_finds_new_ones(camera):
+def test_the_periodic_scan_starts_from_the_followed_markers_and_finds_new_ones(camera, monkeypatch):
     """Every `full_scan_every` frames the table is scanned again from the markers followed into
     the frame (`TableScanner.rescan`, no anchor scan): a base laid down meanwhile, an unknown
     marker and a repeated one are found as by a full scan."""
@@ -247,15 +247,15 @@ def test_the_periodic_scan_starts_from_the_followed_markers_and_finds_new_ones(c
     x0, y0 = np.floor(corners.min(axis=0) - 6).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0) + 6).astype(int)
     image[y0:y1, x0 - 110:x1 - 110] = frame.image[y0:y1, x0:x1]
-    scans = []
+    scans: list[str] = []
     real = pipe.scanner.full_scan
-    pipe.scanner.full_scan = lambda *a: scans.append("full") or real(*a)  # type: ignore[method-assign]
+    monkeypatch.setattr(pipe.scanner, "full_scan", lambda *a: scans.append("full") or real(*a))
     results = [pipe.process(image, k / 10) for k in range(1, 5)]
     assert [r.full_scan for r in results] == [False, False, False, True] and scans == []
     last = results[-1]
     assert "base-11" in {b.id for b in last.report.bases}  # laid down after the first frame
     assert last.report.duplicate_markers == [13] and last.report.unknown_markers == [77]
-    check_poses([b for b in last.report.bases], frame.truth)
+    check_poses(last.report.bases, frame.truth)
 
 
 def test_intrinsics_follow_the_image_size_or_refuse_another_aspect():

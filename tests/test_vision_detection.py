@@ -4,7 +4,6 @@ and reports nothing on images without markers."""
 from __future__ import annotations
 
 from dataclasses import replace
-
 from pathlib import Path
 
 import cv2
