@@ -155,14 +155,28 @@ class BoardBase:
     @cached_property
     def levels(self) -> np.ndarray:
         """Every base's hill level by row: the highest hill holding its centre (0 off hills)."""
-        levels = np.zeros(len(self.order), dtype=np.int64)
-        on_hill = np.zeros(len(self.order), dtype=bool)
-        for k, t in enumerate(self.area_features):
-            if t.kind == "hill":
-                on = self.holding[:, k]
-                levels[on] = np.where(on_hill[on], np.maximum(levels[on], t.level), t.level)
-                on_hill |= on
-        return levels
+        hills = [k for k, t in enumerate(self.area_features) if t.kind == "hill"]
+        return self._highest_hill(hills, self.holding[:, hills])
+
+    def levels_of(self, rows: np.ndarray) -> np.ndarray:
+        """The hill levels of the bases at ``rows`` only (as `levels`): a few bases' question
+        (a detail's guns and their targets) without testing every base against every area."""
+        hills = [k for k, t in enumerate(self.area_features) if t.kind == "hill"]
+        if not hills or not len(rows):
+            return np.zeros(len(rows), dtype=np.int64)
+        areas = terrain_shapes(self.state).areas
+        rects = self.rects
+        points = shapely.points([(rects[r].cx, rects[r].cy) for r in rows.tolist()])
+        polys = np.array([areas[k][2] for k in hills], dtype=object)
+        return self._highest_hill(hills, shapely.covers(polys[None, :], points[:, None]))
+
+    def _highest_hill(self, hills: list[int], holds: np.ndarray) -> np.ndarray:
+        """Per row of ``holds`` (row, hill): the level of the highest of the hills (columns of
+        `holding`) holding it, 0 when none does."""
+        level = np.array([self.area_features[k].level for k in hills], dtype=np.int64)
+        lowest = np.iinfo(np.int64).min
+        top = np.where(holds, level, lowest).max(axis=1, initial=lowest)
+        return np.where(holds.any(axis=1), top, 0)
 
     def level(self, base_id: str) -> int:
         """The hill level under the base's centre (0 = the table)."""

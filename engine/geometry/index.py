@@ -37,7 +37,7 @@ def within_by_centres(centres_mm: np.ndarray, halves_mm: np.ndarray, limit_mm: f
     ...                   a.polygon, np.array([b.polygon] * 2, dtype=object)).tolist()
     [True, False]
     """
-    limit = np.broadcast_to(np.asarray(limit_mm, dtype=float), centres_mm.shape)
+    limit = np.full(centres_mm.shape, limit_mm, dtype=float)
     keep = centres_mm <= limit - CERTAIN_MM
     ask = ~keep & (centres_mm - halves_mm <= limit + CERTAIN_MM)
     if ask.any():
@@ -81,7 +81,7 @@ class BaseIndex:
             np.array(list(shapes), dtype=object)
         if not len(shapes_arr) or not len(self.shapes):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        dist = np.broadcast_to(np.asarray(distance, dtype=float), (len(shapes_arr),))
+        dist = np.full(len(shapes_arr), distance, dtype=float)
         b = shapely.bounds(shapes_arr)
         si, bi = self.tree.query(shapely.box(b[:, 0] - dist, b[:, 1] - dist, b[:, 2] + dist,
                                              b[:, 3] + dist))

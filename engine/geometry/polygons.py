@@ -42,8 +42,7 @@ def clip_convex(x: np.ndarray, y: np.ndarray, count: np.ndarray,
         nx, ny, nf = x[nxt, cols], y[nxt, cols], f[nxt, cols]
         keep = real & (f >= 0)
         cross = real & (((f > 0) & (nf < 0)) | ((f < 0) & (nf > 0)))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            t = np.where(cross, f / (f - nf), 0.0)
+        t = np.divide(f, f - nf, out=np.zeros((k, m)), where=cross)   # 0 off the crossings
         # slot 2i: vertex i if inside; slot 2i + 1: where edge i -> i + 1 crosses the line
         ox = np.empty((2 * k, m))
         oy = np.empty((2 * k, m))

@@ -97,7 +97,12 @@ def segments_apart(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarra
                    ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """The distance between segments 0-1 and a-b that do not meet: the least from an end of
     one to the other (the four distances in one call)."""
-    x0, y0, x1, y1, ax, ay, bx, by = np.broadcast_arrays(x0, y0, x1, y1, ax, ay, bx, by)
+    # to one shape (`np.broadcast_arrays` costs more than the arithmetic on these small arrays;
+    # a zero added changes no distance)
+    shape = np.broadcast(x0, y0, x1, y1, ax, ay, bx, by).shape
+    zero = np.zeros(shape)
+    x0, y0, x1, y1, ax, ay, bx, by = (a if a.shape == shape else a + zero
+                                      for a in (x0, y0, x1, y1, ax, ay, bx, by))
     cat = np.concatenate
     four = point_segment_distance(cat([x0, x1, ax, bx]), cat([y0, y1, ay, by]),
                                   cat([ax, ax, x0, x0]), cat([ay, ay, y0, y0]),
@@ -124,10 +129,12 @@ def segments_within(p0: np.ndarray, p1: np.ndarray, q0: np.ndarray, q1: np.ndarr
     o3, o4 = _cross(ex, ey, x0 - ax, y0 - ay), _cross(ex, ey, x1 - ax, y1 - ay)
     meet = (o1 * o2 <= 0) & (o3 * o4 <= 0)
     collinear = (o1 == 0) & (o2 == 0)
-    meet = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), meet)
+    if collinear.any():
+        meet = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), meet)
     point = (dx == 0) & (dy == 0)       # a point meets the other segment only on it
-    meet = np.where(point, point_segment_distance(x0, y0, ax, ay, bx, by) == 0, meet)
-    reach = np.broadcast_to(np.asarray(reach, dtype=float), meet.shape)
+    if point.any():
+        meet = np.where(point, point_segment_distance(x0, y0, ax, ay, bx, by) == 0, meet)
+    reach = np.full(meet.shape, reach, dtype=float)
     near = ~meet & (reach > 0)
     if near.any():
         r = near.nonzero()[0]

@@ -57,12 +57,14 @@ class Keyed:
     rows: np.ndarray
     table: np.ndarray
 
+    @cached_property
+    def _padded(self) -> np.ndarray:
+        """``table`` (as bool) and after its last row one marking nothing: row -1 reads it."""
+        table = np.asarray(self.table, dtype=bool)
+        return np.concatenate([table, np.zeros((1, table.shape[1]), dtype=bool)])
+
     def at(self, lines: np.ndarray, columns: np.ndarray) -> np.ndarray:
-        rows = self.rows[lines]
-        out = np.zeros(len(lines), dtype=bool)
-        ok = rows >= 0
-        out[ok] = self.table[rows[ok], columns[ok]]
-        return out
+        return self._padded[self.rows[lines], columns]
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,10 @@ class Rules:
     @staticmethod
     def marked(tables: Sequence[Keyed], lines: np.ndarray, bodies: np.ndarray) -> np.ndarray:
         """Whether any of ``tables`` (`never`, `thin`) marks each line's body."""
-        out = np.zeros(len(lines), dtype=bool)
-        for k in tables:
+        if not tables:
+            return np.zeros(len(lines), dtype=bool)
+        out = tables[0].at(lines, bodies)
+        for k in tables[1:]:
             out |= k.at(lines, bodies)
         return out
 

@@ -308,8 +308,7 @@ def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cx, cy = centroids(x, y, count)
     dx, dy = cx - x, cy - y                             # (k, n): each vertex to its middle
     d = np.sqrt(dx ** 2 + dy ** 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        k = np.where(d > 0, np.minimum(1.0, END_INSET_MM / d), 0.0)
+    k = np.minimum(1.0, np.divide(END_INSET_MM, d, out=np.zeros(d.shape), where=d > 0))
     # part by part: its middle, then its vertices (the real ones) moved in
     px = np.concatenate([cx[None], x + dx * k]).T
     py = np.concatenate([cy[None], y + dy * k]).T

@@ -134,8 +134,10 @@ class ShotQuestions:
             return kind
         rockets = np.array([board.infos[s].rockets for s in self.arcs.shooters], dtype=bool)
         kind[rockets[self.row]] = FiredOver.FRIENDS
-        level = board.levels
-        other = gun & ~rockets[self.row] & (level[self.arcs.at[self.row]] != level[self.at])
+        other = gun & ~rockets[self.row]
+        ask = other.nonzero()[0]          # (the levels of these shots' ends only)
+        level = board.levels_of(np.concatenate([self.arcs.at[self.row[ask]], self.at[ask]]))
+        other[ask] = level[:len(ask)] != level[len(ask):]
         # (whether a friend stands near a gun is asked only of guns firing at another level)
         calm = np.zeros(len(self.arcs.shooters), dtype=bool)
         for r in set(self.row[other].tolist()):
