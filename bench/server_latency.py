@@ -2,7 +2,9 @@
 
 1. Latency: the demo game pre-rendered at 1080p to JPEG files is played by a folder source at
    the camera rate (a webcam hands us decoded frames; the synthetic camera's render cost is left
-   out). A real uvicorn server on a loopback port serves headless Chromium, whose page records,
+   out). The folder source stamps a frame's capture time after decoding its JPEG (4K: ~29 ms
+   CPU), so the decode is not in the latency, though it runs on the capture thread beside the
+   pipeline and takes its share of the cores. A real uvicorn server on a loopback port serves headless Chromium, whose page records,
    for every `state` it receives, now - the frame's capture time (same machine, same clock):
    p50 / p95 on arrival and after the table is redrawn.
 2. CPU while idle: the same server watching a still table (frames still arrive and are

@@ -5,7 +5,8 @@
 turn markers into base poses, filter them over time. Once the table is located, markers are
 followed from where their image velocity puts them, lost ones are searched in windows that grow
 with the time since they were seen, with a full scan every `full_scan_every` frames or
-`full_scan_every_s` seconds, whichever comes first (new bases),
+`full_scan_every_s` seconds, whichever comes first (new bases; while tracking holds it starts
+from the markers followed into the frame: `TableScanner.rescan`),
 whenever the anchors are lost (a bumped camera) and when the lost windows would cover much of the
 table. How a full scan searches (anchors first in the halved frame, then the markers, cheapest
 first) is `calibration/table_scan.py`; this module decides when to scan and when to track.
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from campo.calibration.change_watch import ChangeWatcher
-from campo.calibration.detection_merge import merge_detections
+from campo.calibration.detection_merge import merge_detections, new_reads
 from campo.calibration.detector_variants import DIM_FRAME_BLUR_PX, DIM_STAGE_CONSTANT, dimmed
 from campo.calibration.integration import FrameIntegrator, agrees_with_live
 from campo.calibration.poses import PoseReport, base_box_mm, base_poses
@@ -229,8 +230,11 @@ class FramePipeline:
         # frame wherever anything moved: see calibration/integration.py).
         gray, depth = self._integrate(live)
         detector = dimmed(self.scanner.tracking_detector) if self.scanner.dim else self.scanner.tracking_detector
-        full = (not (self.use_windows and self._located) or self._frames_since_scan >= self.full_scan_every
-                or t - self._last_full_t >= self.full_scan_every_s)
+        periodic = (self.use_windows and self._located and (self._frames_since_scan >= self.full_scan_every
+                                                             or t - self._last_full_t >= self.full_scan_every_s))
+        full = not (self.use_windows and self._located) or periodic
+        # the periodic scan of a live frame starts from the markers followed into it (`rescan`)
+        rescan = periodic and gray is live
         if not full and self._was_missing and depth in INTEGRATED_SCAN_DEPTHS and depth not in self._integrated_scans:
             # markers still unread and the noise halved again since the last look: scan the table
             self._integrated_scans.add(depth)
@@ -238,7 +242,8 @@ class FramePipeline:
         self._moved = False
         location = TableLocation.not_located("not searched")
         dets: list[Detection] = []
-        if not full:
+        rescanned = False  # whether the table was scanned from the markers followed (`rescan`)
+        if not full or rescan:
             # follow every marker from where its image velocity puts it now (not where it was:
             # at 2 frames per second a base being moved is several marker widths further on)
             dets, lost = detector.track(gray, self.tracker.predicted_detections(t))
@@ -246,7 +251,8 @@ class FramePipeline:
             lost_anchor = any(d.marker_id in self.table.anchor_ids for d in lost)
             due = (self._frames_since_scan % self.lost_search_every == 0
                    or t - self._lost_search_t >= LOST_SEARCH_INTERVAL_S)
-            if lost and (lost_anchor or due):
+            full = False  # (a rescan's full search comes once the followed anchors locate the table)
+            if lost and (lost_anchor or due) and not rescan:
                 self._lost_search_t = t
                 still = self._still(lost) if gray is not live else []
                 # markers lost where nothing moved are still there, unread in the noise: look just there
@@ -260,9 +266,8 @@ class FramePipeline:
                     full = True  # lost all over the table: one full scan is cheaper than many windows
                     self._moved = lost_anchor  # anchors lost too: the camera may have moved, search everywhere
                 else:
-                    finder = self.scanner.window_finder(detector)
-                    dets = merge_detections(dets, self._live_only(live, gray, finder.detect(gray, windows)))
-            if not full and self._watch is not None:
+                    dets = merge_detections(dets, self._search(detector, live, gray, windows, dets))
+            if not full and not rescan and self._watch is not None:
                 full = self._search_settled(live, gray, intr, detector, dets, width, height)
             if not full:
                 location = locate_table(dets, self.table, intr)
@@ -274,7 +279,11 @@ class FramePipeline:
                     if self._integrator is not None and gray is not live:
                         self._integrator.reset()
                         gray = live
-        if full:
+                elif rescan:
+                    roi = [self._table_roi] if self._table_roi else None
+                    dets, location = self.scanner.rescan(gray, roi, intr, width, height, dets, location)
+                    full = rescanned = True
+        if full and not rescanned:
             # a full scan: of the table's part of the image when the camera has not moved
             roi = [self._table_roi] if (self._table_roi and self._located and not self._moved) else None
             dets, location = self.scanner.full_scan(gray, roi, intr, width, height)
@@ -293,8 +302,8 @@ class FramePipeline:
                 self.tracker.forget_pixels()  # (velocities across a camera move would be nonsense)
                 if self._integrator is not None:
                     self._integrator.reset()
-            if self._watch is not None:
-                self._watch.reset(live)
+        if full and self._watch is not None:
+            self._watch.reset(live)
         self._was_missing = self.scanner.missing(dets)
         self._complete_frames = 0 if self._was_missing else self._complete_frames + 1
         timings["detect_ms"] = (time.perf_counter() - t0) * 1000
@@ -373,9 +382,16 @@ class FramePipeline:
         roi = self._table_roi or Window(0, 0, width, height)
         if sum(w.area for w in windows) > LOST_REGION_FULL_SCAN * roi.area:
             return True
-        found = self._live_only(live, gray, self.scanner.window_finder(detector).detect(gray, windows))
-        dets[:] = merge_detections(dets, found)
+        dets[:] = merge_detections(dets, self._search(detector, live, gray, windows, dets))
         return False
+
+    def _search(self, detector: MarkerDetector, live: np.ndarray, gray: np.ndarray, windows: list[Window],
+                dets: list[Detection]) -> list[Detection]:
+        """The markers in `windows` that `dets` does not hold already (`new_reads`), read by the
+        scanner's window finder for `detector`."""
+        finder = self.scanner.window_finder(detector)
+        read, unread = finder.scan(gray, windows)
+        return self._live_only(live, gray, finder.finish(gray, new_reads(read, dets), unread))
 
     def _forget_lifted_tokens(self, t: float) -> None:
         """Stop following tokens unread for `TOKEN_FORGET_S` (see there)."""

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from campo.calibration.camera_file import CameraCalibration, save_camera
+from campo.calibration.detection_merge import new_reads
 from campo.calibration.pipeline import FramePipeline, analyse_image
 from campo.server.cli import main
 from campo.vision.camera_model import Intrinsics
@@ -96,6 +97,26 @@ def test_tracking_keeps_a_covered_base_stale_and_follows_a_move(camera):
             break
     assert not after[target.id].stale
     assert abs(after[target.id].x_mm - (target.x_mm + 25.0)) < 0.6  # no lag after a real move
+
+
+def test_lost_markers_are_searched_by_the_full_scans_first_stage_in_typical_light(camera):
+    big = Roster(ruleset="italia-se-desta", bases=[roster_base(i, marker_size_mm=26.0, marker_offset_mm=[0.0, 0.0])
+                                                   for i in range(12)])
+    bases = [PlacedBase(b, p.x_mm, p.y_mm, p.heading_deg) for b, p in zip(big.bases, placed())]
+    pipe = FramePipeline(TABLE, big, INTR)
+    first = pipe.process(camera.render(bases).image, 0.0)
+    assert pipe.scanner.small_stage is None and len(first.report.bases) == 12  # (~19 px: full size)
+    finder = pipe.scanner.window_finder(pipe.scanner.tracking_detector)
+    assert finder.settings.finder == "contours" and finder is pipe.scanner.window_stage
+    # what a window search reads again of the markers already followed is not finished twice
+    read = [(d.marker_id, d.corners_px + 0.7) for d in first.detections[:3]]
+    elsewhere = (first.detections[3].marker_id, first.detections[3].corners_px + [200.0, 0.0])
+    assert new_reads(read + [elsewhere], first.detections) == [elsewhere]
+    assert new_reads(read, []) == read
+    dim = FramePipeline(TABLE, big, INTR)
+    dim.process(SyntheticCamera(TABLE, INTR, overhead(TABLE, INTR, tilt_deg=10.0), effects=Effects.dim(),
+                                seed=3).render(bases).image, 0.0)
+    assert dim.scanner.dim and dim.scanner.window_finder(dim.scanner.tracking_detector).settings.finder == "aruco"
 
 
 def test_a_bumped_camera_reregisters_within_a_frame(camera):
@@ -210,6 +231,31 @@ def test_unknown_and_duplicated_markers_are_remembered_between_full_scans(camera
         assert result.report.duplicate_markers == [13] and result.report.unknown_markers == [77]
         assert "base-3" not in {b.id for b in result.report.bases}  # never guessed
         assert len(result.report.bases) == 11
+
+
+def test_the_periodic_scan_starts_from_the_followed_markers_and_finds_new_ones(camera, monkeypatch):
+    """Every `full_scan_every` frames the table is scanned again from the markers followed into
+    the frame (`TableScanner.rescan`, no anchor scan): a base laid down meanwhile, an unknown
+    marker and a repeated one are found as by a full scan."""
+    pipe = FramePipeline(TABLE, ROSTER, INTR, full_scan_every=3)
+    bases = placed()
+    first = pipe.process(camera.render(bases[:11]).image, 0.0)
+    assert first.full_scan and len(first.report.bases) == 11
+    frame = camera.render(bases + [PlacedBase(STRANGER, 600.0, 60.0, 90.0)])
+    image = frame.image.copy()
+    corners = frame.truth.markers[13].corners_px  # base-3's marker, copied a little to the left
+    x0, y0 = np.floor(corners.min(axis=0) - 6).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + 6).astype(int)
+    image[y0:y1, x0 - 110:x1 - 110] = frame.image[y0:y1, x0:x1]
+    scans: list[str] = []
+    real = pipe.scanner.full_scan
+    monkeypatch.setattr(pipe.scanner, "full_scan", lambda *a: scans.append("full") or real(*a))
+    results = [pipe.process(image, k / 10) for k in range(1, 5)]
+    assert [r.full_scan for r in results] == [False, False, False, True] and scans == []
+    last = results[-1]
+    assert "base-11" in {b.id for b in last.report.bases}  # laid down after the first frame
+    assert last.report.duplicate_markers == [13] and last.report.unknown_markers == [77]
+    check_poses(last.report.bases, frame.truth)
 
 
 def test_intrinsics_follow_the_image_size_or_refuse_another_aspect():
