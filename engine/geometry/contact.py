@@ -23,17 +23,13 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.index import BaseIndex
-from campo.engine.geometry.poses import Poses, xy
+from campo.engine.geometry.poses import FRONT_SIGN, RIGHT_SIGN, Poses, xy
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import zone_of, zones_of
 
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
 _NEXT = [1, 2, 3, 0]
 """Each corner's successor around a rectangle (``np.roll(a, -1, axis=1)``, cheaper)."""
-_RIGHT_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]
-_FRONT_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]
-"""Where each corner lies from the centre (`Rect.corners`: front-left, front-right, rear-right,
-rear-left), along the base's right and front."""
 
 
 def gap(a: Rect, b: Rect) -> float:
@@ -156,8 +152,8 @@ class RectTable:
         `Rect.corners`)."""
         f = self.frames
         centre, right, front = f[:, None, 0:2], f[:, None, 2:4], f[:, None, 4:6]
-        across = (f[:, 6] - by)[:, None, None] * _RIGHT_SIGN * right
-        ahead = (f[:, 7] - by)[:, None, None] * _FRONT_SIGN * front
+        across = (f[:, 6] - by)[:, None, None] * RIGHT_SIGN * right
+        ahead = (f[:, 7] - by)[:, None, None] * FRONT_SIGN * front
         return centre + across + ahead
 
     @cached_property
@@ -182,33 +178,28 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
     """Each edge of each quad (n, 4, 2) clipped to the matching rectangle's frame grown by
     ``tolerance`` (one value, or one per row) (`clip_length`'s operations, both axes of the
     frame in one pass: the same floats)."""
-    n = len(corners)
     grow = np.maximum(np.asarray(tolerance, dtype=float), 1e-6)
     if grow.ndim:
         grow = grow[:, None]
-    p, q = corners, corners[:, _NEXT]                                     # edge i: corner i -> i+1
-    cx, cy, r0, r1, f0, f1 = (frames[:, k, None] for k in range(6))
-    hw, hd = frames[:, 6, None] + grow, frames[:, 7, None] + grow
-    # both axes of the frame at once, (2, n, 4): across (u) and along (v) (`to_local`)
-    ends = np.empty((2, 2, n, 4))
-    for k, point in enumerate((p, q)):
-        dx, dy = point[..., 0] - cx, point[..., 1] - cy
-        ends[0, k], ends[1, k] = dx * r0 + dy * r1, dx * f0 + dy * f1
-    x, d = ends[:, 0], ends[:, 1] - ends[:, 0]
-    hi = np.empty((2, n, 4))
-    hi[0], hi[1] = hw, hd
+    f = frames.T[:, :, None]                                              # (8, n, 1)
+    # every corner in its frame, both axes at once (2, n, 4): across (u) and along (v)
+    # (`to_local`); edge i runs from corner i to the next
+    dx, dy = corners[..., 0] - f[0], corners[..., 1] - f[1]
+    x = dx * f[[2, 4]] + dy * f[[3, 5]]
+    d = x[..., _NEXT] - x
+    hi = (frames[:, 6:] + grow).T[:, :, None]
     lo = -hi
     flat = np.abs(d) < 1e-12
-    outside = (flat & ((x < lo) | (x > hi))).any(axis=0)
     safe = np.where(flat, 1.0, d)
     ea, eb = (lo - x) / safe, (hi - x) / safe
     # the entry (exit) parameter: the latest entry (earliest exit) over the axes the edge is not
-    # parallel to, within [0, 1]
-    enter, leave = np.minimum(ea, eb), np.maximum(ea, eb)
-    enter[flat], leave[flat] = -np.inf, np.inf
+    # parallel to, within [0, 1]; an edge parallel to an axis and outside the frame on it never
+    # enters
+    enter = np.where(flat, np.where((x < lo) | (x > hi), np.inf, -np.inf), np.minimum(ea, eb))
+    leave = np.where(flat, np.inf, np.maximum(ea, eb))
     t0 = np.maximum(0.0, enter.max(axis=0))
     t1 = np.minimum(1.0, leave.min(axis=0))
-    return np.where(outside | (t0 > t1), 0.0, (t1 - t0) * length)
+    return np.where(t0 > t1, 0.0, (t1 - t0) * length)
 
 
 # --- many at once (array-first) ------------------------------------------------------------

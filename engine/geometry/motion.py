@@ -83,14 +83,15 @@ def _slides(groups: list[np.ndarray], obstacle: np.ndarray, directions: np.ndarr
     k, g = len(obstacle), len(groups)
     if k == 0:
         return [np.zeros(0) for _ in groups]
-    r = np.broadcast_to(np.asarray(reach, dtype=float), (k,))
+    r = np.asarray(reach, dtype=float)
+    r = np.full(k, float(r)) if not r.ndim else r
     # the moving vertices against the obstacle, and the obstacle's against the moving shape
     # going the other way, in one pass, with the rows last (`_vertex_hits`)
     width = max(obstacle.shape[1], *(m.shape[1] for m in groups))
     a = np.ascontiguousarray(np.concatenate([padded(m, width) for m in groups]).transpose(2, 1, 0))
     b = np.ascontiguousarray(padded(obstacle, width).transpose(2, 1, 0))
     if g > 1:
-        b, d, r = np.concatenate([b] * g, axis=2), np.concatenate([d] * g), np.tile(r, g)
+        b, d, r = np.concatenate([b] * g, axis=2), np.concatenate([d] * g), np.concatenate([r] * g)
     hits = _vertex_hits(np.concatenate([a, b], axis=2), np.concatenate([b, a], axis=2),
                         np.concatenate([d, -d]), np.concatenate([r, r]))
     # GEOS asked only of the pairs whose boxes come that near (farther apart along x or y,
@@ -136,7 +137,8 @@ def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
     qx, qy, ex, ey = q[0], q[1], e[0], e[1]                          # (n, K)
     length = np.hypot(ex, ey)
     sx, sy = qx, qy
-    if reach.any():   # pushed-out edges: outward normals (ey, -ex) for a counter-clockwise
+    pushed = reach.any()
+    if pushed:   # pushed-out edges: outward normals (ey, -ex) for a counter-clockwise
         # outline; both sides of a segment
         area = np.sum(qx * following[1] - following[0] * qy, axis=0)
         scale = np.where(area < 0, -1.0, 1.0) / np.where(length > _EPS, length, 1.0)
@@ -151,7 +153,7 @@ def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
     s = (wx * d1 - wy * d0) / den
     t = np.where(usable & (t >= -_EPS) & (s >= -_EPS) & (s <= 1 + _EPS), t, np.inf)
     best = np.maximum(t.min(axis=(0, 1)), 0.0)
-    if reach.any():
+    if pushed:
         vx, vy = qx - px, qy - py                                      # vertex - point
         along = vx * d0 + vy * d1
         across2 = np.maximum(vx * vx + vy * vy - along * along, 0.0)
@@ -177,8 +179,9 @@ def hull_pieces(corners: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.
     pairs = np.concatenate([corners[:-1][same], corners[1:][same]], axis=1)
     pieces = shapely.convex_hull(shapely.multipoints(pairs)) if len(pairs) \
         else np.zeros(0, dtype=object)
-    single = shapely.polygons(corners[lone])
-    return (np.concatenate([pieces, single]),
+    if not lone.any():
+        return pieces, owner[:-1][same]
+    return (np.concatenate([pieces, shapely.polygons(corners[lone])]),
             np.concatenate([owner[:-1][same], owner[lone]]))
 
 

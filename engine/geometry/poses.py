@@ -30,6 +30,10 @@ def xy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 _ROWS = ("cx", "cy", "heading", "width", "depth", "front", "right", "corners")   # per row
+RIGHT_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]
+FRONT_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[:, None]
+"""Where each corner lies from the centre (`Rect.corners`: front-left, front-right, rear-right,
+rear-left), along the base's right and front: (4, 1), to broadcast against (n, 1, 2) vectors."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,12 +57,10 @@ class Poses:
         a = np.radians(self.heading)
         f = xy(np.cos(a), np.sin(a))
         r = xy(f[:, 1], -f[:, 0])
-        hw = (self.width / 2)[:, None] * r
-        hd = (self.depth / 2)[:, None] * f
-        c = xy(self.cx, self.cy)
-        corners = np.empty((len(c), 4, 2))
-        corners[:, 0], corners[:, 1] = c - hw + hd, c + hw + hd
-        corners[:, 2], corners[:, 3] = c + hw - hd, c - hw - hd
+        hw = (self.width / 2)[:, None, None] * r[:, None]
+        hd = (self.depth / 2)[:, None, None] * f[:, None]
+        # (c ∓ hw) ± hd, all four corners in one pass (multiplying by ±1 is exact)
+        corners = (xy(self.cx, self.cy)[:, None] + RIGHT_SIGN * hw) + FRONT_SIGN * hd
         self.__dict__.update(front=f, right=r, corners=corners)
 
     @staticmethod
@@ -71,11 +73,16 @@ class Poses:
               shift: np.ndarray | None = None) -> Poses:
         """Rows ``at`` (all when None; by ``take``: fancy indexing of 2-d rows costs 4x) moved
         to centres (cx, cy) by ``shift``: the same vectors, the corners shifted (no trig)."""
-        out, a = object.__new__(Poses), slice(None) if at is None else at
-        front, right, corners = (self.front, self.right, self.corners) if at is None else \
-            (v.take(at, axis=0) for v in (self.front, self.right, self.corners))
-        out.__dict__.update(cx=cx, cy=cy, heading=self.heading[a], width=self.width[a],
-                            depth=self.depth[a], front=front, right=right,
+        out = object.__new__(Poses)
+        if at is None:   # (the arrays are never written to: shared)
+            heading, width, depth = self.heading, self.width, self.depth
+            front, right, corners = self.front, self.right, self.corners
+        else:
+            heading, width, depth = self.heading[at], self.width[at], self.depth[at]
+            front, right = self.front.take(at, axis=0), self.right.take(at, axis=0)
+            corners = self.corners.take(at, axis=0)
+        out.__dict__.update(cx=cx, cy=cy, heading=heading, width=width, depth=depth, front=front,
+                            right=right,
                             corners=corners if shift is None else corners + shift[:, None, :])
         return out
 

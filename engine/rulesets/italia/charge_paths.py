@@ -75,22 +75,18 @@ class Paths:
         return poses, rows[k]
 
     @cached_property
-    def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
-        """The area each wheel sweeps, as pieces (the hulls of consecutive wheel poses,
-        `motion.hull_pieces`) and the row of each."""
+    def pieces(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """The area each path covers, as pieces (polygons), the row of each, and how many come
+        first from the wheels: the hulls of consecutive wheel poses, then the hull of the
+        wheeled and final poses (each run given as two poses of its own, `motion.hull_pieces`:
+        one hull pass for all)."""
         poses, owner = self.wheel_poses
-        return hull_pieces(poses.corners, owner)
-
-    @cached_property
-    def pieces(self) -> tuple[np.ndarray, np.ndarray]:
-        """The area each path covers, as pieces (polygons) and the row of each: the wheel's
-        pieces, then the hull of the wheeled and final poses."""
-        wheel, wheel_owner = self.wheel_pieces
         rows = np.nonzero(self.found)[0]
-        run = np.concatenate([self.wheeled.corners[rows], self.final.corners[rows]], axis=1)
-        runs = shapely.convex_hull(shapely.multipoints(run)) if len(rows) \
-            else np.zeros(0, dtype=object)
-        return (np.concatenate([wheel, runs]), np.concatenate([wheel_owner, rows]))
+        n = len(self.found)
+        runs = np.stack([self.wheeled.corners[rows], self.final.corners[rows]], axis=1)
+        pieces, piece_owner = hull_pieces(np.concatenate([poses.corners, runs.reshape(-1, 4, 2)]),
+                                          np.concatenate([owner, np.repeat(rows + n, 2)]))
+        return pieces, piece_owner % max(n, 1), len(owner) - len(np.unique(owner))
 
     def front_centres_after(self, rows: np.ndarray, along_mm: np.ndarray) -> np.ndarray:
         """(n, 2): where each row's front centre is after ``along_mm`` of its path (the wheel
@@ -129,14 +125,14 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
     turn = signed_turn(squarely, c.heading) if n else np.zeros(0)
     wheel_rows = np.nonzero((np.abs(turn) > SQUARE_DEG)
                             & (settings.a28_charge_path != "straight_distance"))[0]
+    body = c
+    if len(wheel_rows):   # (a wheel sweeping over its target is no start)
+        wheeling = c.take(wheel_rows)
+        clear = ~_wheel_hits(wheeling, turn[wheel_rows], t_shapes[wheel_rows])
+        wheel_rows = wheel_rows[clear]
+        body = concat([c, wheeling.take(clear).wheeled(turn[wheel_rows])])
     row = np.concatenate([np.arange(n), wheel_rows])
     start_turn = np.concatenate([np.zeros(n), turn[wheel_rows]])
-    body = c
-    if len(wheel_rows):
-        body = concat([c, c.take(wheel_rows).wheeled(turn[wheel_rows])])
-        keep = ~_wheel_hits(c.take(wheel_rows), turn[wheel_rows], t_shapes[wheel_rows])
-        keep = np.concatenate([np.ones(n, dtype=bool), keep])
-        row, start_turn, body = row[keep], start_turn[keep], body.take(keep)
 
     # options: straight at the target's nearest point when within 45°, and straight ahead; 45°
     # either way only for starts where neither brings the front first (the nearest point's

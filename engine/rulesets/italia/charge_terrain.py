@@ -26,7 +26,7 @@ class TerrainTable:
     features: list[TerrainFeature]
     made: TerrainShapes
     """The features' shapes (`terrain_shapes`: made once per terrain, shared across states)."""
-    _grown: dict[float, np.ndarray] = field(default_factory=dict)
+    _grown: dict[tuple[float, int], shapely.Geometry] = field(default_factory=dict)
 
     @cached_property
     def shapes(self) -> np.ndarray:
@@ -52,12 +52,17 @@ class TerrainTable:
         at = [k for k, t in enumerate(self.features) if t.crest_mm is not None]
         return [(k, line) for k, (_, line) in zip(at, self.made.crests)]
 
-    def grown(self, distance: float) -> np.ndarray:
-        """Every feature's shape grown by ``distance`` mm (built once per distance)."""
-        found = self._grown.get(distance)
-        if found is None:
-            found = self._grown[distance] = shapely.buffer(self.shapes, distance)
-        return found
+    def grown(self, distance: float, at: np.ndarray) -> np.ndarray:
+        """The shapes of features ``at`` (positions) grown by ``distance`` mm, each built once
+        per distance and only when asked (a buffer of a detailed outline is costly)."""
+        keys = [(distance, k) for k in at.tolist()]
+        missing = [key for key in dict.fromkeys(keys) if key not in self._grown]
+        if missing:
+            made = shapely.buffer(self.shapes[[k for _, k in missing]], distance)
+            self._grown.update(zip(missing, made))
+        out = np.empty(len(keys), dtype=object)
+        out[:] = [self._grown[key] for key in keys]
+        return out
 
     def meeting(self, geoms: np.ndarray, distance: float = 0.0
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +95,7 @@ class TerrainTable:
             keep &= np.array([self.features[k].kind in kinds for k in f.tolist()], dtype=bool)
         g, f = g[keep], f[keep]
         if len(g):
-            covered = shapely.covers(self.grown(grow)[f] if grow > 0 else self.shapes[f], polys[g])
+            covered = shapely.covers(self.grown(grow, f) if grow > 0 else self.shapes[f], polys[g])
             for row, k in zip(g[covered].tolist(), f[covered].tolist()):
                 out[row].append(self.features[k])
         return out
@@ -106,7 +111,7 @@ class TerrainTable:
             keep &= np.array([self.features[k].kind in kinds for k in f.tolist()], dtype=bool)
         g, f = g[keep], f[keep]
         if len(g):
-            along = shapely.covers(self.grown(grow)[f], fronts[g])
+            along = shapely.covers(self.grown(grow, f), fronts[g])
             for row, k in zip(g[along].tolist(), f[along].tolist()):
                 out[row].append(self.features[k])
         return out

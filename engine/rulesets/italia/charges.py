@@ -274,7 +274,7 @@ def _screen(board: Board, charges: list[Charge]) -> list[Charge]:
                                board.state.held)
     # reach: the front moves at least its gap to the target (less a frontage for a free wheel)
     c_at = board.positions(chargers)
-    gap = shapely.distance(board.poses.take(c_at).front_lines, t_shapes)
+    gap = shapely.distance(board.poses.take(board.positions(unique)).front_lines[which], t_shapes)
     if s.a22_wheel_cost == "free" and s.a28_charge_path != "straight_distance":
         gap = gap - board.poses.width[c_at]
     cap = board.mm(np.array([reach_cap_in(board, c) for c in unique]))[which]
@@ -333,15 +333,15 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
     ends = np.concatenate([paths.start.front_edges, paths.wheeled.front_edges,
                            paths.final.front_edges], axis=1)[found]
     kinds = board.terrain_table.kinds_meeting(shapely.convex_hull(shapely.multipoints(ends)))
-    aspect, flank, edge, contact = aspects_struck(board, paths.final.take(found),
-                                                  t.take(found), t_shapes[found])
+    final, target = paths.final.take(found), t.take(found)
+    aspect, flank, edge, contact = aspects_struck(board, final, target, t_shapes[found])
     allowance = np.array([full_move_in(board, charges[k].charger, kinds[n])
                           for n, k in enumerate(found.tolist())])
     length = board.inches(paths.length_mm[found])
     verdicts, close = decide(np.round(board.mm(allowance - length), 6), s.close_call_mm,
                              [key("reach", charges[k].charger, charges[k].target)
                               for k in found.tolist()], board.state.held)
-    flush = _flush_poses(board, paths.final.take(found), t.take(found), edge, contact) \
+    flush = _flush_poses(board, final, target, edge, contact) \
         if s.a30_close_flush_after_contact else None
     covered = flank_cover(board, [charges[k].target for k in found.tolist()])
     intercepts = _interceptions(board, charges, paths) if s.a29_interception != "off" else {}
@@ -349,7 +349,6 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
     entered = dict(zip(stopped, paths.front_centres_after(
         np.array(stopped, dtype=np.int64), np.array([intercepts[k].at_mm for k in stopped])
     ).tolist())) if stopped else {}
-    final = paths.final
     for n, k in enumerate(found.tolist()):
         v = charges[k]
         v.wheel_deg, v.oblique_deg = float(paths.wheel_deg[k]), float(paths.oblique_deg[k])
@@ -371,8 +370,8 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
             else:
                 v.notes.append(f"reach: {CLOSE_CALL}")
         v.path = paths.tracks[k]
-        v.final_pose = {"x_mm": float(final.cx[k]), "y_mm": float(final.cy[k]),
-                        "heading_deg": float(final.heading[k])}
+        v.final_pose = {"x_mm": float(final.cx[n]), "y_mm": float(final.cy[n]),
+                        "heading_deg": float(final.heading[n])}
         v.contact_aspect, v.flank_attack = aspect[n], bool(flank[n])
         if flush is not None and flush[n] is not None:
             v.flush_pose = flush[n]
@@ -424,16 +423,17 @@ def aspects_struck(board: Board, f: Poses, t: Poses, t_shapes: np.ndarray,
     hit = line[:, 1]
     tc = t.corners
     corner_only = shared <= 2 * touch + 1e-6
-    at_front_corner = corner_only & (np.minimum(np.hypot(*(hit - tc[:, 0]).T),
-                                                np.hypot(*(hit - tc[:, 1]).T)) <= touch)
+    to_corners = hit[:, None] - tc[:, :2]                      # to the target's front corners
+    at_front_corner = corner_only & (np.hypot(to_corners[..., 0], to_corners[..., 1]).min(axis=1)
+                                     <= touch)
 
-    def beyond(p: np.ndarray) -> np.ndarray:   # `zones.beyond_front_line`
-        ahead = (p[:, 0] - t.cx) * t.front[:, 0] + (p[:, 1] - t.cy) * t.front[:, 1] - t.depth / 2
-        return ahead < -board.beyond_tol
-
+    # the attacker's front corners and front centre beyond the target's front line
+    # (`zones.beyond_front_line`), all three in one pass
     fc = f.corners
-    whole_beyond = beyond(fc[:, 0]) & beyond(fc[:, 1])
-    centre_beyond = beyond(f.front_centres)
+    p = np.stack([fc[:, 0], fc[:, 1], f.front_centres])                       # (3, n, 2)
+    ahead = (p[..., 0] - t.cx) * t.front[:, 0] + (p[..., 1] - t.cy) * t.front[:, 1] - t.depth / 2
+    beyond = ahead < -board.beyond_tol
+    whole_beyond, centre_beyond = beyond[0] & beyond[1], beyond[2]
     flank_edge = ((edge == _LEFT) | (edge == _RIGHT)) & ~at_front_corner
     if s.a31_flank_contact == "whole_side" and len(edge):
         def along(p: np.ndarray) -> np.ndarray:   # the v of `Rect.to_local`
@@ -528,7 +528,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     names = board.state.index.ids
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
-    pieces, piece_row = paths.pieces
+    pieces, piece_row, wheel_pieces = paths.pieces
     hits, others = board.state.index.query_many(pieces, reach)
     t_at = board.positions([v.target for v in charges])
     c_at = board.positions([v.charger for v in charges])
@@ -544,9 +544,11 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     # the entry into each row's target zone, then into each other's
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
-    by_wheel = hits < len(paths.wheel_pieces[0])               # the wheels' pieces come first
-    wheeled = np.isin(k_all * n + o_all, row[by_wheel] * n + others[by_wheel]) \
-        if by_wheel.any() else np.zeros(len(k_all), dtype=bool)
+    by_wheel = hits < wheel_pieces                            # the wheels' pieces come first
+    swept = np.sort(row[by_wheel] * n + others[by_wheel])     # (row, base) met by a wheel
+    code = k_all * n + o_all
+    wheeled = swept[np.minimum(np.searchsorted(swept, code), len(swept) - 1)] == code \
+        if len(swept) else np.zeros(len(k_all), dtype=bool)
     entry = _zone_entries(board, paths, k_all, c_at[k_all], o_all, reach, wheeled)
     target_entry = np.where(np.isnan(entry[:len(rows)]), paths.length_mm[rows],
                             entry[:len(rows)])
@@ -556,7 +558,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     e = entry[len(rows):]
     entered = ~np.isnan(e) & (e > 0)
     # (to 1e-6 mm: the float noise of turned tables does not break a tie of one line's bases)
-    margins = np.where(entered, np.round(at_target[k] - np.nan_to_num(e), 6), -np.inf)
+    margins = np.where(entered, np.round(at_target[k] - np.where(entered, e, 0.0), 6), -np.inf)
     keys = [key("interception", charges[a].charger, charges[a].target, names[b])
             for a, b in zip(k.tolist(), o.tolist())]
     sooner, close = (np.array(x, dtype=bool) for x in decide(
@@ -601,7 +603,7 @@ def _zone_entries(board: Board, paths: Paths, rows: np.ndarray, chargers: np.nda
     rest = np.nonzero(np.isnan(entry))[0]
     if len(rest):
         k = rows[rest]
-        slide = convex_slides(paths.wheeled.take(k).corners, board.poses.take(others[rest]).corners,
+        slide = convex_slides(paths.wheeled.corners[k], board.poses.corners[others[rest]],
                               paths.direction[k], reach)
         ok = slide <= paths.slide_mm[k] + 1e-6
         entry[rest[ok]] = paths.wheel_mm[k[ok]] + slide[ok]

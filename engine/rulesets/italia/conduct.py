@@ -160,12 +160,12 @@ def _cavalry_sees(board: Board, pairs: list[tuple[str, str]]) -> list[bool]:
         return []
     p, field = board.poses, board.sight_field
     c_at, u_at = board.positions([c for c, _ in pairs]), board.positions([u for _, u in pairs])
-    cav, unit = p.take(c_at), p.take(u_at)
-    fl, fr = cav.corners[:, 0], cav.corners[:, 1]
+    fl, fr = p.corners[c_at, 0], p.corners[c_at, 1]
     starts = np.stack([fl, (fl + fr) / 2, fr], axis=1)                     # (n, 3, 2)
-    c = unit.corners
+    c = p.corners[u_at]
     ends = np.stack([c, (c + successors(c, axis=1)) / 2], axis=2).reshape(-1, 8, 2)
-    lines = np.stack(np.broadcast_arrays(starts[:, :, None], ends[:, None, :]), axis=3)
+    lines = np.empty((len(pairs), 3, 8, 2, 2))                 # every start to every end
+    lines[..., 0, :], lines[..., 1, :] = starts[:, :, None], ends[:, None, :]
     owner = np.repeat(np.arange(len(pairs)), 24)
     # neither base of a pair blocks its lines, nor a crest inside either (strictly between)
     pair_at = np.stack([c_at, u_at], axis=1)
@@ -190,11 +190,11 @@ def _hidden(board: Board, ids: list[str]) -> dict[str, str | None]:
 
 # --- fall-back and rout (ISD §1, §9, A26, A38, A39) ---------------------------------------------
 
-def _retreat_directions(board: Board, ids: list[str], poses: Poses) -> np.ndarray:
+def _retreat_directions(board: Board, ids: list[str], fronts: np.ndarray) -> np.ndarray:
     """Where falling back and routing go (ISD A26, A38), unit vectors: straight back along the
     base's axis; with "toward_own_edge", toward its side's table edge (side A's is y = 0)."""
     if board.settings.a38_fall_back_direction != "toward_own_edge":
-        return -poses.front
+        return -fronts
     south = np.array([board.infos[i].side == "A" for i in ids], dtype=bool)
     return np.stack([np.zeros(len(ids)), np.where(south, -1.0, 1.0)], axis=1)
 
@@ -291,9 +291,8 @@ def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] |
     chasers = [i for i in ids if pursues(board, i)]
     n, m = len(movers), len(chasers)
     p = board.poses.take(board.positions(movers + movers + chasers))   # falls, routs, pursuits
-    q = p.take(np.arange(2 * n, 2 * n + m))
-    back, ahead = _retreat_directions(board, movers, p.take(np.arange(n))), \
-        _pursuit_directions(board, chasers, q)
+    back, ahead = _retreat_directions(board, movers, p.front[:n]), \
+        _pursuit_directions(board, chasers, p.front[2 * n:])
     rout_in = np.array([full_move_in(board, i) for i in movers], dtype=float)
     chase_in = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry"
                                              else "infantry"] for i in chasers], dtype=float)
@@ -305,7 +304,7 @@ def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] |
     areas = moves.inner(board.contact_tol + GRAZE_MM, np.arange(len(p)) < n)
     half = PURSUIT_NEW_CONTACT_ARC_HALF_DEG
     length = (board.mm(chase_in) / math.cos(math.radians(half)))[:, None]
-    fronts = q.front_edges
+    fronts = p.front_edges[2 * n:]
     arcs = shapely.convex_hull(shapely.multipoints(np.stack(
         [fronts[:, 0], fronts[:, 1], fronts[:, 1] + turned(ahead, np.full(m, -half)) * length,
          fronts[:, 0] + turned(ahead, np.full(m, half)) * length], axis=1))) if m \
@@ -404,10 +403,10 @@ def _router_walls(board: Board, base_id: str, corridor: Polygon, half_gap: float
 
 # --- pursuit (ISD §9, A40) -------------------------------------------------------------------
 
-def _pursuit_directions(board: Board, ids: list[str], poses: Poses) -> np.ndarray:
+def _pursuit_directions(board: Board, ids: list[str], fronts: np.ndarray) -> np.ndarray:
     """Where a pursuit goes (ISD A40): straight ahead; with "toward_enemy", toward the centre
     of the enemy touching its front along the longest stretch (straight ahead if none)."""
-    out = poses.front.copy()
+    out = fronts.copy()
     if board.settings.a40_pursuit_direction != "toward_enemy":
         return out
     for k, i in enumerate(ids):

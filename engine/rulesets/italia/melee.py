@@ -178,11 +178,10 @@ def aspect_struck(board: Board, attacker: str, target: str) -> str | None:
 
 
 def _joined_general(board: Board, units: Sequence[str]) -> str | None:
-    side = board.infos[units[0]].side
     generals = board.generals & (board.sides == board.sides[board.pos[units[0]]])
     found = {g for u in units for g in board.near(u, board.contact_tol, generals)}
-    found |= {g for g, gi in board.infos.items()
-              if gi.is_general and gi.side == side and gi.attached_to in units}
+    found |= {g for g in (board.order[k] for k in np.nonzero(generals)[0].tolist())
+              if board.infos[g].attached_to in units}
     if not found:
         return None
 
@@ -362,10 +361,10 @@ def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, 
     if not charges:
         return {}
     at = board.positions([c.charger for c in charges])
-    p = board.poses.take(at)
     poses = Poses(np.array([c.final_pose["x_mm"] for c in charges]),
                   np.array([c.final_pose["y_mm"] for c in charges]),
-                  np.array([c.final_pose["heading_deg"] for c in charges]), p.width, p.depth)
+                  np.array([c.final_pose["heading_deg"] for c in charges]), board.poses.width[at],
+                  board.poses.depth[at])
     return {id(c): place for c, place in zip(charges, _places(board, poses))}
 
 
