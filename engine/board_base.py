@@ -155,25 +155,29 @@ class BoardBase:
     @cached_property
     def levels(self) -> np.ndarray:
         """Every base's hill level by row: the highest hill holding its centre (0 off hills)."""
-        hills = [k for k, t in enumerate(self.area_features) if t.kind == "hill"]
-        return self._highest_hill(hills, self.holding[:, hills])
+        return self._highest_hill(self.holding[:, self._hills])
 
     def levels_of(self, rows: np.ndarray) -> np.ndarray:
         """The hill levels of the bases at ``rows`` only (as `levels`): a few bases' question
         (a detail's guns and their targets) without testing every base against every area."""
-        hills = [k for k, t in enumerate(self.area_features) if t.kind == "hill"]
+        hills = self._hills
         if not hills or not len(rows):
             return np.zeros(len(rows), dtype=np.int64)
         areas = terrain_shapes(self.state).areas
         rects = self.rects
         points = shapely.points([(rects[r].cx, rects[r].cy) for r in rows.tolist()])
         polys = np.array([areas[k][2] for k in hills], dtype=object)
-        return self._highest_hill(hills, shapely.covers(polys[None, :], points[:, None]))
+        return self._highest_hill(shapely.covers(polys[None, :], points[:, None]))
 
-    def _highest_hill(self, hills: list[int], holds: np.ndarray) -> np.ndarray:
-        """Per row of ``holds`` (row, hill): the level of the highest of the hills (columns of
-        `holding`) holding it, 0 when none does."""
-        level = np.array([self.area_features[k].level for k in hills], dtype=np.int64)
+    @cached_property
+    def _hills(self) -> list[int]:
+        """The hills' columns in `holding` (positions among `area_features`)."""
+        return [k for k, t in enumerate(self.area_features) if t.kind == "hill"]
+
+    def _highest_hill(self, holds: np.ndarray) -> np.ndarray:
+        """Per row of ``holds`` (row, hill of `_hills`): the level of the highest hill holding
+        it, 0 when none does."""
+        level = np.array([self.area_features[k].level for k in self._hills], dtype=np.int64)
         lowest = np.iinfo(np.int64).min
         top = np.where(holds, level, lowest).max(axis=1, initial=lowest)
         return np.where(holds.any(axis=1), top, 0)

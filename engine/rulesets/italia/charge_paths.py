@@ -75,18 +75,18 @@ class Paths:
         return poses, rows[k]
 
     @cached_property
-    def pieces(self) -> tuple[np.ndarray, np.ndarray, int]:
-        """The area each path covers, as pieces (polygons), the row of each, and how many come
-        first from the wheels: the hulls of consecutive wheel poses, then the hull of the
-        wheeled and final poses (each run given as two poses of its own, `motion.hull_pieces`:
-        one hull pass for all)."""
+    def pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The area each path covers, as pieces (polygons), the row of each, and whether each
+        is a wheel's: the hulls of consecutive wheel poses, and the hull of the wheeled and
+        final poses (each run given as two poses of its own, `motion.hull_pieces`: one hull
+        pass for all)."""
         poses, owner = self.wheel_poses
         rows = np.nonzero(self.found)[0]
         n = len(self.found)
         runs = np.stack([self.wheeled.corners[rows], self.final.corners[rows]], axis=1)
         pieces, piece_owner = hull_pieces(np.concatenate([poses.corners, runs.reshape(-1, 4, 2)]),
                                           np.concatenate([owner, np.repeat(rows + n, 2)]))
-        return pieces, piece_owner % max(n, 1), len(owner) - len(np.unique(owner))
+        return pieces, piece_owner % max(n, 1), piece_owner < n
 
     def front_centres_after(self, rows: np.ndarray, along_mm: np.ndarray) -> np.ndarray:
         """(n, 2): where each row's front centre is after ``along_mm`` of its path (the wheel

@@ -528,7 +528,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     names = board.state.index.ids
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
-    pieces, piece_row, wheel_pieces = paths.pieces
+    pieces, piece_row, wheel_piece = paths.pieces
     hits, others = board.state.index.query_many(pieces, reach)
     t_at = board.positions([v.target for v in charges])
     c_at = board.positions([v.charger for v in charges])
@@ -544,7 +544,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     # the entry into each row's target zone, then into each other's
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
-    by_wheel = hits < wheel_pieces                            # the wheels' pieces come first
+    by_wheel = wheel_piece[hits]
     swept = np.sort(row[by_wheel] * n + others[by_wheel])     # (row, base) met by a wheel
     code = k_all * n + o_all
     wheeled = swept[np.minimum(np.searchsorted(swept, code), len(swept) - 1)] == code \

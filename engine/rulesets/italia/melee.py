@@ -35,7 +35,7 @@ from campo.engine.rulesets.italia.fire import MUSKETRY_COVER
 from campo.engine.rulesets.italia.modifier import Modifier, score_total
 from campo.engine.rulesets.italia.modifiers_melee import (MeleeFacts, MeleeUnit, counted_supports,
                                                           melee_modifiers)
-from campo.engine.rulesets.italia.relations import batteries_near, guns_seeing, supports
+from campo.engine.rulesets.italia.relations import guns_seeing, supports
 from campo.engine.rulesets.italia.tables_melee import LINEAR_OBSTACLES, SOFT_GROUND
 from campo.engine.rulesets.italia.troops import MANOEUVRE_VALUE, GeneralQuality
 from campo.errors import CampoInputError
@@ -380,7 +380,8 @@ def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any]]) -> 
     protection, here = place
     own = _charging_side(board, me)
     assumed.extend(own.notes)
-    guns = sorted(guns_seeing(board, batteries_near(board, enemy, board.infos[me].side), enemy))
+    near = board.relations.batteries_near(enemy, board.infos[me].side)
+    guns = sorted(guns_seeing(board, near, enemy))
     supp_units = [*own.supports, *(book.unit(g, assumed) for g in guns)]
     assumed.extend(own.general_notes)
     facts = MeleeFacts(
@@ -447,7 +448,7 @@ def battery_shots(board: Board, ids: Sequence[str]) -> list[tuple[str, str]]:
     fighters = [i for i in ids if fights(board, i)]
     return [(g, c.target) for found in board.charge_book.charges_of(fighters).values()
             for c in found if c.legal
-            for g in batteries_near(board, c.target, board.infos[c.charger].side)]
+            for g in board.relations.batteries_near(c.target, board.infos[c.charger].side)]
 
 
 __all__ = ["Aspect", "aspect_struck", "charge_melee", "melee_of", "principal_enemy", "side_facts"]

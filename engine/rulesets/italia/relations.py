@@ -90,6 +90,19 @@ class Relations:
                                                                      self.foes[supported])
         return found
 
+    def batteries_near(self, foe: str, side: str) -> list[str]:
+        """The guns of ``side`` that may support by fire against ``foe`` (ISD §1): within 3" of
+        it, unlimbered, not rockets, seen, not in contact with it, in index order (whether each
+        has it in its arc and in sight is `guns_seeing`'s question); once per pair (a copy)."""
+        found = self._batteries.get((foe, side))
+        if found is None:
+            board, infos = self.board, self.board.infos
+            found = self._batteries[(foe, side)] = [
+                g for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6, board.guns)
+                if not (infos[g].limbered or infos[g].rockets or infos[g].stale)
+                and infos[g].side == side and foe not in board.touching[g]]
+        return list(found)
+
     def supported_by(self, base_id: str) -> list[str]:
         """ISD §1: the friends supporting this base, and the batteries supporting it by fire in
         a melee."""
@@ -191,22 +204,9 @@ def _fire_supporters(board: Board, supported: str, foes: list[str]) -> list[str]
     found: set[str] = set()
     for foe in foes:
         if not board.infos[foe].stale:
-            guns = [g for g in batteries_near(board, foe, info.side) if g != supported]
+            guns = [g for g in board.relations.batteries_near(foe, info.side) if g != supported]
             found.update(guns_seeing(board, guns, foe))
     return sorted(found)
-
-
-def batteries_near(board: Board, foe: str, side: str) -> list[str]:
-    """The guns of ``side`` that may support by fire against ``foe`` (ISD §1): within 3" of
-    it, unlimbered, not rockets, seen, not in contact with it, in index order (whether each
-    has it in its arc and in sight is `guns_seeing`'s question); once per pair (a copy)."""
-    known = board.relations._batteries
-    if (foe, side) not in known:
-        known[(foe, side)] = [
-            g for g in board.near(foe, board.mm(ARTILLERY_SUPPORT_RANGE_IN) + 1e-6, board.guns)
-            if not (board.infos[g].limbered or board.infos[g].rockets or board.infos[g].stale)
-            and board.infos[g].side == side and foe not in board.touching[g]]
-    return list(known[(foe, side)])
 
 
 def guns_seeing(board: Board, guns: list[str], foe: str) -> list[str]:
