@@ -13,7 +13,8 @@ figure on a shared machine), best and median of --repeat runs:
 - ``growth``: the cold analysis's exponent between consecutive sizes (n^k).
 
 Budgets (issue 13): ISD cold 100 bases <= 100 ms and 200 <= 250 ms, Federico and ATTILA 100
-bases <= 150 ms; update <= 15 ms and detail <= 10 ms at 100 bases.
+bases <= 150 ms; update <= 15 ms and detail <= 10 ms at 100 bases. The host's speed
+(`bench/host_speed.py`) is printed first: the machine is shared and its host changes.
 
 Run:  .venv/bin/python bench/engine_dense.py [--rulesets italia-se-desta federico attila]
           [--sizes 50 100 200 400] [--repeat 5] [--detail-sample K] [--profile RULESET:N]
@@ -36,6 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from battles import RULESETS, dense_battle, moved_unit  # noqa: E402
+from host_speed import reference_ms  # noqa: E402
 
 from campo.engine.analysis import analyze  # noqa: E402
 from campo.engine.live import LiveAnalysis  # noqa: E402
@@ -150,6 +152,8 @@ def main() -> None:
         name, n = args.profile.split(":")
         profile(name, int(n))
         return
+    print(f"host reference (bench/host_speed.py): {reference_ms():.1f} CPU ms; CPU ms here are "
+          "comparable across days only in proportion to it")
     for name in args.rulesets:
         analyze(dense_battle(name, 20))   # imports and first calls
         print(f"\n{name}")
