@@ -292,7 +292,8 @@ def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
     if not len(cand):
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if bodies.quads is not None:
-        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads.take(cand, axis=0), reach)
+        return segments_near_quads(xy, bodies.vx.take(cand, axis=1), bodies.vy.take(cand, axis=1),
+                                   reach)
     lines = shapely.linestrings(xy)
     near = shapely.dwithin(lines, bodies.geoms[cand], reach)
     meet = near.copy()
