@@ -214,3 +214,31 @@ def test_equal_walls_and_areas_share_their_arrays_across_fields() -> None:
     a, b, c = field(20.0), field(20.0), field(30.0)
     assert a._walls is b._walls and a._areas is b._areas
     assert a._walls is not c._walls
+
+
+def test_segments_near_quads_agrees_with_shapely() -> None:
+    """The numpy segment-quad test (both ends tested in one pass, corner-major quads) answers
+    as GEOS does for random segments and turned rectangles, away from the boundary."""
+    from campo.engine.geometry.segments import segments_near_quads
+
+    rng = np.random.default_rng(7)
+    n = 400
+    centre, angle = rng.uniform(-50, 50, (n, 2)), rng.uniform(0, np.pi, n)
+    half = rng.uniform(2, 20, (n, 2))
+    u = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    signs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
+    corners = (centre[:, None] + signs[None, :, :1] * (half[:, None, :1] * u[:, None])
+               + signs[None, :, 1:] * (half[:, None, 1:] * v[:, None]))           # (n, 4, 2)
+    seg = rng.uniform(-80, 80, (n, 2, 2))
+    reach = rng.choice([0.0, 3.0], n)
+    near, meet = segments_near_quads(seg, corners[:, :, 0].T.copy(), corners[:, :, 1].T.copy(),
+                                     reach)
+    lines, quads = shapely.linestrings(seg), shapely.polygons(corners)
+    gap = shapely.distance(lines, quads)
+    clear_cut = (gap == 0) | (np.abs(gap - reach) > 1e-6)
+    assert clear_cut.sum() > n * 0.9
+    assert (meet == shapely.intersects(lines, quads))[gap > 1e-6].all()
+    assert (meet == (gap == 0))[(gap == 0) | (gap > 1e-6)].all()
+    assert (near == (gap <= reach))[clear_cut].all()
+    assert meet.any() and (~near).any() and (near & ~meet).any()

@@ -3,9 +3,10 @@ against a convex quadrilateral, against another segment, its length inside a box
 polygon. Touching counts as meeting, as in shapely's ``intersects``.
 
 >>> import numpy as np
->>> quad = np.array([[[40, -10], [60, -10], [60, 10], [40, 10]]], dtype=float)
+>>> qx, qy = np.array([[40.0] * 2, [60] * 2, [60] * 2, [40] * 2]), np.array([[-10.0] * 2,
+...                                                                         [-10] * 2, [10] * 2, [10] * 2])
 >>> p0, p1 = np.array([[0.0, 0.0], [0.0, 20.0]]), np.array([[100.0, 0.0], [100.0, 20.0]])
->>> [a.tolist() for a in segments_near_quads(p0, p1, np.repeat(quad, 2, axis=0), 10.0)]
+>>> [a.tolist() for a in segments_near_quads(np.stack([p0, p1], axis=1), qx, qy, 10.0)]
 [[True, True], [True, False]]
 >>> segments_within(p0, p1, np.array([[50.0, -5], [50, 5]]), np.array([[50.0, 15], [50, 25]]),
 ...                 0.0).tolist()
@@ -44,38 +45,37 @@ def point_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: n
     return np.sqrt(ex * ex + ey * ey)
 
 
-def segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
+def segments_near_quads(seg: np.ndarray, qx: np.ndarray, qy: np.ndarray,
                         reach: float | np.ndarray = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise: (does segment ``p0[i]``-``p1[i]`` come within ``reach`` of the convex
-    quadrilateral ``quads[i]`` (4 x 2), does it meet it: cross or touch it)."""
-    n = len(p0)
+    """Row-wise: (does segment ``seg[i]`` (n, 2, 2: start, end) come within ``reach`` of the
+    convex quadrilateral with corners ``qx[:, i]``, ``qy[:, i]`` ((4, n), corner-major: numpy
+    reduces the short axis of such arrays fastest), does it meet it: cross or touch it)."""
+    n = len(seg)
     reach = np.full(n, reach) if np.ndim(reach) == 0 else np.asarray(reach, dtype=float)
     if n <= CHUNK:
-        return _segments_near_quads(p0, p1, quads, reach)
+        return _segments_near_quads(seg, qx, qy, reach)
     near, meet = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
     for s in range(0, n, CHUNK):
         e = s + CHUNK
-        near[s:e], meet[s:e] = _segments_near_quads(p0[s:e], p1[s:e], quads[s:e], reach[s:e])
+        near[s:e], meet[s:e] = _segments_near_quads(seg[s:e], qx[:, s:e], qy[:, s:e], reach[s:e])
     return near, meet
 
 
-def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
+def _segments_near_quads(seg: np.ndarray, ax: np.ndarray, ay: np.ndarray,
                          reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # corner-major arrays (4, n): numpy reduces the short axis of such arrays fastest
-    x0, y0, x1, y1 = p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1]
-    ax, ay = quads[:, :, 0].T, quads[:, :, 1].T
+    x0, y0, x1, y1 = seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0], seg[:, 1, 1]
     bx, by = successors(ax), successors(ay)
     ex, ey = bx - ax, by - ay
-    # an end inside (or on) the quad: the same side of every edge
-    s0 = _cross(ex, ey, x0 - ax, y0 - ay)
-    s1 = _cross(ex, ey, x1 - ax, y1 - ay)
-    inside0 = (s0 >= 0).all(axis=0) | (s0 <= 0).all(axis=0)
-    inside1 = (s1 >= 0).all(axis=0) | (s1 <= 0).all(axis=0)
+    # an end inside (or on) the quad: the same side of every edge (both ends in one pass:
+    # (end, corner, segment); each numpy call costs more than its arithmetic here)
+    px, py = seg[:, :, 0].T[:, None], seg[:, :, 1].T[:, None]
+    s = _cross(ex, ey, px - ax, py - ay)
+    inside = ((s >= 0).all(axis=1) | (s <= 0).all(axis=1)).any(axis=0)
     # the segment crosses or touches an edge
     dx, dy = x1 - x0, y1 - y0
     o1 = _cross(dx, dy, ax - x0, ay - y0)
     o2 = successors(o1)                 # the same at each edge's other end
-    crossing = (o1 * o2 <= 0) & (s0 * s1 <= 0)
+    crossing = (o1 * o2 <= 0) & (s[0] * s[1] <= 0)
     collinear = (o1 == 0) & (o2 == 0)
     point = (dx == 0) & (dy == 0)       # a segment of no length meets only what holds it
     if point.any():
@@ -83,7 +83,7 @@ def _segments_near_quads(p0: np.ndarray, p1: np.ndarray, quads: np.ndarray,
         collinear &= ~point
     if collinear.any():   # on the same line: the extents must overlap
         crossing = np.where(collinear, _boxes_overlap(x0, y0, x1, y1, ax, ay, bx, by), crossing)
-    meet = inside0 | inside1 | crossing.any(axis=0)
+    meet = inside | crossing.any(axis=0)
     hit = meet.copy()
     near = ~meet & (reach > 0)
     if near.any():

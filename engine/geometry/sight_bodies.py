@@ -240,9 +240,10 @@ def blocked(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,
     # with the bodies certain to cross (`suspects`), the blocker named: a body the line
     # crosses before one only near it, the nearest by centre
     sure = (sure_body >= 0).nonzero()[0]
-    line = np.concatenate([line, sure])
-    cand = np.concatenate([cand, sure_body[sure]])
-    cross = np.concatenate([cross, np.ones(len(sure), dtype=bool)])
+    if len(sure):            # (none when few lines are asked: every pair is tested exactly)
+        line = np.concatenate([line, sure])
+        cand = np.concatenate([cand, sure_body[sure]])
+        cross = np.concatenate([cross, np.ones(len(sure), dtype=bool)])
     if len(line):
         order = np.lexsort((_centre_d2(bodies, cand, xy[:, 0].take(live[line], axis=0)), ~cross,
                             line))
@@ -292,7 +293,8 @@ def reaches(xy: np.ndarray, cand: np.ndarray, reach: np.ndarray, bodies: Bodies
     if not len(cand):
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     if bodies.quads is not None:
-        return segments_near_quads(xy[:, 0], xy[:, 1], bodies.quads.take(cand, axis=0), reach)
+        return segments_near_quads(xy, bodies.vx.take(cand, axis=1), bodies.vy.take(cand, axis=1),
+                                   reach)
     lines = shapely.linestrings(xy)
     near = shapely.dwithin(lines, bodies.geoms[cand], reach)
     meet = near.copy()

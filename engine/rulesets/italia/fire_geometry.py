@@ -138,15 +138,13 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, p0: np.ndarray, p1: np.ndarray
-                          ) -> np.ndarray:
+def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, seg: np.ndarray) -> np.ndarray:
     """Row-wise distance (mm) between convex quads (corners ``ax``, ``ay``: (4, m)) and
-    segments p0-p1 (m, 2) (0 if they meet)."""
-    quads = np.stack([ax.T, ay.T], axis=-1)
-    meet = segments_near_quads(p0, p1, quads)[1]
+    segments ``seg`` (m, 2, 2: start, end) (0 if they meet)."""
+    meet = segments_near_quads(seg, ax, ay)[1]
     # apart: the least of the corners' distances from the segment and its ends' from the edges
-    gap = segments_apart(p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1], ax, ay, successors(ax),
-                         successors(ay)).min(axis=0)
+    gap = segments_apart(seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0], seg[:, 1, 1], ax, ay,
+                         successors(ax), successors(ay)).min(axis=0)
     return np.where(meet, 0.0, gap)
 
 
@@ -200,7 +198,7 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     elif mode != "centre":
         depth[need] = depth_in_arc(values.take(need, axis=2))
     front = front.take(row[need], axis=0)
-    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front[:, 0], front[:, 1])
+    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front)
     return Pairs(row, at, depth, nearest)
 
 
