@@ -81,6 +81,29 @@ def test_contacts_are_the_pairs_within_the_tolerance(bases: list[Rect], tol: flo
 
 
 @PROPS
+@given(st.lists(rects, min_size=2, max_size=12), st.sampled_from([0.0, 2.5]),
+       st.sampled_from([0.0, 1.0]), st.sampled_from([0.0, 25.4]))
+def test_contacts_decide_every_pair_within_the_reach(bases: list[Rect], tol: float, close: float,
+                                                     watch: float) -> None:
+    """The pairs handed to ``decide`` (a live game's memory of close calls learns from each)
+    are those within the tolerance, the close call and the watch, each once (i < j), with
+    their margins."""
+    polys = [r.polygon for r in bases]
+    index = BaseIndex([f"b{k}" for k in range(len(bases))], polys)
+    asked: dict[tuple[int, int], float] = {}
+
+    def decide(margins: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[list[bool], list[bool]]:
+        asked.update(zip(zip(i.tolist(), j.tolist()), margins.tolist()))
+        return (margins >= 0).tolist(), [False] * len(margins)
+
+    find_contacts(index, Poses.of(bases), tol, close, watch, decide=decide)
+    reach = tol + close + watch
+    want = {(i, j): tol - shapely.distance(polys[i], polys[j]) for i in range(len(bases))
+            for j in range(i + 1, len(bases)) if shapely.distance(polys[i], polys[j]) <= reach}
+    assert asked == want
+
+
+@PROPS
 @given(rects, st.floats(-100, 100), st.floats(-100, 100), st.floats(-180, 180))
 def test_poses_move_and_turn_as_rects(r: Rect, dx: float, dy: float, turn: float) -> None:
     p = Poses.of([r])

@@ -277,12 +277,18 @@ def find_contacts(index: BaseIndex, poses: Poses, tolerance: float, close_call: 
     shapes = index.shapes
     if len(shapes) < 2:
         return _no_contacts()
-    i, j = index.query_many(shapes, tolerance + close_call + watch)
+    # the pairs whose boxes come that near, each measured once (GEOS's distance within the
+    # reach is its dwithin: no separate within test of every pair both ways round)
+    reach = tolerance + close_call + watch
+    i, j = index.candidate_pairs(reach)
     keep = i < j
     if skip is not None:
         keep &= ~skip[i] & ~skip[j]
     i, j = i[keep], j[keep]
-    margins = tolerance - shapely.distance(shapes[i], shapes[j])
+    gaps = shapely.distance(shapes[i], shapes[j])
+    near = gaps <= reach
+    i, j = i[near], j[near]
+    margins = tolerance - gaps[near]
     if decide is None:
         touching, close = margins >= 0, np.zeros(len(i), dtype=bool)
     else:

@@ -50,11 +50,9 @@ class Relations:
         units or guns in battery; a gun supports only on the flank, never rockets."""
         board = self.board
         c, p = board.contacts, board.poses
-        names = board.state.index.ids
-        infos = [board.infos[n] for n in names]
-        side = np.array([i.side for i in infos], dtype=object)
+        infos = [board.infos[n] for n in board.order]
+        side, gun = board.sides, board.guns
         fights = np.array([i.is_unit or i.is_gun for i in infos], dtype=bool)
-        gun = np.array([i.is_gun for i in infos], dtype=bool)
         unfit = gun & np.array([i.limbered or i.rockets for i in infos], dtype=bool)
         a, b = c.a, c.b
         turn = (p.heading[b] - p.heading[a] + 180.0) % 360.0 - 180.0
