@@ -437,7 +437,7 @@ class MemoEntry:
     tried depends only on charger and target)."""
 
     outcome: Outcome | None
-    paths: np.ndarray
+    paths: tuple[Any, ...]
     seen: frozenset[BaseKey]
     blockers: frozenset[BaseKey]
 
@@ -480,7 +480,7 @@ def _still_valid(board: Board, entries: list[MemoEntry]) -> list[bool]:
     owner = np.repeat(np.arange(len(entries)), [len(p) for p in paths])
     meeting: list[set[BaseKey]] = [set() for _ in entries]
     if len(owner):
-        si, bi = board.state.index.meeting_many(np.concatenate(paths))
+        si, bi = board.state.index.meeting_many([g for p in paths for g in p])
         for e, b in zip(owner[si].tolist(), bi.tolist()):
             meeting[e].add(row_keys[b])
     return [good and meeting[n] == entries[n].seen for n, good in enumerate(ok)]
@@ -590,7 +590,7 @@ def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
         seen[pair[i]].update(map(row_keys.__getitem__, f.seen))
     for i, rows in blockers.items():
         blocking[pair[i]].update(map(row_keys.__getitem__, rows))
-    return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
+    return [MemoEntry(o, tuple(p), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
 
