@@ -32,7 +32,7 @@ from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_
 from campo.engine.geometry.folds import either, highest, lowest
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
-from campo.engine.rulesets.attila.board import BaseKey, Board
+from campo.engine.rulesets.attila.board import BaseKey, Board, Contact
 from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, shared_lengths, slide
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
@@ -153,11 +153,12 @@ def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
     return out
 
 
-def _start(board: Board, charger: str, target: str) -> tuple[Charge, bool]:
+def _start(board: Board, charger: str, target: str, budget: MoveBudget,
+           touching: dict[str, Contact]) -> tuple[Charge, bool]:
     """The charge with what is known before any geometry, and whether it needs geometry (not
-    when the two already touch, nor when nothing could move)."""
+    when the two already touch, nor when nothing could move); ``budget`` is the charger's move
+    and ``touching`` the enemies in contact with it, by id (read once per charger)."""
     cu, tu = board.units[charger], board.units[target]
-    budget = move_budget(board, charger)
     c = Charge(charger, target, allowance=budget.available_cm)
     c.reasons = _static_reasons(board, charger, target)
     if cu.is_troops and not board.settings.at11_rates_confirmed:
@@ -167,12 +168,12 @@ def _start(board: Board, charger: str, target: str) -> tuple[Charge, bool]:
                        f"1D6 rolled ({budget.roll}) (ATT 5.B); it may wheel up to "
                        f"{budget.wheel_limit_cm:g} cm, {budget.wheel_phrase()} ({WHEEL_CITES})")
     if cu.side != tu.side:
-        touching = next((x for x in board.contacts(charger) if x.other == target), None)
-        if touching is not None:
+        contact = touching.get(target)
+        if contact is not None:
             c.distance = 0.0
             c.contact_aspect = _ASPECTS[board.side_touched(target, charger)]
             c.legal = not c.reasons
-            if touching.close:
+            if contact.close:
                 c.close_calls.append("contact")
             return c, False
     return c, not (c.reasons and (cu.is_general or cu.is_camp or cu.side == tu.side))
@@ -504,15 +505,20 @@ def outcome_memo(board: Board) -> OutcomeMemo:
 def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], Charge]:
     out: dict[tuple[str, str], Charge] = {}
     geo: list[tuple[tuple[str, str], Charge]] = []
+    chargers: dict[str, tuple[MoveBudget, dict[str, Contact]]] = {}
     for pair in todo:
-        c, needs = _start(board, *pair)
+        known = chargers.get(pair[0])
+        if known is None:
+            known = chargers[pair[0]] = (move_budget(board, pair[0]),
+                                         {x.other: x for x in board.contacts(pair[0])})
+        c, needs = _start(board, *pair, *known)
         out[pair] = c
         if needs:
             geo.append((pair, c))
     if not geo:
         return out
     keys = [k for k, _ in geo]
-    budgets = [move_budget(board, c) for c, _ in keys]
+    budgets = [chargers[c][0] for c, _ in keys]
     base_keys = board.base_keys
     memo_keys = [(board.scene_key, b.roll, base_keys[c], base_keys[t])
                  for (c, t), b in zip(keys, budgets)]
