@@ -32,7 +32,7 @@ from campo.engine.geometry.contact import edge_aspect, edge_of_lengths, touched_
 from campo.engine.geometry.folds import either, highest, lowest
 from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.results import Aspect, charge_entry, with_lists
-from campo.engine.rulesets.attila.board import BaseKey, Board
+from campo.engine.rulesets.attila.board import BaseKey, Board, Contact
 from campo.engine.rulesets.attila.geometry import Frames, clip_lengths, shared_lengths, slide
 from campo.engine.rulesets.attila.moves import WHEEL_CITES, MoveBudget, move_budget
 from campo.engine.rulesets.attila.paths import PathFacts, path_facts, run_blockers
@@ -46,6 +46,8 @@ MISS_MARGIN_MM = 1e-4   # a target this far beyond the lane of the front is miss
 SQUARE_DEG = 0.5        # met "squarely": the fronts within this of parallel
 BODY_FIRST_MM = 0.5     # the flank or a rear corner strikes this much before the front
 _EPS = 1e-6
+_ASPECTS = {edge: Aspect(edge_aspect(edge)) for edge in EDGE_NAMES}
+"""The aspect struck on each edge, looked up per charge instead of an Enum call each."""
 ROUND_ATTEMPTS = 32   # a round of path checks costs about as much as checking this many
 
 
@@ -151,11 +153,12 @@ def _static_reasons(board: Board, charger: str, target: str) -> list[str]:
     return out
 
 
-def _start(board: Board, charger: str, target: str) -> tuple[Charge, bool]:
+def _start(board: Board, charger: str, target: str, budget: MoveBudget,
+           touching: dict[str, Contact]) -> tuple[Charge, bool]:
     """The charge with what is known before any geometry, and whether it needs geometry (not
-    when the two already touch, nor when nothing could move)."""
+    when the two already touch, nor when nothing could move); ``budget`` is the charger's move
+    and ``touching`` the enemies in contact with it, by id (read once per charger)."""
     cu, tu = board.units[charger], board.units[target]
-    budget = move_budget(board, charger)
     c = Charge(charger, target, allowance=budget.available_cm)
     c.reasons = _static_reasons(board, charger, target)
     if cu.is_troops and not board.settings.at11_rates_confirmed:
@@ -165,12 +168,12 @@ def _start(board: Board, charger: str, target: str) -> tuple[Charge, bool]:
                        f"1D6 rolled ({budget.roll}) (ATT 5.B); it may wheel up to "
                        f"{budget.wheel_limit_cm:g} cm, {budget.wheel_phrase()} ({WHEEL_CITES})")
     if cu.side != tu.side:
-        touching = next((x for x in board.contacts(charger) if x.other == target), None)
-        if touching is not None:
+        contact = touching.get(target)
+        if contact is not None:
             c.distance = 0.0
-            c.contact_aspect = Aspect(edge_aspect(board.side_touched(target, charger)))
+            c.contact_aspect = _ASPECTS[board.side_touched(target, charger)]
             c.legal = not c.reasons
-            if touching.close:
+            if contact.close:
                 c.close_calls.append("contact")
             return c, False
     return c, not (c.reasons and (cu.is_general or cu.is_camp or cu.side == tu.side))
@@ -351,11 +354,10 @@ def _blockers(board: Board, pairs: _Pairs, att: Attempts) -> dict[int, list[int]
 def _tries(att: Attempts, n_pairs: int) -> tuple[list[list[int]], list[list[int]]]:
     """Per pair, its square attempts and all its attempts, each in order of preference."""
     order = _preference(att)
-    cut = np.searchsorted(att.pair[order], np.arange(n_pairs + 1))
-    square = order < att.first_sweep
-    every = [order[a:b].tolist() for a, b in zip(cut[:-1], cut[1:])]
-    squares = [order[a:b][square[a:b]].tolist() for a, b in zip(cut[:-1], cut[1:])]
-    return squares, every
+    cut = np.searchsorted(att.pair[order], np.arange(n_pairs + 1)).tolist()
+    ranked, sweep = order.tolist(), att.first_sweep   # cut in Python: no numpy call per pair
+    every = [ranked[a:b] for a, b in zip(cut[:-1], cut[1:])]
+    return [[i for i in tries if i < sweep] for tries in every], every
 
 
 def _first_clear(board: Board, pairs: _Pairs, att: Attempts, facts: dict[int, PathFacts],
@@ -436,7 +438,7 @@ class MemoEntry:
     tried depends only on charger and target)."""
 
     outcome: Outcome | None
-    paths: np.ndarray
+    paths: tuple[Any, ...]
     seen: frozenset[BaseKey]
     blockers: frozenset[BaseKey]
 
@@ -479,7 +481,7 @@ def _still_valid(board: Board, entries: list[MemoEntry]) -> list[bool]:
     owner = np.repeat(np.arange(len(entries)), [len(p) for p in paths])
     meeting: list[set[BaseKey]] = [set() for _ in entries]
     if len(owner):
-        si, bi = board.state.index.meeting_many(np.concatenate(paths))
+        si, bi = board.state.index.meeting_many([g for p in paths for g in p])
         for e, b in zip(owner[si].tolist(), bi.tolist()):
             meeting[e].add(row_keys[b])
     return [good and meeting[n] == entries[n].seen for n, good in enumerate(ok)]
@@ -503,15 +505,20 @@ def outcome_memo(board: Board) -> OutcomeMemo:
 def _judge(board: Board, todo: list[tuple[str, str]]) -> dict[tuple[str, str], Charge]:
     out: dict[tuple[str, str], Charge] = {}
     geo: list[tuple[tuple[str, str], Charge]] = []
+    chargers: dict[str, tuple[MoveBudget, dict[str, Contact]]] = {}
     for pair in todo:
-        c, needs = _start(board, *pair)
+        known = chargers.get(pair[0])
+        if known is None:
+            known = chargers[pair[0]] = (move_budget(board, pair[0]),
+                                         {x.other: x for x in board.contacts(pair[0])})
+        c, needs = _start(board, *pair, *known)
         out[pair] = c
         if needs:
             geo.append((pair, c))
     if not geo:
         return out
     keys = [k for k, _ in geo]
-    budgets = [move_budget(board, c) for c, _ in keys]
+    budgets = [chargers[c][0] for c, _ in keys]
     base_keys = board.base_keys
     memo_keys = [(board.scene_key, b.roll, base_keys[c], base_keys[t])
                  for (c, t), b in zip(keys, budgets)]
@@ -589,7 +596,7 @@ def _entries(board: Board, pairs: _Pairs, outcomes: list[Outcome | None],
         seen[pair[i]].update(map(row_keys.__getitem__, f.seen))
     for i, rows in blockers.items():
         blocking[pair[i]].update(map(row_keys.__getitem__, rows))
-    return [MemoEntry(o, np.array(p, dtype=object), frozenset(sn), frozenset(bl))
+    return [MemoEntry(o, tuple(p), frozenset(sn), frozenset(bl))
             for o, p, sn, bl in zip(outcomes, paths, seen, blocking)]
 
 
@@ -628,7 +635,7 @@ def _report(board: Board, chosen: list[tuple[Charge, MoveBudget, Outcome]]) -> N
         c.terrain = list(o.facts.terrain)
         c.distance = board.cm(run)
         c.wheel_deg = o.turn
-        c.contact_aspect = Aspect(edge_aspect(o.aspect))
+        c.contact_aspect = _ASPECTS[o.aspect]
         c.path = [list(p) for p in o.path]
         c.final_pose = {"x_mm": o.final[0], "y_mm": o.final[1], "heading_deg": o.final[2]}
         c.legal = not c.reasons

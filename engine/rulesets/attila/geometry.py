@@ -66,8 +66,9 @@ class Frames:
     def right(self) -> np.ndarray:
         return np.stack([self.fy, -self.fx], axis=1)
 
-    @property
+    @cached_property
     def heading_deg(self) -> np.ndarray:
+        """Degrees in [0, 360), once per frames (the board's are read by every charge batch)."""
         return np.degrees(np.arctan2(self.fy, self.fx)) % 360.0
 
     def point(self, u: np.ndarray | float, v: np.ndarray | float) -> np.ndarray:
