@@ -11,7 +11,9 @@ through `itertools.starmap`, so that callgrind can count only inside those calls
         .venv/bin/python bench/detail_instructions.py italia-se-desta Au5-1,Au5-0 --repeat 2
 
 callgrind's "Collected" figure divided by (bases x repeat) is the cost of one detail; two runs of
-one tree agree to a few hundred instructions. OpenBLAS's threads must be held to one, or the
+one tree agree to a few hundred instructions. ``--update`` counts instead the live update after
+one unit moves (bench/battles.py's `moved_unit`) and ``--whole`` the whole table's cold analysis
+(pass any base id; the figure is then divided by --repeat alone). OpenBLAS's threads must be held to one, or the
 counts move by millions between identical runs. Run without valgrind, it prints CPU ms.
 """
 
@@ -26,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from battles import dense_battle  # noqa: E402
+from battles import dense_battle, moved_unit  # noqa: E402
 
 from campo.engine.analysis import analyze  # noqa: E402
 from campo.engine.live import LiveAnalysis, Snapshot  # noqa: E402
@@ -36,17 +38,48 @@ def _detail(snapshot: Snapshot, base_id: str) -> dict:
     return snapshot.base_analysis(base_id)
 
 
+def _count_table(ruleset: str, scenario: dict, repeat: int, update: bool) -> None:
+    """The live update after one move (``update``) or the cold whole analysis, each inside
+    `itertools.starmap` so that callgrind counts only them."""
+    moved = moved_unit(scenario)
+    live = LiveAnalysis()
+    live.update(scenario)
+    live.update(moved)
+    analyze(scenario)
+    spent = 0.0
+    for _ in range(repeat):
+        if update:
+            live = LiveAnalysis()
+            live.update(scenario)
+            call, arguments = LiveAnalysis.update, (live, moved)
+        else:
+            call, arguments = analyze, (scenario,)
+        start = time.process_time()
+        list(itertools.starmap(call, [arguments]))
+        spent += time.process_time() - start
+    what = "live update after one move" if update else "whole analysis"
+    print(f"{ruleset} {len(scenario['bases'])} bases: {1000 * spent / repeat:.1f} CPU ms per {what}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ruleset")
     parser.add_argument("bases", help="base ids, comma-separated (the bench's worst bases, say)")
     parser.add_argument("--size", type=int, default=100, help="bases in the dense battle")
     parser.add_argument("--repeat", type=int, default=2)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--update", action="store_true",
+                      help="count the live update after one unit moves, not details")
+    mode.add_argument("--whole", action="store_true",
+                      help="count the whole table's cold analysis, not details")
     args = parser.parse_args()
     ids = args.bases.split(",")
     scenario = dense_battle(args.ruleset, args.size)
     gc.disable()   # a collection falls wherever it falls: not part of one detail's cost
     analyze(dense_battle(args.ruleset, 20))
+    if args.update or args.whole:
+        _count_table(args.ruleset, scenario, args.repeat, args.update)
+        return
     for base_id in ids:   # every lazy import and first-call set-up, outside the count
         LiveAnalysis().update(scenario).base_analysis(base_id)
     spent = 0.0
