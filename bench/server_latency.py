@@ -4,8 +4,9 @@
    the camera rate (a webcam hands us decoded frames; the synthetic camera's render cost is left
    out). The folder source stamps a frame's capture time after decoding its JPEG (4K: ~29 ms
    CPU), so the decode is not in the latency, though it runs on the capture thread beside the
-   pipeline and takes its share of the cores. A real uvicorn server on a loopback port serves headless Chromium, whose page records,
-   for every `state` it receives, now - the frame's capture time (same machine, same clock):
+   pipeline and takes its share of the cores. A real uvicorn server on a loopback port serves
+   headless Chromium, whose page records, for every `state` it receives, now - the frame's
+   capture time (same machine, same clock):
    p50 / p95 on arrival and after the table is redrawn.
 2. CPU while idle: the same server watching a still table (frames still arrive and are
    processed, nothing changes, the engine does not run), then with no signal at all.
