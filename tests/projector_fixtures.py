@@ -83,3 +83,18 @@ class ProjectedTableSource:
 
     def close(self) -> None:
         pass
+
+
+def tap_latency_ms(projector: Any, tablet: Any, base_id: str) -> float:
+    """Tap ``base_id`` on the tablet; ms from the tap to the projector's first paint showing it."""
+    before = projector.evaluate("window.projector.draws.length")
+    tablet.click(f'[data-testid="base-{base_id}"] .base-rect')
+    projector.wait_for_function(
+        """([id, n]) => window.projector.draws.slice(n).some((d) => d.base === id && d.painted !== null)""",
+        arg=[base_id, before], timeout=5000)
+    tapped = tablet.evaluate("window.campo.projector.lastTap")
+    assert tapped["base"] == base_id
+    painted = projector.evaluate(
+        "([id, n]) => window.projector.draws.slice(n).find((d) => d.base === id && d.painted !== null).painted",
+        [base_id, before])
+    return float(painted - tapped["t"])

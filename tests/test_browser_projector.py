@@ -1,11 +1,11 @@
 """The projector page and the tablet page together in real headless Chromium: a tap on the
-tablet changes the projection within 100 ms (both pages read the same clock, epoch ms from
-``performance.timeOrigin + performance.now()``), the arc is lit and the markers stay dark."""
+tablet changes the projection (both pages read the same clock, epoch ms from
+``performance.timeOrigin + performance.now()``: a paint never precedes its tap), the arc is lit
+and the markers stay dark. How quickly is a benchmark's question: bench/projector_tap.py."""
 
 from __future__ import annotations
 
 import os
-import statistics
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from campo.server.rig import ServerSettings
 from campo.server.runner import ServerThread, free_port
 from campo.vision.synthetic.projection import ProjectorModel
 from tests.browser_fixtures import checked_page, require_chromium
-from tests.projector_fixtures import PROJECTOR, layout_server
+from tests.projector_fixtures import PROJECTOR, layout_server, tap_latency_ms
 from tests.server_fixtures import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -26,7 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 require_chromium()
 
 TOKEN = "umpire-token-for-projector-tests"
-TAP_BUDGET_MS = 100.0
 
 
 @pytest.fixture(scope="module")
@@ -57,23 +56,8 @@ def pixel(page: Any, xy: tuple[int, int]) -> list[int]:
         return out; }""", list(xy))
 
 
-def tap_latency_ms(projector: Any, tablet: Any, base_id: str) -> float:
-    """Tap ``base_id`` on the tablet; ms from the tap to the projector's first paint showing it."""
-    before = projector.evaluate("window.projector.draws.length")
-    tablet.click(f'[data-testid="base-{base_id}"] .base-rect')
-    projector.wait_for_function(
-        """([id, n]) => window.projector.draws.slice(n).some((d) => d.base === id && d.painted !== null)""",
-        arg=[base_id, before], timeout=5000)
-    tapped = tablet.evaluate("window.campo.projector.lastTap")
-    assert tapped["base"] == base_id
-    painted = projector.evaluate(
-        "([id, n]) => window.projector.draws.slice(n).find((d) => d.base === id && d.painted !== null).painted",
-        [base_id, before])
-    return float(painted - tapped["t"])
-
-
-def test_a_tap_on_the_tablet_changes_the_projection_within_100_ms(pages: tuple[Any, Any], server: ServerThread,
-                                                                  tmp_path: Path) -> None:
+def test_a_tap_on_the_tablet_changes_the_projection(pages: tuple[Any, Any], server: ServerThread,
+                                                     tmp_path: Path) -> None:
     projector, tablet = pages
     # before any tap: nothing lit where Aosta's arc will be (800, 400 facing +y)
     ahead = projector_px(server, 800.0, 470.0)
@@ -81,9 +65,7 @@ def test_a_tap_on_the_tablet_changes_the_projection_within_100_ms(pages: tuple[A
     latencies = []
     for base_id in ["pie-aosta", "aus-47", "pie-cuneo", "aus-59", "pie-aosta", "aus-47", "pie-cuneo"]:
         latencies.append(tap_latency_ms(projector, tablet, base_id))
-    print(f"\ntap -> projector paint (ms): {', '.join(f'{v:.1f}' for v in latencies)}; "
-          f"median {statistics.median(latencies):.1f}, worst {max(latencies):.1f}")
-    assert statistics.median(latencies) <= TAP_BUDGET_MS
+    print(f"\ntap -> projector paint (ms): {', '.join(f'{v:.1f}' for v in latencies)}")
     assert min(latencies) > 0   # the clocks agree: a paint never precedes its tap
     # the last tap selected Cuneo (950, 400, facing +y): its arc is lit ahead of it, its marker is dark
     projector.wait_for_function("window.projector.geometry && window.projector.geometry.id === 'pie-cuneo'")
