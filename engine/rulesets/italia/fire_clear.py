@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from campo.engine.geometry.motion import padded
+from campo.engine.geometry.segments import successors
 from campo.engine.rulesets.italia.board import MM_PER_IN, WATCH_MM, Board
 from campo.engine.rulesets.italia.fire_geometry import (
     GRAZE_MM,
@@ -42,26 +42,24 @@ def clear_margins(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, par
     friend = _friends(board, arcs, row)
     corners = board.rect_table.corners
     if board.settings.a10_clear_arc == "whole_arc":
-        ring, counts = _arc_ring(arcs, row)
-    else:   # the two pieces of every shot measured together: rows n.. are the strips
-        hull, hull_counts = _hull_ring(board, arcs, row, parts, prow)
-        strip = _strip_ring(arcs, row, dist_mm)
-        width = max(hull.shape[1], 4)
-        ring = np.concatenate([padded(hull, width), padded(strip, width)])
-        counts = np.concatenate([hull_counts, np.full(n, 4)])
-    origin, normal, box = _piece(ring, counts)
+        ring, solid = _arc_ring(arcs, row), np.ones(n, dtype=bool)
+    else:   # the two pieces of every shot measured together: columns n.. are the strips
+        hull, solid = _hull_ring(board, arcs, row, parts, prow)
+        ring = np.concatenate([hull, _strip_ring(arcs, row, dist_mm, len(hull))], axis=1)
+    planes, box = _piece(ring)
     # a friend's margin matters as far as verdicts are remembered (`board.WATCH_MM`) and
     # named within the close-call tolerance
     tol = board.settings.close_call_mm
     reach = max(tol, WATCH_MM)
-    s, f = (np.tile(friend, (len(ring) // n, 1))
-            & _boxes_meet(box, corners, reach - GRAZE_MM)).nonzero()
+    meet = np.tile(friend, (ring.shape[1] // n, 1)) & _boxes_meet(box, corners, reach - GRAZE_MM)
+    if not solid.all():
+        meet[:n][~solid] = False                        # a hull without an area bounds nothing
+    s, f = meet.nonzero()
     if not len(s):
         return margin, none, none, np.zeros(0)
     px, py = corners_of(board, f)                                         # (4, m)
-    o, nrm = origin.take(s, axis=0).T, normal.take(s, axis=0).T           # (2, c, m)
-    ox, oy, nx, ny = o[0][:, None], o[1][:, None], nrm[0][:, None], nrm[1][:, None]
-    depth = depth_in_arc((px - ox) * nx + (py - oy) * ny)     # each edge's at each corner
+    o = planes.take(s, axis=2)[:, :, None]                                # (4, edges, 1, m)
+    depth = depth_in_arc((px - o[0]) * o[2] + (py - o[1]) * o[3])  # each edge's at each corner
     m = GRAZE_MM - depth
     s = s % n
     np.minimum.at(margin, s, m)
@@ -104,69 +102,58 @@ def _boxes_meet(box: np.ndarray, corners: np.ndarray, grow: float) -> np.ndarray
             & (hi[None, :, 1] >= box[:, None, 1] - grow))
 
 
-def _piece(ring: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Convex rings (padded (n, k, 2), counterclockwise, ``counts`` real vertices each) as
-    half-planes: a point on each edge, its inward unit normal (padding repeats the first edge),
-    and the ring's box."""
-    k = ring.shape[1]
-    idx = np.arange(k)[None, :]
-    real = idx < counts[:, None]
-    a = ring
-    b = np.take_along_axis(ring, np.where(idx + 1 < counts[:, None], idx + 1, 0)[..., None]
-                           .repeat(2, -1), axis=1)
-    e = b - a
-    normal = np.stack([-e[..., 1], e[..., 0]], axis=-1)                   # left: inward (CCW)
-    length = np.hypot(normal[..., 0], normal[..., 1])
-    normal = normal / np.where(length > 0, length, 1.0)[..., None]
-    ok = real & (length > 0)
-    first = np.argmax(ok, axis=1)
-    a = np.where(ok[..., None], a, a[np.arange(len(a)), first][:, None])
-    normal = np.where(ok[..., None], normal, normal[np.arange(len(a)), first][:, None])
-    box = np.concatenate([np.where(real[..., None], ring, np.inf).min(axis=1),
-                          np.where(real[..., None], ring, -np.inf).max(axis=1)], axis=1)
-    return a, normal, box
+def _piece(ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Convex rings (k, n, 2: vertex, ring, x/y; counterclockwise, padded by repeating their
+    last vertex) as half-planes: (4, k, n), a point on each edge (x, y) and its inward unit
+    normal (x, y); and the rings' boxes (n, 4). The padding adds edges of no length and leaves
+    the closing one last; an edge of no length repeats the ring's first real edge (the same
+    half-plane twice changes no depth)."""
+    e = successors(ring) - ring
+    ex, ey = e[..., 0], e[..., 1]
+    length = np.hypot(-ey, ex)
+    ok = length > 0
+    scale = np.where(ok, length, 1.0)
+    planes = np.stack([ring[..., 0], ring[..., 1], -ey / scale, ex / scale])   # left: inward
+    if not ok.all():
+        first = np.argmax(ok, axis=0)
+        planes = np.where(ok, planes, planes[:, first, np.arange(len(first))][:, None])
+    return planes, np.concatenate([ring.min(axis=0), ring.max(axis=0)], axis=1)
 
 
 def _hull_ring(board: Board, arcs: Arcs, row: np.ndarray, parts: Parts, prow: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
-    """The hull of the firer's own front and the target's part: its ring, counterclockwise
-    and padded, and how many vertices each has."""
+    """The hull of the firer's own front and the target's part: its ring, counterclockwise,
+    (k >= 4, n, 2) padded by repeating the last vertex; and whether it has an area (a hull
+    without one has no ring: a single point stands for it)."""
     front = board.rect_table.corners.take(arcs.at[row], axis=0)[:, :2]   # (n, 2, 2)
     # the parts' vertices padded by repeating the last (a point twice changes no hull)
     part = np.stack([parts.x.take(prow, axis=1).T, parts.y.take(prow, axis=1).T], axis=-1)
     hulls = shapely.convex_hull(shapely.multipoints(np.concatenate([front, part], axis=1)))
     ring = shapely.get_exterior_ring(hulls)
     xy, owner = shapely.get_coordinates(ring, return_index=True)
-    counts = np.bincount(owner, minlength=len(row)) - 1
+    counts = np.bincount(owner, minlength=len(row)) - 1                 # less the closing point
+    solid = counts > 0
     start = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
-    k = int(counts.max())
-    take = start[:, None] + np.minimum(np.arange(k)[None, :], counts[:, None] - 1)
-    padded = xy[take]
-    ccw = shapely.is_ccw(ring)
-    return np.where(ccw[:, None, None], padded, _reversed(padded, counts)), counts
+    j = np.minimum(np.arange(max(4, int(counts.max())))[:, None], counts - 1)   # (k, n)
+    # a clockwise ring read backwards (its padding: its first vertex, the last read)
+    take = start + np.where(shapely.is_ccw(ring), j, counts - 1 - j)
+    if not solid.all():
+        xy, take = np.concatenate([xy, [[0.0, 0.0]]]), np.where(solid, take, len(xy))
+    return xy[take], solid
 
 
-def _reversed(ring: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Each padded ring's real vertices in the opposite order."""
-    k = ring.shape[1]
-    idx = np.arange(k)[None, :]
-    back = np.where(idx < counts[:, None], counts[:, None] - 1 - idx, idx)
-    return np.take_along_axis(ring, back[..., None].repeat(2, -1), axis=1)
-
-
-def _strip_ring(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray) -> np.ndarray:
+def _strip_ring(arcs: Arcs, row: np.ndarray, dist_mm: np.ndarray, k: int) -> np.ndarray:
     """The strip straight ahead of the firer's own front, as deep as the target is far (6" at
-    most): its ring (counterclockwise, 4 vertices)."""
+    most): its ring (counterclockwise, 4 vertices), (k, n, 2) padded by repeating the last."""
     front = arcs.front.take(row, axis=0)                # a musket's front is its own
     fl, fr = front[:, 0], front[:, 1]
     facing = arcs.facing.take(row, axis=0)
     depth = np.minimum(dist_mm, MUSKETRY_RANGE_IN * MM_PER_IN)[:, None]
-    return np.stack([fr, fr + facing * depth, fl + facing * depth, fl], axis=1)
+    return np.stack([fr, fr + facing * depth, fl + facing * depth] + [fl] * (k - 3))
 
 
-def _arc_ring(arcs: Arcs, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The whole arc cut at the range (ISD A10 "whole_arc"): its ring and vertex counts."""
+def _arc_ring(arcs: Arcs, row: np.ndarray) -> np.ndarray:
+    """The whole arc cut at the range (ISD A10 "whole_arc"): its ring (left, right, far
+    right, far left: counterclockwise), (4, n, 2)."""
     ring = shapely.get_coordinates(arcs.polygons(row, arcs.range_mm[row])).reshape(len(row), 5, 2)
-    ring = ring[:, :4]                                  # left, right, far right, far left: CCW
-    return np.ascontiguousarray(ring), np.full(len(row), 4)
-
+    return ring[:, :4].transpose(1, 0, 2)
