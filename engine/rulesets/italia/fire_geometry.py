@@ -19,7 +19,7 @@ import numpy as np
 import shapely
 
 from campo.engine.geometry.arcs import arc_vertices_many
-from campo.engine.geometry.polygons import centroids, clip_convex, segment_distances
+from campo.engine.geometry.polygons import HalfPlane, centroids, clip_convex, segment_distances
 from campo.engine.geometry.segments import segments_apart, segments_near_quads, successors
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
@@ -228,19 +228,21 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
         return Parts(x, y, count, whole)
     near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
     meets_near = depth_in_arc(near) >= -ARC_EPS_MM
-    # the arc clipped to: the near arc when the target meets it, else the whole arc
-    low = np.minimum.reduce(near[:3])
-    low = np.where(meets_near, np.minimum(low, near[3]), low)
-    inside = (low >= ARC_EPS_MM).all(axis=0)
+    # the half-planes that may cut each target: the near arc's when it meets it, else the
+    # whole arc's; a target no half-plane may cut lies inside
+    may = near.min(axis=1) < ARC_EPS_MM                                 # (4, targets)
+    may[3] &= meets_near
+    inside = ~may.any(axis=0)
     cut = ask[~inside]
     if not len(cut):
         return Parts(x, y, count, whole)
+    may = may[:, ~inside]
     reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], np.inf)
-    cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0)
+    cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0, may)
     empty = (cn == 0).nonzero()[0]
     if len(empty):   # within 1e-6 mm of the arc, but not touching in floating point
         ex, ey, en = _clip(arcs, row[cut[empty]], x[:, cut[empty]], y[:, cut[empty]],
-                           reach[empty], 1e-5)
+                           reach[empty], 1e-5, may[:, empty])
         keep = en > 0
         width = max(cx.shape[0], ex.shape[0])
         cx, cy, ex, ey = (_pad(a, width) for a in (cx, cy, ex, ey))
@@ -256,22 +258,40 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
 
 
 def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.ndarray,
-          slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          slack: float, may: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Quads cut to their arcs (``rows``), out to ``reach`` (inf: the whole arc), the arc's
-    half-planes widened by ``slack`` mm."""
+    half-planes widened by ``slack`` mm. ``may`` (4, m): the half-planes (left ray, right
+    ray, ahead of the front, short of the reach) that may cut each quad; the others hold its
+    every corner by more than `ARC_EPS_MM`, so its cut points too (to rounding), and cut
+    nothing. The quads are cut in rounds, each by its next half-plane that may cut it, in that
+    order: the same cuts in the same order as by the four half-planes one after the other."""
+    m = len(rows)
+    cols = np.arange(m)
     left, right, facing = (a.take(rows, axis=0) for a in (arcs.left, arcs.right, arcs.facing))
-    n_l, n_r = arcs.n_left.take(rows, axis=0), arcs.n_right.take(rows, axis=0)
+    zero = np.zeros((m, 2))
+    # the four half-planes and a fifth cutting nothing (1 everywhere), each (base + sign *
+    # depth from origin along normal) + slack: 0 + 1 * d is d and far + -1 * d is far - d,
+    # exactly, so every value is `arc_values`' own
+    origin = np.stack([left, right, left, left, zero])
+    normal = np.stack([arcs.n_left.take(rows, axis=0), arcs.n_right.take(rows, axis=0),
+                       facing, facing, zero])
+    base = np.stack([zero[:, 0], zero[:, 0], zero[:, 0], reach, zero[:, 0] + 1.0])
+    sign = np.array([1.0, 1.0, 1.0, -1.0, 1.0])
+    nth = np.argsort(~may, axis=0, kind="stable")        # each quad's half-planes that may cut
+    planes = []
+    for r in range(int(may.sum(axis=0).max())):
+        p = np.where(may[nth[r], cols], nth[r], 4)
+        planes.append(_plane(origin[p, cols], normal[p, cols], base[p, cols], sign[p], slack))
+    return clip_convex(x, y, np.full(m, x.shape[0]), planes)
 
-    def plane(o: np.ndarray, nrm: np.ndarray, far: np.ndarray | None = None):
-        def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
-            d = (px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1]
-            return (d if far is None else far - d) + slack
-        return f
 
-    planes = [plane(left, n_l), plane(right, n_r), plane(left, facing)]
-    if np.isfinite(reach).any():
-        planes.append(plane(left, facing, np.where(np.isfinite(reach), reach, 1e300)))
-    return clip_convex(x, y, np.full(len(rows), x.shape[0]), planes)
+def _plane(o: np.ndarray, nrm: np.ndarray, base: np.ndarray, sign: np.ndarray,
+           slack: float) -> HalfPlane:
+    """The half-plane where (base + sign * depth from ``o`` along ``nrm``) + slack >= 0, one
+    per polygon (base 0, sign 1: ahead of the line; base far, sign -1: short of far)."""
+    def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        return (base + sign * ((px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1])) + slack
+    return f
 
 
 def _pad(a: np.ndarray, width: np.ndarray | int) -> np.ndarray:
