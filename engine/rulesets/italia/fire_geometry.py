@@ -227,10 +227,15 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
     if board.settings.a6_range_measure != "front_edge_to_part_in_arc" or not len(ask):
         return Parts(x, y, count, whole)
     near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
-    meets_near = depth_in_arc(near) >= -ARC_EPS_MM
-    # the half-planes that may cut each target: the near arc's when it meets it, else the
-    # whole arc's; a target no half-plane may cut lies inside
     may = near.min(axis=1) < ARC_EPS_MM                                 # (4, targets)
+    # the near arc when the target meets it, else the whole arc: asked only of targets the
+    # reach's line may cross (one wholly short of it is not cut by it either way; one beyond
+    # it by more than rounding meets only the whole arc)
+    meets_near = np.zeros(len(ask), dtype=bool)
+    cross = (may[3] & (near[3].max(axis=0) >= -2 * ARC_EPS_MM)).nonzero()[0]
+    if len(cross):
+        meets_near[cross] = depth_in_arc(near.take(cross, axis=2)) >= -ARC_EPS_MM
+    # the half-planes that may cut each target; a target none may cut lies inside
     may[3] &= meets_near
     inside = ~may.any(axis=0)
     cut = ask[~inside]
