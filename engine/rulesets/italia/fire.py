@@ -162,22 +162,28 @@ def shots(board: Board, ids: Sequence[str] | None = None,
     in_arc, arc_close = _settle(board, "arc", arcs, pairs.row, pairs.at,
                                 pairs.arc_mm + ARC_EPS_MM, tol)
     # the range measured to the whole target (its nearest point, or centre to centre) for those
-    # out of the arc; the part in arc for those in it (never nearer)
-    rough = pairs.nearest_mm
+    # out of the arc; the part in arc for those in it (never nearer): those out of the arc
+    # are asked about within `WATCH_MM` beyond the range, bounded first, then measured
+    rough = pairs.near_mm
     if board.settings.a6_range_measure == "centre_to_centre":
         frames = board.rect_table.frames
         rough = np.hypot(*(frames[pairs.at, :2] - frames[arcs.at[pairs.row], :2]).T)
     maybe = (in_arc | (rough <= arcs.range_mm[pairs.row] + WATCH_MM)).nonzero()[0]
+    parts = parts_in_arc(board, arcs, pairs.row[maybe], pairs.at[maybe], in_arc[maybe])
+    dist_mm = part_distances(board, arcs, pairs.row[maybe], pairs.at[maybe], parts)
+    prow = np.arange(len(maybe))                                  # their rows of ``parts``
+    if board.settings.a6_range_measure != "centre_to_centre":   # bounded, now measured
+        prow = (in_arc[maybe] | (dist_mm <= arcs.range_mm[pairs.row[maybe]] + WATCH_MM)
+                ).nonzero()[0]
+        maybe, dist_mm = maybe[prow], dist_mm[prow]
     row, at = pairs.row[maybe], pairs.at[maybe]
-    parts = parts_in_arc(board, arcs, row, at, in_arc[maybe])
-    dist_mm = part_distances(board, arcs, row, at, parts, pairs.nearest_mm[maybe])
     in_range, range_close = _settle_range(board, arcs, row, at, dist_mm)
     listed = (in_arc[maybe] | in_range).nonzero()[0]
     # rows grouped by shooter, by target id within
     rank = np.empty(len(names), dtype=np.int64)
     rank[np.argsort(np.array(names, dtype=str), kind="stable")] = np.arange(len(names))
     listed = listed[np.lexsort((rank[at[listed]], row[listed]))]
-    out = _judge(board, arcs, row[listed], at[listed], parts, listed, dist_mm[listed],
+    out = _judge(board, arcs, row[listed], at[listed], parts, prow[listed], dist_mm[listed],
                   in_arc[maybe][listed], arc_close[maybe][listed], pairs.arc_mm[maybe][listed],
                   in_range[listed], range_close[listed])
     if among is None:

@@ -20,7 +20,7 @@ import shapely
 
 from campo.engine.geometry.arcs import arc_vertices_many
 from campo.engine.geometry.polygons import HalfPlane, centroids, clip_convex, segment_distances
-from campo.engine.geometry.segments import segments_apart, segments_near_quads, successors
+from campo.engine.geometry.segments import successors
 from campo.engine.rulesets.italia.board import (
     GRAZE_MM,
     WATCH_MM,
@@ -138,16 +138,6 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def quad_segment_distance(ax: np.ndarray, ay: np.ndarray, seg: np.ndarray) -> np.ndarray:
-    """Row-wise distance (mm) between convex quads (corners ``ax``, ``ay``: (4, m)) and
-    segments ``seg`` (m, 2, 2: start, end) (0 if they meet)."""
-    meet = segments_near_quads(seg, ax, ay)[1]
-    # apart: the least of the corners' distances from the segment and its ends' from the edges
-    gap = segments_apart(seg[:, 0, 0], seg[:, 0, 1], seg[:, 1, 0], seg[:, 1, 1], ax, ay,
-                         successors(ax), successors(ay)).min(axis=0)
-    return np.where(meet, 0.0, gap)
-
-
 def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The corners of the bases at index positions ``at``, corner-major: x (4, m), y (4, m)."""
     c = board.rect_table.corners.take(at, axis=0).T                      # (2, 4, m)
@@ -158,21 +148,22 @@ def corners_of(board: Board, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class Pairs:
     """Every (shooter, enemy) pair a shooter's targets are chosen from: ``row`` the shooter's
     row of `Arcs`, ``at`` the enemy's index position; its arc depth (mm, the ISD A5 reading)
-    and the distance from the front to its nearest point (mm)."""
+    and a lower bound of the distance from the front to its nearest point (mm; measured by
+    `part_distances` for the pairs it may matter to)."""
 
     row: np.ndarray
     at: np.ndarray
     arc_mm: np.ndarray
-    nearest_mm: np.ndarray
+    near_mm: np.ndarray
 
 
 def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
-    """Every present enemy (``enemy`` (shooters, bases) bool) with its arc depth and nearest
-    distance, all shooters against all bases in numpy (a table's few hundred bases). Bases
-    surely far out of the arc and beyond the range (by `WATCH_MM`: neither listed nor
-    remembered) get bounds instead: a depth below -`WATCH_MM`, a distance beyond it."""
+    """Every present enemy (``enemy`` (shooters, bases) bool) with its arc depth and a lower
+    bound of its distance (front to front centres, less both half-diagonals), all shooters
+    against all bases in numpy (a table's few hundred bases). Bases surely far out of the arc
+    and beyond the range (by `WATCH_MM`: neither listed nor remembered) get a bound for their
+    depth too: below -`WATCH_MM`."""
     row, at = enemy.nonzero()
-    px, py = corners_of(board, at)
     frames = board.rect_table.frames
     mode = board.settings.a5_in_arc_test
     if mode == "centre":
@@ -181,7 +172,7 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
         depth = np.minimum.reduce(values)[0]
         maybe_in = depth >= -WATCH_MM
     else:
-        values = arc_values(arcs, row, px, py, None)
+        values = arc_values(arcs, row, *corners_of(board, at), None)
         # no point of the base lies deeper than its corners' least deepest function
         depth = values.max(axis=1).min(axis=0)
         maybe_in = depth >= -WATCH_MM
@@ -191,27 +182,24 @@ def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     target = frames.take(at, axis=0)
     d = target[:, :2] - mid
     radius = np.sqrt(target[:, 6] ** 2 + target[:, 7] ** 2)          # half width, half depth
-    nearest = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius      # a lower bound
-    need = (maybe_in | (nearest <= arcs.range_mm[row] + WATCH_MM)).nonzero()[0]
+    near = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2) - half - radius
+    need = (maybe_in | (near <= arcs.range_mm[row] + WATCH_MM)).nonzero()[0]
     if mode == "whole_base":
         depth[need] = values.take(need, axis=2).min(axis=0).min(axis=0)
     elif mode != "centre":
         depth[need] = depth_in_arc(values.take(need, axis=2))
-    front = front.take(row[need], axis=0)
-    nearest[need] = quad_segment_distance(px[:, need], py[:, need], front)
-    return Pairs(row, at, depth, nearest)
+    return Pairs(row, at, depth, near)
 
 
 @dataclass
 class Parts:
     """The part of each listed target measured to and aimed at (ISD A6), corner-major
-    (`engine.geometry.polygons`): ``x``, ``y`` (k, m), ``count`` vertices each; ``whole``:
-    the target's own rectangle (not cut by its arc)."""
+    (`engine.geometry.polygons`): ``x``, ``y`` (k, m), ``count`` vertices each (a target
+    not cut by its arc: its own rectangle)."""
 
     x: np.ndarray
     y: np.ndarray
     count: np.ndarray
-    whole: np.ndarray
 
 
 def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_arc: np.ndarray
@@ -222,10 +210,9 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
     n = len(row)
     x, y = corners_of(board, at)
     count = np.full(n, 4)
-    whole = np.ones(n, dtype=bool)
     ask = in_arc.nonzero()[0]
     if board.settings.a6_range_measure != "front_edge_to_part_in_arc" or not len(ask):
-        return Parts(x, y, count, whole)
+        return Parts(x, y, count)
     near = arc_values(arcs, row[ask], x[:, ask], y[:, ask], arcs.reach_mm[row[ask]])
     may = near.min(axis=1) < ARC_EPS_MM                                 # (4, targets)
     # the near arc when the target meets it, else the whole arc: asked only of targets the
@@ -240,7 +227,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
     inside = ~may.any(axis=0)
     cut = ask[~inside]
     if not len(cut):
-        return Parts(x, y, count, whole)
+        return Parts(x, y, count)
     may = may[:, ~inside]
     reach = np.where(meets_near[~inside], arcs.reach_mm[row[cut]], np.inf)
     cx, cy, cn = _clip(arcs, row[cut], x[:, cut], y[:, cut], reach, 0.0, may)
@@ -258,8 +245,7 @@ def parts_in_arc(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, in_a
     x, y, cx, cy = (_pad(a, width) for a in (x, y, cx, cy))
     x[:, cut[got]], y[:, cut[got]] = cx[:, got], cy[:, got]
     count[cut[got]] = cn[got]
-    whole[cut[got]] = False
-    return Parts(x, y, count, whole)
+    return Parts(x, y, count)
 
 
 def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.ndarray,
@@ -306,21 +292,16 @@ def _pad(a: np.ndarray, width: np.ndarray | int) -> np.ndarray:
     return np.concatenate([a, np.repeat(a[-1:], width - a.shape[0], axis=0)])
 
 
-def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Parts,
-                   nearest_mm: np.ndarray) -> np.ndarray:
-    """ISD A6 range (mm): front edge to the part (to the whole target: its nearest point, as
-    already measured), or centre to centre."""
-    how = board.settings.a6_range_measure
-    if how == "centre_to_centre":
+def part_distances(board: Board, arcs: Arcs, row: np.ndarray, at: np.ndarray, parts: Parts
+                   ) -> np.ndarray:
+    """ISD A6 range (mm): front edge to the part (to the whole target: its nearest point), or
+    centre to centre."""
+    if board.settings.a6_range_measure == "centre_to_centre":
         table = board.rect_table.frames
         d = table[at, :2] - table[arcs.at[row], :2]
         return np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2)
-    out = nearest_mm.copy()
-    cut = (~parts.whole).nonzero()[0]
-    if len(cut):
-        out[cut] = segment_distances(parts.x[:, cut], parts.y[:, cut], parts.count[cut],
-                                     arcs.front[row[cut], 0], arcs.front[row[cut], 1])
-    return out
+    return segment_distances(parts.x, parts.y, parts.count, arcs.front[row, 0],
+                             arcs.front[row, 1])
 
 
 def sight_ends(parts: Parts, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
