@@ -84,3 +84,22 @@ def test_a_polygon_outside_comes_back_empty_and_one_touching_as_its_contact() ->
     tx, ty, edge = clip_convex(x, y, n, [lambda px, py: px - 5.0])     # only its edge x = 5
     assert edge.tolist() == [2] and sorted(ty[:2, 0].tolist()) == [-5.0, 5.0]
     assert centroids(tx, ty, edge)[0].tolist() == [5.0]
+
+
+def test_segment_distance_to_a_rectangle_in_contact_or_in_a_padded_batch() -> None:
+    """Whole targets are measured in the same batch as parts cut by their arc (padded by
+    repeating their last vertex): a front along an edge, touching a corner or in line with an
+    edge beyond it reads the same distance padded or not, 0 when they meet."""
+    r = Rect(100.0, 50.0, 30.0, 80.0, 40.0)
+    c = np.array(r.corners, dtype=float)
+    fl, fr = c[0], c[1]
+    segs = np.array([[fl, fr], [fr, fl], [fl, fl + [0.0, 30.0]],
+                     [fr + (fr - fl), fr + 2 * (fr - fl)], [fl + [0.0, 1e-3], fr + [0.0, 1e-3]]])
+    x, y, n = _batch([r] * len(segs))
+    plain = segment_distances(x, y, n, segs[:, 0], segs[:, 1])
+    padded = segment_distances(np.concatenate([x, x[-1:]]), np.concatenate([y, y[-1:]]), n,
+                               segs[:, 0], segs[:, 1])
+    assert plain.tobytes() == padded.tobytes()
+    assert plain[:3].tolist() == [0.0, 0.0, 0.0]
+    want = shapely.distance(shapely.linestrings(segs), r.polygon)
+    assert np.allclose(plain, want, atol=1e-9)
