@@ -159,7 +159,8 @@ class Pairs:
 
 def candidate_pairs(board: Board, arcs: Arcs, enemy: np.ndarray) -> Pairs:
     """Every present enemy (``enemy`` (shooters, bases) bool) with its arc depth and a lower
-    bound of its distance (front to front centres, less both half-diagonals), all shooters
+    bound of its distance (the front's middle to the base's centre, less half the front and
+    the base's half-diagonal), all shooters
     against all bases in numpy (a table's few hundred bases). Bases surely far out of the arc
     and beyond the range (by `WATCH_MM`: neither listed nor remembered) get a bound for their
     depth too: below -`WATCH_MM`."""
@@ -279,7 +280,8 @@ def _clip(arcs: Arcs, rows: np.ndarray, x: np.ndarray, y: np.ndarray, reach: np.
 def _plane(o: np.ndarray, nrm: np.ndarray, base: np.ndarray, sign: np.ndarray,
            slack: float) -> HalfPlane:
     """The half-plane where (base + sign * depth from ``o`` along ``nrm``) + slack >= 0, one
-    per polygon (base 0, sign 1: ahead of the line; base far, sign -1: short of far)."""
+    per polygon (base 0, sign 1: ahead of the line; base far, sign -1: short of far; no
+    normal, base 1: everywhere)."""
     def f(px: np.ndarray, py: np.ndarray) -> np.ndarray:
         return (base + sign * ((px - o[:, 0]) * nrm[:, 0] + (py - o[:, 1]) * nrm[:, 1])) + slack
     return f
