@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from campo.engine.geometry.segments import point_segment_distance, segments_within, successors
+from campo.engine.geometry.segments import segments_apart, segments_within, successors
 
 HalfPlane = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """A linear function of the points (x, y: (k, m)); the half-plane is where it is >= 0."""
@@ -97,7 +97,6 @@ def segment_distances(x: np.ndarray, y: np.ndarray, count: np.ndarray, p0: np.nd
     side = (nx - x) * (y0 - y) - (ny - y) * (x0 - x)
     area = np.abs((x * ny - nx * y).sum(axis=0))
     inside = ((side >= 0).all(axis=0) | (side <= 0).all(axis=0)) & (area > 1e-9)
-    corner = point_segment_distance(x, y, x0, y0, x1, y1).min(axis=0)
-    ends = np.minimum(point_segment_distance(x0, y0, x, y, nx, ny).min(axis=0),
-                      point_segment_distance(x1, y1, x, y, nx, ny).min(axis=0))
-    return np.where(crossing | inside, 0.0, np.minimum(corner, ends))
+    # apart: the least of the corners' distances from the segment and its ends' from the edges
+    gap = segments_apart(x0, y0, x1, y1, x, y, nx, ny).min(axis=0)
+    return np.where(crossing | inside, 0.0, gap)
