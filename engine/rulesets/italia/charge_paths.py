@@ -75,18 +75,18 @@ class Paths:
         return poses, rows[k]
 
     @cached_property
-    def pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The area each path covers, as pieces (polygons), the row of each, and whether each
-        is a wheel's: the hulls of consecutive wheel poses, and the hull of the wheeled and
-        final poses (each run given as two poses of its own, `motion.hull_pieces`: one hull
-        pass for all)."""
+    def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
+        """The area the wheels cover, as pieces (polygons: the hulls of consecutive wheel poses,
+        `motion.hull_pieces`), and the row of each. (A straight run's area is the hull of its
+        wheeled and final poses: `runs`.)"""
         poses, owner = self.wheel_poses
-        rows = np.nonzero(self.found)[0]
-        n = len(self.found)
-        runs = np.stack([self.wheeled.corners[rows], self.final.corners[rows]], axis=1)
-        pieces, piece_owner = hull_pieces(np.concatenate([poses.corners, runs.reshape(-1, 4, 2)]),
-                                          np.concatenate([owner, np.repeat(rows + n, 2)]))
-        return pieces, piece_owner % max(n, 1), piece_owner < n
+        return hull_pieces(poses.corners, owner)
+
+    @cached_property
+    def runs(self) -> np.ndarray:
+        """(n, 8, 2): each row's wheeled then final corners, the points whose hull is the area
+        its straight run sweeps."""
+        return np.concatenate([self.wheeled.corners, self.final.corners], axis=1)
 
     def front_centres_after(self, rows: np.ndarray, along_mm: np.ndarray) -> np.ndarray:
         """(n, 2): where each row's front centre is after ``along_mm`` of its path (the wheel
