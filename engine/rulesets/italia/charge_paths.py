@@ -146,7 +146,7 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
             more, more_pick = _best_options(wheeled, t.take(wheel_rows), gap[may])
             pick = np.concatenate([pick, np.where(more_pick >= 0, more_pick + len(options.off),
                                                   -1)])
-            options = options.joined(more, n)
+            options = options.joined(more, n + np.arange(len(wheel_rows)))
             body = concat([c, wheeled])
     row = np.concatenate([np.arange(n), wheel_rows])
     start_turn = np.concatenate([np.zeros(n), turn[wheel_rows]])
@@ -189,12 +189,14 @@ def _best_options(body: Poses, t: Poses, gap: np.ndarray) -> tuple[_Options, np.
     direct = signed_turn(np.degrees(np.arctan2(gap[:, 1], gap[:, 0])), body.heading)
     usable = (np.hypot(gap[:, 0], gap[:, 1]) > 1e-9) & (np.abs(direct) <= limit + 1e-9)
     k = len(body)
-    options = _Options.of(body, t, np.stack(
-        [np.where(usable, direct, np.nan), np.zeros(k), np.full(k, -limit), np.full(k, limit)],
-        axis=1))
+    options = _Options.of(body, t, np.stack([np.where(usable, direct, np.nan), np.zeros(k)],
+                                            axis=1))
+    lacking = np.nonzero(np.bincount(options.start[options.ok], minlength=k) == 0)[0]
+    if len(lacking):
+        options = options.joined(_Options.of(body.take(lacking), t.take(lacking),
+                                             np.tile([-limit, limit], (len(lacking), 1))),
+                                 lacking)
     s_at, off, s_front, ok = options.start, options.off, options.s_front, options.ok
-    wide = options.column >= 2
-    ok &= ~wide | (np.bincount(s_at[ok & ~wide], minlength=k) == 0)[s_at]
     best = _first_of(s_at[ok], (np.round(s_front[ok], 2), np.round(np.abs(off[ok]), 6),
                                 off[ok]), k)
     pick = np.full(k, -1, dtype=np.int64)
@@ -204,13 +206,11 @@ def _best_options(body: Poses, t: Poses, gap: np.ndarray) -> tuple[_Options, np.
 
 @dataclass(frozen=True, eq=False)
 class _Options:
-    """Oblique options of some starts: the start each belongs to, its column of offsets, its
-    offset (deg), slide direction, the front's slide into contact, the pose at contact, and
-    whether the front makes the first contact (nothing else sooner, no flank or rear along the
-    target)."""
+    """Oblique options of some starts: the start each belongs to, its offset (deg), slide
+    direction, the front's slide into contact, the pose at contact, and whether the front makes
+    the first contact (nothing else sooner, no flank or rear along the target)."""
 
     start: np.ndarray
-    column: np.ndarray
     off: np.ndarray
     d: np.ndarray
     s_front: np.ndarray
@@ -220,8 +220,8 @@ class _Options:
     @staticmethod
     def of(body: Poses, t: Poses, offsets: np.ndarray) -> _Options:
         """The options ``offsets[k]`` (deg from straight ahead; NaN: none) of each start ``k``."""
-        at, o_at = np.nonzero(~np.isnan(offsets))
-        off = offsets[at, o_at]
+        at, column = np.nonzero(~np.isnan(offsets))
+        off = offsets[at, column]
         b, target = body.take(at), t.take(at)
         d = turned(b.front, off)
         s_front, s_body = front_and_body_slides(b.corners, target.corners, d)
@@ -229,12 +229,11 @@ class _Options:
         final = b.moved(d * np.where(ok, s_front, 0.0)[:, None])
         shared = edge_shares(final, target, TOUCH_MM)
         ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left
-        return _Options(at, o_at, off, d, s_front, final, ok)
+        return _Options(at, off, d, s_front, final, ok)
 
-    def joined(self, more: _Options, starts: int) -> _Options:
-        """These options, then ``more`` (of starts numbered from ``starts`` on)."""
-        return _Options(np.concatenate([self.start, more.start + starts]),
-                        np.concatenate([self.column, more.column]),
+    def joined(self, more: _Options, starts: np.ndarray) -> _Options:
+        """These options, then ``more`` (its start k being start ``starts[k]`` here)."""
+        return _Options(np.concatenate([self.start, starts[more.start]]),
                         np.concatenate([self.off, more.off]), np.concatenate([self.d, more.d]),
                         np.concatenate([self.s_front, more.s_front]),
                         concat([self.final, more.final]), np.concatenate([self.ok, more.ok]))
