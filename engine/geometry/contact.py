@@ -28,8 +28,9 @@ from campo.engine.geometry.rect import EDGE_NAMES, Rect
 from campo.engine.geometry.zones import zone_of, zones_of
 
 _EDGE_PRIORITY = {"front": 0, "left": 1, "right": 1, "rear": 2}
-_NEXT = [1, 2, 3, 0]
-"""Each corner's successor around a rectangle (``np.roll(a, -1, axis=1)``, cheaper)."""
+_NEXT = np.array([1, 2, 3, 0])
+"""Each corner's successor around a rectangle (``np.roll(a, -1, axis=1)``, cheaper; an index
+array: numpy converts a list on every use)."""
 
 
 def gap(a: Rect, b: Rect) -> float:
@@ -178,14 +179,13 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
     """Each edge of each quad (n, 4, 2) clipped to the matching rectangle's frame grown by
     ``tolerance`` (one value, or one per row) (`clip_length`'s operations, both axes of the
     frame in one pass: the same floats)."""
-    grow = np.maximum(np.asarray(tolerance, dtype=float), 1e-6)
-    if grow.ndim:
-        grow = grow[:, None]
-    f = frames.T[:, :, None]                                              # (8, n, 1)
+    tol = np.asarray(tolerance, dtype=float)
+    grow = np.maximum(tol, 1e-6)[:, None] if tol.ndim else max(float(tol), 1e-6)
+    f = np.ascontiguousarray(frames.T)[:, :, None]                       # (8, n, 1)
     # every corner in its frame, both axes at once (2, n, 4): across (u) and along (v)
     # (`to_local`); edge i runs from corner i to the next
     dx, dy = corners[..., 0] - f[0], corners[..., 1] - f[1]
-    x = dx * f[[2, 4]] + dy * f[[3, 5]]
+    x = dx * f[2:6:2] + dy * f[3:6:2]                                     # (right, front)
     d = x[..., _NEXT] - x
     hi = (frames[:, 6:] + grow).T[:, :, None]
     lo = -hi
@@ -197,8 +197,8 @@ def _clipped_edges(corners: np.ndarray, length: np.ndarray, frames: np.ndarray,
     # enters
     enter = np.where(flat, np.where((x < lo) | (x > hi), np.inf, -np.inf), np.minimum(ea, eb))
     leave = np.where(flat, np.inf, np.maximum(ea, eb))
-    t0 = np.maximum(0.0, enter.max(axis=0))
-    t1 = np.minimum(1.0, leave.min(axis=0))
+    t0 = np.maximum(0.0, np.maximum(enter[0], enter[1]))
+    t1 = np.minimum(1.0, np.minimum(leave[0], leave[1]))
     return np.where(t0 > t1, 0.0, (t1 - t0) * length)
 
 

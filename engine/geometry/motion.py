@@ -93,10 +93,11 @@ def _slides(groups: list[np.ndarray], obstacle: np.ndarray, directions: np.ndarr
     if g > 1:
         b, d, r = np.concatenate([b] * g, axis=2), np.concatenate([d] * g), np.concatenate([r] * g)
     hits = _vertex_hits(np.concatenate([a, b], axis=2), np.concatenate([b, a], axis=2),
-                        np.concatenate([d, -d]), np.concatenate([r, r]))
+                        np.concatenate([d, -d]), np.concatenate([r, r]), bool(r.any()))
     # GEOS asked only of the pairs whose boxes come that near (farther apart along x or y,
     # farther apart outright)
-    apart = np.maximum(b.min(axis=1) - a.max(axis=1), a.min(axis=1) - b.max(axis=1))
+    low, high = np.minimum.reduce, np.maximum.reduce   # (the ufuncs' own: no wrapper)
+    apart = np.maximum(low(b, axis=1) - high(a, axis=1), low(a, axis=1) - high(b, axis=1))
     near = np.maximum(apart[0], apart[1]) <= r + BOX_MARGIN_MM
     out = []
     for n, moving in enumerate(groups):
@@ -125,22 +126,22 @@ def _shapes(vertices: np.ndarray) -> np.ndarray:
     return shapely.polygons(vertices)
 
 
-def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
-                 ) -> np.ndarray:
+def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray,
+                 pushed: bool) -> np.ndarray:
     """Least t >= 0 at which some point ``p[:, i, k] + t d[k]`` comes within ``reach[k]`` of
     the convex shape ``q[:, :, k]``'s boundary from outside: on an edge pushed out by ``reach``
-    or within ``reach`` of a vertex. (K,), inf where none does. The rows come last, (2, m, K)
-    and (2, n, K), so that every array operation runs along contiguous rows (broadcasting over
-    the first axes instead costs numpy a buffered copy per operation)."""
+    or within ``reach`` of a vertex (``pushed``: some reach is not 0). (K,), inf where none
+    does. The rows come last, (2, m, K) and (2, n, K), so that every array operation runs along
+    contiguous rows (broadcasting over the first axes instead costs numpy a buffered copy per
+    operation)."""
     following = np.concatenate([q[:, 1:], q[:, :1]], axis=1)
     e = following - q
     qx, qy, ex, ey = q[0], q[1], e[0], e[1]                          # (n, K)
     length = np.hypot(ex, ey)
     sx, sy = qx, qy
-    pushed = reach.any()
     if pushed:   # pushed-out edges: outward normals (ey, -ex) for a counter-clockwise
         # outline; both sides of a segment
-        area = np.sum(qx * following[1] - following[0] * qy, axis=0)
+        area = np.add.reduce(qx * following[1] - following[0] * qy, axis=0)
         scale = np.where(area < 0, -1.0, 1.0) / np.where(length > _EPS, length, 1.0)
         sx, sy = qx + ey * scale * reach, qy - ex * scale * reach
     px, py = p[0][:, None], p[1][:, None]                              # (m, 1, K)
@@ -152,7 +153,7 @@ def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
     t = (wx * ey - wy * ex) / den
     s = (wx * d1 - wy * d0) / den
     t = np.where(usable & (t >= -_EPS) & (s >= -_EPS) & (s <= 1 + _EPS), t, np.inf)
-    best = np.maximum(t.min(axis=(0, 1)), 0.0)
+    best = np.maximum(np.minimum.reduce(t, axis=(0, 1)), 0.0)
     if pushed:
         vx, vy = qx - px, qy - py                                      # vertex - point
         along = vx * d0 + vy * d1
@@ -160,7 +161,7 @@ def _vertex_hits(p: np.ndarray, q: np.ndarray, d: np.ndarray, reach: np.ndarray
         r2 = reach * reach
         tc = along - np.sqrt(np.maximum(r2 - across2, 0.0))
         tc = np.where((across2 <= r2) & (tc >= -_EPS), tc, np.inf)
-        best = np.minimum(best, np.maximum(tc.min(axis=(0, 1)), 0.0))
+        best = np.minimum(best, np.maximum(np.minimum.reduce(tc, axis=(0, 1)), 0.0))
     return best
 
 

@@ -75,18 +75,18 @@ class Paths:
         return poses, rows[k]
 
     @cached_property
-    def pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The area each path covers, as pieces (polygons), the row of each, and whether each
-        is a wheel's: the hulls of consecutive wheel poses, and the hull of the wheeled and
-        final poses (each run given as two poses of its own, `motion.hull_pieces`: one hull
-        pass for all)."""
+    def wheel_pieces(self) -> tuple[np.ndarray, np.ndarray]:
+        """The area the wheels cover, as pieces (polygons: the hulls of consecutive wheel poses,
+        `motion.hull_pieces`), and the row of each. (A straight run's area is the hull of its
+        wheeled and final poses: `runs`.)"""
         poses, owner = self.wheel_poses
-        rows = np.nonzero(self.found)[0]
-        n = len(self.found)
-        runs = np.stack([self.wheeled.corners[rows], self.final.corners[rows]], axis=1)
-        pieces, piece_owner = hull_pieces(np.concatenate([poses.corners, runs.reshape(-1, 4, 2)]),
-                                          np.concatenate([owner, np.repeat(rows + n, 2)]))
-        return pieces, piece_owner % max(n, 1), piece_owner < n
+        return hull_pieces(poses.corners, owner)
+
+    @cached_property
+    def runs(self) -> np.ndarray:
+        """(n, 8, 2): each row's wheeled then final corners, the points whose hull is the area
+        its straight run sweeps."""
+        return np.concatenate([self.wheeled.corners, self.final.corners], axis=1)
 
     def front_centres_after(self, rows: np.ndarray, along_mm: np.ndarray) -> np.ndarray:
         """(n, 2): where each row's front centre is after ``along_mm`` of its path (the wheel
@@ -125,40 +125,36 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
     turn = signed_turn(squarely, c.heading) if n else np.zeros(0)
     wheel_rows = np.nonzero((np.abs(turn) > SQUARE_DEG)
                             & (settings.a28_charge_path != "straight_distance"))[0]
+    free = settings.a22_wheel_cost == "free"
+    options, pick = _best_options(c, t, _nearest(c, t_shapes))
     body = c
-    if len(wheel_rows):   # (a wheel sweeping over its target is no start)
-        wheeling = c.take(wheel_rows)
-        clear = ~_wheel_hits(wheeling, turn[wheel_rows], t_shapes[wheel_rows])
-        wheel_rows = wheel_rows[clear]
-        body = concat([c, wheeling.take(clear).wheeled(turn[wheel_rows])])
+    if len(wheel_rows):
+        # a wheeled start costs its wheel and then at least its front's gap: one that cannot
+        # be shorter than standing still (which wins a tie) is not measured
+        wheeled = c.take(wheel_rows).wheeled(turn[wheel_rows])
+        gap = _nearest(wheeled, t_shapes[wheel_rows])
+        at = pick[wheel_rows]
+        standing = np.where(at >= 0, options.s_front[at], np.inf)
+        wheel_mm = 0.0 if free else c.width[wheel_rows] * np.radians(np.abs(turn[wheel_rows]))
+        may = wheel_mm + np.hypot(gap[:, 0], gap[:, 1]) < standing + 1e-6
+        if may.any():   # (a wheel sweeping over its target is no start)
+            may[may] = ~_wheel_hits(c.take(wheel_rows[may]), turn[wheel_rows[may]],
+                                    t_shapes[wheel_rows[may]])
+        wheel_rows = wheel_rows[may]
+        if len(wheel_rows):
+            wheeled = wheeled.take(may)
+            more, more_pick = _best_options(wheeled, t.take(wheel_rows), gap[may])
+            pick = np.concatenate([pick, np.where(more_pick >= 0, more_pick + len(options.off),
+                                                  -1)])
+            options = options.joined(more, n + np.arange(len(wheel_rows)))
+            body = concat([c, wheeled])
     row = np.concatenate([np.arange(n), wheel_rows])
     start_turn = np.concatenate([np.zeros(n), turn[wheel_rows]])
-
-    # options: straight at the target's nearest point when within 45°, and straight ahead; 45°
-    # either way only for starts where neither brings the front first (the nearest point's
-    # direction is the shortest slide there is, and straight ahead wins a tie with it)
-    limit = OBLIQUE_MAX_ANGLE_DEG
-    line = shapely.get_coordinates(shapely.shortest_line(body.front_lines, t_shapes[row]))
-    line = line.reshape(-1, 2, 2)
-    gap = line[:, 1] - line[:, 0]
-    direct = signed_turn(np.degrees(np.arctan2(gap[:, 1], gap[:, 0])), body.heading)
-    usable = (np.hypot(gap[:, 0], gap[:, 1]) > 1e-9) & (np.abs(direct) <= limit + 1e-9)
-    k = len(row)
-    options = _Options.of(body, t.take(row), np.stack(
-        [np.where(usable, direct, np.nan), np.zeros(k), np.full(k, -limit), np.full(k, limit)],
-        axis=1))
-    s_at, off, s_front, ok, d, final = (options.start, options.off, options.s_front, options.ok,
-                                        options.d, options.final)
-    wide = options.column >= 2
-    ok &= ~wide | (np.bincount(s_at[ok & ~wide], minlength=k) == 0)[s_at]
-    # the best option of each start: shortest; ties (to 0.01 mm) to the straighter path
-    best = _first_of(s_at[ok], (np.round(s_front[ok], 2), np.round(np.abs(off[ok]), 6),
-                                off[ok]), len(row))
-    has = best >= 0
-    pick = np.nonzero(ok)[0][best[has]]
-    starts = np.nonzero(has)[0]
+    starts = np.nonzero(pick >= 0)[0]
+    pick = pick[starts]
+    s_front, off, final = options.s_front, options.off, options.final
     wheel_mm = c.width[row[starts]] * np.radians(np.abs(start_turn[starts]))
-    if settings.a22_wheel_cost == "free":
+    if free:
         wheel_mm = np.zeros(len(starts))
     length = wheel_mm + s_front[pick]
     # the best start of each pair: shortest, then the smaller wheel; ties to standing still
@@ -171,18 +167,50 @@ def best_paths(c: Poses, t: Poses, t_shapes: np.ndarray, settings: ItaliaSetting
     sel, st = pick[at], starts[at]
     return Paths(found, c, body.take(st), final.take(sel), np.where(found, start_turn[st], 0.0),
                  np.where(found, off[sel], 0.0), np.where(found, wheel_mm[at], 0.0),
-                 np.where(found, s_front[sel], 0.0), d[sel])
+                 np.where(found, s_front[sel], 0.0), options.d[sel])
+
+
+def _nearest(body: Poses, t_shapes: np.ndarray) -> np.ndarray:
+    """(k, 2): from each front to the nearest point of its target (GEOS's shortest line)."""
+    line = shapely.get_coordinates(shapely.shortest_line(body.front_lines, t_shapes))
+    line = line.reshape(-1, 2, 2)
+    return line[:, 1] - line[:, 0]
+
+
+def _best_options(body: Poses, t: Poses, gap: np.ndarray) -> tuple[_Options, np.ndarray]:
+    """The options of each start ``body[k]`` into ``t[k]`` (``gap``: `_nearest`) and the best
+    of each (its position among them; -1 where none brings the front first).
+
+    Options: straight at the target's nearest point when within 45°, and straight ahead; 45°
+    either way only for starts where neither brings the front first (the nearest point's
+    direction is the shortest slide there is, and straight ahead wins a tie with it). The best:
+    shortest; ties (to 0.01 mm) to the straighter path."""
+    limit = OBLIQUE_MAX_ANGLE_DEG
+    direct = signed_turn(np.degrees(np.arctan2(gap[:, 1], gap[:, 0])), body.heading)
+    usable = (np.hypot(gap[:, 0], gap[:, 1]) > 1e-9) & (np.abs(direct) <= limit + 1e-9)
+    k = len(body)
+    options = _Options.of(body, t, np.stack([np.where(usable, direct, np.nan), np.zeros(k)],
+                                            axis=1))
+    lacking = np.nonzero(np.bincount(options.start[options.ok], minlength=k) == 0)[0]
+    if len(lacking):
+        options = options.joined(_Options.of(body.take(lacking), t.take(lacking),
+                                             np.tile([-limit, limit], (len(lacking), 1))),
+                                 lacking)
+    s_at, off, s_front, ok = options.start, options.off, options.s_front, options.ok
+    best = _first_of(s_at[ok], (np.round(s_front[ok], 2), np.round(np.abs(off[ok]), 6),
+                                off[ok]), k)
+    pick = np.full(k, -1, dtype=np.int64)
+    pick[best >= 0] = np.nonzero(ok)[0][best[best >= 0]]
+    return options, pick
 
 
 @dataclass(frozen=True, eq=False)
 class _Options:
-    """Oblique options of some starts: the start each belongs to, its column of offsets, its
-    offset (deg), slide direction, the front's slide into contact, the pose at contact, and
-    whether the front makes the first contact (nothing else sooner, no flank or rear along the
-    target)."""
+    """Oblique options of some starts: the start each belongs to, its offset (deg), slide
+    direction, the front's slide into contact, the pose at contact, and whether the front makes
+    the first contact (nothing else sooner, no flank or rear along the target)."""
 
     start: np.ndarray
-    column: np.ndarray
     off: np.ndarray
     d: np.ndarray
     s_front: np.ndarray
@@ -192,8 +220,8 @@ class _Options:
     @staticmethod
     def of(body: Poses, t: Poses, offsets: np.ndarray) -> _Options:
         """The options ``offsets[k]`` (deg from straight ahead; NaN: none) of each start ``k``."""
-        at, o_at = np.nonzero(~np.isnan(offsets))
-        off = offsets[at, o_at]
+        at, column = np.nonzero(~np.isnan(offsets))
+        off = offsets[at, column]
         b, target = body.take(at), t.take(at)
         d = turned(b.front, off)
         s_front, s_body = front_and_body_slides(b.corners, target.corners, d)
@@ -201,7 +229,14 @@ class _Options:
         final = b.moved(d * np.where(ok, s_front, 0.0)[:, None])
         shared = edge_shares(final, target, TOUCH_MM)
         ok &= shared[:, 1:].max(axis=1) <= 2 * TOUCH_MM + 1e-6        # right, rear, left
-        return _Options(at, o_at, off, d, s_front, final, ok)
+        return _Options(at, off, d, s_front, final, ok)
+
+    def joined(self, more: _Options, starts: np.ndarray) -> _Options:
+        """These options, then ``more`` (its start k being start ``starts[k]`` here)."""
+        return _Options(np.concatenate([self.start, starts[more.start]]),
+                        np.concatenate([self.off, more.off]), np.concatenate([self.d, more.d]),
+                        np.concatenate([self.s_front, more.s_front]),
+                        concat([self.final, more.final]), np.concatenate([self.ok, more.ok]))
 
 
 def _first_of(group: np.ndarray, keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:

@@ -344,7 +344,8 @@ def _judge_paths(board: Board, charges: list[Charge]) -> None:
     flush = _flush_poses(board, final, target, edge, contact) \
         if s.a30_close_flush_after_contact else None
     covered = flank_cover(board, [charges[k].target for k in found.tolist()])
-    intercepts = _interceptions(board, charges, paths) if s.a29_interception != "off" else {}
+    intercepts = _interceptions(board, charges, paths, c_at, t_at) \
+        if s.a29_interception != "off" else {}
     stopped = [k for k, zones in intercepts.items() if zones.by]
     entered = dict(zip(stopped, paths.front_centres_after(
         np.array(stopped, dtype=np.int64), np.array([intercepts[k].at_mm for k in stopped])
@@ -519,20 +520,24 @@ class _Interception(NamedTuple):
     close: bool = False                  # some zone entered too near the target's to call
 
 
-def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[int, _Interception]:
+def _interceptions(board: Board, charges: list[Charge], paths: Paths, c_at: np.ndarray,
+                   t_at: np.ndarray) -> dict[int, _Interception]:
     """ISD §9 / A29, per row with a path: the first other enemy whose 2" zone the path enters
     before the target's. The zones that count are those of enemies, not generals, not already
     in contact with the charger's side (in melee: its zone stops nobody). A zone entered
     within ``close_call_mm`` of the target's is too close to call (key "interception"): the
-    bases of one enemy line, side by side, are reached together."""
+    bases of one enemy line, side by side, are reached together. ``c_at``, ``t_at``: the
+    chargers' and targets' index positions."""
     names = board.state.index.ids
     shapes = board.state.index.shapes
     reach = board.mm(ENEMY_ZONE_IN)
-    pieces, piece_row, wheel_piece = paths.pieces
-    hits, others = board.state.index.query_many(pieces, reach)
-    t_at = board.positions([v.target for v in charges])
-    c_at = board.positions([v.charger for v in charges])
+    # the area each path covers, as pieces: its wheel's, then the hull of its straight run
+    wheel, wheel_row = paths.wheel_pieces
+    run_row = np.nonzero(paths.found)[0]
+    runs = shapely.convex_hull(shapely.multipoints(paths.runs[run_row]))
+    hits, others = board.state.index.query_many(np.concatenate([wheel, runs]), reach)
     c_side = board.sides[c_at]
+    piece_row = np.concatenate([wheel_row, run_row])
     row = piece_row[hits]
     holds = (board.sides[others] != c_side[row]) & ~board.generals[others] & \
         (others != t_at[row]) & ~board.touches_side[others, c_side[row]]
@@ -544,7 +549,7 @@ def _interceptions(board: Board, charges: list[Charge], paths: Paths) -> dict[in
     # the entry into each row's target zone, then into each other's
     k_all = np.concatenate([rows, pair // n])
     o_all = np.concatenate([t_at[rows], pair % n])
-    by_wheel = wheel_piece[hits]
+    by_wheel = hits < len(wheel)
     swept = np.sort(row[by_wheel] * n + others[by_wheel])     # (row, base) met by a wheel
     code = k_all * n + o_all
     wheeled = swept[np.minimum(np.searchsorted(swept, code), len(swept) - 1)] == code \
