@@ -184,24 +184,26 @@ class SightField:
         rules = TerrainRules(lines.ends, lines.end_shapes, lines.uncounted)
         seg = xy.take(rest, axis=0)
         x, y = seg[..., 0], seg[..., 1]            # (numpy is slow across a short axis)
-        box = np.array([x.min(), y.min(), x.max(), y.max()])
-        if len(self.walls) and _meets(self._walls.bounds, box, widths[rest].max()):
+        box = (float(x.min()), float(y.min()), float(x.max()), float(y.max()))
+        if len(self.walls) and _meets(self._walls.boxes, box, float(widths[rest].max())):
             wall = self._walls.blocking(seg, widths[rest], _rows(rules, rest))
             on = wall >= 0
             kind[rest[on]], index[rest[on]] = WALL, wall[on]
             rest = rest[~on]
-        if len(rest) and len(self.deep_areas) and _meets(self._areas.bounds, box, 0.0):
+        if len(rest) and len(self.deep_areas) and _meets(self._areas.boxes, box, 0.0):
             area = self._areas.blocking(xy.take(rest, axis=0), _rows(rules, rest))
             on = area >= 0
             kind[rest[on]], index[rest[on]] = DEPTH, area[on]
         return Trace(kind, index)
 
 
-def _meets(bounds: np.ndarray, box: np.ndarray, grow: float) -> bool:
-    """Whether a piece's box (rows of ``bounds``) meets the lines' ``box`` (xmin, ymin, xmax,
-    ymax) grown by ``grow``: if not, none is near."""
-    return bool(((bounds[:, :2] <= box[2:] + grow) & (bounds[:, 2:] >= box[:2] - grow))
-                .all(axis=1).any())
+def _meets(boxes: list[list[float]], box: tuple[float, float, float, float],
+           grow: float) -> bool:
+    """Whether a piece's box (``boxes``: xmin, ymin, xmax, ymax) meets the lines' ``box``
+    grown by ``grow``: if not, none is near. (Python floats: the pieces are a handful, fewer
+    than a numpy call's cost.)"""
+    x0, y0, x1, y1 = box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow
+    return any(b[0] <= x1 and b[1] <= y1 and b[2] >= x0 and b[3] >= y0 for b in boxes)
 
 
 def _rows(rules: TerrainRules, rows: np.ndarray) -> TerrainRules:

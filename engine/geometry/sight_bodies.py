@@ -135,23 +135,28 @@ class Bodies:
             rank = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
             verts = xy[first[:, None] + rank]                        # padded with the last one
             solid = shapely.get_num_interior_rings(geoms) == 0
-        vx, vy = np.ascontiguousarray(verts[:, :, 0].T), np.ascontiguousarray(verts[:, :, 1].T)
+        plane = np.ascontiguousarray(verts.transpose(2, 1, 0))    # (2, k, n): x then y
+        vx, vy = plane[0], plane[1]
         if corners is not None:
-            cx, cy = vx.sum(axis=0) / counts, vy.sum(axis=0) / counts    # the vertices' mean
+            centre = plane.sum(axis=1) / width                     # the vertices' mean
         else:
             real = np.arange(width)[:, None] < counts
-            cx, cy = (vx * real).sum(axis=0) / counts, (vy * real).sum(axis=0) / counts
-        dx, dy = vx - cx, vy - cy
-        radius = np.sqrt(dx ** 2 + dy ** 2).max(axis=0)
+            centre = (plane * real).sum(axis=1) / counts
+        d = plane - centre[:, None]
+        radius = np.sqrt((d * d).sum(axis=0)).max(axis=0)
         # convex: a quadrilateral turning the same way at every corner (a base), else no hole
         # and no area missing from the hull (areas, not `shapely.equals`, a relate per body; a
         # dent below CONVEX_AREA_REL of the area counts as none)
+        if corners is not None:       # (every body a solid quadrilateral, or none)
+            quad = np.arange(n if width == 4 else 0)
+        else:
+            quad = ((counts == 4) & solid).nonzero()[0]
         convex = np.zeros(n, dtype=bool)
-        quad = ((counts == 4) & solid).nonzero()[0]
         if len(quad):
-            qx, qy = vx[:4, quad], vy[:4, quad]
-            ex, ey = successors(qx) - qx, successors(qy) - qy        # each edge, then the next
-            turn = ex * successors(ey) - ey * successors(ex)
+            q = plane[:, :4] if len(quad) == n else plane[:, :4, quad]
+            edge = successors(q, axis=1) - q                    # each edge, then the next
+            after = successors(edge, axis=1)
+            turn = edge[0] * after[1] - edge[1] * after[0]
             convex[quad] = (turn > 0).all(axis=0) | (turn < 0).all(axis=0)
         rest = (~convex).nonzero()[0]
         if geoms is None and (len(rest) or width != 4):
@@ -160,7 +165,7 @@ class Bodies:
             area = shapely.area(geoms[rest])
             convex[rest] = solid[rest] & \
                 (shapely.area(shapely.convex_hull(geoms[rest])) - area <= CONVEX_AREA_REL * area)
-        return Bodies(geoms, verts, vx, vy, counts, np.column_stack([cx, cy]), radius, convex)
+        return Bodies(geoms, verts, vx, vy, counts, np.ascontiguousarray(centre.T), radius, convex)
 
 
 def suspects(xy: np.ndarray, width: np.ndarray, bodies: Bodies, rules: Rules,

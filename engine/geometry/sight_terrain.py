@@ -65,6 +65,7 @@ class Walls:
         self.seg = np.stack([xy[:-1][same], xy[1:][same]], axis=1)     # (m, 2, 2)
         self.seg_wall = owner[:-1][same]
         self.bounds = shapely.bounds(walls) if len(walls) else np.zeros((0, 4))
+        self.boxes: list[list[float]] = self.bounds.tolist()
         self.tree = shapely.STRtree(walls) if len(walls) else None
 
     def blocking(self, xy: np.ndarray, width: np.ndarray, rules: TerrainRules) -> np.ndarray:
@@ -146,6 +147,7 @@ class Areas:
         self.geoms = areas
         self.max_depth = max_depth
         self.bounds = shapely.bounds(areas) if len(areas) else np.zeros((0, 4))
+        self.boxes: list[list[float]] = self.bounds.tolist()
         self.edges = convex_edges(areas)
 
     def blocking(self, xy: np.ndarray, rules: TerrainRules) -> np.ndarray:
