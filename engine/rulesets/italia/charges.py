@@ -289,8 +289,9 @@ def _screen(board: Board, charges: list[Charge]) -> list[Charge]:
             v.close_calls.append("charge_arc")
             if not in_arc[k]:
                 v.reasons[-1] += f" ({CLOSE_CALL})"
-        if garrisoned[k]:
-            v.reasons.append(f"cavalry may not attack {v.target} garrisoned in {garrisoned[k]}")
+        if garrisoned[k] is not None:
+            v.reasons.append(f"cavalry may not attack {v.target} garrisoned in {garrisoned[k]}"
+                             if garrisoned[k] else f"cavalry may not attack {v.target}: in garrison")
         if beyond[k]:
             v.allowance = board.inches(float(cap[k]))
             v.reasons.append(f"out of reach: at least {board.inches(float(gap[k])):.1f} in away, "
@@ -301,15 +302,25 @@ def _screen(board: Board, charges: list[Charge]) -> list[Charge]:
 
 
 def _garrisoned(board: Board, charges: list[Charge], t_shapes: np.ndarray) -> list[str | None]:
-    """ISD §9: the town or village holding the target wholly, when cavalry charges infantry."""
+    """ISD §9: cavalry may not attack infantry in garrison (``traits.garrison``); infantry not
+    in garrison may be charged by cavalry even inside a town («Se un'Unità di fanteria non si
+    trova in guarnigione, anche se la maggior parte delle sue basi è all'interno del tracciato
+    del centro abitato può essere caricata da cavalleria»). The answer names the town or
+    village the garrison stands in ("" when it touches none)."""
     infos = board.infos
     rows = [k for k, v in enumerate(charges)
-            if infos[v.charger].arm == "cavalry" and infos[v.target].arm == "infantry"]
+            if infos[v.charger].arm == "cavalry" and infos[v.target].arm == "infantry"
+            and bool(board.state.base(v.target).traits.get("garrison", False))]
     out: list[str | None] = [None] * len(charges)
     if rows:
-        held = board.terrain_table.holding(t_shapes[rows], 0.0, GARRISONS)
-        for k, found in zip(rows, held):
-            out[k] = found[0].id if found else None
+        table = board.terrain_table
+        g, f = table.meeting(t_shapes[rows])
+        towns: dict[int, str] = {}
+        for row, k in zip(g.tolist(), f.tolist()):
+            if table.features[k].kind in GARRISONS:
+                towns.setdefault(row, table.features[k].id)
+        for n, k in enumerate(rows):
+            out[k] = towns.get(n, "")
     return out
 
 

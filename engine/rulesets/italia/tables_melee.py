@@ -29,7 +29,7 @@ SOFT_GROUND = frozenset({"marsh", "rice", "wood"})
 """ISD §9 «Cavalleria su terreno molle (paludi o risaie) o in boschi» (−2)."""
 
 GARRISONS = frozenset({"town", "village"})
-"""ISD §9: cavalry may not attack infantry garrisoned in a town or village."""
+"""ISD §9: the built-up areas a garrison (``traits.garrison``) holds against cavalry."""
 
 SUPPORT_ENEMY_WITHIN_FRONT_IN = 2.0
 """ISD §1: an enemy within 2" of the front does not remove support."""
