@@ -29,6 +29,7 @@ from campo.engine.rulesets.italia.tables_manoeuvre import NEAR_ARTILLERY_IN, NEA
 from campo.engine.rulesets.italia.tables_melee import (MELEE_FALL_BACK_IN, PURSUIT_DISTANCE_IN,
                                                        PURSUIT_NEW_CONTACT_ARC_HALF_DEG,
                                                        ROUT_PASSAGE_GAP_IN, may_pursue)
+from campo.engine.rulesets.italia.tables_movement import TERRAIN_KIND_CLASS, TerrainClass
 
 OVERLAP_MM2 = 1.0
 """A pursuit arc must overlap an enemy by more than this to reach it (more than a mere touch)."""
@@ -283,7 +284,8 @@ def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] |
     Fall back 3" and rout a full move, keeping facing (ISD A26, A38), with what each meets: a
     fall-back that enemies or impassable ground prevent stays put, disordered (ISD §9); a rout
     passes through friends and is captured by enemies leaving no 2" gap (ISD §1, A39). Pursue
-    straight ahead 3" (infantry) / 6" (cavalry); enemies within 30° on that path may be hit
+    straight ahead 3" (infantry) / 6" (cavalry), less what the terrain on the way takes
+    (`_pursuit_over_terrain`); enemies within 30° on that path may be hit
     (ISD §9, ISD A40): those in the way, and those the 30° arc (ISD A27) from the front, out to
     the pursuit distance, reaches into."""
     infos = board.infos
@@ -296,6 +298,8 @@ def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] |
     rout_in = np.array([full_move_in(board, i) for i in movers], dtype=float)
     chase_in = np.array([PURSUIT_DISTANCE_IN["cavalry" if infos[i].arm == "cavalry"
                                              else "infantry"] for i in chasers], dtype=float)
+    if m:
+        chase_in = _pursuit_over_terrain(board, chasers, p.front_edges[2 * n:], ahead, chase_in)
     moves = _Moves(p, np.concatenate([back, back, ahead]),
                    np.concatenate([np.full(n, board.mm(MELEE_FALL_BACK_IN)), board.mm(rout_in),
                                    board.mm(chase_in)]))
@@ -418,6 +422,29 @@ def _pursuit_directions(board: Board, ids: list[str], fronts: np.ndarray) -> np.
             norm = math.hypot(dx, dy)
             if norm > 0:
                 out[k] = (dx / norm, dy / norm)
+    return out
+
+
+def _pursuit_over_terrain(board: Board, ids: list[str], fronts: np.ndarray, ahead: np.ndarray,
+                          chase_in: np.ndarray) -> np.ndarray:
+    """Each pursuit's length once the terrain its front crosses is applied (ISD §9: «Unità che
+    ottengono l'inseguimento devono applicare le eventuali riduzioni causate dagli effetti del
+    terreno se una parte del fronte ... attraversa l'area che penalizza»; «le inseguenti
+    applicano le riduzioni»): a linear obstacle deducts its «Ostacoli lineari» value (ISD A20),
+    area terrain and marsh cap the pursuit at their value (ISD A21), ground the unit may not
+    enter stops it. The terrain is read along the full pursuit, as a charge's along its path."""
+    length = board.mm(chase_in)[:, None, None]
+    swept = shapely.convex_hull(shapely.multipoints(np.concatenate(
+        [fronts, fronts + ahead[:, None, :] * length], axis=1)))
+    out = chase_in.copy()
+    for k, kinds in enumerate(board.terrain_table.kinds_meeting(swept)):
+        classes = {kind: TERRAIN_KIND_CLASS.get(kind) for kind in kinds}
+        linear = [kind for kind, c in classes.items() if c is TerrainClass.LINEAR]
+        capping = [kind for kind, c in classes.items()
+                   if c in (TerrainClass.AREA, TerrainClass.MARSH, TerrainClass.IMPASSABLE)]
+        cut = full_move_in(board, ids[k]) - full_move_in(board, ids[k], linear) if linear else 0.0
+        cap = full_move_in(board, ids[k], capping) if capping else math.inf
+        out[k] = max(0.0, min(out[k] - cut, cap))
     return out
 
 
