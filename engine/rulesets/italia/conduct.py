@@ -19,7 +19,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from campo.engine.geometry.contact import edge_aspect
 from campo.engine.geometry.poses import Poses
+from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.geometry.segments import successors
 from campo.engine.geometry.sight import Keyed, Sightlines
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
@@ -449,14 +451,22 @@ def _pursuit_over_terrain(board: Board, ids: list[str], fronts: np.ndarray, ahea
 
 
 def pursues(board: Board, base_id: str) -> bool:
-    """A unit may pursue (ISD §9): artillery never does, and infantry never pursues cavalry:
-    infantry whose enemies in contact are all cavalry has no pursuit."""
+    """A unit may pursue (ISD §9): artillery never does; only a unit with the enemy falling
+    back on its own front tests («Il test per l'inseguimento deve essere effettuato solo da chi
+    ha il nemico in arretramento sul proprio fronte»), so one whose enemies in contact all touch
+    its flank or rear has no pursuit; and infantry never pursues cavalry, so infantry whose
+    enemies on its front are all cavalry has none. A unit touching no enemy keeps its pursuit
+    (the one it would make after winning a melee it is about to fight)."""
     info = board.infos[base_id]
     if not info.is_unit:
         return False
-    fought = [board.infos[o].arm for o in board.relations.foes[base_id]
+    fought = [o for o in board.relations.foes[base_id]
               if board.infos[o].is_unit or (board.infos[o].is_gun and not board.infos[o].limbered)]
-    return not fought or any(may_pursue(info.arm, arm) for arm in fought)
+    if not fought:
+        return True
+    on_front = [o for o in fought if edge_aspect(
+        EDGE_NAMES[int(board.contacts.edge[board.contact_row(base_id, o)])]) == "front"]
+    return any(may_pursue(info.arm, board.infos[o].arm) for o in on_front)
 
 
 _ANSWERS: dict[str, Callable[[Board, list[str]], dict[str, Any]]] = {
