@@ -112,12 +112,13 @@ def _mover(board: Board, base_id: str) -> tuple[str, str | None, str, bool, str 
             info.rank)
 
 
-def move_over(board: Board, base_id: str, kinds: Iterable[str] = ()
-              ) -> tuple[float, tuple[str, ...]]:
+def move_over(board: Board, base_id: str, kinds: Iterable[str] = (),
+              settings: ItaliaSettings | None = None) -> tuple[float, tuple[str, ...]]:
     """(movement allowance in inches over terrain ``kinds``, why it is less than the open move)
-    (ISD §8 table; kinds the table does not know do not change it)."""
+    (ISD §8 table; kinds the table does not know do not change it); ``settings`` replace the
+    board's (e.g. to read the terrain without the weather)."""
     known = tuple(sorted({k for k in kinds if k in TERRAIN_KIND_CLASS}))
-    return _allowance(*_mover(board, base_id), known, board.settings)
+    return _allowance(*_mover(board, base_id), known, settings or board.settings)
 
 
 def full_move_in(board: Board, base_id: str, kinds: Iterable[str] = ()) -> float:

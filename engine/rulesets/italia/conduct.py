@@ -26,7 +26,7 @@ from campo.engine.geometry.segments import successors
 from campo.engine.geometry.sight import Keyed, Sightlines
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
 from campo.engine.rulesets.italia.charge_paths import turned
-from campo.engine.rulesets.italia.charges import full_move_in
+from campo.engine.rulesets.italia.charges import full_move_in, move_over
 from campo.engine.rulesets.italia.tables_manoeuvre import NEAR_ARTILLERY_IN, NEAR_INFANTRY_IN
 from campo.engine.rulesets.italia.tables_melee import (MELEE_FALL_BACK_IN, PURSUIT_DISTANCE_IN,
                                                        PURSUIT_NEW_CONTACT_ARC_HALF_DEG,
@@ -439,13 +439,19 @@ def _pursuit_over_terrain(board: Board, ids: list[str], fronts: np.ndarray, ahea
     swept = shapely.convex_hull(shapely.multipoints(np.concatenate(
         [fronts, fronts + ahead[:, None, :] * length], axis=1)))
     out = chase_in.copy()
+    clear = board.settings.model_copy(update={"weather": "clear"})   # the pursuit's length
+    # is the same in any weather, so is what the terrain takes from it
+
+    def move(base_id: str, kinds: list[str]) -> float:
+        return move_over(board, base_id, kinds, clear)[0]
+
     for k, kinds in enumerate(board.terrain_table.kinds_meeting(swept)):
         classes = {kind: TERRAIN_KIND_CLASS.get(kind) for kind in kinds}
         linear = [kind for kind, c in classes.items() if c is TerrainClass.LINEAR]
         capping = [kind for kind, c in classes.items()
                    if c in (TerrainClass.AREA, TerrainClass.MARSH, TerrainClass.IMPASSABLE)]
-        cut = full_move_in(board, ids[k]) - full_move_in(board, ids[k], linear) if linear else 0.0
-        cap = full_move_in(board, ids[k], capping) if capping else math.inf
+        cut = move(ids[k], []) - move(ids[k], linear) if linear else 0.0
+        cap = move(ids[k], capping) if capping else math.inf
         out[k] = max(0.0, min(out[k] - cut, cap))
     return out
 
