@@ -53,7 +53,7 @@ class MeleeBook:
 
     board: Board
     _units: dict[str, tuple[MeleeUnit, list[str]]] = field(default_factory=dict)
-    _places: dict[str, tuple[str, list[Any]]] = field(default_factory=dict)
+    _places: dict[str, tuple[str, list[Any], bool]] = field(default_factory=dict)
     _generals: dict[tuple[str, ...], str | None] = field(default_factory=dict)
     _modifiers: dict[MeleeFacts, tuple[list[dict[str, Any]], int]] = field(default_factory=dict)
     _entries: dict[str, dict[str, Any] | None] = field(default_factory=dict)
@@ -69,9 +69,9 @@ class MeleeBook:
         assumed.extend(found[1])
         return found[0]
 
-    def places(self, ids: Sequence[str]) -> list[tuple[str, list[Any]]]:
+    def places(self, ids: Sequence[str]) -> list[tuple[str, list[Any], bool]]:
         """(protection class of the area terrain wholly holding it, the area features under
-        its centre) of each base as it stands."""
+        its centre, whether marsh, rice or wood holds it wholly) of each base as it stands."""
         missing = [i for i in dict.fromkeys(ids) if i not in self._places]
         if missing:
             poses = self.board.poses.take(self.board.positions(missing))
@@ -118,12 +118,15 @@ def _melee_unit(board: Board, base_id: str, assumed: list[str]) -> MeleeUnit:
                      shaken=info.shaken, march_column=info.march_column, rockets=info.rockets)
 
 
-def _places(board: Board, poses: Poses) -> list[tuple[str, list[Any]]]:
-    """`MeleeBook.places` of rectangles (ISD §9, A35)."""
+def _places(board: Board, poses: Poses) -> list[tuple[str, list[Any], bool]]:
+    """`MeleeBook.places` of rectangles (ISD §9, A35). Soft ground for cavalry's -2 is ground
+    holding the whole base, as every combat effect of area terrain (ISD §8: «gli effetti sul
+    combattimento sono applicabili solo quando l'intera Unità è all'interno del terreno»)."""
     table = board.terrain_table
     holding = table.holding(poses.polygons, board.contact_tol)
     under = table.at_points(xy(poses.cx, poses.cy))
-    return [(_protection(h), u) for h, u in zip(holding, under)]
+    return [(_protection(h), u, any(t.kind in SOFT_GROUND for t in h))
+            for h, u in zip(holding, under)]
 
 
 def _protection(features: list[Any]) -> str:
@@ -264,7 +267,7 @@ def side_facts(board: Board, me: str, enemy: str) -> tuple[MeleeFacts, dict[str,
     g_quality, g_rank = _general_facts(board, general, assumed)
     aspect = aspect_struck(board, me, enemy)
     cover = flank_cover(board, [enemy])[0]
-    protection, here = book.places([me])[0]
+    protection, here, soft = book.places([me])[0]
     hidden = hidden_from(board, [me, enemy], [enemy, me])
     if info.arm == "cavalry" and board.infos[enemy].arm == "infantry":
         assumed.append("moved_half_or_less=false: how far the cavalry moved is not on the table")
@@ -280,7 +283,7 @@ def side_facts(board: Board, me: str, enemy: str) -> tuple[MeleeFacts, dict[str,
         area_protection=protection,  # type: ignore[arg-type]
         general_quality=g_quality, general_rank=g_rank,
         slope=_slope(board, here, enemy, assumed),  # type: ignore[arg-type]
-        in_marsh_or_wood=any(t.kind in SOFT_GROUND for t in here),
+        in_marsh_or_wood=soft,
         enemy_hidden=hidden[0] or "none",  # type: ignore[arg-type]
         self_hidden=hidden[1] or "none",  # type: ignore[arg-type]
     )
@@ -356,7 +359,7 @@ def _melees(board: Board, ids: list[str]) -> dict[str, dict[str, Any] | None]:
     return out
 
 
-def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, list[Any]]]:
+def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, list[Any], bool]]:
     """`MeleeBook.places` of each charge's charger at its contact pose, in one batch."""
     if not charges:
         return {}
@@ -368,7 +371,7 @@ def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, 
     return {id(c): place for c, place in zip(charges, _places(board, poses))}
 
 
-def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any]]) -> dict[str, Any]:
+def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any], bool]) -> dict[str, Any]:
     """The charger's side if this legal charge goes in (attacker, first round): its facts at the
     contact pose (flank attack, half move and hidden from the charge verdict; protection, slope
     and soft ground where it stops: ``place``, `_charge_places`), its supports and general as
@@ -377,7 +380,7 @@ def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any]]) -> 
     book = board.melee_book
     assumed = ["supports and general as they stand (moving with it as a Group)",
                "only the charger contacts the target", "first_round=true", "pursuit=false"]
-    protection, here = place
+    protection, here, soft = place
     own = _charging_side(board, me)
     assumed.extend(own.notes)
     near = board.relations.batteries_near(enemy, board.infos[me].side)
@@ -391,7 +394,7 @@ def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any]]) -> 
         area_protection=protection,  # type: ignore[arg-type]
         general_quality=own.general_quality, general_rank=own.general_rank,
         slope=_slope(board, here, enemy, assumed),  # type: ignore[arg-type]
-        in_marsh_or_wood=any(t.kind in SOFT_GROUND for t in here),
+        in_marsh_or_wood=soft,
         moved_half_or_less=charge.within_half_move,
         enemy_hidden=charge.hidden or "none",  # type: ignore[arg-type]
         self_hidden=hidden_from(board, [enemy], [me])[0] or "none",  # type: ignore[arg-type]
