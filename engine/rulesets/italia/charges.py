@@ -291,8 +291,9 @@ def _screen(board: Board, charges: list[Charge]) -> list[Charge]:
             if not in_arc[k]:
                 v.reasons[-1] += f" ({CLOSE_CALL})"
         if garrisoned[k] is not None:
-            v.reasons.append(f"cavalry may not attack {v.target} garrisoned in {garrisoned[k]}"
-                             if garrisoned[k] else f"cavalry may not attack {v.target}: in garrison")
+            town = garrisoned[k]
+            v.reasons.append(f"cavalry may not attack {v.target} garrisoned in {town}" if town
+                             else f"cavalry may not attack {v.target}: in garrison")
         if beyond[k]:
             v.allowance = board.inches(float(cap[k]))
             v.reasons.append(f"out of reach: at least {board.inches(float(gap[k])):.1f} in away, "

@@ -371,7 +371,8 @@ def _charge_places(board: Board, charges: list[Charge]) -> dict[int, tuple[str, 
     return {id(c): place for c, place in zip(charges, _places(board, poses))}
 
 
-def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any], bool]) -> dict[str, Any]:
+def charge_melee(board: Board, charge: Charge, place: tuple[str, list[Any], bool]
+                 ) -> dict[str, Any]:
     """The charger's side if this legal charge goes in (attacker, first round): its facts at the
     contact pose (flank attack, half move and hidden from the charge verdict; protection, slope
     and soft ground where it stops: ``place``, `_charge_places`), its supports and general as
