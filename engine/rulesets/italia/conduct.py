@@ -436,8 +436,9 @@ def _pursuit_over_terrain(board: Board, ids: list[str], fronts: np.ndarray, ahea
     area terrain and marsh cap the pursuit at their value (ISD A21), ground the unit may not
     enter stops it. The terrain is read along the full pursuit, as a charge's along its path."""
     length = board.mm(chase_in)[:, None, None]
-    swept = shapely.convex_hull(shapely.multipoints(np.concatenate(
-        [fronts, fronts + ahead[:, None, :] * length], axis=1)))
+    swept = shapely.buffer(shapely.convex_hull(shapely.multipoints(np.concatenate(
+        [fronts, fronts + ahead[:, None, :] * length], axis=1))), board.contact_tol)
+    # (an obstacle within the contact tolerance of the front touches it)
     out = chase_in.copy()
     clear = board.settings.model_copy(update={"weather": "clear"})   # the pursuit's length
     # is the same in any weather, so is what the terrain takes from it

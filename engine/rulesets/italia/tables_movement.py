@@ -49,6 +49,9 @@ TERRAIN_KIND_CLASS: dict[str, TerrainClass] = {
     "low_wall": TerrainClass.LINEAR,
     "tree_row": TerrainClass.LINEAR,
     "parapet": TerrainClass.LINEAR,
+    "stone_wall": TerrainClass.LINEAR,           # «Ostacoli LINEARI» (ISD §8): any linear
+    "fortification_line": TerrainClass.LINEAR,   # obstacle, stone walls and field works too
+    "tree_lined_road": TerrainClass.ROAD,        # «strade alberate» (ISD §7): a road
     "wood": TerrainClass.AREA,
     "town": TerrainClass.AREA,
     "village": TerrainClass.AREA,
