@@ -129,6 +129,13 @@ def test_federico_light_infantry_and_indians_are_not_halved() -> None:
     assert allowance(FED, "light", "wood").amount == 9.0          # and may enter woods
 
 
+def test_federico_commanders_are_halved_like_troops() -> None:
+    # «il movimento si dimezza, tranne per Fanteria Leggera e Indiani»: commanders are not excepted
+    a = allowance(FED, "cmd", "rough")
+    assert a.amount == 9.0 and a.basis == "commander, rough: half of 18 cm"
+    assert allowance(FED, "cmd", "stream").amount == 9.0
+
+
 def test_federico_woods_and_villages_only_in_march_column_along_a_road() -> None:
     line = allowance(FED, "inf", "village")
     assert line.amount == 0.0 and "only in march column along a road" in line.basis

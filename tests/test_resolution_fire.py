@@ -153,6 +153,15 @@ def test_federico_class_drops_below_3_eliminate() -> None:
     assert effects(test, [[2]])[-1] == ("b", {}, True)
 
 
+def test_federico_a_battery_drops_a_class_too() -> None:
+    # «Causa il tiro o la mischia si può calare di classe»: a medium battery (class 4) at 10 cm
+    # whose die is lower than the firer's class halts and drops to 3, recorded on the base
+    bases = [FED[0], base("b", "B", "artillery", 800, 530, 270, 40, 40,
+                          **{"weight": "medium", "regiment": "g2"})]
+    test = fire("federico", bases, "a", "b")
+    assert effects(test, [[1]]) == [("a", {"fired": True}, False), ("b", {"class": 3}, False)]
+
+
 # --- ATTILA 6.B, 6.C -----------------------------------------------------------------------------
 # Skirmishers with bows (d8) shooting a heavy foot base 6 cm away: medium range, 6 needed (T);
 # Heavy units save on 4, 5, 6 (6.C).

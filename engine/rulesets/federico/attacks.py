@@ -95,7 +95,9 @@ def candidates(board: Board, attackers: Sequence[str]) -> dict[str, list[str]]:
 def aspect_struck(board: Board, final: Rect, t: Rect, edge: str | None = None) -> Aspect:
     """F19: flank if the attacker's front centre is beyond the defender's front line and it
     touches a side edge; rear if it touches the rear edge from the rear zone. The zone is read
-    a little behind the attacker's front (its front lies on the edge it touches)."""
+    a little behind the attacker's front (its front lies on the edge it touches). The rear edge
+    touched from beside the rear zone (F1: a flank zone) is a flank attack: an attacker behind
+    the defender's front line is never in front («di fianco o di spalle», Federico "Mischie")."""
     probe = final.from_local(0.0, final.depth / 2 - max(board.contact_tol, 1.0))
     if board.settings.f19_flank_attack == "attacker_zone":
         return zone_of(t, *probe, board.settings.f1_zones).aspect
@@ -103,8 +105,11 @@ def aspect_struck(board: Board, final: Rect, t: Rect, edge: str | None = None) -
         edge = touched_edge(t, final, board.contact_tol + TOUCH_MM)
     if edge in ("left", "right") and beyond_front_line(t, final.front_centre, board.beyond_tol):
         return Aspect.FLANK
-    if edge == "rear" and zone_of(t, *probe, board.settings.f1_zones) is Zone.REAR:
-        return Aspect.REAR
+    if edge == "rear":
+        if zone_of(t, *probe, board.settings.f1_zones) is Zone.REAR:
+            return Aspect.REAR
+        if beyond_front_line(t, final.front_centre, board.beyond_tol):
+            return Aspect.FLANK
     return Aspect.FRONT
 
 

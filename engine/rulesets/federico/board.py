@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 TOUCH_MM = 0.5   # an attack's first contact is made by the front if within this of it; bases
 # shrunk by this (or the contact tolerance) leave room for an attack that only touches them
+SEGMENT_SLACK_MM = 0.01   # a contact held past the tolerance is measured at its gap plus this
 OUTWARD = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": -90.0}   # edges' facing, deg
 
 
@@ -146,9 +147,32 @@ class Board(BoardBase):
 
     @cached_property
     def touching(self) -> dict[str, list[str]]:
-        """Every base -> the troop bases it touches (commanders touch nobody)."""
+        """Every base -> the troop bases it touches along a shared segment (commanders touch
+        nobody). Corners meeting are not contact: a friend beside an engaged base, whose front
+        corner meets the enemy's, is «non impegnata in mischia» and may support (Federico
+        "Mischie", F1, F20); the segment test is `edge_to_edge`'s, taken both ways (a corner
+        pressed into the middle of an edge is contact)."""
         p = self.pieces
-        return self.both_ways((a, b) for a, b in self.contact if p[a].is_troop and p[b].is_troop)
+        pairs = [(a, b) for a, b in self.contact if p[a].is_troop and p[b].is_troop]
+        return self.both_ways(pair for pair, ok in zip(pairs, self._along_segment(pairs)) if ok)
+
+    def _along_segment(self, pairs: list[tuple[str, str]]) -> list[bool]:
+        """Per pair in contact, an edge of one lies along the other (`edge_to_edge`, either
+        way round) within the contact tolerance, or within the pair's own gap when a live
+        game holds a contact drifted past it (close call)."""
+        if not pairs:
+            return []
+        gaps = shapely.distance(self.shapes[[self.pos[a] for a, _ in pairs]],
+                                self.shapes[[self.pos[b] for _, b in pairs]]).tolist()
+        out = [False] * len(pairs)
+        tols = [max(self.contact_tol, g + SEGMENT_SLACK_MM) for g in gaps]
+        for tol in sorted(set(tols)):
+            ks = [k for k, t in enumerate(tols) if t == tol]
+            some = [pairs[k] for k in ks]
+            for k, x, y in zip(ks, self.edge_to_edge(some, tol),
+                               self.edge_to_edge([(b, a) for a, b in some], tol)):
+                out[k] = x or y
+        return out
 
     @cached_property
     def edges(self) -> dict[tuple[str, str], str]:

@@ -50,19 +50,29 @@ class Relations:
         return out
 
     @cached_property
-    def supporters(self) -> dict[str, list[str]]:
-        """Troop base -> the friends that count for it in melee numbers (F20)."""
+    def adjacent_friends(self) -> dict[str, list[str]]:
+        """Troop base -> the friendly bases, of any regiment, not in melee, touching its side
+        or rear edge along a segment: «le basette amiche che non sono impegnate in mischia e
+        che sono adiacenti di lato o sul retro» count in melee numbers (F20). A regiment's own
+        base beside an engaged one counts too: it is a friendly base not engaged."""
         b = self.board
-        of = b.regiments.of_base
         melee = {i for i in b.troops() if b.in_melee(i)}
         pairs = [(x, s) for x, found in b.touching.items() for s in found
-                 if not b.is_enemy(x, s) and of[x] != of[s] and s not in melee
+                 if not b.is_enemy(x, s) and s not in melee
                  and b.edges[(x, s)] in ("left", "right", "rear")]
         out: dict[str, list[str]] = {i: [] for i in b.order}
         for (x, s), ok in zip(pairs, b.edge_to_edge(pairs, b.contact_tol)):
             if ok:
                 out[x].append(s)
         return out
+
+    @cached_property
+    def supporters(self) -> dict[str, list[str]]:
+        """Troop base -> the `adjacent_friends` of other regiments (``supported_by``: a
+        regiment's own bases are part of the unit, not its supports)."""
+        of = self.board.regiments.of_base
+        return {x: [s for s in found if of[s] != of[x]]
+                for x, found in self.adjacent_friends.items()}
 
     @cached_property
     def attached(self) -> dict[str, list[str]]:

@@ -24,7 +24,6 @@ from shapely.geometry import Polygon
 
 from campo.engine.boundary import CLOSE_CALL, decide, key
 from campo.engine.geometry.arcs import arc_to_range, arc_vertices_many, band_rings
-from campo.engine.geometry.zones import beyond_front_line
 from campo.engine.results import Band
 from campo.engine.rulesets.federico.board import Board
 from campo.engine.rulesets.federico.convex import margins, normals
@@ -212,12 +211,18 @@ def _covers(board: Board, pairs: list[tuple[str, str]]) -> list[str | None]:
 
 
 def enfiladed(board: Board, firer: str, target: str) -> bool:
-    """Federico F8: the firer's front (both corners, or its centre) beyond the target's front."""
+    """Federico F8: the firer's front (both corners, or its centre) «level with or behind» the
+    target's extended front edge: a point level with it within beyond_front_tolerance_cm
+    counts (F8 says level), one farther ahead does not."""
     fr, tr = board.rect(firer), board.rect(target)
     tol = board.beyond_tol
+
+    def level_or_behind(p: tuple[float, float]) -> bool:
+        return tr.ahead_of_front(p[0], p[1]) <= tol
+
     if board.settings.f8_enfilade == "front_centre_beyond":
-        return beyond_front_line(tr, fr.front_centre, tol)
-    return beyond_front_line(tr, fr.front_left, tol) and beyond_front_line(tr, fr.front_right, tol)
+        return level_or_behind(fr.front_centre)
+    return level_or_behind(fr.front_left) and level_or_behind(fr.front_right)
 
 
 def fired_before(board: Board, firer: str) -> bool:

@@ -145,7 +145,7 @@ def _with_supports(board: Board, bases: set[str]) -> tuple[int, list[str]]:
     sup: set[str] = set()
     if board.settings.f20_outnumbering == "contact_plus_adjacent":
         for b in bases:
-            sup |= {o for o in board.relations.supporters[b] if o not in bases}
+            sup |= {o for o in board.relations.adjacent_friends[b] if o not in bases}
     return len(bases) + len(sup), sorted(sup)
 
 

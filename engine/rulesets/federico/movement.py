@@ -63,9 +63,10 @@ class Ground:
 
 
 def terrain_exempt(piece: Piece) -> bool:
-    """Light Infantry, Indians and commanders move at their rate over any ground: never halved
-    (F16) nor kept out of woods and villages (Federico "Movimenti")."""
-    return piece.skirmisher or piece.is_commander
+    """Light Infantry and Indians move at their rate over any ground: never halved (F16) nor
+    kept out of woods and villages («il movimento si dimezza, tranne per Fanteria Leggera e
+    Indiani», Federico "Movimenti"). Commanders are not excepted: their 18 cm is halved too."""
+    return piece.skirmisher
 
 
 def halving(settings: FedericoSettings, touched: Ground) -> list[str]:
@@ -81,8 +82,9 @@ def halving(settings: FedericoSettings, touched: Ground) -> list[str]:
 def barred(piece: Piece, entered: Iterable[str], road: bool) -> list[str]:
     """«Nei Villaggi e nei Boschi solo in colonna di marcia lungo le strade»: the woods,
     villages and towns among ``entered`` this base may not enter, sorted (none for those
-    `terrain_exempt`, or in march column along a road)."""
-    if terrain_exempt(piece) or (piece.march_column and road):
+    `terrain_exempt`, in march column along a road, or commanders: the rule is about troops'
+    formations and a commander has none)."""
+    if terrain_exempt(piece) or piece.is_commander or (piece.march_column and road):
         return []
     return sorted(set(entered))
 

@@ -225,8 +225,9 @@ class FedericoSettings(RulesetSettings):
     )
     beyond_front_tolerance_cm: float = Field(
         0.25, ge=0.0,
-        description=gap("Federico F8, F19: a point is 'beyond the line of the front' when it "
-                        "lies behind the extended front edge by more than this many cm."),
+        description=gap("Federico F8, F19: a point is 'beyond the line of the front' (F19) when "
+                        "it lies behind the extended front edge by more than this many cm; "
+                        "within this many cm of it, it is 'level with' it (F8)."),
     )
     base_size_infantry_mm: tuple[float, float] = _base_size((40.0, 20.0),
                                                            "an infantry base (1/2 battalion)")
