@@ -98,12 +98,24 @@ def commanded_by(board: Board, base_id: str) -> list[str]:
     return [g for g, gap in general_gaps(board)[base_id] if gap <= reach]
 
 
+def attached_generals(board: Board, base_id: str) -> list[str]:
+    """The own Generals touching this unit, in id order (AT24)."""
+    if not board.units[base_id].is_troops:
+        return []
+    tol = board.settings.at24_general_attached_mm + 1e-6
+    return [g for g, gap in general_gaps(board)[base_id] if gap <= tol]
+
+
 def attached_general(board: Board, base_id: str) -> str | None:
     """The own General touching this unit, if any (AT24)."""
-    if not board.units[base_id].is_troops:
-        return None
-    tol = board.settings.at24_general_attached_mm + 1e-6
-    return next((g for g, gap in general_gaps(board)[base_id] if gap <= tol), None)
+    return next(iter(attached_generals(board, base_id)), None)
+
+
+def helping_general(board: Board, base_id: str) -> str | None:
+    """ATT 7.D «Generali che non sono a contatto con nemici, ma sono in contatto con proprie
+    basette in mischia»: the first attached General touching no enemy (another attached General
+    in contact with the enemy does not stop him)."""
+    return next((g for g in attached_generals(board, base_id) if not board.contacts(g)), None)
 
 
 def draw_disorders_attacker(board: Board, attacker: str, defender: str) -> list[str]:
@@ -128,7 +140,7 @@ def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
         return None
     u = board.units[base_id]
     s = board.settings
-    general = attached_general(board, base_id)
+    general = helping_general(board, base_id)
     out: dict[str, Any] = {
         "die": u.current_melee_die(s),
         "may_attack": u.is_troops and not u.disordered,
@@ -138,7 +150,7 @@ def melee_of(board: Board, base_id: str) -> dict[str, Any] | None:
                                                if draw_disorders_attacker(board, base_id,
                                                                           c.other)}),
     }
-    if general is not None and not board.contacts(general):
+    if general is not None:
         out["general_adds_d4_minus_1"] = general     # ATT 7.D
     if u.is_general:
         out["may_attack"] = False                      # ATT 7.D «mai ... volontariamente»

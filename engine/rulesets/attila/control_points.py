@@ -116,7 +116,8 @@ def reorganisation(board: Board, base_id: str, demoralised: bool) -> dict[str, A
     reasons = []
     if board.in_enemy_contact(base_id):
         reasons.append("in contact with the enemy (ATT 9.A)")
-    reach = board.mm(REORGANISE_BEYOND_CM * board.settings.at18_distance_scale)
+    # «oltre i 30cm»: an enemy at exactly 30 cm is not beyond it (a hair of rounding either way)
+    reach = board.mm(REORGANISE_BEYOND_CM * board.settings.at18_distance_scale) + 1e-6
     close = [e for e in board.near(base_id, reach) if board.units[e].side != u.side
              and not board.units[e].absent]
     if close:

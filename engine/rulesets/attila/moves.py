@@ -72,7 +72,9 @@ def move_budget(board: Board, base_id: str) -> MoveBudget:
 def _budget(board: Board, base_id: str) -> MoveBudget:
     u, s = board.units[base_id], board.settings
     normal = u.move_cm(s)
-    roll = armies(board)[u.side].move_rolls.get(base_id) if u.is_troops else None
+    # ATT 5.B «Basette di Fanteria e Generali che entrano in Boschi ... lanciare 1 D6 e
+    # sottrarre il risultato»: Generals roll too (a Camp never moves, ATT 8.B)
+    roll = armies(board)[u.side].move_rolls.get(base_id) if not u.is_camp else None
     available = max(0.0, normal - roll * s.at18_distance_scale) if roll is not None else normal
     of = "available" if s.at15_wheel_limit == "half_available_move" else "normal"
     limit = (available if of == "available" else normal) * WHEEL_SHARE

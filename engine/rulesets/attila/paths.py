@@ -181,6 +181,10 @@ def _bases(board: Board, si: np.ndarray, bi: np.ndarray, charger_rows: np.ndarra
         if foe:
             out[k].reasons.append(f"enemy {other} is in the way: enemies cannot be passed "
                                   "through (ATT 5.C)")
+        elif board.units[other].is_general:
+            # ATT 5.C «Generali interpenetrano liberamente unità amiche»: passing a General is
+            # free both ways (a General is never Disordered: his fate is ATT 8.C)
+            out[k].notes.append(f"passes its General {other} freely (ATT 5.C)")
         else:
             out[k].passes.append(other)
     for f in out:

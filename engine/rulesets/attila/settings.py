@@ -92,7 +92,8 @@ class AttilaSettings(RulesetSettings):
         1.0, ge=0.0,
         description="ATT AT8 (ATT 6.A): a base inside a wood is 'on its edge' when its front edge "
         "(to shoot out) or the edge facing the shooter (to be shot at) is within this many cm of "
-        "the wood's boundary; deeper bases neither shoot out nor can be shot.",
+        "the wood's boundary or reaches out of the wood; deeper bases neither shoot out nor can "
+        "be shot.",
     )
     at9_saves: Literal["one_save", "save_per_reason"] = Field(
         "one_save",

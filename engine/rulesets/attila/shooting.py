@@ -348,7 +348,9 @@ def _distances(board: Board, rows: np.ndarray, tb: np.ndarray, part: np.ndarray,
 def on_wood_edge(board: Board, base_id: str, wood_id: str,
                  toward: tuple[float, float] | None) -> bool:
     """AT8: the front edge (``toward`` None: shooting out) or the edge facing ``toward`` (the
-    one whose middle is nearest it) lies within at8_wood_edge_cm of the wood's boundary."""
+    one whose middle is nearest it) lies within at8_wood_edge_cm of the wood's boundary, or
+    reaches out of the wood: a base straddling the boundary stands «sul bordo di un bosco»
+    (ATT 6.A) however far its edge sticks out."""
     r = board.rect(base_id)
     names = ("front", "right", "rear", "left")
     if toward is None:
@@ -356,8 +358,11 @@ def on_wood_edge(board: Board, base_id: str, wood_id: str,
     else:
         mids = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in map(r.edge, names)]
         edge = r.edge(names[min(range(4), key=lambda k: math.dist(mids[k], toward))])
-    boundary = board.areas[wood_id].exterior
-    return float(shapely.distance(shapely.linestrings(edge), boundary)) <= \
+    wood = board.areas[wood_id]
+    line = shapely.linestrings(edge)
+    if not shapely.covers(wood, line):
+        return True
+    return float(shapely.distance(line, wood.exterior)) <= \
         board.mm(board.settings.at8_wood_edge_cm) + _EPS
 
 
