@@ -103,11 +103,12 @@ def edge_aspect(edge: str) -> str:
     return "flank" if edge in ("left", "right") else edge
 
 
-def shared_lengths_many(a: Sequence[Rect], b: Sequence[Rect], tolerance: float) -> np.ndarray:
+def shared_lengths_many(a: Sequence[Rect], b: Sequence[Rect], tolerance: float | np.ndarray
+                        ) -> np.ndarray:
     """`shared_lengths` of many pairs at once: (n, 4) in EDGE_NAMES order (front, right, rear,
-    left), each edge of ``a[i]`` clipped to ``b[i]`` grown by ``tolerance``. The clipping is
-    `clip_length`'s, operation for operation in numpy, and the edge lengths come from
-    `math.hypot` as there, so the numbers are the same floats.
+    left), each edge of ``a[i]`` clipped to ``b[i]`` grown by ``tolerance`` (one, or one per
+    pair). The clipping is `clip_length`'s, operation for operation in numpy, and the edge
+    lengths come from `math.hypot` as there, so the numbers are the same floats.
 
     >>> x, y = Rect(0.0, 0.0, 90.0, 80.0, 40.0), Rect(0.0, 40.5, 270.0, 80.0, 40.0)
     >>> [round(v, 6) for v in shared_lengths_many([x], [y], 2.5)[0].tolist()]
@@ -167,7 +168,7 @@ class RectTable:
                         ).reshape(len(p), 4)
 
     def shared_lengths(self, a_at: np.ndarray, others: RectTable, b_at: np.ndarray,
-                       tolerance: float) -> np.ndarray:
+                       tolerance: float | np.ndarray) -> np.ndarray:
         """`shared_lengths_many` of rectangles ``a_at`` of this table against ``b_at`` of
         ``others``."""
         return _clipped_edges(self.corners[a_at], self.lengths[a_at], others.frames[b_at],

@@ -19,7 +19,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from campo.engine.board_base import BoardBase
-from campo.engine.geometry.contact import edges_of_lengths, shared_lengths_many
+from campo.engine.geometry.contact import RectTable, edges_of_lengths
 from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.rulesets.federico.pieces import Piece, classify
 from campo.engine.rulesets.federico.settings import FedericoSettings
@@ -162,17 +162,11 @@ class Board(BoardBase):
         game holds a contact drifted past it (close call)."""
         if not pairs:
             return []
-        gaps = shapely.distance(self.shapes[[self.pos[a] for a, _ in pairs]],
-                                self.shapes[[self.pos[b] for _, b in pairs]]).tolist()
-        out = [False] * len(pairs)
-        tols = [max(self.contact_tol, g + SEGMENT_SLACK_MM) for g in gaps]
-        for tol in sorted(set(tols)):
-            ks = [k for k, t in enumerate(tols) if t == tol]
-            some = [pairs[k] for k in ks]
-            for k, x, y in zip(ks, self.edge_to_edge(some, tol),
-                               self.edge_to_edge([(b, a) for a, b in some], tol)):
-                out[k] = x or y
-        return out
+        gaps = shapely.distance(self.shapes[self.positions(a for a, _ in pairs)],
+                                self.shapes[self.positions(b for _, b in pairs)])
+        tol = np.maximum(self.contact_tol, gaps + SEGMENT_SLACK_MM)
+        both = self.edge_to_edge(pairs + [(b, a) for a, b in pairs], np.concatenate([tol, tol]))
+        return [x or y for x, y in zip(both[:len(pairs)], both[len(pairs):])]
 
     @cached_property
     def edges(self) -> dict[tuple[str, str], str]:
@@ -180,17 +174,31 @@ class Board(BoardBase):
         both ways (Federico F1: the longest shared segment; ties within half the tolerance to
         the front, then the flanks, then the rear: `contact.edges_of_lengths`)."""
         pairs = [(a, b) for a, found in self.touching.items() for b in found]
-        lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
-                                      [self.rect(b) for _, b in pairs], self.contact_tol)
-        edges = edges_of_lengths(lengths, self.contact_tol).tolist()
+        edges = edges_of_lengths(self._shared_lengths(pairs, self.contact_tol),
+                                 self.contact_tol).tolist()
         return {pair: EDGE_NAMES[k] for pair, k in zip(pairs, edges)}
 
-    def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float) -> list[bool]:
+    def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float | np.ndarray
+                     ) -> list[bool]:
         """Per pair, the bases touch along a shared segment (not only at a corner) within the
-        tolerance."""
-        lengths = shared_lengths_many([self.rect(a) for a, _ in pairs],
-                                      [self.rect(b) for _, b in pairs], tolerance_mm)
+        tolerance (one, or one per pair)."""
+        lengths = self._shared_lengths(pairs, tolerance_mm)
         return (lengths.max(axis=1) > 2 * tolerance_mm + 1.0).tolist()
+
+    def _shared_lengths(self, pairs: list[tuple[str, str]], tolerance_mm: float | np.ndarray
+                        ) -> np.ndarray:
+        """`contact.shared_lengths_many` of the pairs, read from the board's one table of
+        rectangles (a live update asks for some hundreds of pairs)."""
+        if not pairs:
+            return np.zeros((0, 4))
+        table = self.rect_table
+        return table.shared_lengths(self.positions(a for a, _ in pairs), table,
+                                    self.positions(b for _, b in pairs), tolerance_mm)
+
+    @cached_property
+    def rect_table(self) -> RectTable:
+        """Every base's rectangle as arrays, by row."""
+        return RectTable(self.rects)
 
     @cached_property
     def regiments(self) -> Regiments:
