@@ -20,7 +20,7 @@ GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
 # leaving the table; a router squeezed between an enemy and the edge, ISD A39): the turned and
 # shifted runs move the bases and terrain but not the table.
 POSITIONAL = {"path", "final_pose", "flush_pose", "intercepted_at", "fall_back", "rout",
-              "direction_deg", "rout_leaves_table", "rout_captured"}
+              "direction_deg", "rout_leaves_table", "rout_captured", "fall_back_leaves_table"}
 
 
 def load_golden(path: Path) -> dict[str, Any]:

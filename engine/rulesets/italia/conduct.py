@@ -345,6 +345,9 @@ def _moves(board: Board, ids: list[str]) -> dict[str, dict[str, dict[str, Any] |
             "rout_captured": bool(enemies) and rout_captured(
                 board, i, enemies, moves.hulls[r], end.rect(r), bool(on_table[r])),
             "rout_leaves_table": not bool(on_table[r]),
+            # ISD §9 «Arretramento fuori Tavolo»: pushed off the table, even partly (any corner
+            # off it), the unit is removed and counts at half value for the Morale Test
+            "fall_back_leaves_table": not blocked and not bool(on_table[k]),
         }
         if blocked:
             entry["fall_back_outcome"] = BLOCKED_DISORDERED if infos[i].disordered \
