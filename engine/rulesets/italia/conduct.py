@@ -19,9 +19,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from campo.engine.geometry.contact import edge_aspect
 from campo.engine.geometry.poses import Poses
-from campo.engine.geometry.rect import EDGE_NAMES
 from campo.engine.geometry.segments import successors
 from campo.engine.geometry.sight import Keyed, Sightlines
 from campo.engine.rulesets.italia.board import GRAZE_MM, Board
@@ -474,8 +472,7 @@ def pursues(board: Board, base_id: str) -> bool:
               if board.infos[o].is_unit or (board.infos[o].is_gun and not board.infos[o].limbered)]
     if not fought:
         return True
-    on_front = [o for o in fought if edge_aspect(
-        EDGE_NAMES[int(board.contacts.edge[board.contact_row(base_id, o)])]) == "front"]
+    on_front = [o for o in fought if board.edge_touched(base_id, o) == "front"]
     return any(may_pursue(info.arm, board.infos[o].arm) for o in on_front)
 
 
