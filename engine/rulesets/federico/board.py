@@ -169,21 +169,34 @@ class Board(BoardBase):
         return [x or y for x, y in zip(both[:len(pairs)], both[len(pairs):])]
 
     @cached_property
+    def _touching_lengths(self) -> tuple[list[tuple[str, str]], np.ndarray]:
+        """Every pair of troops touching, both ways, and per pair the length of each edge of
+        the first lying along the second within the contact tolerance (measured once for
+        `edges` and `segment_contacts`)."""
+        pairs = [(a, b) for a, found in self.touching.items() for b in found]
+        return pairs, self._shared_lengths(pairs, self.contact_tol)
+
+    @cached_property
     def edges(self) -> dict[tuple[str, str], str]:
         """(a, b) -> the edge of ``a`` that ``b`` touches, for every pair of troops touching,
         both ways (Federico F1: the longest shared segment; ties within half the tolerance to
         the front, then the flanks, then the rear: `contact.edges_of_lengths`)."""
-        pairs = [(a, b) for a, found in self.touching.items() for b in found]
-        edges = edges_of_lengths(self._shared_lengths(pairs, self.contact_tol),
-                                 self.contact_tol).tolist()
+        pairs, lengths = self._touching_lengths
+        edges = edges_of_lengths(lengths, self.contact_tol).tolist()
         return {pair: EDGE_NAMES[k] for pair, k in zip(pairs, edges)}
+
+    @cached_property
+    def segment_contacts(self) -> set[tuple[str, str]]:
+        """The touching pairs (a, b) where ``b`` lies along an edge of ``a`` over a segment
+        within the contact tolerance (`edge_to_edge` of every touching pair)."""
+        pairs, lengths = self._touching_lengths
+        return {pair for pair, ok in zip(pairs, _lies_along(lengths, self.contact_tol)) if ok}
 
     def edge_to_edge(self, pairs: list[tuple[str, str]], tolerance_mm: float | np.ndarray
                      ) -> list[bool]:
         """Per pair, the bases touch along a shared segment (not only at a corner) within the
         tolerance (one, or one per pair)."""
-        lengths = self._shared_lengths(pairs, tolerance_mm)
-        return (lengths.max(axis=1) > 2 * tolerance_mm + 1.0).tolist()
+        return _lies_along(self._shared_lengths(pairs, tolerance_mm), tolerance_mm)
 
     def _shared_lengths(self, pairs: list[tuple[str, str]], tolerance_mm: float | np.ndarray
                         ) -> np.ndarray:
@@ -317,3 +330,9 @@ class Board(BoardBase):
             if hit and out[k] is None:
                 out[k] = self.linears[ln][0]
         return out
+
+
+def _lies_along(lengths: np.ndarray, tolerance_mm: float | np.ndarray) -> list[bool]:
+    """Per row of `shared_lengths` (within ``tolerance_mm``), whether some edge lies along the
+    other base for more than the tolerance can account for at a corner (2 x tol + 1 mm)."""
+    return (lengths.max(axis=1) > 2 * tolerance_mm + 1.0).tolist()

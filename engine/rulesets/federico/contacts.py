@@ -57,13 +57,11 @@ class Relations:
         base beside an engaged one counts too: it is a friendly base not engaged."""
         b = self.board
         melee = {i for i in b.troops() if b.in_melee(i)}
-        pairs = [(x, s) for x, found in b.touching.items() for s in found
-                 if not b.is_enemy(x, s) and s not in melee
-                 and b.edges[(x, s)] in ("left", "right", "rear")]
         out: dict[str, list[str]] = {i: [] for i in b.order}
-        for (x, s), ok in zip(pairs, b.edge_to_edge(pairs, b.contact_tol)):
-            if ok:
-                out[x].append(s)
+        for x, found in b.touching.items():
+            out[x] = [s for s in found if not b.is_enemy(x, s) and s not in melee
+                      and b.edges[(x, s)] in ("left", "right", "rear")
+                      and (x, s) in b.segment_contacts]
         return out
 
     @cached_property
